@@ -1,0 +1,48 @@
+// Package sources knows how each source type is fetched and validated: the
+// hardened HTTP fetcher (sources/fetch), RSS/Atom/JSON feeds (sources/rss),
+// web pages through Firecrawl or the native fetcher (sources/web,
+// sources/firecrawl) and HTML→Markdown extraction (sources/extract).
+package sources
+
+import "time"
+
+// FeedItem is what a poll yields before storage: one feed entry, or the one
+// item synthesised from a web page.
+type FeedItem struct {
+	Title       string
+	URL         string
+	GUID        string // empty when the entry has none
+	Author      string
+	PublishedAt *time.Time
+	Summary     string
+	// ContentHTML is the entry's own HTML (content:encoded, Atom content, or
+	// the page HTML of a web source). Empty when the entry has none.
+	ContentHTML string
+	Categories  []string
+}
+
+// Request describes one fetch of a source.
+type Request struct {
+	SourceID int64
+	URL      string
+	// ETag and LastModified are the validators stored from the previous
+	// successful fetch, sent back verbatim. Both empty: unconditional fetch.
+	ETag         string
+	LastModified string
+}
+
+// Result is what one successful fetch of a source produced.
+type Result struct {
+	// NotModified is true when the server answered 304: Items is empty.
+	NotModified bool
+	HTTPStatus  int
+	// FeedTitle is the feed's or page's title, when known.
+	FeedTitle string
+	Items     []FeedItem
+	// ETag and LastModified are the validators to store for the next fetch,
+	// verbatim as the server sent them (empty when it sent none).
+	ETag         string
+	LastModified string
+	// FinalURL is where redirects ended, for information only.
+	FinalURL string
+}
