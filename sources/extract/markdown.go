@@ -1,0 +1,355 @@
+package extract
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// newConverter builds the HTML→Markdown converter: CommonMark with fenced
+// code blocks, GFM tables. A converter is cheap, so each call gets its own
+// rather than sharing package state.
+func newConverter() *converter.Converter {
+	return converter.NewConverter(
+		converter.WithPlugins(
+			base.NewBasePlugin(),
+			commonmark.NewCommonmarkPlugin(
+				commonmark.WithCodeBlockFence("```"),
+				commonmark.WithHeadingStyle(commonmark.HeadingStyleATX),
+				commonmark.WithBulletListMarker("-"),
+			),
+			table.NewTablePlugin(
+				table.WithSpanCellBehavior(table.SpanBehaviorMirror),
+				table.WithCellPaddingBehavior(table.CellPaddingBehaviorMinimal),
+			),
+		),
+	)
+}
+
+// FragmentToMarkdown converts an HTML fragment, such as an RSS
+// content:encoded body, to Markdown. Relative links and images are resolved
+// against baseURL. A fragment that holds no HTML markup at all but already
+// reads as Markdown is returned as it is, so `# Heading` is never turned
+// into `\# Heading`; a fragment whose HTML was entity-escaped once too often
+// (`&lt;p&gt;…`) is unescaped once before conversion.
+func FragmentToMarkdown(fragment string, baseURL string) (string, error) {
+	nodes, err := parseFragment(fragment)
+	if err != nil {
+		return "", fmt.Errorf("parse html fragment: %w", err)
+	}
+	if !hasElement(nodes) {
+		text := textOf(nodes)
+		switch {
+		case strings.TrimSpace(text) == "":
+			return "", nil
+		case looksLikeHTML(text):
+			// Escaped twice upstream: the text is markup. One level only.
+			nodes, err = parseFragment(text)
+			if err != nil {
+				return "", fmt.Errorf("parse unescaped html fragment: %w", err)
+			}
+		case looksLikeMarkdown(text):
+			return strings.TrimSpace(text), nil
+		}
+	}
+	root := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	for _, n := range nodes {
+		root.AppendChild(n)
+	}
+	var b *url.URL
+	if u, err := url.Parse(strings.TrimSpace(baseURL)); err == nil && u.IsAbs() {
+		b = u
+	}
+	return nodeToMarkdown(root, b)
+}
+
+// nodeToMarkdown cleans root (in place) and converts it.
+func nodeToMarkdown(root *html.Node, base *url.URL) (string, error) {
+	cleanForMarkdown(root, base)
+	var opts []converter.ConvertOptionFunc
+	if base != nil {
+		opts = append(opts, converter.WithDomain(base.String()))
+	}
+	out, err := newConverter().ConvertNode(root, opts...)
+	if err != nil {
+		return "", fmt.Errorf("convert html to markdown: %w", err)
+	}
+	return tidyMarkdown(string(out)), nil
+}
+
+func parseFragment(s string) ([]*html.Node, error) {
+	ctx := &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body}
+	return html.ParseFragment(strings.NewReader(s), ctx)
+}
+
+func hasElement(nodes []*html.Node) bool {
+	for _, n := range nodes {
+		found := false
+		walk(n, func(c *html.Node) bool {
+			if c.Type == html.ElementNode {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+func textOf(nodes []*html.Node) string {
+	var b strings.Builder
+	for _, n := range nodes {
+		walk(n, func(c *html.Node) bool {
+			if c.Type == html.TextNode {
+				b.WriteString(c.Data)
+			}
+			return true
+		})
+	}
+	return b.String()
+}
+
+var (
+	htmlTagRe = regexp.MustCompile(`(?i)<(p|div|h[1-6]|a\s+href|br|ul|ol|li|img\s|strong|em|blockquote|pre|code|table|span)\b[^>]*>`)
+	mdLineRe  = regexp.MustCompile("(?m)^(#{1,6} \\S|[-*+] \\S|\\d+\\. \\S|> |```|    \\S)")
+	mdInline  = regexp.MustCompile(`\[[^\]\n]+\]\([^)\s]+\)|\*\*[^*\n]+\*\*|` + "`[^`\\n]+`")
+)
+
+func looksLikeHTML(s string) bool { return htmlTagRe.MatchString(s) }
+
+func looksLikeMarkdown(s string) bool { return mdLineRe.MatchString(s) || mdInline.MatchString(s) }
+
+// removable elements never carry article text worth keeping as Markdown.
+var removable = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
+	atom.Iframe: true, atom.Object: true, atom.Embed: true, atom.Svg: true, atom.Canvas: true,
+	atom.Form: true, atom.Input: true, atom.Button: true, atom.Select: true, atom.Textarea: true,
+	atom.Link: true, atom.Meta: true, atom.Head: true, atom.Title: true, atom.Base: true,
+	atom.Dialog: true, atom.Map: true,
+}
+
+// cleanForMarkdown removes what must not reach Markdown (scripts, styles,
+// hidden elements, tracking pixels, empty links), repairs lazy-loaded
+// images, and normalises code-block language hints so the converter emits
+// them as fence info strings.
+func cleanForMarkdown(root *html.Node, base *url.URL) {
+	var drop, unwrap []*html.Node
+	walk(root, func(n *html.Node) bool {
+		switch n.Type {
+		case html.CommentNode:
+			drop = append(drop, n)
+			return false
+		case html.ElementNode:
+		default:
+			return true
+		}
+		if n != root && (removable[n.DataAtom] || n.Data == "math" || isHidden(n)) {
+			drop = append(drop, n)
+			return false
+		}
+		switch n.DataAtom {
+		case atom.Img:
+			if !fixImage(n, base) {
+				drop = append(drop, n)
+			}
+			return false
+		case atom.Picture:
+			// The <img> inside carries the picture; <source> would be rendered as nothing anyway.
+		case atom.A:
+			href := strings.TrimSpace(attr(n, "href"))
+			low := strings.ToLower(href)
+			if href == "" || strings.HasPrefix(href, "#") || strings.HasPrefix(low, "javascript:") {
+				unwrap = append(unwrap, n)
+			} else if !hasVisibleContent(n) {
+				drop = append(drop, n)
+				return false
+			}
+		case atom.Pre:
+			normaliseCodeLanguage(n)
+			return false
+		}
+		// Inline styles and event handlers mean nothing in Markdown.
+		kept := n.Attr[:0]
+		for _, a := range n.Attr {
+			if a.Key == "style" || strings.HasPrefix(a.Key, "on") {
+				continue
+			}
+			kept = append(kept, a)
+		}
+		n.Attr = kept
+		return true
+	})
+	for _, n := range drop {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+	for _, n := range unwrap {
+		unwrapNode(n)
+	}
+}
+
+// unwrapNode replaces n by its children.
+func unwrapNode(n *html.Node) {
+	p := n.Parent
+	if p == nil {
+		return
+	}
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		n.RemoveChild(c)
+		p.InsertBefore(c, n)
+		c = next
+	}
+	p.RemoveChild(n)
+}
+
+// isHidden reports elements the page hides from readers.
+func isHidden(n *html.Node) bool {
+	if hasAttr(n, "hidden") || strings.EqualFold(attr(n, "aria-hidden"), "true") && n.DataAtom != atom.Span && n.DataAtom != atom.I {
+		return true
+	}
+	style := strings.ToLower(strings.ReplaceAll(attr(n, "style"), " ", ""))
+	return strings.Contains(style, "display:none") || strings.Contains(style, "visibility:hidden")
+}
+
+// hasVisibleContent reports whether a link shows text or an image.
+func hasVisibleContent(n *html.Node) bool {
+	found := false
+	walk(n, func(c *html.Node) bool {
+		if found {
+			return false
+		}
+		if c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" {
+			found = true
+		}
+		if c.Type == html.ElementNode && c.DataAtom == atom.Img && attr(c, "src") != "" && !isTrackingPixel(c) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// fixImage picks the real source of lazy-loaded images and reports whether
+// the image is worth keeping (it is not a tracking pixel or a placeholder).
+func fixImage(n *html.Node, base *url.URL) bool {
+	if isTrackingPixel(n) {
+		return false
+	}
+	src := strings.TrimSpace(attr(n, "src"))
+	if src == "" || strings.HasPrefix(src, "data:") || strings.Contains(strings.ToLower(src), "placeholder") || strings.Contains(strings.ToLower(src), "blank.gif") {
+		for _, k := range []string{"data-src", "data-lazy-src", "data-original", "data-url", "data-srcset", "srcset"} {
+			if v := strings.TrimSpace(attr(n, k)); v != "" && !strings.HasPrefix(v, "data:") {
+				if strings.HasSuffix(k, "srcset") {
+					v = firstSrcsetURL(v)
+				}
+				if v != "" {
+					src = v
+					break
+				}
+			}
+		}
+	}
+	if src == "" || strings.HasPrefix(src, "data:") {
+		return false
+	}
+	setAttr(n, "src", src)
+	return true
+}
+
+// isTrackingPixel reports 1×1 (or smaller) images and hidden beacons.
+func isTrackingPixel(n *html.Node) bool {
+	w, werr := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(attr(n, "width")), "px"))
+	h, herr := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(attr(n, "height")), "px"))
+	if (werr == nil && w <= 1) || (herr == nil && h <= 1) {
+		return true
+	}
+	style := strings.ToLower(strings.ReplaceAll(attr(n, "style"), " ", ""))
+	if strings.Contains(style, "width:1px") && strings.Contains(style, "height:1px") || strings.Contains(style, "display:none") {
+		return true
+	}
+	return false
+}
+
+func firstSrcsetURL(srcset string) string {
+	first := strings.TrimSpace(strings.Split(srcset, ",")[0])
+	if f := strings.Fields(first); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+var langClassRe = regexp.MustCompile(`(?i)^(?:language|lang|highlight|hljs|brush|sourcecode|source)[-:_]([a-z0-9+#._-]+)$`)
+
+// codeLanguage finds a language hint on a code element or its wrappers:
+// class="language-go", "lang-go", "highlight-go", "brush: go", or a
+// data-lang attribute.
+func codeLanguage(n *html.Node) string {
+	for p, depth := n, 0; p != nil && depth < 3; p, depth = p.Parent, depth+1 {
+		if p.Type != html.ElementNode {
+			continue
+		}
+		for _, k := range []string{"data-lang", "data-language", "lang"} {
+			if v := strings.TrimSpace(attr(p, k)); v != "" && (p.DataAtom == atom.Pre || p.DataAtom == atom.Code || k != "lang") {
+				return strings.ToLower(v)
+			}
+		}
+		cls := strings.ReplaceAll(attr(p, "class"), "brush: ", "brush:")
+		for _, c := range strings.Fields(cls) {
+			if m := langClassRe.FindStringSubmatch(c); m != nil {
+				lang := strings.ToLower(m[1])
+				switch lang {
+				case "source", "text", "plain", "plaintext", "none", "nohighlight":
+					continue
+				}
+				return lang
+			}
+		}
+	}
+	return ""
+}
+
+// normaliseCodeLanguage puts the language hint where the converter reads
+// it (class="language-X" on the <pre>/<code>) and nothing else there.
+func normaliseCodeLanguage(pre *html.Node) {
+	lang := codeLanguage(pre)
+	walk(pre, func(c *html.Node) bool {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Code && lang == "" {
+			lang = codeLanguage(c)
+		}
+		return true
+	})
+	walk(pre, func(c *html.Node) bool {
+		if c.Type == html.ElementNode && (c.DataAtom == atom.Code || c.DataAtom == atom.Pre) {
+			kept := c.Attr[:0]
+			for _, a := range c.Attr {
+				if a.Key != "class" {
+					kept = append(kept, a)
+				}
+			}
+			c.Attr = kept
+		}
+		return true
+	})
+	if lang != "" {
+		setAttr(pre, "class", "language-"+lang)
+	}
+}
+
+// tidyMarkdown trims the converter's output. Trailing spaces stay: two of
+// them are a hard line break, and code blocks keep their bytes.
+func tidyMarkdown(md string) string {
+	return strings.Trim(md, "\n\t ")
+}
