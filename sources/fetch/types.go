@@ -4,6 +4,9 @@
 package fetch
 
 import (
+	"context"
+	"log/slog"
+	"net"
 	"net/http"
 	"time"
 )
@@ -29,9 +32,56 @@ type Options struct {
 	Attempts int
 	// PerDomainConcurrency caps requests in flight per registrable domain
 	// (default 2); PerDomainGap is the minimum gap between request starts to
-	// one registrable domain (default 1s; 0 in tests).
+	// one registrable domain (default 1s; negative disables the gap, as
+	// tests do).
 	PerDomainConcurrency int
 	PerDomainGap         time.Duration
+
+	// ConnectTimeout bounds dialling and the TLS handshake (default 10s,
+	// never more than Timeout). ResponseHeaderTimeout bounds the wait for
+	// the status line once the request is sent (default Timeout).
+	ConnectTimeout        time.Duration
+	ResponseHeaderTimeout time.Duration
+	// RetryBaseDelay is the first backoff between attempts (default 500ms,
+	// negative: none); each later one doubles, with jitter.
+	RetryBaseDelay time.Duration
+	// MaxRetryAfterWait is the longest Retry-After honoured by waiting and
+	// retrying inside one call (default 5s); a longer one is returned to
+	// the caller as FetchError.RetryAfter.
+	MaxRetryAfterWait time.Duration
+
+	// Resolver turns host names into addresses; default net.DefaultResolver.
+	// Tests map invented names to chosen addresses with it.
+	Resolver Resolver
+	// Now is the clock of the breaker and Retry-After bookkeeping; default
+	// time.Now.
+	Now func() time.Time
+	// Logger receives retry and breaker events; default slog.Default().
+	Logger *slog.Logger
+
+	// BreakerFailures failed calls within BreakerWindow open a registrable
+	// domain's circuit (defaults 5 and 60s); after BreakerOpenFor (30s) one
+	// trial call at a time is let through, and BreakerCloseAfter (2)
+	// successful trials close it again.
+	BreakerFailures   int
+	BreakerWindow     time.Duration
+	BreakerOpenFor    time.Duration
+	BreakerCloseAfter int
+	// RateLimitHits 429 answers from at least two distinct URLs of one
+	// registrable domain within RateLimitWindow (defaults 3 and 5m) defer
+	// the whole domain until the latest Retry-After (or RateLimitPause,
+	// default 60s, when the server named none).
+	RateLimitHits   int
+	RateLimitWindow time.Duration
+	RateLimitPause  time.Duration
+	// MaxDomains bounds the per-domain state kept (default 10000); the
+	// least recently used idle domains are forgotten first.
+	MaxDomains int
+}
+
+// Resolver is the part of *net.Resolver the fetcher needs.
+type Resolver interface {
+	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
 }
 
 // Request is one GET.

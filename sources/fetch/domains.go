@@ -1,0 +1,99 @@
+package fetch
+
+import (
+	"context"
+	"sort"
+	"time"
+)
+
+// domainState is everything the Client remembers about one registrable
+// domain. Fields other than sem are guarded by Client.mu.
+type domainState struct {
+	name string
+	// sem holds one token per request in flight to the domain.
+	sem chan struct{}
+	// refs counts calls using this state; only unreferenced states may be
+	// evicted, so a waiter never loses its semaphore.
+	refs      int
+	lastUsed  time.Time // wall clock, for eviction order
+	nextStart time.Time // wall clock, earliest start of the next request
+
+	breaker breaker
+	limits  rateLimits
+}
+
+// domain returns the state for name, creating it (and evicting idle old
+// domains when over MaxDomains) as needed. Callers must call putDomain.
+func (c *Client) domain(name string) *domainState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ds, ok := c.domains[name]
+	if !ok {
+		if len(c.domains) >= c.opts.MaxDomains {
+			c.evictLocked()
+		}
+		ds = &domainState{name: name, sem: make(chan struct{}, c.opts.PerDomainConcurrency)}
+		c.domains[name] = ds
+	}
+	ds.refs++
+	ds.lastUsed = time.Now()
+	return ds
+}
+
+func (c *Client) putDomain(ds *domainState) {
+	c.mu.Lock()
+	ds.refs--
+	c.mu.Unlock()
+}
+
+// evictLocked forgets the least recently used tenth of the idle domains.
+// Forgetting a domain drops its breaker and rate-limit memory, which only
+// makes the fetcher forget old trouble, never refuse a request wrongly.
+func (c *Client) evictLocked() {
+	idle := make([]*domainState, 0, len(c.domains))
+	for _, ds := range c.domains {
+		if ds.refs == 0 {
+			idle = append(idle, ds)
+		}
+	}
+	sort.Slice(idle, func(i, j int) bool { return idle[i].lastUsed.Before(idle[j].lastUsed) })
+	n := max(1, c.opts.MaxDomains/10)
+	for i := 0; i < n && i < len(idle); i++ {
+		delete(c.domains, idle[i].name)
+	}
+}
+
+// acquireSlot waits for a free in-flight slot for the domain and for the
+// minimum gap since the previous request start. The returned func frees the
+// slot.
+func (c *Client) acquireSlot(ctx context.Context, ds *domainState) (func(), error) {
+	select {
+	case ds.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	release := func() { <-ds.sem }
+	if c.opts.PerDomainGap <= 0 {
+		return release, nil
+	}
+	c.mu.Lock()
+	now := time.Now()
+	start := ds.nextStart
+	if start.Before(now) {
+		start = now
+	}
+	ds.nextStart = start.Add(c.opts.PerDomainGap)
+	c.mu.Unlock()
+
+	if wait := time.Until(start); wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			release()
+			return nil, ctx.Err()
+		}
+	}
+	return release, nil
+}
