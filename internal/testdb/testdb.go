@@ -1,0 +1,221 @@
+// Package testdb gives tests a real database: a fresh SQLite file, or a
+// fresh database on a throwaway PostgreSQL cluster started from the local
+// server binaries (or on FEEDPOLLER_TEST_POSTGRES_URL when set).
+package testdb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	_ "github.com/lib/pq" // PostgreSQL driver
+)
+
+// EnvURL names a server to use instead of starting a cluster; its user must
+// be allowed to create databases.
+const EnvURL = "FEEDPOLLER_TEST_POSTGRES_URL"
+
+// Dialects lists the databases every storage test runs on.
+var Dialects = []string{"sqlite", "postgres"}
+
+// URL returns a database URL for a new, empty database of the dialect,
+// dropped (or deleted) when the test ends.
+func URL(t testing.TB, dialect string) string {
+	t.Helper()
+	switch dialect {
+	case "sqlite":
+		return "sqlite:" + filepath.Join(t.TempDir(), "feedpoller.db")
+	case "postgres":
+		return postgresURL(t)
+	}
+	t.Fatalf("testdb: unknown dialect %q", dialect)
+	return ""
+}
+
+var (
+	clusterOnce sync.Once
+	clusterURL  string // server URL without database name
+	clusterErr  error
+	clusterStop func()
+	dbSeq       atomic.Int64
+)
+
+// Main runs a package's tests and then stops the cluster they started, so
+// no server outlives the test binary. Use it from TestMain:
+//
+//	func TestMain(m *testing.M) { testdb.Main(m) }
+func Main(m *testing.M) {
+	code := m.Run()
+	if clusterStop != nil {
+		clusterStop()
+	}
+	os.Exit(code)
+}
+
+func postgresURL(t testing.TB) string {
+	t.Helper()
+	clusterOnce.Do(func() {
+		if u := os.Getenv(EnvURL); u != "" {
+			clusterURL = u
+			return
+		}
+		clusterURL, clusterStop, clusterErr = startCluster()
+	})
+	if clusterErr != nil {
+		t.Fatalf("testdb: PostgreSQL is needed for this test: %v", clusterErr)
+	}
+	name := fmt.Sprintf("fp_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, dbSeq.Add(1))
+	admin, err := sql.Open("postgres", clusterURL)
+	if err != nil {
+		t.Fatalf("testdb: %v", err)
+	}
+	defer admin.Close()
+	if _, err := admin.Exec(`CREATE DATABASE ` + name); err != nil {
+		t.Fatalf("testdb: create database: %v", err)
+	}
+	t.Cleanup(func() {
+		a, err := sql.Open("postgres", clusterURL)
+		if err != nil {
+			return
+		}
+		defer a.Close()
+		a.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`)
+	})
+	return withDatabase(clusterURL, name)
+}
+
+func withDatabase(serverURL, name string) string {
+	base, query, _ := strings.Cut(serverURL, "?")
+	if i := strings.Index(base, "://"); i >= 0 {
+		if j := strings.Index(base[i+3:], "/"); j >= 0 {
+			base = base[:i+3+j]
+		}
+	}
+	u := base + "/" + name
+	if query != "" {
+		u += "?" + query
+	}
+	return u
+}
+
+// BinDir finds the PostgreSQL server binaries.
+func BinDir() (string, error) {
+	if d := os.Getenv("FEEDPOLLER_PG_BIN"); d != "" {
+		return d, nil
+	}
+	if p, err := exec.LookPath("initdb"); err == nil {
+		return filepath.Dir(p), nil
+	}
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(dirs, func(i, j int) bool { return versionOf(dirs[i]) > versionOf(dirs[j]) })
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("no PostgreSQL server binaries found (install them: apt-get install -y postgresql)")
+}
+
+func versionOf(dir string) int {
+	v, _ := strconv.Atoi(filepath.Base(filepath.Dir(dir)))
+	return v
+}
+
+// startCluster runs initdb and postgres under a temp dir on a free
+// loopback port; stop shuts it down and removes the directory.
+func startCluster() (u string, stop func(), err error) {
+	bin, err := BinDir()
+	if err != nil {
+		return "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "feedpoller-pg-")
+	if err != nil {
+		return "", nil, err
+	}
+	var asUser []string
+	if os.Geteuid() == 0 {
+		// PostgreSQL refuses to run as root.
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			return "", nil, fmt.Errorf("running as root needs a 'postgres' user: %w", err)
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		if err := os.Chown(dir, uid, gid); err != nil {
+			return "", nil, err
+		}
+		asUser = []string{"runuser", "-u", "postgres", "--"}
+	}
+	run := func(args ...string) *exec.Cmd {
+		full := append(append([]string{}, asUser...), args...)
+		return exec.Command(full[0], full[1:]...)
+	}
+	data := filepath.Join(dir, "data")
+	if out, err := run(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8").CombinedOutput(); err != nil {
+		return "", nil, fmt.Errorf("initdb: %v: %s", err, out)
+	}
+	port, err := freePort()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := run(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port), "-h", "127.0.0.1",
+		"-k", dir, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+		"-c", "max_connections=300")
+	logf, _ := os.Create(filepath.Join(dir, "postgres.log"))
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("start postgres: %w", err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	stop = func() {
+		cmd.Process.Signal(os.Interrupt) // fast shutdown
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+		}
+		os.RemoveAll(dir)
+	}
+	u = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for {
+		db, err := sql.Open("postgres", u)
+		if err == nil {
+			err = db.PingContext(ctx)
+			db.Close()
+		}
+		if err == nil {
+			return u, stop, nil
+		}
+		select {
+		case <-ctx.Done():
+			log, _ := os.ReadFile(filepath.Join(dir, "postgres.log"))
+			stop()
+			return "", nil, fmt.Errorf("postgres did not start: %v: %s", err, log)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

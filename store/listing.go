@@ -1,0 +1,162 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ListFilter narrows article and content-item listings. Results are newest
+// first; Cursor is the last id of the previous page (0: first page).
+type ListFilter struct {
+	SourceID int64
+	Since    *time.Time
+	Until    *time.Time
+	MinScore *float64
+	Query    string
+	Cursor   int64
+	Limit    int
+}
+
+// MaxPageSize bounds one page of a listing.
+const MaxPageSize = 200
+
+func (f ListFilter) limit() int {
+	if f.Limit <= 0 {
+		return 50
+	}
+	return min(f.Limit, MaxPageSize)
+}
+
+// where builds the shared WHERE clause; alias is the table holding the
+// listed rows, art the feed_articles alias (source lives there).
+func (f ListFilter) where(workspaceID int64, alias, art, dateCol string) (string, []any) {
+	conds := []string{alias + ".workspace_id = ?"}
+	args := []any{workspaceID}
+	if f.SourceID != 0 {
+		conds = append(conds, art+".feed_source_id = ?")
+		args = append(args, f.SourceID)
+	}
+	if f.Since != nil {
+		conds = append(conds, "COALESCE("+alias+".published_at, "+alias+"."+dateCol+") >= ?")
+		args = append(args, f.Since.UTC())
+	}
+	if f.Until != nil {
+		conds = append(conds, "COALESCE("+alias+".published_at, "+alias+"."+dateCol+") < ?")
+		args = append(args, f.Until.UTC())
+	}
+	if f.MinScore != nil {
+		conds = append(conds, alias+".relevance_score >= ?")
+		args = append(args, *f.MinScore)
+	}
+	if q := strings.TrimSpace(f.Query); q != "" {
+		like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(q)) + "%"
+		conds = append(conds, "(LOWER("+alias+".title) LIKE ? ESCAPE '\\' OR LOWER("+alias+".content_markdown) LIKE ? ESCAPE '\\')")
+		args = append(args, like, like)
+	}
+	if f.Cursor > 0 {
+		conds = append(conds, alias+".id < ?")
+		args = append(args, f.Cursor)
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+const articleColumns = `a.id, a.workspace_id, a.feed_source_id, a.external_url, a.external_id, a.title, a.author,
+	a.published_at, a.summary, a.content_markdown, a.extraction_method, a.word_count, a.relevance_score,
+	a.content_text_hash, a.revision, a.previous_article_id, a.reading_time_seconds, a.input_tokens,
+	a.output_tokens, a.quality_score, a.language, a.created_at`
+
+type articleRow struct {
+	FeedArticle
+	Terms string `db:"matched_terms"`
+}
+
+// ListArticles returns a page of a workspace's articles, newest first.
+func (s *Store) ListArticles(ctx context.Context, workspaceID int64, f ListFilter) ([]FeedArticle, error) {
+	where, args := f.where(workspaceID, "a", "a", "created_at")
+	var rows []articleRow
+	q := `SELECT ` + articleColumns + `, a.matched_terms FROM feed_articles a WHERE ` + where +
+		fmt.Sprintf(` ORDER BY a.id DESC LIMIT %d`, f.limit())
+	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
+		return nil, fmt.Errorf("list articles of workspace %d: %w", workspaceID, err)
+	}
+	out := make([]FeedArticle, len(rows))
+	for i, r := range rows {
+		out[i] = r.FeedArticle
+		out[i].MatchedTerms = decodeTerms(r.Terms)
+	}
+	return out, nil
+}
+
+// ContentItemView is a content item with the source it came from.
+type ContentItemView struct {
+	ContentItem
+	Terms        string  `db:"matched_terms" json:"-"`
+	SourceID     *int64  `db:"source_id" json:"source_id"`
+	SourceURL    *string `db:"source_url" json:"source_url"`
+	SourceTitle  *string `db:"source_title" json:"source_title"`
+	WordCount    int     `db:"word_count" json:"word_count"`
+	QualityScore float64 `db:"quality_score" json:"quality_score"`
+}
+
+const itemSelect = `SELECT c.id, c.workspace_id, c.feed_article_id, c.url, c.title, c.content_markdown,
+	c.content_text_hash, c.relevance_score, c.matched_terms, c.published_at, c.promoted_at,
+	s.id AS source_id, s.url AS source_url, s.title AS source_title, a.word_count, a.quality_score
+	FROM content_items c
+	JOIN feed_articles a ON a.id = c.feed_article_id
+	LEFT JOIN feed_sources s ON s.id = a.feed_source_id`
+
+// ListContentItems returns a page of a workspace's content items, newest
+// first.
+func (s *Store) ListContentItems(ctx context.Context, workspaceID int64, f ListFilter) ([]ContentItemView, error) {
+	where, args := f.where(workspaceID, "c", "a", "promoted_at")
+	var rows []ContentItemView
+	q := itemSelect + ` WHERE ` + where + fmt.Sprintf(` ORDER BY c.id DESC LIMIT %d`, f.limit())
+	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
+		return nil, fmt.Errorf("list content items of workspace %d: %w", workspaceID, err)
+	}
+	for i := range rows {
+		rows[i].MatchedTerms = decodeTerms(rows[i].Terms)
+	}
+	return rows, nil
+}
+
+// GetContentItem reads one content item of a workspace.
+func (s *Store) GetContentItem(ctx context.Context, workspaceID, id int64) (*ContentItemView, error) {
+	var v ContentItemView
+	err := s.db.GetContext(ctx, &v, s.q(itemSelect+` WHERE c.workspace_id = ? AND c.id = ?`), workspaceID, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("content item %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get content item %d: %w", id, err)
+	}
+	v.MatchedTerms = decodeTerms(v.Terms)
+	return &v, nil
+}
+
+// ListPollRuns returns a source's latest poll runs, newest first.
+func (s *Store) ListPollRuns(ctx context.Context, sourceID int64, limit int) ([]PollRun, error) {
+	var out []PollRun
+	err := s.db.SelectContext(ctx, &out, s.q(`SELECT id, `+runColumns+` FROM poll_runs WHERE feed_source_id = ?
+		ORDER BY id DESC LIMIT ?`), sourceID, max(limit, 1))
+	if err != nil {
+		return nil, fmt.Errorf("list poll runs of source %d: %w", sourceID, err)
+	}
+	return out, nil
+}
+
+func decodeTerms(s string) []string {
+	var out []string
+	if s != "" {
+		_ = json.Unmarshal([]byte(s), &out) // stored by us; a bad value reads as none
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}

@@ -1,0 +1,187 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+const sourceColumns = `id, workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes,
+	etag, last_modified, last_polled_at, last_polled_status, last_polled_error, consecutive_failures,
+	next_poll_at, last_unconditional_at, lease_until, lease_owner, created_at, updated_at`
+
+// CreateSource stores a new source, due at once. A URL already in the
+// workspace is ErrConflict.
+func (s *Store) CreateSource(ctx context.Context, src *FeedSource) error {
+	t := now()
+	src.CreatedAt, src.UpdatedAt, src.NextPollAt = t, t, t
+	err := s.db.GetContext(ctx, &src.ID, s.q(`INSERT INTO feed_sources
+		(workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes, next_poll_at, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		src.WorkspaceID, src.URL, src.SourceType, src.Title, src.IsActive, src.PollingIntervalMinutes, src.TrackChanges,
+		src.NextPollAt, src.CreatedAt, src.UpdatedAt)
+	if isUniqueViolation(err) {
+		return fmt.Errorf("source %s in workspace %d: %w", src.URL, src.WorkspaceID, ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("create source %s: %w", src.URL, err)
+	}
+	return nil
+}
+
+// GetSource reads a source of a workspace (workspaceID 0: any workspace).
+func (s *Store) GetSource(ctx context.Context, workspaceID, id int64) (*FeedSource, error) {
+	var src FeedSource
+	err := s.db.GetContext(ctx, &src, s.q(`SELECT `+sourceColumns+` FROM feed_sources WHERE id = ? AND (? = 0 OR workspace_id = ?)`),
+		id, workspaceID, workspaceID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("source %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get source %d: %w", id, err)
+	}
+	return &src, nil
+}
+
+// ListSources returns a workspace's sources (workspaceID 0: all), oldest first.
+func (s *Store) ListSources(ctx context.Context, workspaceID int64) ([]FeedSource, error) {
+	var out []FeedSource
+	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+sourceColumns+` FROM feed_sources WHERE (? = 0 OR workspace_id = ?) ORDER BY id`),
+		workspaceID, workspaceID)
+	if err != nil {
+		return nil, fmt.Errorf("list sources of workspace %d: %w", workspaceID, err)
+	}
+	return out, nil
+}
+
+// SourcePatch lists the fields a PATCH may change; nil means unchanged.
+type SourcePatch struct {
+	Title                  *string
+	IsActive               *bool
+	PollingIntervalMinutes *int
+	TrackChanges           *bool
+}
+
+// UpdateSource applies a patch in one statement. Turning an inactive
+// source active resets its failure counter and makes it due at once, so an
+// admin can revive a source the failure limit had paused.
+func (s *Store) UpdateSource(ctx context.Context, workspaceID, id int64, p SourcePatch) (*FeedSource, error) {
+	t := now()
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE feed_sources SET
+		title = COALESCE(?, title),
+		polling_interval_minutes = COALESCE(?, polling_interval_minutes),
+		track_changes = COALESCE(?, track_changes),
+		consecutive_failures = CASE WHEN ? AND NOT is_active THEN 0 ELSE consecutive_failures END,
+		next_poll_at = CASE WHEN ? AND NOT is_active THEN ? ELSE next_poll_at END,
+		is_active = COALESCE(?, is_active),
+		updated_at = ?
+		WHERE id = ? AND workspace_id = ?`),
+		p.Title, p.PollingIntervalMinutes, p.TrackChanges,
+		p.IsActive != nil && *p.IsActive, p.IsActive != nil && *p.IsActive, t,
+		p.IsActive, t, id, workspaceID)
+	if err != nil {
+		return nil, fmt.Errorf("update source %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil, fmt.Errorf("source %d: %w", id, ErrNotFound)
+	}
+	return s.GetSource(ctx, workspaceID, id)
+}
+
+// DeleteSource removes a source and its poll history. Its articles and
+// content items stay (their feed_source_id becomes NULL): what was promoted
+// remains readable.
+func (s *Store) DeleteSource(ctx context.Context, workspaceID, id int64) error {
+	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM feed_sources WHERE id = ? AND workspace_id = ?`), id, workspaceID)
+	if err != nil {
+		return fmt.Errorf("delete source %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("source %d: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// CountDue counts sources that are due now (the backlog metric).
+func (s *Store) CountDue(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.GetContext(ctx, &n, s.q(`SELECT COUNT(*) FROM feed_sources
+		WHERE is_active AND consecutive_failures < 10 AND next_poll_at <= ?`), now())
+	if err != nil {
+		return 0, fmt.Errorf("count due sources: %w", err)
+	}
+	return n, nil
+}
+
+// ClaimDue leases up to limit due sources for owner: it moves their
+// next_poll_at to the end of the lease, so a source stays claimed without
+// any extra state, and one whose daemon died becomes due again by itself.
+// On Postgres, FOR UPDATE SKIP LOCKED lets replicas claim side by side
+// without ever taking the same source.
+func (s *Store) ClaimDue(ctx context.Context, owner string, limit int, lease time.Duration) ([]FeedSource, error) {
+	t := now()
+	until := t.Add(lease)
+	var query string
+	if s.dialect == Postgres {
+		query = `UPDATE feed_sources SET next_poll_at = $1, lease_until = $1, lease_owner = $2
+			WHERE id IN (SELECT id FROM feed_sources
+				WHERE is_active AND consecutive_failures < 10 AND next_poll_at <= $3
+				ORDER BY next_poll_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+			RETURNING ` + sourceColumns
+	} else {
+		// SQLite has one writer at a time: the statement is atomic by itself.
+		query = `UPDATE feed_sources SET next_poll_at = ?1, lease_until = ?1, lease_owner = ?2
+			WHERE id IN (SELECT id FROM feed_sources
+				WHERE is_active AND consecutive_failures < 10 AND next_poll_at <= ?3
+				ORDER BY next_poll_at LIMIT ?4)
+			RETURNING ` + sourceColumns
+	}
+	var out []FeedSource
+	if err := s.db.SelectContext(ctx, &out, query, until, owner, t, limit); err != nil {
+		return nil, fmt.Errorf("claim due sources: %w", err)
+	}
+	return out, nil
+}
+
+// ErrLeased is returned when a source is being polled by someone else.
+var ErrLeased = errors.New("source is being polled right now")
+
+// ClaimSource leases one source for an immediate poll, due or not (the
+// API's "poll now"). It refuses a source whose lease is still held.
+func (s *Store) ClaimSource(ctx context.Context, workspaceID, id int64, owner string, lease time.Duration) (*FeedSource, error) {
+	t := now()
+	var src FeedSource
+	err := s.db.GetContext(ctx, &src, s.q(`UPDATE feed_sources SET next_poll_at = ?, lease_until = ?, lease_owner = ?
+		WHERE id = ? AND (? = 0 OR workspace_id = ?) AND (lease_until IS NULL OR lease_until <= ?)
+		RETURNING `+sourceColumns), t.Add(lease), t.Add(lease), owner, id, workspaceID, workspaceID, t)
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, gerr := s.GetSource(ctx, workspaceID, id); gerr != nil {
+			return nil, gerr
+		}
+		return nil, fmt.Errorf("source %d: %w", id, ErrLeased)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("claim source %d: %w", id, err)
+	}
+	return &src, nil
+}
+
+// ReleaseLeases gives back the sources owner still holds, due at once: a
+// daemon that stops before polling them lets others take them now.
+func (s *Store) ReleaseLeases(ctx context.Context, owner string, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	t := now()
+	q, args, err := inQuery(`UPDATE feed_sources SET next_poll_at = ?, lease_until = NULL, lease_owner = ''
+		WHERE lease_owner = ? AND id IN (?)`, t, owner, ids)
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, s.q(q), args...); err != nil {
+		return fmt.Errorf("release %d leases: %w", len(ids), err)
+	}
+	return nil
+}
