@@ -1,0 +1,103 @@
+package extract
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/url"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	"github.com/go-shiori/dom"
+	"golang.org/x/net/html"
+
+	"github.com/feedpoller/feedpoller/sources/extract/internal/trafilatura"
+)
+
+// Options tunes Extract. The zero value is the recommended setting.
+type Options struct {
+	// Extractor forces one extractor instead of the automatic choice:
+	// "trafilatura" or "readability". Empty means automatic.
+	Extractor string
+	// KeepCaptions keeps figure captions next to their images. Off by
+	// default: captions repeat or annotate the article rather than carry it.
+	KeepCaptions bool
+}
+
+// Document is the result of extracting one page.
+type Document struct {
+	// Markdown is the article body only: no title, byline or front matter.
+	Markdown string
+	// Text is the visible text of Markdown, one block per line.
+	Text     string
+	Metadata Metadata
+	Stats    Stats
+	// Method names the extractor whose output was kept.
+	Method string
+}
+
+// ErrNoContent is returned when a page has no main content at all.
+var ErrNoContent = errors.New("no main content found")
+
+// Extract finds the main content of a page, converts it to Markdown and
+// measures it. pageURL resolves relative links and images (after any
+// <base href>); it is never fetched.
+func Extract(page []byte, pageURL string, opts Options) (doc *Document, err error) {
+	defer func() {
+		// The extractors walk arbitrary DOMs; a bug there must cost one
+		// page, not the process.
+		if r := recover(); r != nil {
+			doc, err = nil, fmt.Errorf("extract %s: internal error: %v", pageURL, r)
+		}
+	}()
+	root, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		return nil, fmt.Errorf("parse html of %s: %w", pageURL, err)
+	}
+	meta := metadataFromDoc(root, pageURL)
+	base := documentBase(root, pageURL)
+
+	node, method := mainContent(root, base, opts)
+	if node == nil {
+		return nil, fmt.Errorf("extract %s: %w", pageURL, ErrNoContent)
+	}
+	if method != "readability" {
+		relink(node, originalLinks(root))
+		restoreCode(node, originalCode(root))
+	}
+	dropLeadingTitle(node, meta.Title)
+	md, err := nodeToMarkdown(node, base)
+	if err != nil {
+		return nil, fmt.Errorf("extract %s: %w", pageURL, err)
+	}
+	d := &Document{Markdown: md, Text: markdownText(md), Metadata: meta, Method: method}
+	d.Stats = computeStats(page, d)
+	return d, nil
+}
+
+// mainContent picks the article subtree. root is not modified.
+func mainContent(root *html.Node, base *url.URL, opts Options) (*html.Node, string) {
+	var readNode *html.Node
+	clone := dom.Clone(root, true)
+	parser := readability.NewParser()
+	if art, err := parser.ParseAndMutate(clone, base); err == nil {
+		readNode = art.Node
+	}
+	if opts.Extractor == "readability" {
+		return readNode, "readability"
+	}
+	topts := trafilatura.Options{
+		OriginalURL:   base,
+		// Images stay (captions go); links are put back by relink, since
+		// the extractor's own link mode splits sentences around them.
+		IncludeImages: true,
+		KeepCaptions:  opts.KeepCaptions,
+	}
+	if opts.Extractor != "trafilatura" && readNode != nil {
+		topts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: readNode}
+	}
+	res, err := trafilatura.ExtractDocument(root, topts)
+	if err != nil || res == nil || res.ContentNode == nil {
+		return readNode, "readability"
+	}
+	return res.ContentNode, res.Method
+}

@@ -1,0 +1,303 @@
+package extract
+
+import (
+	"strings"
+
+	"github.com/go-shiori/dom"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The content extractors rewrite the page's HTML to pick the article: they
+// drop link targets, flatten code blocks and sometimes keep the headline.
+// The functions here put back what the page had, using the original DOM,
+// without changing which text was chosen.
+
+// blockAtoms are the elements whose text forms one unit of reading.
+var blockAtoms = map[atom.Atom]bool{
+	atom.P: true, atom.Div: true, atom.Li: true, atom.Td: true, atom.Th: true,
+	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+	atom.Blockquote: true, atom.Dd: true, atom.Dt: true, atom.Figcaption: true,
+	atom.Section: true, atom.Article: true, atom.Body: true, atom.Code: true, atom.Pre: true,
+}
+
+// linkRef is one link of the original page.
+type linkRef struct {
+	text, href string
+}
+
+// nearestBlock returns the closest ancestor of n that is a block.
+func nearestBlock(n *html.Node) *html.Node {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && blockAtoms[p.DataAtom] {
+			return p
+		}
+	}
+	return nil
+}
+
+// originalLinks maps the collapsed text of each block of the original page
+// to the links inside it, in document order.
+func originalLinks(root *html.Node) map[string][]linkRef {
+	out := map[string][]linkRef{}
+	keys := map[*html.Node]string{}
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return true
+		}
+		switch n.DataAtom {
+		case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head:
+			return false
+		case atom.A:
+			href := strings.TrimSpace(attr(n, "href"))
+			text := textContent(n)
+			if href == "" || text == "" || strings.HasPrefix(href, "#") || strings.HasPrefix(strings.ToLower(href), "javascript:") {
+				return false
+			}
+			b := nearestBlock(n)
+			if b == nil {
+				return false
+			}
+			key, ok := keys[b]
+			if !ok {
+				key = textContent(b)
+				keys[b] = key
+			}
+			out[key] = append(out[key], linkRef{text: text, href: href})
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// relink puts the page's links back into the extracted tree: inside every
+// block whose text is exactly the text of a block of the page, each link
+// text of that page block is wrapped again in <a href>. Blocks the
+// extractor reshaped keep their text unlinked rather than risk a link on
+// the wrong words.
+func relink(content *html.Node, links map[string][]linkRef) {
+	if len(links) == 0 {
+		return
+	}
+	var blocks []*html.Node
+	walk(content, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return true
+		}
+		if n.DataAtom == atom.A || n.DataAtom == atom.Pre || n.Data == "code" && isBlockCode(n) {
+			return false
+		}
+		if blockAtoms[n.DataAtom] && n != content {
+			blocks = append(blocks, n)
+		}
+		return true
+	})
+	for _, b := range blocks {
+		refs := links[textContent(b)]
+		if len(refs) == 0 || hasDescendant(b, atom.A) {
+			continue
+		}
+		for _, ref := range refs {
+			wrapFirst(b, ref)
+		}
+	}
+}
+
+func hasDescendant(n *html.Node, a atom.Atom) bool {
+	found := false
+	walk(n, func(c *html.Node) bool {
+		if c != n && c.Type == html.ElementNode && c.DataAtom == a {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// wrapFirst wraps the first not-yet-linked occurrence of ref.text that
+// lies inside one text node of b.
+func wrapFirst(b *html.Node, ref linkRef) {
+	var done bool
+	walk(b, func(n *html.Node) bool {
+		if done {
+			return false
+		}
+		if n.Type == html.ElementNode && (n.DataAtom == atom.A || n.Data == "code") {
+			return false
+		}
+		if n.Type != html.TextNode {
+			return true
+		}
+		i := indexCollapsed(n.Data, ref.text)
+		if i < 0 {
+			return false
+		}
+		start, end := i, i+len(ref.text)
+		before, mid, after := n.Data[:start], n.Data[start:end], n.Data[end:]
+		a := &html.Node{Type: html.ElementNode, Data: "a", DataAtom: atom.A, Attr: []html.Attribute{{Key: "href", Val: ref.href}}}
+		a.AppendChild(&html.Node{Type: html.TextNode, Data: mid})
+		p := n.Parent
+		if before != "" {
+			p.InsertBefore(&html.Node{Type: html.TextNode, Data: before}, n)
+		}
+		p.InsertBefore(a, n)
+		if after != "" {
+			p.InsertBefore(&html.Node{Type: html.TextNode, Data: after}, n)
+		}
+		p.RemoveChild(n)
+		done = true
+		return false
+	})
+}
+
+// indexCollapsed finds needle in s; needle has collapsed white space, s
+// may not. It returns the byte offset in s, or -1. Only exact matches and
+// matches differing in white space runs are found.
+func indexCollapsed(s, needle string) int {
+	if i := strings.Index(s, needle); i >= 0 {
+		return i
+	}
+	return -1
+}
+
+// isBlockCode reports a <code> the extractor uses as a code block: one
+// that is not inside running text.
+func isBlockCode(n *html.Node) bool {
+	if n.Data != "code" {
+		return false
+	}
+	p := n.Parent
+	for p != nil && p.Type == html.ElementNode && p.Data == "code" {
+		p = p.Parent
+	}
+	if p == nil || p.Type != html.ElementNode {
+		return true
+	}
+	switch p.DataAtom {
+	case atom.P, atom.Li, atom.Td, atom.Th, atom.A, atom.Span, atom.Em, atom.Strong, atom.B, atom.I,
+		atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Dd, atom.Dt, atom.Blockquote:
+		return strings.Contains(textContentRaw(n), "\n") && !hasText(p, n)
+	}
+	return true
+}
+
+// hasText reports whether p has text of its own outside child.
+func hasText(p, child *html.Node) bool {
+	for c := p.FirstChild; c != nil; c = c.NextSibling {
+		if c != child && strings.TrimSpace(textContentRaw(c)) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// textContentRaw is the text of n as it is, white space included.
+func textContentRaw(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	var b strings.Builder
+	walk(n, func(c *html.Node) bool {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+		return true
+	})
+	return b.String()
+}
+
+// originalCode maps the collapsed text of every <pre> of the page to the
+// element itself.
+func originalCode(root *html.Node) map[string]*html.Node {
+	out := map[string]*html.Node{}
+	walk(root, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Pre {
+			key := collapseSpace(textContentRaw(n))
+			if _, dup := out[key]; !dup && key != "" {
+				out[key] = n
+			}
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// restoreCode replaces each code block of the extracted tree by a copy of
+// the page's own <pre> with the same text, so the code keeps its bytes and
+// its language hint; code blocks with no counterpart are wrapped in <pre>.
+func restoreCode(content *html.Node, pres map[string]*html.Node) {
+	var blocks []*html.Node
+	walk(content, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && (n.DataAtom == atom.Pre || isBlockCode(n)) {
+			blocks = append(blocks, n)
+			return false
+		}
+		return true
+	})
+	for _, b := range blocks {
+		if b.Parent == nil {
+			continue
+		}
+		if orig, ok := pres[collapseSpace(textContentRaw(b))]; ok {
+			cp := dom.Clone(orig, true)
+			normaliseCodeLanguage(cp)
+			b.Parent.InsertBefore(cp, b)
+			b.Parent.RemoveChild(b)
+			continue
+		}
+		if b.DataAtom != atom.Pre {
+			pre := &html.Node{Type: html.ElementNode, Data: "pre", DataAtom: atom.Pre}
+			b.Parent.InsertBefore(pre, b)
+			b.Parent.RemoveChild(b)
+			pre.AppendChild(b)
+		}
+	}
+}
+
+// dropLeadingTitle removes a heading at the start of the content that
+// repeats the article's title: the title is metadata, not body.
+func dropLeadingTitle(content *html.Node, title string) {
+	key := titleKey(title)
+	var first *html.Node
+	walk(content, func(n *html.Node) bool {
+		if first != nil {
+			return false
+		}
+		if n.Type == html.TextNode && strings.TrimSpace(n.Data) != "" {
+			first = n.Parent
+			return false
+		}
+		if n.Type == html.ElementNode && n.DataAtom == atom.Img {
+			first = n
+			return false
+		}
+		return true
+	})
+	if first == nil {
+		return
+	}
+	for h := first; h != nil && h != content; h = h.Parent {
+		switch h.DataAtom {
+		case atom.H1, atom.H2, atom.H3:
+			t := titleKey(textContent(h))
+			if t != "" && (t == key || key == "" && h.DataAtom == atom.H1 || len(t) > 10 && strings.HasPrefix(key, t)) {
+				h.Parent.RemoveChild(h)
+			}
+			return
+		}
+	}
+}
+
+// titleKey is the comparable form of a title: lower case, letters and
+// digits only.
+func titleKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
