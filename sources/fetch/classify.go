@@ -133,7 +133,9 @@ func fmtDuration(d time.Duration) string {
 	if d >= time.Second {
 		return fmt.Sprintf("%ds", int64(d.Round(time.Second)/time.Second))
 	}
-	return fmt.Sprintf("%dms", d.Milliseconds())
+	// Ten-millisecond steps: a deadline observed a hair early still reads
+	// as the deadline that was set.
+	return fmt.Sprintf("%dms", d.Round(10*time.Millisecond).Milliseconds())
 }
 
 // fmtBytes prints a limit the way people configure it.

@@ -181,16 +181,15 @@ func outcomeOf(ctx context.Context, fe *sources.FetchError) outcome {
 
 // attempt makes one request, holding a politeness slot throughout.
 func (c *Client) attempt(ctx context.Context, ds *domainState, u *url.URL, req Request) (*Response, *sources.FetchError) {
-	release, err := c.acquireSlot(ctx, ds)
-	if err != nil {
-		return nil, c.transportError(ctx, err, c.opts.Timeout)
-	}
-	defer release()
-
 	budget := c.opts.Timeout
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < budget {
 		budget = time.Until(dl)
 	}
+	release, err := c.acquireSlot(ctx, ds)
+	if err != nil {
+		return nil, c.transportError(ctx, err, budget)
+	}
+	defer release()
 	actx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 

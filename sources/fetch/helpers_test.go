@@ -84,3 +84,14 @@ func asFetchError(t *testing.T, err error) *sources.FetchError {
 	}
 	return fe
 }
+
+// multiResolver answers every name with all of ips at once.
+type multiResolver struct{ ips []string }
+
+func (r *multiResolver) LookupIPAddr(_ context.Context, host string) ([]net.IPAddr, error) {
+	out := make([]net.IPAddr, 0, len(r.ips))
+	for _, ip := range r.ips {
+		out = append(out, net.IPAddr{IP: net.ParseIP(ip)})
+	}
+	return out, nil
+}

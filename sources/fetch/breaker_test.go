@@ -1,0 +1,271 @@
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/feedpoller/feedpoller/sources"
+)
+
+// switchServer answers with the status currently stored in code.
+func switchServer(t *testing.T) (*httptest.Server, *atomic.Int32, *atomic.Int32) {
+	var code, hits atomic.Int32
+	code.Store(500)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.WriteHeader(int(code.Load()))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &code, &hits
+}
+
+func TestBreakerOpensHalfOpensCloses(t *testing.T) {
+	srv, code, hits := switchServer(t)
+	clock := newFakeClock()
+	opts := testOptions()
+	opts.Attempts = 1
+	opts.Now = clock.Now
+	c := New(opts)
+	get := func() error {
+		_, err := c.Get(context.Background(), Request{URL: srv.URL + "/feed"})
+		return err
+	}
+
+	for i := 0; i < 5; i++ {
+		if fe := asFetchError(t, get()); fe.Kind != sources.KindTransient {
+			t.Fatalf("failure %d: kind %v", i, fe.Kind)
+		}
+		clock.Advance(time.Second)
+	}
+	openedAt := clock.Now().Add(-time.Second)
+
+	// Open: no request goes out, the error says when to come back.
+	fe := asFetchError(t, get())
+	if fe.Kind != sources.KindDeferred || fe.Msg != "circuit open for 127.0.0.1" ||
+		!fe.RetryAfter.Equal(openedAt.Add(30*time.Second)) {
+		t.Fatalf("open: kind %v msg %q retry %v", fe.Kind, fe.Msg, fe.RetryAfter)
+	}
+	if hits.Load() != 5 {
+		t.Fatalf("server saw %d requests while open, want 5", hits.Load())
+	}
+
+	// Half-open after 30s: one trial; a failed trial opens it again.
+	clock.Advance(30 * time.Second)
+	if fe := asFetchError(t, get()); fe.Kind != sources.KindTransient {
+		t.Fatalf("failed trial: kind %v", fe.Kind)
+	}
+	if fe := asFetchError(t, get()); fe.Kind != sources.KindDeferred {
+		t.Fatalf("after failed trial: kind %v, want deferred", fe.Kind)
+	}
+	if hits.Load() != 6 {
+		t.Fatalf("hits %d, want 6", hits.Load())
+	}
+
+	// Two successful trials close it.
+	clock.Advance(31 * time.Second)
+	code.Store(200)
+	for i := 0; i < 2; i++ {
+		if err := get(); err != nil {
+			t.Fatalf("trial %d: %v", i, err)
+		}
+	}
+	// Closed: a single failure no longer defers anything.
+	code.Store(500)
+	_ = get()
+	code.Store(200)
+	if err := get(); err != nil {
+		t.Fatalf("closed breaker deferred a request: %v", err)
+	}
+	if hits.Load() != 10 {
+		t.Errorf("hits %d, want 10", hits.Load())
+	}
+}
+
+func TestBreakerFailuresOutsideWindowDoNotOpen(t *testing.T) {
+	srv, _, hits := switchServer(t)
+	clock := newFakeClock()
+	opts := testOptions()
+	opts.Attempts = 1
+	opts.Now = clock.Now
+	c := New(opts)
+	for i := 0; i < 8; i++ {
+		_, err := c.Get(context.Background(), Request{URL: srv.URL})
+		if fe := asFetchError(t, err); fe.Kind == sources.KindDeferred {
+			t.Fatalf("breaker opened after %d failures spread over %v", i, time.Duration(i)*20*time.Second)
+		}
+		clock.Advance(20 * time.Second) // only 3 failures fit in any 60s window
+	}
+	if hits.Load() != 8 {
+		t.Errorf("hits %d", hits.Load())
+	}
+}
+
+func TestBreakerSuccessResetsCount(t *testing.T) {
+	srv, code, _ := switchServer(t)
+	opts := testOptions()
+	opts.Attempts = 1
+	c := New(opts)
+	for i := 0; i < 12; i++ {
+		if i%4 == 3 {
+			code.Store(200)
+		} else {
+			code.Store(500)
+		}
+		_, err := c.Get(context.Background(), Request{URL: srv.URL})
+		if err != nil && sources.KindOf(err) == sources.KindDeferred {
+			t.Fatalf("call %d deferred: failures between successes must not accumulate", i)
+		}
+	}
+}
+
+func TestBreakerHalfOpenAllowsOneTrial(t *testing.T) {
+	clock := newFakeClock()
+	var hits atomic.Int32
+	block := make(chan struct{})
+	var fail atomic.Bool
+	fail.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if fail.Load() {
+			w.WriteHeader(500)
+			return
+		}
+		<-block
+	}))
+	defer srv.Close()
+	opts := testOptions()
+	opts.Attempts = 1
+	opts.Now = clock.Now
+	opts.BreakerFailures = 2
+	c := New(opts)
+	for i := 0; i < 2; i++ {
+		_, _ = c.Get(context.Background(), Request{URL: srv.URL})
+	}
+	clock.Advance(time.Minute)
+	fail.Store(false)
+
+	trialDone := make(chan error)
+	go func() {
+		_, err := c.Get(context.Background(), Request{URL: srv.URL})
+		trialDone <- err
+	}()
+	for hits.Load() < 3 {
+		time.Sleep(time.Millisecond)
+	}
+	_, err := c.Get(context.Background(), Request{URL: srv.URL + "/other"})
+	if sources.KindOf(err) != sources.KindDeferred {
+		t.Errorf("second request during the trial: %v, want deferred", err)
+	}
+	close(block)
+	if err := <-trialDone; err != nil {
+		t.Errorf("trial: %v", err)
+	}
+	if hits.Load() != 3 {
+		t.Errorf("hits %d, want 3", hits.Load())
+	}
+}
+
+func TestRefusedAddressDoesNotTripBreaker(t *testing.T) {
+	opts := testOptions()
+	opts.AllowPrivateNetworks = false
+	opts.BreakerFailures = 2
+	c := New(opts)
+	for i := 0; i < 5; i++ {
+		_, err := c.Get(context.Background(), Request{URL: "http://127.0.0.1:1/"})
+		if fe := asFetchError(t, err); fe.Kind != sources.KindPermanent {
+			t.Fatalf("call %d: kind %v (%v)", i, fe.Kind, err)
+		}
+	}
+}
+
+func TestRetryAfterRememberedPerURLThenPerDomain(t *testing.T) {
+	clock := newFakeClock()
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Path == "/ok" {
+			return
+		}
+		w.Header().Set("Retry-After", "120")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	defer srv.Close()
+	opts := testOptions()
+	opts.Now = clock.Now
+	c := New(opts)
+	get := func(path string) error {
+		_, err := c.Get(context.Background(), Request{URL: srv.URL + path})
+		return err
+	}
+
+	if fe := asFetchError(t, get("/a")); fe.Kind != sources.KindRateLimited || fe.Status != 429 {
+		t.Fatalf("first 429: %v", fe)
+	}
+	// The same URL is not asked again before its Retry-After.
+	fe := asFetchError(t, get("/a"))
+	if fe.Kind != sources.KindDeferred || !fe.RetryAfter.Equal(clock.Now().Add(120*time.Second)) || hits.Load() != 1 {
+		t.Fatalf("remembered Retry-After: kind %v retry %v hits %d", fe.Kind, fe.RetryAfter, hits.Load())
+	}
+	// Other URLs still go out until 429s pile up across URLs.
+	if err := get("/ok"); err != nil {
+		t.Fatalf("/ok before the domain is deferred: %v", err)
+	}
+	clock.Advance(10 * time.Second)
+	_ = get("/b")
+	clock.Advance(10 * time.Second)
+	_ = get("/c")
+	if hits.Load() != 4 {
+		t.Fatalf("hits %d, want 4", hits.Load())
+	}
+	fe = asFetchError(t, get("/ok"))
+	if fe.Kind != sources.KindDeferred || !fe.RetryAfter.Equal(clock.Now().Add(120*time.Second)) {
+		t.Fatalf("domain-wide deferral: kind %v retry %v msg %q", fe.Kind, fe.RetryAfter, fe.Msg)
+	}
+	if hits.Load() != 4 {
+		t.Fatalf("a deferred domain was contacted: hits %d", hits.Load())
+	}
+	clock.Advance(121 * time.Second)
+	if err := get("/ok"); err != nil {
+		t.Fatalf("after the pause: %v", err)
+	}
+}
+
+func TestRepeated429OnOneURLDoesNotDeferDomain(t *testing.T) {
+	clock := newFakeClock()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hot" {
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
+	}))
+	defer srv.Close()
+	opts := testOptions()
+	opts.Now = clock.Now
+	c := New(opts)
+	for i := 0; i < 5; i++ {
+		_, _ = c.Get(context.Background(), Request{URL: srv.URL + "/hot"})
+	}
+	if _, err := c.Get(context.Background(), Request{URL: srv.URL + "/cold"}); err != nil {
+		t.Errorf("one noisy URL deferred its whole domain: %v", err)
+	}
+}
+
+func TestDomainStateIsBounded(t *testing.T) {
+	opts := testOptions()
+	opts.MaxDomains = 50
+	c := New(opts)
+	for i := 0; i < 500; i++ {
+		ds := c.domain(registrableDomain(fmt.Sprintf("www.site%d.com", i)))
+		c.putDomain(ds)
+	}
+	c.mu.Lock()
+	n := len(c.domains)
+	c.mu.Unlock()
+	if n > 50 || n < 40 {
+		t.Errorf("%d domains kept, want at most the cap of 50 and most of them", n)
+	}
+}
