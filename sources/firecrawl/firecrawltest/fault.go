@@ -70,6 +70,9 @@ type Fault struct {
 	Delay time.Duration
 	// Size is the html length in bytes (FaultOversized).
 	Size int
+	// Header is added to the answer of a fault that replaces the API's
+	// (e.g. the Retry-After a proxy might add to a 429).
+	Header http.Header
 }
 
 // Gateway is a 502/503/504 from the proxy in front of the API.
@@ -129,6 +132,11 @@ func (f Fault) shapesSuccess() bool {
 
 // serveFault answers in place of the API.
 func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, f Fault) {
+	for k, vs := range f.Header {
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
 	switch f.Kind {
 	case FaultGateway:
 		status := f.Status

@@ -1,0 +1,244 @@
+package firecrawl
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/feedpoller/feedpoller/sources"
+)
+
+// rateWindow is the length of Firecrawl's fixed rate-limit window, the
+// pause assumed when a 429 says nothing about when to come back.
+const rateWindow = time.Minute
+
+// retryAfterInMessage finds the delay Firecrawl writes into its 429 text.
+var retryAfterInMessage = regexp.MustCompile(`retry after (\d+)s`)
+
+// apiError is Firecrawl's error body.
+type apiError struct {
+	Code    string `json:"code"`
+	Error   string `json:"error"`
+	Details []struct {
+		Message string `json:"message"`
+	} `json:"details"`
+}
+
+// interpret turns what the transport saw into a Page or a classified
+// failure. The SDK's own error serves only as the cause of transport
+// failures: its strings lose the status and garble '%'.
+func (c *Client) interpret(ctx context.Context, seen *exchange, sdkErr error) (*Page, *sources.FetchError) {
+	switch {
+	case seen.tooLarge:
+		return nil, &sources.FetchError{Kind: sources.KindPermanent, Status: seen.status,
+			Msg: fmt.Sprintf("Firecrawl response exceeds the %d-byte limit", c.opts.MaxBodyBytes)}
+	case !seen.responded || seen.cutOff:
+		return nil, c.transportFailure(ctx, seen, sdkErr)
+	case seen.status == http.StatusOK:
+		return decodeSuccess(seen.body)
+	}
+	return nil, c.statusFailure(seen)
+}
+
+func (c *Client) transportFailure(ctx context.Context, seen *exchange, err error) *sources.FetchError {
+	if err == nil {
+		err = errors.New("no response")
+	}
+	what := "Firecrawl request failed"
+	if seen.cutOff {
+		what = "Firecrawl response cut off"
+	}
+	if cerr := ctx.Err(); cerr != nil {
+		if errors.Is(cerr, context.DeadlineExceeded) {
+			return &sources.FetchError{Kind: sources.KindTransient, Msg: what + ": deadline exceeded", Err: cerr}
+		}
+		return &sources.FetchError{Kind: sources.KindTransient, Msg: what + ": canceled", Err: cerr}
+	}
+	var nerr net.Error
+	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &nerr) && nerr.Timeout()) {
+		return &sources.FetchError{Kind: sources.KindTransient,
+			Msg: fmt.Sprintf("Firecrawl did not answer within %s", c.opts.Timeout+c.slack), Err: err}
+	}
+	return &sources.FetchError{Kind: sources.KindTransient, Msg: what, Err: err}
+}
+
+// decodeSuccess decodes a 200 body with exact key matching.
+func decodeSuccess(body []byte) (*Page, *sources.FetchError) {
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal(body, &env); err != nil {
+		return nil, &sources.FetchError{Kind: sources.KindTransient, Status: http.StatusOK,
+			Msg: "Firecrawl sent malformed JSON", Err: err}
+	}
+	var success bool
+	if json.Unmarshal(env["success"], &success) != nil || !success {
+		var ae apiError
+		_ = json.Unmarshal(body, &ae)
+		return nil, &sources.FetchError{Kind: sources.KindTransient, Status: http.StatusOK,
+			Msg: "Firecrawl reported failure", Err: errors.New(orDefault(ae.Error, "no details"))}
+	}
+	var data map[string]json.RawMessage
+	if raw, ok := env["data"]; !ok || json.Unmarshal(raw, &data) != nil || data == nil {
+		return nil, &sources.FetchError{Kind: sources.KindTransient, Status: http.StatusOK,
+			Msg: "Firecrawl answered success without data"}
+	}
+	page := &Page{Metadata: map[string]any{}}
+	if raw, ok := data["html"]; ok {
+		if err := json.Unmarshal(raw, &page.HTML); err != nil {
+			return nil, &sources.FetchError{Kind: sources.KindTransient, Status: http.StatusOK,
+				Msg: "Firecrawl sent html that is not a string", Err: err}
+		}
+	}
+	if raw, ok := data["metadata"]; ok {
+		var meta map[string]any
+		if json.Unmarshal(raw, &meta) == nil && meta != nil {
+			page.Metadata = meta
+		}
+	}
+	page.StatusCode = metaInt(page.Metadata["statusCode"])
+	page.FinalURL, _ = page.Metadata["url"].(string)
+	return page, nil
+}
+
+// statusFailure classifies a non-200 answer of Firecrawl itself.
+func (c *Client) statusFailure(seen *exchange) *sources.FetchError {
+	code := seen.status
+	detail, apiCode := errorDetail(seen.body)
+	fe := &sources.FetchError{Status: code, Err: detail}
+	switch {
+	case code == http.StatusUnauthorized:
+		fe.Kind, fe.Msg = sources.KindPaused, "Firecrawl rejected the API key (401)"
+	case code == http.StatusPaymentRequired:
+		fe.Kind, fe.Msg = sources.KindPaused, "Firecrawl credits exhausted (402)"
+	case code == http.StatusTooManyRequests:
+		fe.Kind, fe.Msg = sources.KindRateLimited, "Firecrawl rate limit (429)"
+		fe.RetryAfter = c.retryAfter(seen, detail)
+	case code == http.StatusRequestTimeout:
+		fe.Kind, fe.Msg = sources.KindTransient, "Firecrawl scrape timed out (408)"
+	case code == http.StatusBadRequest:
+		fe.Kind, fe.Msg = sources.KindPermanent, "Firecrawl rejected the request (400)"
+	case code == http.StatusForbidden:
+		fe.Kind, fe.Msg = sources.KindPermanent, "Firecrawl refuses to scrape this site (403)"
+	case code == http.StatusNotFound:
+		fe.Kind, fe.Msg = sources.KindPermanent, "Firecrawl API not found (404): check the API URL"
+	case code == http.StatusInternalServerError && apiCode == "SCRAPE_ALL_ENGINES_FAILED":
+		fe.Kind, fe.Msg = sources.KindTransient, "page is empty"
+	case code >= 500:
+		fe.Kind, fe.Msg = sources.KindTransient, fmt.Sprintf("Firecrawl failed (HTTP %d%s)", code, prefixed(" ", apiCode))
+	case code >= 300 && code < 400:
+		fe.Kind = sources.KindPermanent
+		fe.Msg = fmt.Sprintf("Firecrawl API URL redirects (HTTP %d to %s): configure the final URL", code, seen.header.Get("Location"))
+	case code >= 200 && code < 300:
+		fe.Kind, fe.Msg = sources.KindTransient, fmt.Sprintf("Firecrawl answered unexpected HTTP %d", code)
+	default:
+		fe.Kind, fe.Msg = sources.KindPermanent, fmt.Sprintf("Firecrawl answered HTTP %d", code)
+	}
+	return fe
+}
+
+// errorDetail extracts Firecrawl's message (with zod details) from an
+// error body, or describes a body that is not Firecrawl's JSON.
+func errorDetail(body []byte) (error, string) {
+	var ae apiError
+	if json.Unmarshal(body, &ae) == nil && ae.Error != "" {
+		msg := ae.Error
+		for i, d := range ae.Details {
+			if i == 3 {
+				break
+			}
+			if d.Message != "" {
+				msg += "; " + d.Message
+			}
+		}
+		return errors.New(msg), ae.Code
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return errors.New("empty body"), ae.Code
+	}
+	return fmt.Errorf("non-JSON body: %s", snippet(trimmed, 120)), ae.Code
+}
+
+// retryAfter reads the pause a 429 asks for: the Retry-After header (a
+// proxy may add one), else the "retry after Ns" of Firecrawl's message,
+// else one rate-limit window.
+func (c *Client) retryAfter(seen *exchange, detail error) time.Time {
+	now := c.opts.Now()
+	if v := strings.TrimSpace(seen.header.Get("Retry-After")); v != "" {
+		if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
+			return now.Add(time.Duration(secs) * time.Second)
+		}
+		if t, err := http.ParseTime(v); err == nil {
+			return t
+		}
+	}
+	if detail != nil {
+		if m := retryAfterInMessage.FindStringSubmatch(detail.Error()); m != nil {
+			if secs, err := strconv.Atoi(m[1]); err == nil {
+				return now.Add(time.Duration(secs) * time.Second)
+			}
+		}
+	}
+	return now.Add(rateWindow)
+}
+
+// checkTarget fails a scrape whose target answered an error status, or
+// whose page came back empty: Firecrawl reports both as success.
+func checkTarget(p *Page) *sources.FetchError {
+	code := p.StatusCode
+	if code >= 400 {
+		fe := &sources.FetchError{Status: code, Msg: fmt.Sprintf("target answered HTTP %d", code)}
+		if e, _ := p.Metadata["error"].(string); e != "" {
+			fe.Err = errors.New(e)
+		}
+		switch {
+		case code == http.StatusGone:
+			fe.Kind = sources.KindGone
+		case code == http.StatusTooManyRequests:
+			fe.Kind = sources.KindRateLimited
+		case code == http.StatusRequestTimeout || code >= 500:
+			fe.Kind = sources.KindTransient
+		default:
+			fe.Kind = sources.KindPermanent
+		}
+		return fe
+	}
+	if strings.TrimSpace(p.HTML) == "" {
+		return &sources.FetchError{Kind: sources.KindTransient, Status: code, Msg: "page is empty"}
+	}
+	return nil
+}
+
+// snippet shortens hostile bodies for error messages.
+func snippet(b []byte, n int) string {
+	cut := len(b) > n
+	if cut {
+		b = b[:n]
+	}
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "")), " ")
+	if cut {
+		s += "…"
+	}
+	return s
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func prefixed(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
+}

@@ -1,0 +1,26 @@
+// Package firecrawl is the daemon's client of Firecrawl's v1 scrape API,
+// built on the official Go SDK (github.com/mendableai/firecrawl-go/v2,
+// pinned at v2.4.0) and hardened against the SDK's pitfalls recorded in
+// ../shared/firecrawl-v1.md §2.5:
+//
+//   - The SDK takes no context: every call builds its own FirecrawlApp whose
+//     RoundTripper ties the request to the caller's ctx, with an
+//     http.Client timeout (scrape timeout + 15 s) as a backstop.
+//   - The SDK sends no scrape timeout: we send Options.Timeout, so Firecrawl
+//     answers 408 before our backstop fires.
+//   - Status codes, Retry-After and error bodies are lost in the SDK's error
+//     strings: the RoundTripper records them, and failures are classified
+//     from what it recorded, never by parsing SDK messages.
+//   - The SDK decodes metadata case-insensitively, so <meta name="Title">
+//     can replace the page title: metadata is decoded from the recorded raw
+//     body into a map with exact keys.
+//   - (nil, nil) results, a missing metadata object, wrongly typed fields:
+//     all handled.
+//   - A target that failed still arrives as success (metadata.statusCode):
+//     reported as a failure of the source.
+//   - The SDK never retries a scrape: Scrape retries transient failures
+//     itself, never 400/401/402/403.
+//   - Bodies are read whole: the RoundTripper caps them.
+//
+// Every failure is a *sources.FetchError.
+package firecrawl
