@@ -155,15 +155,17 @@ func (f *Farm) writeBody(buf *bytes.Buffer, base string, n, k int) {
 	buf.WriteString("</p>\n<h2>")
 	nw := r.between(3, 6)
 	for i := 0; i < nw; i++ {
+		w := words[r.intn(len(words))]
 		if i > 0 {
 			buf.WriteByte(' ')
-			buf.WriteString(words[r.intn(len(words))])
+			buf.WriteString(w)
 		} else {
-			buf.WriteString(capitalise(words[r.intn(len(words))]))
+			buf.WriteByte(w[0] - ('a' - 'A'))
+			buf.WriteString(w[1:])
 		}
 	}
 	buf.WriteString("</h2>\n<p>")
-	buf.WriteString(sentence(&r))
+	writeSentence(buf, &r)
 	buf.WriteString(` See <a href="`)
 	escapeTo(buf, base)
 	prev := k - 1
@@ -180,7 +182,9 @@ func (f *Farm) writeBody(buf *bytes.Buffer, base string, n, k int) {
 	nl := r.between(3, 5)
 	for i := 0; i < nl; i++ {
 		buf.WriteString("<li>")
-		buf.WriteString(capitalise(words[r.intn(len(words))]))
+		w := words[r.intn(len(words))]
+		buf.WriteByte(w[0] - ('a' - 'A'))
+		buf.WriteString(w[1:])
 		buf.WriteByte(' ')
 		buf.WriteString(words[r.intn(len(words))])
 		buf.WriteByte(' ')
@@ -194,7 +198,7 @@ func (f *Farm) writeBody(buf *bytes.Buffer, base string, n, k int) {
 			if s > 0 {
 				buf.WriteByte(' ')
 			}
-			buf.WriteString(sentence(&r))
+			writeSentence(buf, &r)
 		}
 		buf.WriteString("</p>\n")
 	}
@@ -205,14 +209,24 @@ func writeSentences(buf *bytes.Buffer, r *rng, n int) {
 		if i > 0 {
 			buf.WriteByte(' ')
 		}
-		buf.WriteString(sentence(r))
+		writeSentence(buf, r)
 	}
 }
 
 // sentence returns 6 to 14 words, capitalised, ending with a full stop.
 func sentence(r *rng) string {
-	var b [160]byte
-	s := b[:0]
+	var b [256]byte
+	return string(appendSentence(b[:0], r))
+}
+
+// writeSentence writes a sentence straight into buf, sparing the bodies, which
+// are most of every feed, an allocation per sentence.
+func writeSentence(buf *bytes.Buffer, r *rng) {
+	var b [256]byte
+	buf.Write(appendSentence(b[:0], r))
+}
+
+func appendSentence(s []byte, r *rng) []byte {
 	nw := r.between(6, 14)
 	for i := 0; i < nw; i++ {
 		w := words[r.intn(len(words))]
@@ -224,8 +238,7 @@ func sentence(r *rng) string {
 		s = append(s, ' ')
 		s = append(s, w...)
 	}
-	s = append(s, '.')
-	return string(s)
+	return append(s, '.')
 }
 
 // capitalise upper-cases the first letter of an ASCII lower-case word.
