@@ -1,0 +1,103 @@
+// Package rss fetches and validates RSS, Atom and JSON Feed sources: a
+// conditional GET through the hardened fetcher, then gofeed on the bytes,
+// mapped to sources.FeedItem.
+package rss
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/feedpoller/feedpoller/sources"
+	"github.com/feedpoller/feedpoller/sources/fetch"
+)
+
+// DefaultMaxItems caps the items taken from one feed.
+const DefaultMaxItems = 1000
+
+// DefaultValidateTimeout bounds Validate, which answers an API request.
+const DefaultValidateTimeout = 10 * time.Second
+
+// feedAccept prefers feed formats but accepts anything, so a server that
+// ignores Accept still answers and the parser can say what it got.
+const feedAccept = "application/rss+xml, application/atom+xml, application/feed+json, " +
+	"application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.8, */*;q=0.5"
+
+// Fetcher polls feed sources. Client is required; the zero MaxItems means
+// DefaultMaxItems.
+type Fetcher struct {
+	Client *fetch.Client
+	// MaxItems caps the items taken from one feed (default 1000). The
+	// first MaxItems in document order are kept: feeds list newest first.
+	MaxItems int
+	// ValidateTimeout bounds Validate (default 10s).
+	ValidateTimeout time.Duration
+}
+
+func (f *Fetcher) maxItems() int {
+	if f.MaxItems > 0 {
+		return f.MaxItems
+	}
+	return DefaultMaxItems
+}
+
+// Fetch performs a conditional GET of req.URL with the stored validators
+// sent verbatim, and parses the answer. A 304 yields NotModified with the
+// validators echoed back. Failures are *sources.FetchError; a body that is
+// not a feed is KindPermanent "not a feed: …".
+func (f *Fetcher) Fetch(ctx context.Context, req sources.Request) (*sources.Result, error) {
+	if f.Client == nil {
+		return nil, fmt.Errorf("fetch feed %s: rss.Fetcher has no Client", req.URL)
+	}
+	resp, err := f.Client.Get(ctx, fetch.Request{
+		URL:          req.URL,
+		Accept:       feedAccept,
+		ETag:         req.ETag,
+		LastModified: req.LastModified,
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &sources.Result{HTTPStatus: resp.Status, FinalURL: resp.FinalURL}
+	if resp.Status == 304 {
+		// A 304 may omit the validators; the stored ones stay valid then.
+		res.NotModified = true
+		res.ETag = firstNonEmpty(resp.Header.Get("ETag"), req.ETag)
+		res.LastModified = firstNonEmpty(resp.Header.Get("Last-Modified"), req.LastModified)
+		return res, nil
+	}
+	res.ETag = resp.Header.Get("ETag")
+	res.LastModified = resp.Header.Get("Last-Modified")
+
+	parsed, err := parseFeed(resp.Body, resp.ContentType, resp.FinalURL, f.maxItems())
+	if err != nil {
+		return nil, err
+	}
+	res.FeedTitle = parsed.title
+	res.Items = parsed.items
+	return res, nil
+}
+
+// Validate fetches and parses url unconditionally and reports the feed's
+// title and current item count (after the MaxItems cap). The error names
+// the reason: "HTTP 404", "not a feed: …", "timed out after 10s".
+func (f *Fetcher) Validate(ctx context.Context, url string) (title string, itemCount int, err error) {
+	timeout := f.ValidateTimeout
+	if timeout <= 0 {
+		timeout = DefaultValidateTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := f.Fetch(ctx, sources.Request{URL: url})
+	if err != nil {
+		return "", 0, err
+	}
+	return res.FeedTitle, len(res.Items), nil
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
