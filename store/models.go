@@ -65,10 +65,12 @@ type FeedSource struct {
 	// LastUnconditionalAt is when the source was last fetched without
 	// validators (once a day, so stale validators cannot hide new items).
 	LastUnconditionalAt *time.Time `db:"last_unconditional_at" json:"-"`
-	LeaseUntil          *time.Time `db:"lease_until" json:"-"`
-	LeaseOwner          string     `db:"lease_owner" json:"-"`
-	CreatedAt           time.Time  `db:"created_at" json:"created_at"`
-	UpdatedAt           time.Time  `db:"updated_at" json:"updated_at"`
+	// DueAt is when the poll now leased was due (for scheduler lag).
+	DueAt      *time.Time `db:"due_at" json:"-"`
+	LeaseUntil *time.Time `db:"lease_until" json:"-"`
+	LeaseOwner string     `db:"lease_owner" json:"-"`
+	CreatedAt  time.Time  `db:"created_at" json:"created_at"`
+	UpdatedAt  time.Time  `db:"updated_at" json:"updated_at"`
 }
 
 // FeedArticle is a stored, URL-deduplicated item.

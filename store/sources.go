@@ -10,7 +10,7 @@ import (
 
 const sourceColumns = `id, workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes,
 	etag, last_modified, last_polled_at, last_polled_status, last_polled_error, consecutive_failures,
-	next_poll_at, last_unconditional_at, lease_until, lease_owner, created_at, updated_at`
+	next_poll_at, last_unconditional_at, due_at, lease_until, lease_owner, created_at, updated_at`
 
 // CreateSource stores a new source, due at once. A URL already in the
 // workspace is ErrConflict.
@@ -125,14 +125,14 @@ func (s *Store) ClaimDue(ctx context.Context, owner string, limit int, lease tim
 	until := t.Add(lease)
 	var query string
 	if s.dialect == Postgres {
-		query = `UPDATE feed_sources SET next_poll_at = $1, lease_until = $1, lease_owner = $2
+		query = `UPDATE feed_sources SET due_at = next_poll_at, next_poll_at = $1, lease_until = $1, lease_owner = $2
 			WHERE id IN (SELECT id FROM feed_sources
 				WHERE is_active AND consecutive_failures < 10 AND next_poll_at <= $3
 				ORDER BY next_poll_at LIMIT $4 FOR UPDATE SKIP LOCKED)
 			RETURNING ` + sourceColumns
 	} else {
 		// SQLite has one writer at a time: the statement is atomic by itself.
-		query = `UPDATE feed_sources SET next_poll_at = ?1, lease_until = ?1, lease_owner = ?2
+		query = `UPDATE feed_sources SET due_at = next_poll_at, next_poll_at = ?1, lease_until = ?1, lease_owner = ?2
 			WHERE id IN (SELECT id FROM feed_sources
 				WHERE is_active AND consecutive_failures < 10 AND next_poll_at <= ?3
 				ORDER BY next_poll_at LIMIT ?4)
@@ -153,9 +153,9 @@ var ErrLeased = errors.New("source is being polled right now")
 func (s *Store) ClaimSource(ctx context.Context, workspaceID, id int64, owner string, lease time.Duration) (*FeedSource, error) {
 	t := now()
 	var src FeedSource
-	err := s.db.GetContext(ctx, &src, s.q(`UPDATE feed_sources SET next_poll_at = ?, lease_until = ?, lease_owner = ?
+	err := s.db.GetContext(ctx, &src, s.q(`UPDATE feed_sources SET due_at = ?, next_poll_at = ?, lease_until = ?, lease_owner = ?
 		WHERE id = ? AND (? = 0 OR workspace_id = ?) AND (lease_until IS NULL OR lease_until <= ?)
-		RETURNING `+sourceColumns), t.Add(lease), t.Add(lease), owner, id, workspaceID, workspaceID, t)
+		RETURNING `+sourceColumns), t, t.Add(lease), t.Add(lease), owner, id, workspaceID, workspaceID, t)
 	if errors.Is(err, sql.ErrNoRows) {
 		if _, gerr := s.GetSource(ctx, workspaceID, id); gerr != nil {
 			return nil, gerr

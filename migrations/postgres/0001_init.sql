@@ -24,6 +24,8 @@ CREATE TABLE feed_sources (
     consecutive_failures     INTEGER NOT NULL DEFAULT 0,
     next_poll_at             TIMESTAMPTZ NOT NULL DEFAULT now(),
     last_unconditional_at    TIMESTAMPTZ,
+    -- when the current lease's poll was due: the scheduler-lag measure
+    due_at                   TIMESTAMPTZ,
     lease_until              TIMESTAMPTZ,
     lease_owner              TEXT NOT NULL DEFAULT '',
     created_at               TIMESTAMPTZ NOT NULL DEFAULT now(),

@@ -24,6 +24,8 @@ CREATE TABLE feed_sources (
     consecutive_failures     INTEGER NOT NULL DEFAULT 0,
     next_poll_at             TIMESTAMP NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     last_unconditional_at    TIMESTAMP,
+    -- when the current lease's poll was due: the scheduler-lag measure
+    due_at                   TIMESTAMP,
     lease_until              TIMESTAMP,
     lease_owner              TEXT NOT NULL DEFAULT '',
     created_at               TIMESTAMP NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),

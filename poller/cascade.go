@@ -1,0 +1,117 @@
+package poller
+
+import (
+	"context"
+
+	"github.com/feedpoller/feedpoller/sources"
+	"github.com/feedpoller/feedpoller/sources/extract"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// Extraction methods recorded in feed_articles.extraction_method, one per
+// cascade tier.
+const (
+	MethodFeedContent  = "feed_content"     // the entry's own HTML
+	MethodPage         = "web_page"         // a web source's page, main content
+	MethodArticlePage  = "article_page"     // the entry's link fetched, main content
+	MethodRenderedPage = "rendered_page"    // the page through Firecrawl
+	MethodSummary      = "summary_degraded" // only the entry's summary was usable
+)
+
+// extraction is what the cascade kept for one item.
+type extraction struct {
+	markdown string
+	text     string
+	method   string
+	stats    extract.Stats
+	meta     extract.Metadata
+}
+
+func (e extraction) words() int { return e.stats.WordCount }
+
+// budget bounds the page fetches of one poll.
+type budget struct{ pages int }
+
+func (b *budget) take() bool {
+	if b.pages <= 0 {
+		return false
+	}
+	b.pages--
+	return true
+}
+
+// extractItem runs the cascade: the item's own HTML, then the article page,
+// then a rendered page, then the summary. A tier is accepted when it reaches
+// MinWords with acceptable quality; otherwise the longest result wins.
+func (p *Poller) extractItem(ctx context.Context, src store.FeedSource, it sources.FeedItem, itemURL string, b *budget) extraction {
+	var best extraction
+	consider := func(e extraction) bool {
+		if e.words() > best.words() || best.method == "" {
+			best = e
+		}
+		return e.words() >= p.opts.MinWords && e.stats.Quality >= minQuality
+	}
+	if src.SourceType == store.SourceWeb {
+		// The HTML the web poll produced is the first tier: no second fetch
+		// when it is enough.
+		if e, ok := fromPage([]byte(it.ContentHTML), itemURL, MethodPage); ok && consider(e) {
+			return best
+		}
+	} else if it.ContentHTML != "" {
+		if e, ok := fromFragment(it.ContentHTML, itemURL, MethodFeedContent); ok && consider(e) {
+			return best
+		}
+	}
+	if src.SourceType != store.SourceWeb && p.opts.Pages != nil && itemURL != "" && b.take() {
+		if html, err := p.opts.Pages.FetchPage(ctx, itemURL); err == nil {
+			if e, ok := fromPage(html, itemURL, MethodArticlePage); ok && consider(e) {
+				return best
+			}
+		} else {
+			p.log.Debug("article page fetch failed", "url", itemURL, "err", err)
+		}
+	}
+	if p.opts.Render != nil && itemURL != "" && b.take() {
+		if html, err := p.opts.Render.FetchPage(ctx, itemURL); err == nil {
+			if e, ok := fromPage(html, itemURL, MethodRenderedPage); ok && consider(e) {
+				return best
+			}
+		} else {
+			p.log.Debug("rendered page fetch failed", "url", itemURL, "err", err)
+		}
+	}
+	if best.words() < p.opts.MinWords && it.Summary != "" {
+		if e, ok := fromFragment(it.Summary, itemURL, MethodSummary); ok && e.words() > best.words() {
+			best = e
+		}
+	}
+	return best
+}
+
+// minQuality is the quality score under which a long-enough tier is still
+// passed over (navigation-heavy pages, link lists).
+const minQuality = 0.3
+
+func fromFragment(fragment, baseURL, method string) (extraction, bool) {
+	md, err := extract.FragmentToMarkdown(fragment, baseURL)
+	if err != nil || md == "" {
+		return extraction{}, false
+	}
+	words := extract.CountWords(md)
+	return extraction{markdown: md, text: md, method: method, stats: extract.Stats{
+		WordCount: words, ReadingTimeSeconds: words * 60 / 230,
+		InputTokens: extract.EstimateTokens(fragment), OutputTokens: extract.EstimateTokens(md),
+		CompressionRatio: float64(len(fragment)) / float64(max(len(md), 1)), Quality: 1,
+	}}, true
+}
+
+func fromPage(html []byte, pageURL, method string) (extraction, bool) {
+	if len(html) == 0 {
+		return extraction{}, false
+	}
+	doc, err := extract.Extract(html, pageURL, extract.Options{})
+	if err != nil || doc.Markdown == "" {
+		return extraction{}, false
+	}
+	return extraction{markdown: doc.Markdown, text: doc.Text, method: method, stats: doc.Stats, meta: doc.Metadata}, true
+}

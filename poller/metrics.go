@@ -1,0 +1,50 @@
+package poller
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the poller's Prometheus collectors.
+type Metrics struct {
+	Polls          *prometheus.CounterVec
+	PollDuration   *prometheus.HistogramVec
+	Items          *prometheus.CounterVec
+	DueBacklog     prometheus.Gauge
+	SchedulerLag   prometheus.Histogram
+	InFlight       prometheus.Gauge
+	DatabaseErrors prometheus.Counter
+}
+
+// NewMetrics creates the collectors and registers them on reg (nil: not
+// registered, for tests that only read them).
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		Polls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "feedpoller_polls_total", Help: "Polls by source type and outcome.",
+		}, []string{"source_type", "outcome"}),
+		PollDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "feedpoller_poll_duration_seconds", Help: "Wall time of one poll, fetch to commit.",
+			Buckets: []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120},
+		}, []string{"source_type"}),
+		Items: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "feedpoller_items_total", Help: "Feed items by what became of them: new, duplicate, promoted.",
+		}, []string{"result"}),
+		DueBacklog: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "feedpoller_due_sources", Help: "Sources due but not yet claimed, at the last tick.",
+		}),
+		SchedulerLag: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "feedpoller_scheduler_lag_seconds", Help: "Time from a source's next_poll_at to the start of its poll.",
+			Buckets: []float64{0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1800},
+		}),
+		InFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "feedpoller_polls_in_flight", Help: "Polls running now.",
+		}),
+		DatabaseErrors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "feedpoller_database_errors_total", Help: "Scheduler and poll writes that failed on the database.",
+		}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.Polls, m.PollDuration, m.Items, m.DueBacklog, m.SchedulerLag, m.InFlight, m.DatabaseErrors)
+	}
+	return m
+}

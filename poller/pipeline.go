@@ -1,0 +1,152 @@
+package poller
+
+import (
+	"context"
+	"strings"
+
+	"github.com/feedpoller/feedpoller/poller/urlnorm"
+	"github.com/feedpoller/feedpoller/sources"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// candidate is a feed item on its way to storage.
+type candidate struct {
+	item sources.FeedItem
+	url  string // normalised: the dedup key
+	link string // as resolved, for fetching and links
+}
+
+// process turns a poll's items into the articles to store. Dedup costs one
+// query per poll, whatever the number of items. It returns the articles
+// and how many items were duplicates of stored ones.
+func (p *Poller) process(ctx context.Context, src store.FeedSource, items []sources.FeedItem) ([]store.NewArticle, int, error) {
+	cands := make([]candidate, 0, len(items))
+	seen := make(map[string]bool, len(items))
+	dups := 0
+	for _, it := range items {
+		c, ok := p.candidateOf(src, it)
+		if !ok {
+			continue
+		}
+		if seen[c.url] {
+			dups++ // the same URL twice in one feed
+			continue
+		}
+		seen[c.url] = true
+		cands = append(cands, c)
+	}
+	if len(cands) == 0 {
+		return nil, dups, nil
+	}
+	urls := make([]string, 0, len(cands))
+	var guids []string
+	for _, c := range cands {
+		urls = append(urls, c.url)
+		if c.item.GUID != "" {
+			guids = append(guids, c.item.GUID)
+		}
+	}
+	known, err := p.store.KnownArticles(ctx, src.WorkspaceID, src.ID, urls, guids)
+	if err != nil {
+		return nil, 0, err
+	}
+
+	var out []store.NewArticle
+	b := &budget{pages: p.opts.MaxArticleFetches}
+	for _, c := range cands {
+		if c.item.GUID != "" && known.GUIDs[c.item.GUID] {
+			dups++
+			continue
+		}
+		prev, stored := known.ByURL[c.url]
+		if stored && !(src.TrackChanges && src.SourceType == store.SourceWeb) {
+			dups++
+			continue
+		}
+		ex := p.extractItem(ctx, src, c.item, c.link, b)
+		hashText := ex.text
+		if strings.TrimSpace(hashText) == "" {
+			hashText = c.item.Title + " " + c.url
+		}
+		hash := contentHash(hashText)
+		art := p.article(src, c, ex, hash)
+		if stored {
+			// A tracked page: a new revision only when its main content
+			// changed, so timestamps and rotating tokens outside it do not.
+			if prev.ContentTextHash == hash {
+				dups++
+				continue
+			}
+			art.Revision = prev.Revision + 1
+			id := prev.ID
+			art.PreviousArticleID = &id
+		}
+		out = append(out, store.NewArticle{Article: art})
+	}
+	if len(out) == 0 {
+		return nil, dups, nil
+	}
+	scorer, err := p.profiles.scorer(ctx, src.WorkspaceID)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := range out {
+		a := &out[i].Article
+		r := scorer.Score(a.Title, a.ContentMarkdown)
+		a.RelevanceScore = r.Score
+		a.MatchedTerms = r.Matched
+		out[i].Promote = scorer.Relevant(r)
+	}
+	return out, dups, nil
+}
+
+// candidateOf resolves and normalises an item's link. A web source's one
+// item is keyed by the source URL, not where the page redirected to.
+func (p *Poller) candidateOf(src store.FeedSource, it sources.FeedItem) (candidate, bool) {
+	link := it.URL
+	if src.SourceType == store.SourceWeb {
+		link = src.URL
+	}
+	if link == "" && (strings.HasPrefix(it.GUID, "http://") || strings.HasPrefix(it.GUID, "https://")) {
+		link = it.GUID
+	}
+	link = urlnorm.ResolveGoogleNews(link)
+	norm, err := urlnorm.Normalize(link)
+	if err != nil {
+		p.log.Debug("item skipped: unusable link", "source_id", src.ID, "link", link, "err", err)
+		return candidate{}, false
+	}
+	return candidate{item: it, url: norm, link: link}, true
+}
+
+func (p *Poller) article(src store.FeedSource, c candidate, ex extraction, hash string) store.FeedArticle {
+	it := c.item
+	a := store.FeedArticle{
+		WorkspaceID: src.WorkspaceID, ExternalURL: c.url, Title: strings.TrimSpace(it.Title),
+		Author: it.Author, PublishedAt: it.PublishedAt, Summary: it.Summary,
+		ContentMarkdown: ex.markdown, ExtractionMethod: ex.method, WordCount: ex.stats.WordCount,
+		ContentTextHash: hash, Revision: 1, ReadingTimeSeconds: ex.stats.ReadingTimeSeconds,
+		InputTokens: ex.stats.InputTokens, OutputTokens: ex.stats.OutputTokens, QualityScore: ex.stats.Quality,
+		Language: ex.meta.Language,
+	}
+	if it.GUID != "" {
+		g := it.GUID
+		a.ExternalID = &g
+	}
+	// Fill what the feed left out from the page's own metadata.
+	if a.Title == "" || a.Title == "Untitled" {
+		if ex.meta.Title != "" {
+			a.Title = ex.meta.Title
+		}
+	}
+	if a.Author == "" {
+		a.Author = ex.meta.Author
+	}
+	if a.PublishedAt == nil && ex.meta.Published != nil {
+		a.PublishedAt = ex.meta.Published
+	}
+	if a.Summary == "" {
+		a.Summary = ex.meta.Description
+	}
+	return a
+}
