@@ -116,6 +116,15 @@ func (c *Client) retryWait(ctx context.Context, fe *sources.FetchError, attempt 
 			return 0, false
 		}
 		wait = backoff(c.opts.RetryBaseDelay, attempt)
+		// A failing server that names a pause is obeyed: wait it out when
+		// short, otherwise hand it back rather than hammer it.
+		if !fe.RetryAfter.IsZero() {
+			ra := fe.RetryAfter.Sub(c.opts.Now())
+			if ra > c.opts.MaxRetryAfterWait {
+				return 0, false
+			}
+			wait = max(wait, ra)
+		}
 	case sources.KindRateLimited:
 		// Only a short, explicit pause is waited out here; anything longer
 		// belongs to the scheduler.

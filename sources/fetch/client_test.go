@@ -268,3 +268,21 @@ func TestOptionsDefaultsAndClamp(t *testing.T) {
 		t.Errorf("sub-timeouts must not exceed Timeout: %+v", o)
 	}
 }
+
+func TestTransientWithLongRetryAfterNotRetried(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Retry-After", "600")
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	clock := newFakeClock()
+	opts := testOptions()
+	opts.Now = clock.Now
+	_, err := New(opts).Get(context.Background(), Request{URL: srv.URL})
+	fe := asFetchError(t, err)
+	if fe.Kind != sources.KindTransient || hits.Load() != 1 || !fe.RetryAfter.Equal(clock.Now().Add(10*time.Minute)) {
+		t.Errorf("kind %v hits %d retry %v: a named long pause must be returned, not retried through", fe.Kind, hits.Load(), fe.RetryAfter)
+	}
+}

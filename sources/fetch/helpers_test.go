@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"sync"
 	"testing"
@@ -19,6 +20,7 @@ func testOptions() Options {
 		PerDomainGap:         -1,
 		RetryBaseDelay:       time.Millisecond,
 		Timeout:              5 * time.Second,
+		Logger:               slog.New(slog.DiscardHandler),
 	}
 }
 

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -29,8 +30,11 @@ type addrPolicy struct {
 	allowNets    []netip.Prefix
 }
 
+// newAddrPolicy builds the policy from the usable Allow entries; the error
+// names the entries it had to skip.
 func newAddrPolicy(allowPrivate bool, allow []string) (addrPolicy, error) {
 	p := addrPolicy{allowPrivate: allowPrivate, allowHosts: map[string]bool{}}
+	var errs []error
 	for _, a := range allow {
 		a = strings.TrimSpace(a)
 		if a == "" {
@@ -39,7 +43,8 @@ func newAddrPolicy(allowPrivate bool, allow []string) (addrPolicy, error) {
 		if strings.Contains(a, "/") {
 			pfx, err := netip.ParsePrefix(a)
 			if err != nil {
-				return p, fmt.Errorf("allow entry %q: %w", a, err)
+				errs = append(errs, fmt.Errorf("allow entry %q: %w", a, err))
+				continue
 			}
 			p.allowNets = append(p.allowNets, pfx.Masked())
 			continue
@@ -48,9 +53,12 @@ func newAddrPolicy(allowPrivate bool, allow []string) (addrPolicy, error) {
 			p.allowNets = append(p.allowNets, netip.PrefixFrom(ip.Unmap(), ip.Unmap().BitLen()))
 			continue
 		}
+		if h, _, err := net.SplitHostPort(a); err == nil {
+			a = h // a port says nothing about which addresses are fine
+		}
 		p.allowHosts[normHost(a)] = true
 	}
-	return p, nil
+	return p, errors.Join(errs...)
 }
 
 func normHost(h string) string {

@@ -62,7 +62,7 @@ func TestForbiddenReason(t *testing.T) {
 }
 
 func TestAllowListOpensHostsAndCIDRs(t *testing.T) {
-	p, err := newAddrPolicy(false, []string{"feeds.internal", "10.20.0.0/16", "192.168.5.5", "bad/cidr"})
+	p, err := newAddrPolicy(false, []string{"feeds.internal", "10.20.0.0/16", "192.168.5.5", "bad/cidr", "wiki.internal:8080"})
 	if err == nil {
 		t.Error("a malformed CIDR must be reported")
 	}
@@ -78,6 +78,7 @@ func TestAllowListOpensHostsAndCIDRs(t *testing.T) {
 		{"other.internal", "192.168.5.5", true},
 		{"other.internal", "192.168.5.6", false},
 		{"other.internal", "169.254.169.254", false},
+		{"wiki.internal", "10.9.9.9", true},
 	}
 	for _, tc := range cases {
 		err := p.check(netip.MustParseAddr(tc.ip), p.hostAllowed(tc.host))

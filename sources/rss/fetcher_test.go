@@ -3,6 +3,7 @@ package rss
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -21,6 +22,7 @@ func newFetcher() *Fetcher {
 		PerDomainGap:         -1,
 		RetryBaseDelay:       -1,
 		Attempts:             1,
+		Logger:               slog.New(slog.DiscardHandler),
 	})}
 }
 

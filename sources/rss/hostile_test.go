@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/mmcdole/gofeed"
 
@@ -71,6 +72,8 @@ func TestWrongCharsetDoesNotCrash(t *testing.T) {
 		{"latin-1 bytes, no declaration", feed("", latin1Title), "Caf\uFFFD cr\uFFFDme"},
 		{"latin-1 declared correctly", feed(`<?xml version="1.0" encoding="ISO-8859-1"?>`, latin1Title), "Café crème"},
 		{"utf-8 declared utf-16", feed(`<?xml version="1.0" encoding="UTF-16"?>`, "Naïve"), ""},
+		{"utf-16 with BOM", utf16LE(feed(`<?xml version="1.0" encoding="UTF-16"?>`, "Naïve ☃")), "Naïve ☃"},
+		{"utf-8 BOM", "\xEF\xBB\xBF" + feed(`<?xml version="1.0" encoding="utf-8"?>`, "Bom"), "Bom"},
 		{"windows-1252 declared", feed(`<?xml version="1.0" encoding="windows-1252"?>`, "\x93quoted\x94"), "\u201cquoted\u201d"},
 	}
 	for _, tc := range cases {
@@ -225,4 +228,16 @@ func TestCapItemsCutsBeforeParsing(t *testing.T) {
 			}
 		})
 	}
+}
+
+func utf16LE(s string) string {
+	var b strings.Builder
+	b.WriteString("\xFF\xFE")
+	for _, r := range s {
+		for _, u := range utf16.Encode([]rune{r}) {
+			b.WriteByte(byte(u))
+			b.WriteByte(byte(u >> 8))
+		}
+	}
+	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mmcdole/gofeed"
 	gjson "github.com/mmcdole/gofeed/json"
+	"golang.org/x/text/encoding/unicode"
 
 	"github.com/feedpoller/feedpoller/sources"
 )
@@ -23,6 +24,7 @@ type parsedFeed struct {
 // at most maxItems entries. feedURL is where the body came from, the base
 // for relative links.
 func parseFeed(body []byte, contentType, feedURL string, maxItems int) (*parsedFeed, error) {
+	body = toUTF8(body)
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, notAFeed("empty response")
 	}
@@ -76,6 +78,35 @@ func parseFeed(body []byte, contentType, feedURL string, maxItems int) (*parsedF
 	return out, nil
 }
 
+var (
+	bomUTF8    = []byte{0xEF, 0xBB, 0xBF}
+	bomUTF16BE = []byte{0xFE, 0xFF}
+	bomUTF16LE = []byte{0xFF, 0xFE}
+)
+
+// toUTF8 drops a UTF-8 byte order mark and transcodes UTF-16 bodies, so the
+// item cap and the JSON decoder, which only read ASCII-compatible bytes,
+// work on every feed.
+func toUTF8(body []byte) []byte {
+	switch {
+	case bytes.HasPrefix(body, bomUTF8):
+		return body[len(bomUTF8):]
+	case bytes.HasPrefix(body, bomUTF16BE), bytes.HasPrefix(body, bomUTF16LE):
+		dec := unicode.UTF16(unicode.BigEndian, unicode.UseBOM).NewDecoder()
+		out, err := dec.Bytes(body)
+		if err != nil {
+			return body
+		}
+		out = bytes.TrimPrefix(out, bomUTF8)
+		// The declaration still says UTF-16; it no longer is.
+		if span := xmlDeclEncoding(out); span != nil {
+			out = declareUTF8(out, span)
+		}
+		return out
+	}
+	return body
+}
+
 func detect(body []byte) gofeed.FeedType {
 	return gofeed.DetectFeedType(bytes.NewReader(body[:min(len(body), 4096)]))
 }
@@ -125,8 +156,8 @@ func looksLikeHTML(body []byte, contentType string) bool {
 func repairEncoding(body []byte) ([]byte, bool) {
 	out := body
 	changed := false
-	if decl := xmlDeclEncoding(out); decl != nil {
-		out = append(append(append([]byte{}, out[:decl[0]]...), ` encoding="utf-8"`...), out[decl[1]:]...)
+	if span := xmlDeclEncoding(out); span != nil {
+		out = declareUTF8(out, span)
 		changed = true
 	}
 	if !utf8.Valid(out) {
@@ -170,6 +201,14 @@ func xmlDeclEncoding(body []byte) []int {
 		from--
 	}
 	return []int{start + from, start + j + 1 + k + 1}
+}
+
+// declareUTF8 replaces the encoding attribute at span with utf-8.
+func declareUTF8(body []byte, span []int) []byte {
+	out := make([]byte, 0, len(body)+16)
+	out = append(out, body[:span[0]]...)
+	out = append(out, ` encoding="utf-8"`...)
+	return append(out, body[span[1]:]...)
 }
 
 // jsonTranslator keeps JSON Feed's content_text out of ContentHTML: it is
