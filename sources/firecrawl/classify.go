@@ -57,10 +57,9 @@ func (c *Client) transportFailure(ctx context.Context, seen *exchange, err error
 		what = "Firecrawl response cut off"
 	}
 	if cerr := ctx.Err(); cerr != nil {
-		if errors.Is(cerr, context.DeadlineExceeded) {
-			return &sources.FetchError{Kind: sources.KindTransient, Msg: what + ": deadline exceeded", Err: cerr}
-		}
-		return &sources.FetchError{Kind: sources.KindTransient, Msg: what + ": canceled", Err: cerr}
+		// The caller gave up (deadline or shutdown): say so, not what the
+		// transport made of it.
+		return &sources.FetchError{Kind: sources.KindTransient, Msg: what, Err: cerr}
 	}
 	var nerr net.Error
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &nerr) && nerr.Timeout()) {

@@ -46,7 +46,7 @@ func fake(t *testing.T, cfg firecrawltest.Config) *firecrawltest.Server {
 	return s
 }
 
-func client(t *testing.T, s *firecrawltest.Server, mod func(*firecrawl.Options)) *firecrawl.Client {
+func client(t testing.TB, s *firecrawltest.Server, mod func(*firecrawl.Options)) *firecrawl.Client {
 	t.Helper()
 	opts := firecrawl.Options{APIKey: key, APIURL: s.URL, Timeout: 30 * time.Second,
 		RetryBaseDelay: -1, Now: func() time.Time { return fixedNow }}
