@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/feedpoller/feedpoller/sources/extract"
+	"github.com/feedpoller/feedpoller/sources/fetch"
+)
+
+func runMigrate(ctx context.Context, env *cliEnv, args []string) error {
+	fs := newFlags(env, "migrate", "migrate")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := env.config()
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, cfg, newLogger(cfg))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	fmt.Fprintf(env.stdout, "database (%s) is at the latest schema\n", st.Dialect())
+	return nil
+}
+
+func runConfig(ctx context.Context, env *cliEnv, args []string) error {
+	fs := newFlags(env, "config", "config")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := env.config()
+	if err != nil {
+		return err
+	}
+	out, err := cfg.redacted()
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(env.stdout, out)
+	return nil
+}
+
+func runVersion(ctx context.Context, env *cliEnv, args []string) error {
+	fs := newFlags(env, "version", "version")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "feedpoller %s\n", Version)
+	return nil
+}
+
+func runExtract(ctx context.Context, env *cliEnv, args []string) error {
+	fetchURL := func(ctx context.Context, u string) ([]byte, error) {
+		cfg, err := env.config()
+		if err != nil {
+			return nil, err
+		}
+		c := fetch.New(fetch.Options{Timeout: cfg.Fetch.Timeout, MaxBodyBytes: cfg.Fetch.MaxBodyBytes,
+			UserAgent: cfg.Fetch.UserAgent, AllowPrivateNetworks: cfg.Fetch.AllowPrivateNetworks, Allow: cfg.Fetch.Allow})
+		resp, err := c.Get(ctx, fetch.Request{URL: u, Accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"})
+		if err != nil {
+			return nil, err
+		}
+		return resp.Body, nil
+	}
+	if code := extract.Command(ctx, args, env.stdin, env.stdout, env.stderr, fetchURL); code != 0 {
+		return exitCode(code)
+	}
+	return nil
+}

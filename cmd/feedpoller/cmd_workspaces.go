@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// listFlag collects a repeatable flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+func runWorkspaces(ctx context.Context, env *cliEnv, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprintln(env.stderr, "Usage: feedpoller workspaces add|list [flags]")
+		return errUsage
+	}
+	switch args[0] {
+	case "add":
+		return workspacesAdd(ctx, env, args[1:])
+	case "list":
+		return workspacesList(ctx, env, args[1:])
+	case "-h", "--help", "help":
+		fmt.Fprintln(env.stdout, "Usage: feedpoller workspaces add --name NAME [--keyword TERM[:WEIGHT]]... [--exclude TERM]... [--threshold X]\n       feedpoller workspaces list")
+		return nil
+	}
+	fmt.Fprintf(env.stderr, "feedpoller workspaces: unknown subcommand %q (want add or list)\n", args[0])
+	return errUsage
+}
+
+// parseKeyword reads TERM or TERM:WEIGHT (weight default 1).
+func parseKeyword(s string) (store.Keyword, error) {
+	term, weight := s, 1.0
+	if i := strings.LastIndex(s, ":"); i > 0 {
+		w, err := strconv.ParseFloat(s[i+1:], 64)
+		if err == nil {
+			term, weight = s[:i], w
+		}
+	}
+	term = strings.TrimSpace(term)
+	if term == "" {
+		return store.Keyword{}, fmt.Errorf("keyword %q: empty term", s)
+	}
+	if weight < 0 || weight > 100 {
+		return store.Keyword{}, fmt.Errorf("keyword %q: weight must be 0..100", s)
+	}
+	return store.Keyword{Term: term, Weight: weight}, nil
+}
+
+func workspacesAdd(ctx context.Context, env *cliEnv, args []string) error {
+	fs := newFlags(env, "workspaces add", "workspaces add --name NAME [--keyword TERM[:WEIGHT]]... [--exclude TERM]... [--threshold X]")
+	name := fs.String("name", "", "workspace name (required)")
+	var keywords, excludes listFlag
+	fs.Var(&keywords, "keyword", "a keyword or phrase with an optional weight, e.g. 'large language model:2' (repeatable)")
+	fs.Var(&excludes, "exclude", "an exclusion term: articles containing it are never promoted (repeatable)")
+	threshold := fs.Float64("threshold", 0.2, "relevance score (0..1) at or above which articles are promoted")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if strings.TrimSpace(*name) == "" {
+		return fmt.Errorf("--name is required")
+	}
+	if *threshold < 0 || *threshold > 1 {
+		return fmt.Errorf("--threshold %v must be between 0 and 1", *threshold)
+	}
+	p := store.RelevanceProfile{Threshold: *threshold, Exclusions: excludes}
+	for _, k := range keywords {
+		kw, err := parseKeyword(k)
+		if err != nil {
+			return err
+		}
+		p.Keywords = append(p.Keywords, kw)
+	}
+	cfg, err := env.config()
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, cfg, newLogger(cfg))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ws, err := st.CreateWorkspace(ctx, strings.TrimSpace(*name), p)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "workspace %d %q created (%d keywords, %d exclusions, threshold %.2f)\n",
+		ws.ID, ws.Name, len(p.Keywords), len(p.Exclusions), p.Threshold)
+	return nil
+}
+
+func workspacesList(ctx context.Context, env *cliEnv, args []string) error {
+	fs := newFlags(env, "workspaces list", "workspaces list")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := env.config()
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, cfg, newLogger(cfg))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	wss, err := st.ListWorkspaces(ctx)
+	if err != nil {
+		return err
+	}
+	for _, w := range wss {
+		terms := make([]string, len(w.Profile.Keywords))
+		for i, k := range w.Profile.Keywords {
+			terms[i] = fmt.Sprintf("%s:%g", k.Term, k.Weight)
+		}
+		fmt.Fprintf(env.stdout, "%d\t%s\tthreshold=%.2f\tkeywords=%s\n", w.ID, w.Name, w.Profile.Threshold, strings.Join(terms, ","))
+	}
+	return nil
+}

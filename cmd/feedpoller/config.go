@@ -1,0 +1,273 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// Config is the effective configuration: built-in defaults (the same as the
+// documented config.yaml), then a config file, then environment variables.
+type Config struct {
+	// Env is "development" or "production".
+	Env         string `yaml:"env"`
+	Listen      string `yaml:"listen"`
+	DatabaseURL string `yaml:"database_url" secret:"url"`
+	AdminToken  string `yaml:"admin_token" secret:"true"`
+	LogLevel    string `yaml:"log_level"`
+	LogFormat   string `yaml:"log_format"`
+
+	Poller    PollerConfig    `yaml:"poller"`
+	Fetch     FetchConfig     `yaml:"fetch"`
+	Web       WebConfig       `yaml:"web"`
+	Firecrawl FirecrawlConfig `yaml:"firecrawl"`
+}
+
+// PollerConfig configures scheduling and the per-poll pipeline.
+type PollerConfig struct {
+	Schedule          string        `yaml:"schedule"`
+	Workers           int           `yaml:"workers"`
+	BatchSize         int           `yaml:"batch_size"`
+	Lease             time.Duration `yaml:"lease"`
+	ShutdownGrace     time.Duration `yaml:"shutdown_grace"`
+	Jitter            float64       `yaml:"jitter"`
+	MinWords          int           `yaml:"min_words"`
+	FetchArticles     bool          `yaml:"fetch_articles"`
+	MaxArticleFetches int           `yaml:"max_article_fetches"`
+	MaxBackoff        time.Duration `yaml:"max_backoff"`
+}
+
+// FetchConfig configures the hardened HTTP fetcher.
+type FetchConfig struct {
+	Timeout              time.Duration `yaml:"timeout"`
+	MaxBodyBytes         int64         `yaml:"max_body_bytes"`
+	UserAgent            string        `yaml:"user_agent"`
+	AllowPrivateNetworks bool          `yaml:"allow_private_networks"`
+	Allow                []string      `yaml:"allow"`
+	MaxItems             int           `yaml:"max_items"`
+	Attempts             int           `yaml:"attempts"`
+	PerDomainConcurrency int           `yaml:"per_domain_concurrency"`
+	PerDomainGap         time.Duration `yaml:"per_domain_gap"`
+	RespectRobots        bool          `yaml:"respect_robots"`
+}
+
+// WebConfig configures web sources.
+type WebConfig struct {
+	// Fetcher is "auto" (Firecrawl when a key is set, else native),
+	// "native" or "firecrawl".
+	Fetcher                string `yaml:"fetcher"`
+	DefaultIntervalMinutes int    `yaml:"default_interval_minutes"`
+}
+
+// FirecrawlConfig configures the Firecrawl client.
+type FirecrawlConfig struct {
+	APIKey  string        `yaml:"api_key" secret:"true" env:"FIRECRAWL_API_KEY"`
+	APIURL  string        `yaml:"api_url" env:"FIRECRAWL_API_URL"`
+	Timeout time.Duration `yaml:"timeout"`
+}
+
+// Version is set at build time with -ldflags "-X main.Version=…".
+var Version = "0.1.0-dev"
+
+func defaultConfig() Config {
+	return Config{
+		Env:       "development",
+		Listen:    "127.0.0.1:8080",
+		LogLevel:  "info",
+		LogFormat: "text",
+		Poller: PollerConfig{Schedule: "@every 1m", Workers: 8, BatchSize: 100, Lease: 10 * time.Minute,
+			ShutdownGrace: 30 * time.Second, Jitter: 0.1, MinWords: 50, FetchArticles: true, MaxArticleFetches: 10,
+			MaxBackoff: 24 * time.Hour},
+		Fetch: FetchConfig{Timeout: 30 * time.Second, MaxBodyBytes: 10 << 20,
+			UserAgent: "feedpoller/" + Version + " (+https://github.com/feedpoller/feedpoller)",
+			MaxItems:  1000, Attempts: 3, PerDomainConcurrency: 2, PerDomainGap: time.Second, RespectRobots: true,
+			Allow: []string{}},
+		Web:       WebConfig{Fetcher: "auto", DefaultIntervalMinutes: 360},
+		Firecrawl: FirecrawlConfig{Timeout: 30 * time.Second},
+	}
+}
+
+// loadConfig reads defaults, then path (if it exists, or if it was asked
+// for explicitly), then the environment.
+func loadConfig(path string, explicit bool, environ []string) (Config, error) {
+	cfg := defaultConfig()
+	if path != "" {
+		data, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			dec := yaml.NewDecoder(strings.NewReader(string(data)))
+			dec.KnownFields(true)
+			if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+				return cfg, fmt.Errorf("config file %s: %w", path, err)
+			}
+		case explicit || !errors.Is(err, os.ErrNotExist):
+			return cfg, fmt.Errorf("read config file: %w", err)
+		}
+	}
+	env := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	if err := applyEnv(reflect.ValueOf(&cfg).Elem(), "FEEDPOLLER", env); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.validate()
+}
+
+// envName is the variable overriding a key: FEEDPOLLER_ plus the key path in
+// upper case, e.g. poller.workers → FEEDPOLLER_POLLER_WORKERS.
+func envName(prefix, key string) string { return prefix + "_" + strings.ToUpper(key) }
+
+// applyEnv walks the config struct and overrides each field from its
+// variable (and from its conventional alias, such as FIRECRAWL_API_KEY).
+func applyEnv(v reflect.Value, prefix string, env map[string]string) error {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		key := f.Tag.Get("yaml")
+		name := envName(prefix, key)
+		fv := v.Field(i)
+		if f.Type.Kind() == reflect.Struct {
+			if err := applyEnv(fv, name, env); err != nil {
+				return err
+			}
+			continue
+		}
+		val, ok := env[name]
+		if alias := f.Tag.Get("env"); alias != "" {
+			if a, aok := env[alias]; aok && !ok {
+				val, ok, name = a, true, alias
+			}
+		}
+		if !ok {
+			continue
+		}
+		if err := setField(fv, val); err != nil {
+			return fmt.Errorf("environment variable %s=%q: %w", name, redactIf(f, val), err)
+		}
+	}
+	return nil
+}
+
+func redactIf(f reflect.StructField, val string) string {
+	if f.Tag.Get("secret") != "" {
+		return "xxxxx"
+	}
+	return val
+}
+
+func setField(fv reflect.Value, val string) error {
+	switch fv.Interface().(type) {
+	case string:
+		fv.SetString(val)
+	case bool:
+		b, err := strconv.ParseBool(val)
+		if err != nil {
+			return fmt.Errorf("want true or false")
+		}
+		fv.SetBool(b)
+	case int, int64:
+		n, err := strconv.ParseInt(val, 10, 64)
+		if err != nil {
+			return fmt.Errorf("want a whole number")
+		}
+		fv.SetInt(n)
+	case float64:
+		x, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			return fmt.Errorf("want a number")
+		}
+		fv.SetFloat(x)
+	case time.Duration:
+		d, err := time.ParseDuration(val)
+		if err != nil {
+			return fmt.Errorf("want a duration such as 30s or 5m")
+		}
+		fv.SetInt(int64(d))
+	case []string:
+		var parts []string
+		for _, p := range strings.Split(val, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				parts = append(parts, p)
+			}
+		}
+		fv.Set(reflect.ValueOf(parts))
+	default:
+		return fmt.Errorf("unsupported setting type %s", fv.Type())
+	}
+	return nil
+}
+
+func (c Config) validate() error {
+	var errs []string
+	if c.Env != "development" && c.Env != "production" {
+		errs = append(errs, fmt.Sprintf("env (FEEDPOLLER_ENV) is %q: want development or production", c.Env))
+	}
+	if c.Poller.Workers < 1 || c.Poller.Workers > 1024 {
+		errs = append(errs, "poller.workers must be 1..1024")
+	}
+	if c.Poller.BatchSize < 1 || c.Poller.BatchSize > 10000 {
+		errs = append(errs, "poller.batch_size must be 1..10000")
+	}
+	if c.Fetch.Timeout <= 0 || c.Fetch.Timeout > 60*time.Second {
+		errs = append(errs, "fetch.timeout must be more than 0 and at most 60s")
+	}
+	if c.Fetch.MaxBodyBytes < 1024 {
+		errs = append(errs, "fetch.max_body_bytes must be at least 1024")
+	}
+	switch c.Web.Fetcher {
+	case "auto", "native", "firecrawl":
+	default:
+		errs = append(errs, fmt.Sprintf("web.fetcher is %q: want auto, native or firecrawl", c.Web.Fetcher))
+	}
+	if c.Web.DefaultIntervalMinutes < 1 || c.Web.DefaultIntervalMinutes > 43200 {
+		errs = append(errs, "web.default_interval_minutes must be 1..43200")
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("invalid configuration: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// useFirecrawl decides the web fetcher. In production, a configuration that
+// selects Firecrawl without a key refuses to start.
+func (c Config) useFirecrawl() (bool, error) {
+	switch c.Web.Fetcher {
+	case "firecrawl":
+		if c.Firecrawl.APIKey == "" {
+			if c.Env == "production" {
+				return false, errors.New("web.fetcher is firecrawl but FIRECRAWL_API_KEY is not set: set FIRECRAWL_API_KEY, or FEEDPOLLER_WEB_FETCHER=native")
+			}
+			return false, nil
+		}
+		return true, nil
+	case "auto":
+		return c.Firecrawl.APIKey != "", nil
+	}
+	return false, nil
+}
+
+// redacted renders the configuration as YAML with secrets hidden.
+func (c Config) redacted() (string, error) {
+	cp := c
+	if cp.AdminToken != "" {
+		cp.AdminToken = "(set, hidden)"
+	}
+	if cp.Firecrawl.APIKey != "" {
+		cp.Firecrawl.APIKey = "(set, hidden)"
+	}
+	cp.DatabaseURL = store.RedactURL(cp.DatabaseURL)
+	out, err := yaml.Marshal(cp)
+	return string(out), err
+}

@@ -1,0 +1,176 @@
+// Command feedpoller is the daemon and its command line: serve, migrate,
+// poll, workspaces, sources, extract, config and version.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// command is one subcommand.
+type command struct {
+	summary string
+	run     func(ctx context.Context, env *cliEnv, args []string) error
+}
+
+// cliEnv is what every command gets: streams, environment and the config
+// file flag.
+type cliEnv struct {
+	stdout, stderr io.Writer
+	stdin          io.Reader
+	environ        []string
+	configPath     string
+	configExplicit bool
+}
+
+func (e *cliEnv) config() (Config, error) {
+	return loadConfig(e.configPath, e.configExplicit, e.environ)
+}
+
+var errUsage = errors.New("usage")
+
+func commands() map[string]command {
+	return map[string]command{
+		"serve":      {"run the daemon: poll on schedule and serve the API", runServe},
+		"migrate":    {"apply database migrations and exit", runMigrate},
+		"poll":       {"poll due sources once (or --source ID) and print the outcomes", runPoll},
+		"workspaces": {"add or list workspaces (workspaces add|list)", runWorkspaces},
+		"sources":    {"add or list feed sources (sources add|list)", runSources},
+		"extract":    {"print what feedpoller would store for a page (file or URL)", runExtract},
+		"config":     {"print the effective configuration, secrets redacted", runConfig},
+		"version":    {"print the version", runVersion},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], &cliEnv{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, environ: os.Environ()})
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, env *cliEnv) int {
+	env.configPath = "config.yaml"
+	if v := envValue(env.environ, "FEEDPOLLER_CONFIG"); v != "" {
+		env.configPath, env.configExplicit = v, true
+	}
+	// A global --config may come before the command.
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch {
+		case args[0] == "--config" || args[0] == "-config":
+			if len(args) < 2 {
+				fmt.Fprintln(env.stderr, "feedpoller: --config needs a file path")
+				return 2
+			}
+			env.configPath, env.configExplicit = args[1], true
+			args = args[2:]
+		case strings.HasPrefix(args[0], "--config="):
+			env.configPath, env.configExplicit = strings.TrimPrefix(args[0], "--config="), true
+			args = args[1:]
+		case args[0] == "-h" || args[0] == "--help" || args[0] == "-help":
+			usage(env.stdout)
+			return 0
+		default:
+			fmt.Fprintf(env.stderr, "feedpoller: unknown flag %s\n", args[0])
+			usage(env.stderr)
+			return 2
+		}
+	}
+	if len(args) == 0 {
+		usage(env.stderr)
+		return 2
+	}
+	cmd, ok := commands()[args[0]]
+	if !ok {
+		if args[0] == "help" {
+			usage(env.stdout)
+			return 0
+		}
+		fmt.Fprintf(env.stderr, "feedpoller: unknown command %q\n", args[0])
+		usage(env.stderr)
+		return 2
+	}
+	if err := cmd.run(ctx, env, args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		if errors.Is(err, errUsage) {
+			return 2
+		}
+		var ec exitCode
+		if errors.As(err, &ec) {
+			return int(ec)
+		}
+		fmt.Fprintf(env.stderr, "feedpoller %s: %v\n", args[0], err)
+		return 1
+	}
+	return 0
+}
+
+// exitCode lets a command choose its status without an extra message.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "feedpoller polls RSS/Atom feeds and web pages into clean, deduplicated Markdown articles.")
+	fmt.Fprintln(w, "\nUsage: feedpoller [--config FILE] COMMAND [flags]\n\nCommands:")
+	cmds := commands()
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-11s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'feedpoller COMMAND --help' for a command's flags. Configuration: config.yaml in the")
+	fmt.Fprintln(w, "working directory (or --config / FEEDPOLLER_CONFIG), every key overridable by FEEDPOLLER_* variables.")
+}
+
+func envValue(environ []string, key string) string {
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// newFlags makes a command's flag set that prints its usage to stderr.
+func newFlags(env *cliEnv, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "Usage: feedpoller %s\n\nFlags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags, letting them follow positional arguments.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errUsage
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
