@@ -10,12 +10,28 @@ import (
 	"time"
 )
 
-// serveHang never answers. It returns when the client leaves or the server
-// closes, so that Close does not wait forever for it.
+// serveHang never answers. It returns when the client leaves, or when the
+// server closes, dropping the connection then: returning normally would make
+// net/http send an empty 200, which is an answer.
 func (s *Server) serveHang(w http.ResponseWriter, r *http.Request) {
 	select {
 	case <-r.Context().Done():
 	case <-s.closing:
+		s.dropIfClosing(w)
+	}
+}
+
+// dropIfClosing resets the connection of an unfinished response when the
+// server is closing, so the client sees a broken transfer rather than a
+// cleanly ended, truncated body.
+func (s *Server) dropIfClosing(w http.ResponseWriter) {
+	select {
+	case <-s.closing:
+	default:
+		return
+	}
+	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+		abort(conn)
 	}
 }
 
@@ -36,6 +52,7 @@ func (s *Server) serveTrickle(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if !s.sleep(r.Context(), tick.C) {
+			s.dropIfClosing(w)
 			return
 		}
 	}
@@ -110,6 +127,7 @@ func (s *Server) serveHuge(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-s.closing:
+			s.dropIfClosing(w)
 			return
 		default:
 		}

@@ -174,3 +174,18 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.n += int64(n)
 	return n, err
 }
+
+func TestCloseBreaksTricklingResponses(t *testing.T) {
+	s := hostile.New()
+	defer s.Close()
+	resp, err := client(time.Minute).Get(s.EndpointURL("trickle"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	s.Close()
+	_, err = io.ReadAll(io.LimitReader(resp.Body, 1<<10))
+	if err == nil {
+		t.Error("after Close the trickled body ended cleanly; want a broken transfer")
+	}
+}
