@@ -46,6 +46,7 @@ func commands() map[string]command {
 		"sources":    {"add or list feed sources (sources add|list)", runSources},
 		"extract":    {"print what feedpoller would store for a page (file or URL)", runExtract},
 		"config":     {"print the effective configuration, secrets redacted", runConfig},
+		"sql":        {"run a read-only SQL query against the database and print the rows", runSQL},
 		"version":    {"print the version", runVersion},
 	}
 }

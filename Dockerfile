@@ -1,0 +1,20 @@
+# Build a static binary (the SQLite driver is pure Go: no cgo).
+FROM golang:1.26-bookworm AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o /out/feedpoller ./cmd/feedpoller
+
+# A small runtime image with CA certificates and a non-root user.
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/feedpoller /usr/local/bin/feedpoller
+WORKDIR /data
+VOLUME ["/data"]
+ENV FEEDPOLLER_LISTEN=0.0.0.0:8080 \
+    FEEDPOLLER_DATABASE_URL=/data/feedpoller.db \
+    FEEDPOLLER_LOG_FORMAT=json
+EXPOSE 8080
+USER nonroot:nonroot
+ENTRYPOINT ["/usr/local/bin/feedpoller"]
+CMD ["serve"]

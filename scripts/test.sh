@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the whole test suite. The storage, poller, API and end-to-end tests
+# run on SQLite and on PostgreSQL; they start their own throwaway PostgreSQL
+# cluster on 127.0.0.1 from the local server binaries, so those must be
+# installed. On Debian, as root, this script installs them when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+have_pg() {
+  command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1
+}
+if ! have_pg; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "PostgreSQL server binaries missing: installing the postgresql package" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  else
+    echo "PostgreSQL server binaries are needed (Debian: apt-get install -y postgresql)" >&2
+    exit 1
+  fi
+fi
+# PostgreSQL refuses to run as root; the tests then start it as 'postgres'.
+if [ "$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then
+  useradd --system --home-dir /var/lib/postgresql --shell /bin/false postgres
+fi
+
+exec go test -count=1 -timeout 45m ./... "$@"
