@@ -111,7 +111,7 @@ func (f *Farm) FormatOf(n int) Format {
 //	GET  /feed/{n}.xml    feed n, conditional GET supported
 //	GET  /item/{n}/{k}    the HTML article page of item k of feed n
 //	GET  /_feeds          the URL of every feed, one a line
-//	GET  /_stats          Stats as JSON (?feeds=0 leaves out the per-feed list)
+//	GET  /_stats          Stats as JSON (?feeds=0: totals only; ?times=0: no request times)
 //	POST /_stats/reset    zero the counters and request times
 func (f *Farm) Handler() http.Handler {
 	mux := http.NewServeMux()

@@ -404,6 +404,12 @@ func TestStatsCountRequestsAndTimes(t *testing.T) {
 		t.Errorf("/_stats?feeds=0: %+v, %v; want totals only", summary, err)
 	}
 
+	_, body = get(t, srv.URL+"/_stats?times=0")
+	var noTimes feedfarm.Stats
+	if err := json.Unmarshal(body, &noTimes); err != nil || len(noTimes.Feeds) != 4 || noTimes.Feeds[2].Requests != 5 || noTimes.Feeds[2].Times != nil {
+		t.Errorf("/_stats?times=0: %+v, %v; want per-feed counters without times", noTimes, err)
+	}
+
 	// Reset is POST only, and zeroes the counters but not the content.
 	if resp, _ := get(t, srv.URL+"/_stats/reset"); resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("GET /_stats/reset: status %d, want 405", resp.StatusCode)

@@ -48,10 +48,10 @@ type FeedStats struct {
 // Stats returns a snapshot of the counters. Each feed is read consistently;
 // the totals are the sums of what was read.
 func (f *Farm) Stats() Stats {
-	return f.stats(true)
+	return f.stats(true, true)
 }
 
-func (f *Farm) stats(perFeed bool) Stats {
+func (f *Farm) stats(perFeed, withTimes bool) Stats {
 	f.sinceMu.Lock()
 	s := Stats{Since: f.since}
 	f.sinceMu.Unlock()
@@ -61,7 +61,7 @@ func (f *Farm) stats(perFeed bool) Stats {
 		s.Feeds = make([]FeedStats, len(f.feeds))
 	}
 	for n := range f.feeds {
-		fs := f.feedStats(n, perFeed)
+		fs := f.feedStats(n, perFeed && withTimes)
 		s.FeedRequests += fs.Requests
 		s.OK += fs.OK
 		s.NotModified += fs.NotModified
@@ -119,10 +119,12 @@ func (f *Farm) Reset() {
 	f.sinceMu.Unlock()
 }
 
-// serveStats answers GET /_stats; ?feeds=0 leaves out the per-feed list,
-// which for a large farm is most of the bytes.
+// serveStats answers GET /_stats; ?feeds=0 leaves out the per-feed list and
+// ?times=0 the request times in it, which for a large farm are most of the
+// bytes.
 func (f *Farm) serveStats(w http.ResponseWriter, r *http.Request) {
-	s := f.stats(r.URL.Query().Get("feeds") != "0")
+	q := r.URL.Query()
+	s := f.stats(q.Get("feeds") != "0", q.Get("times") != "0")
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	if err := json.NewEncoder(w).Encode(s); err != nil {
