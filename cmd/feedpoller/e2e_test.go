@@ -1,0 +1,328 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/feedpoller/feedpoller/internal/testdb"
+)
+
+// binary is the real feedpoller, built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "feedpoller-e2e-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "feedpoller")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build feedpoller: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(dir)
+	testdb.Main(m)
+}
+
+// site serves a feed and a web page on loopback.
+func site(t *testing.T) *httptest.Server {
+	var paras strings.Builder
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(&paras, "<p>Paragraph %d about golang release engineering, with enough words to be a real article body here.</p>", i)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/feed.xml", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/rss+xml")
+		fmt.Fprintf(w, `<?xml version="1.0"?><rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel>
+<title>Go News</title><link>http://%s/</link>
+<item><title>Golang 1.26 is out</title><link>http://%s/posts/1</link><guid>p1</guid><content:encoded><![CDATA[<h2>Release</h2>%s]]></content:encoded></item>
+<item><title>Knitting patterns</title><link>http://%s/posts/2</link><guid>p2</guid><content:encoded><![CDATA[<p>Wool and needles, nothing else.</p>%s]]></content:encoded></item>
+</channel></rss>`, r.Host, r.Host, paras.String(), r.Host, strings.ReplaceAll(paras.String(), "golang release engineering", "wool"))
+	})
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<html><head><title>Golang policy page</title><meta name="description" content="Our policy"></head>
+<body><nav><a href="/">Home</a></nav><article><h1>Golang policy page</h1>%s</article><footer>© 2026</footer></body></html>`, paras.String())
+	})
+	mux.HandleFunc("/file.pdf", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Write([]byte("%PDF-1.4 binary"))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// daemon is a running `feedpoller serve`.
+type daemon struct {
+	cmd    *exec.Cmd
+	base   string
+	mu     sync.Mutex
+	stdout bytes.Buffer
+	stderr bytes.Buffer
+	done   chan error
+}
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func baseEnv(dbURL string, extra ...string) []string {
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
+		"FEEDPOLLER_DATABASE_URL=" + dbURL, "FEEDPOLLER_FETCH_ALLOW_PRIVATE_NETWORKS=true",
+		"FEEDPOLLER_FETCH_PER_DOMAIN_GAP=0", "FEEDPOLLER_FETCH_RESPECT_ROBOTS=false", "FEEDPOLLER_LOG_LEVEL=debug"}
+	return append(env, extra...)
+}
+
+func startDaemon(t *testing.T, dir string, env []string) *daemon {
+	t.Helper()
+	addr := freeAddr(t)
+	d := &daemon{base: "http://" + addr, done: make(chan error, 1)}
+	d.cmd = exec.Command(binary, "serve")
+	d.cmd.Dir = dir
+	d.cmd.Env = append(env, "FEEDPOLLER_LISTEN="+addr)
+	d.cmd.Stdout = &lockedWriter{mu: &d.mu, w: &d.stdout}
+	d.cmd.Stderr = &lockedWriter{mu: &d.mu, w: &d.stderr}
+	if err := d.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { d.done <- d.cmd.Wait() }()
+	t.Cleanup(func() {
+		d.cmd.Process.Kill()
+		if t.Failed() {
+			t.Logf("daemon stderr:\n%s", d.output())
+		}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(d.base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return d
+			}
+		}
+		select {
+		case err := <-d.done:
+			t.Fatalf("daemon exited early: %v\n%s", err, d.output())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatalf("daemon did not answer /healthz\n%s", d.output())
+	return nil
+}
+
+func (d *daemon) output() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.stdout.String() + d.stderr.String()
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// call makes an API request and decodes the JSON answer.
+func (d *daemon) call(t *testing.T, token, method, path string, body any) (int, map[string]any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, d.base+path, rd)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	raw, _ := io.ReadAll(resp.Body)
+	if len(raw) > 0 && json.Unmarshal(raw, &out) != nil {
+		out = map[string]any{"raw": string(raw)}
+	}
+	return resp.StatusCode, out
+}
+
+func TestDaemonEndToEnd(t *testing.T) {
+	for _, dialect := range testdb.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			web := site(t)
+			const token = "e2e-admin-token"
+			d := startDaemon(t, t.TempDir(), baseEnv(testdb.URL(t, dialect), "FEEDPOLLER_ADMIN_TOKEN="+token,
+				"FEEDPOLLER_POLLER_SCHEDULE=@every 1s"))
+
+			if code, _ := d.call(t, "", "GET", "/api/intelligence/workspaces", nil); code != 401 {
+				t.Fatalf("no token: %d, want 401", code)
+			}
+			code, ws := d.call(t, token, "POST", "/api/intelligence/workspaces", map[string]any{
+				"name": "go", "relevance_profile": map[string]any{"keywords": []map[string]any{{"term": "golang", "weight": 1}}, "threshold": 0.2}})
+			if code != 201 {
+				t.Fatalf("create workspace: %d %v", code, ws)
+			}
+			wsPath := fmt.Sprintf("/api/intelligence/workspaces/%v", ws["id"])
+			code, src := d.call(t, token, "POST", wsPath+"/sources", map[string]any{"url": web.URL + "/feed.xml"})
+			if code != 201 || src["feed_title"] != "Go News" || src["initial_article_count"] != float64(2) {
+				t.Fatalf("create rss source: %d %v", code, src)
+			}
+			code, page := d.call(t, token, "POST", wsPath+"/sources", map[string]any{"url": web.URL + "/page", "source_type": "web"})
+			if code != 201 || page["polling_interval_minutes"] != float64(360) {
+				t.Fatalf("create web source: %d %v", code, page)
+			}
+			code, pdf := d.call(t, token, "POST", wsPath+"/sources", map[string]any{"url": web.URL + "/file.pdf", "source_type": "web"})
+			if code != 400 || !strings.Contains(fmt.Sprint(pdf), "application/pdf") {
+				t.Fatalf("create web source for a PDF: %d %v, want 400 naming the content type", code, pdf)
+			}
+
+			// The scheduler polls both sources on its own.
+			var items []any
+			deadline := time.Now().Add(30 * time.Second)
+			for time.Now().Before(deadline) {
+				_, list := d.call(t, token, "GET", wsPath+"/content-items", nil)
+				items, _ = list["items"].([]any)
+				if len(items) >= 2 {
+					break
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			if len(items) != 2 {
+				t.Fatalf("content items after polling: %d, want 2 (the golang post and the golang page)", len(items))
+			}
+			_, arts := d.call(t, token, "GET", wsPath+"/articles", nil)
+			if n := len(arts["items"].([]any)); n != 3 {
+				t.Fatalf("articles: %d, want 3", n)
+			}
+			first := items[0].(map[string]any)
+			_, item := d.call(t, token, "GET", fmt.Sprintf("%s/content-items/%v", wsPath, first["id"]), nil)
+			if md, _ := item["content_markdown"].(string); !strings.Contains(md, "golang release engineering") {
+				t.Fatalf("content item markdown: %v", item)
+			}
+
+			// SIGTERM: the daemon stops cleanly.
+			d.cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case err := <-d.done:
+				if err != nil {
+					t.Fatalf("daemon exit after SIGTERM: %v", err)
+				}
+			case <-time.After(40 * time.Second):
+				t.Fatal("daemon did not stop after SIGTERM")
+			}
+		})
+	}
+}
+
+func TestGeneratedAdminTokenIsPrintedOnce(t *testing.T) {
+	dir := t.TempDir()
+	env := baseEnv("sqlite:" + filepath.Join(dir, "fp.db"))
+	d := startDaemon(t, dir, env)
+	var token string
+	sc := bufio.NewScanner(strings.NewReader(d.output()))
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); len(line) > 30 && !strings.Contains(line, " ") {
+			token = line
+		}
+	}
+	if token == "" {
+		t.Fatalf("no generated token printed:\n%s", d.output())
+	}
+	if code, _ := d.call(t, token, "GET", "/api/intelligence/workspaces", nil); code != 200 {
+		t.Fatalf("generated token refused: %d", code)
+	}
+	d.cmd.Process.Signal(syscall.SIGTERM)
+	<-d.done
+	d2 := startDaemon(t, dir, env)
+	if strings.Contains(d2.output(), token) {
+		t.Fatal("token printed again on the second start")
+	}
+	if code, _ := d2.call(t, token, "GET", "/api/intelligence/workspaces", nil); code != 200 {
+		t.Fatalf("generated token refused after restart: %d", code)
+	}
+	d2.cmd.Process.Signal(syscall.SIGTERM)
+	<-d2.done
+	sql := exec.Command(binary, "sql", "SELECT token_hash FROM api_tokens")
+	sql.Dir, sql.Env = dir, env
+	out, err := sql.CombinedOutput()
+	if err != nil || strings.Contains(string(out), token) || !strings.Contains(string(out), "token_hash") {
+		t.Fatalf("stored tokens (%v): %s; want only a hash", err, out)
+	}
+}
+
+func TestProductionRefusesFirecrawlWithoutKey(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "serve")
+	cmd.Dir = dir
+	cmd.Env = baseEnv("sqlite:"+filepath.Join(dir, "fp.db"), "FEEDPOLLER_ENV=production", "FEEDPOLLER_WEB_FETCHER=firecrawl",
+		"FEEDPOLLER_LISTEN="+freeAddr(t))
+	out, err := cmd.CombinedOutput()
+	if err == nil || ctx.Err() != nil || !strings.Contains(string(out), "FIRECRAWL_API_KEY") {
+		t.Fatalf("production with firecrawl and no key: err %v, output %q; want a refusal naming FIRECRAWL_API_KEY", err, out)
+	}
+}
+
+func TestCLIQuickStart(t *testing.T) {
+	for _, dialect := range testdb.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			web := site(t)
+			dir := t.TempDir()
+			env := baseEnv(testdb.URL(t, dialect))
+			run := func(args ...string) string {
+				t.Helper()
+				cmd := exec.Command(binary, args...)
+				cmd.Dir, cmd.Env = dir, env
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("feedpoller %v: %v\n%s", args, err, out)
+				}
+				return string(out)
+			}
+			run("workspaces", "add", "--name", "go", "--keyword", "golang:2", "--threshold", "0.2")
+			if out := run("sources", "add", "--workspace", "1", "--url", web.URL+"/feed.xml"); !strings.Contains(out, `feed "Go News" with 2 items`) {
+				t.Fatalf("sources add: %s", out)
+			}
+			if out := run("poll"); !strings.Contains(out, "ok http=200 seen=2 new=2 duplicate=0 promoted=1") {
+				t.Fatalf("poll: %s", out)
+			}
+			out := run("sql", "SELECT title FROM content_items")
+			if !strings.Contains(out, "Golang 1.26 is out") || strings.Contains(out, "Knitting") {
+				t.Fatalf("sql: %s", out)
+			}
+			if out := run("sources", "list"); !strings.Contains(out, "\tok\t0\t") {
+				t.Fatalf("sources list: %s", out)
+			}
+		})
+	}
+}
