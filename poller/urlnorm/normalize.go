@@ -63,7 +63,7 @@ func Normalize(raw string) (string, error) {
 	b.Grow(len(s))
 	b.WriteString(scheme)
 	b.WriteString("://")
-	if u.User != nil {
+	if u.User != nil && u.User.String() != "" { // a bare "@" carries nothing
 		b.WriteString(u.User.String())
 		b.WriteByte('@')
 	}

@@ -48,6 +48,7 @@ func TestNormalize(t *testing.T) {
 		{"underscore host accepted", "https://my_host.example.com/", "https://my_host.example.com/"},
 		{"IPv4 host", "http://127.0.0.1:8080/x", "http://127.0.0.1:8080/x"},
 		{"IPv6 host canonical", "http://[2001:DB8:0:0::1]:80/", "http://[2001:db8::1]/"},
+		{"empty userinfo dropped", "https://@example.com/", "https://example.com/"},
 		{"userinfo kept", "https://user:pa%20ss@example.com/", "https://user:pa%20ss@example.com/"},
 	}
 	for _, tt := range tests {
