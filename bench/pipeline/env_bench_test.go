@@ -1,0 +1,202 @@
+package pipeline
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/feedpoller/feedpoller/bench/feedfarm"
+	"github.com/feedpoller/feedpoller/bench/internal/pgcluster"
+	"github.com/feedpoller/feedpoller/bench/internal/rtproxy"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// The cluster is started by the first benchmark or test that needs
+// PostgreSQL, never by a run that does not, and stopped by TestMain.
+var (
+	clusterOnce sync.Once
+	cluster     *pgcluster.Cluster
+	clusterErr  error
+	dbSeq       atomic.Int64
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if cluster != nil {
+		cluster.Stop()
+	}
+	os.Exit(code)
+}
+
+func needCluster(tb testing.TB) *pgcluster.Cluster {
+	tb.Helper()
+	clusterOnce.Do(func() { cluster, clusterErr = pgcluster.Start(context.Background()) })
+	if clusterErr != nil {
+		tb.Skipf("PostgreSQL not available: %v", clusterErr)
+	}
+	return cluster
+}
+
+// benchDB is a migrated database of one dialect. On PostgreSQL the store
+// talks through a round-trip-counting proxy and pg_stat_statements is
+// loaded; direct is a connection that bypasses the proxy, for setup and
+// clean-up that must not be counted.
+type benchDB struct {
+	dialect string
+	store   *store.Store
+	direct  *sql.DB
+	proxy   *rtproxy.Proxy // nil on SQLite
+}
+
+func openDB(tb testing.TB, dialect string) *benchDB {
+	tb.Helper()
+	ctx := context.Background()
+	d := &benchDB{dialect: dialect}
+	var storeURL, directURL string
+	switch dialect {
+	case store.SQLite:
+		storeURL = "sqlite:" + filepath.Join(tb.TempDir(), "bench.db")
+	case store.Postgres:
+		c := needCluster(tb)
+		u, err := c.CreateDatabase(ctx, fmt.Sprintf("bench_%d_%d", os.Getpid(), dbSeq.Add(1)), true)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		directURL = u
+		p, err := rtproxy.Start(fmt.Sprintf("127.0.0.1:%d", c.Port))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { p.Close() })
+		d.proxy = p
+		storeURL = strings.Replace(u, fmt.Sprintf("127.0.0.1:%d", c.Port), p.Addr(), 1)
+	}
+	st, err := store.Open(ctx, storeURL)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	if _, err := st.Migrate(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	d.store = st
+	d.direct = st.DB().DB
+	if directURL != "" {
+		db, err := sql.Open("postgres", directURL)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { db.Close() })
+		d.direct = db
+	}
+	return d
+}
+
+// exec runs clean-up SQL outside the counted path.
+func (d *benchDB) exec(tb testing.TB, query string, args ...any) {
+	tb.Helper()
+	if d.dialect == store.Postgres {
+		query = rebindDollar(query)
+	}
+	if _, err := d.direct.Exec(query, args...); err != nil {
+		tb.Fatalf("%s: %v", query, err)
+	}
+}
+
+func rebindDollar(q string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range q {
+		if r == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// statements is how many statements the benchmark database has executed
+// (pg_stat_statements, BEGIN and COMMIT included), not counting the
+// queries that read the view itself. -1 on SQLite.
+func (d *benchDB) statements(tb testing.TB) int64 {
+	tb.Helper()
+	if d.dialect != store.Postgres {
+		return -1
+	}
+	var n sql.NullInt64
+	err := d.direct.QueryRow(`SELECT sum(calls) FROM pg_stat_statements
+		WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+		AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE '%bench-setup%'`).Scan(&n)
+	if err != nil {
+		tb.Fatalf("read pg_stat_statements: %v", err)
+	}
+	return n.Int64
+}
+
+func (d *benchDB) roundTrips() int64 {
+	if d.proxy == nil {
+		return -1
+	}
+	return d.proxy.RoundTrips()
+}
+
+// cpuTime is the CPU this process has used (user + system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// farmFeed renders one feed of a default feed farm (20 items, ~2 KB of
+// HTML each) as served to a reader at base.
+func farmFeed(tb testing.TB, format feedfarm.Format, items int) []byte {
+	tb.Helper()
+	f := feedfarm.New(feedfarm.Options{Feeds: 1, ItemsPerFeed: items, Format: format, Seed: 1})
+	req := httptest.NewRequest(http.MethodGet, "http://farm.test/feed/0.xml", nil)
+	rec := httptest.NewRecorder()
+	f.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		tb.Fatalf("farm answered %d", rec.Code)
+	}
+	return rec.Body.Bytes()
+}
+
+// staticFeed serves fixed bytes with an ETag and answers a matching
+// If-None-Match with 304: the farm's bytes without the farm's rendering
+// cost, so the pipeline is not charged for the server's work.
+func staticFeed(tb testing.TB, body []byte, contentType string) *httptest.Server {
+	tb.Helper()
+	const etag = `"static-1"`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("Content-Type", contentType)
+		_, _ = w.Write(body)
+	}))
+	tb.Cleanup(srv.Close)
+	return srv
+}
+
+// benchProfile is a workspace profile that some farm items pass.
+func benchProfile() store.RelevanceProfile {
+	return store.RelevanceProfile{Threshold: 0.2, Exclusions: []string{"sponsored"}, Keywords: []store.Keyword{
+		{Term: "energy", Weight: 2}, {Term: "climate", Weight: 2}, {Term: "solar", Weight: 1},
+		{Term: "battery", Weight: 1}, {Term: "security", Weight: 1}, {Term: "software release", Weight: 2},
+		{Term: "carbon", Weight: 1}, {Term: "grid", Weight: 1},
+	}}
+}
