@@ -69,7 +69,7 @@ func Extract(page []byte, pageURL string, opts Options) (doc *Document, err erro
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: %w", pageURL, err)
 	}
-	d := &Document{Markdown: md, Text: markdownText(md), Metadata: meta, Method: method}
+	d := &Document{Markdown: md, Text: blockText(node), Metadata: meta, Method: method}
 	d.Stats = computeStats(page, d)
 	return d, nil
 }
@@ -86,7 +86,7 @@ func mainContent(root *html.Node, base *url.URL, opts Options) (*html.Node, stri
 		return readNode, "readability"
 	}
 	topts := trafilatura.Options{
-		OriginalURL:   base,
+		OriginalURL: base,
 		// Images stay (captions go); links are put back by relink, since
 		// the extractor's own link mode splits sentences around them.
 		IncludeImages: true,
