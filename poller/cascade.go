@@ -2,6 +2,10 @@ package poller
 
 import (
 	"context"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/sources/extract"
@@ -54,7 +58,7 @@ func (p *Poller) extractItem(ctx context.Context, src store.FeedSource, it sourc
 	if src.SourceType == store.SourceWeb {
 		// The HTML the web poll produced is the first tier: no second fetch
 		// when it is enough.
-		if e, ok := fromPage([]byte(it.ContentHTML), itemURL, MethodPage); ok && consider(e) {
+		if e, ok := fromWebPage(it.ContentHTML, itemURL); ok && consider(e) {
 			return best
 		}
 	} else if it.ContentHTML != "" {
@@ -71,7 +75,10 @@ func (p *Poller) extractItem(ctx context.Context, src store.FeedSource, it sourc
 			p.log.Debug("article page fetch failed", "url", itemURL, "err", err)
 		}
 	}
-	if p.opts.Render != nil && itemURL != "" && b.take() {
+	// A web page is never rendered again: when Firecrawl is configured it
+	// already produced the polled HTML, and a second scrape of the same URL
+	// would spend a credit on every poll for the same page.
+	if src.SourceType != store.SourceWeb && p.opts.Render != nil && itemURL != "" && b.take() {
 		if html, err := p.opts.Render.FetchPage(ctx, itemURL); err == nil {
 			if e, ok := fromPage(html, itemURL, MethodRenderedPage); ok && consider(e) {
 				return best
@@ -114,4 +121,47 @@ func fromPage(html []byte, pageURL, method string) (extraction, bool) {
 		return extraction{}, false
 	}
 	return extraction{markdown: doc.Markdown, text: doc.Text, method: method, stats: doc.Stats, meta: doc.Metadata}, true
+}
+
+// fromWebPage converts the HTML of a web poll. A whole page goes through
+// main-content extraction. HTML with no <head> and no page chrome is
+// already main content (Firecrawl's html format drops the head, nav,
+// header, footer and asides): extracting it a second time would strip its
+// headings and lists, so it is converted as it is.
+func fromWebPage(page, pageURL string) (extraction, bool) {
+	if isMainContent(page) {
+		return fromFragment(page, pageURL, MethodPage)
+	}
+	return fromPage([]byte(page), pageURL, MethodPage)
+}
+
+// chrome are the elements main-content extraction exists to remove.
+var chrome = map[atom.Atom]bool{atom.Nav: true, atom.Footer: true, atom.Aside: true}
+
+// isMainContent reports whether page has nothing in its <head> and no page
+// chrome in its body.
+func isMainContent(page string) bool {
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		return false
+	}
+	// Explicit stack: hostile, deeply nested pages must not exhaust the
+	// goroutine stack.
+	stack := []*html.Node{doc}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Type == html.ElementNode {
+			if chrome[n.DataAtom] {
+				return false
+			}
+			if n.DataAtom == atom.Head && n.FirstChild != nil {
+				return false
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			stack = append(stack, c)
+		}
+	}
+	return true
 }

@@ -133,6 +133,12 @@ func (p *Poller) article(src store.FeedSource, c candidate, ex extraction, hash 
 		g := it.GUID
 		a.ExternalID = &g
 	}
+	if src.SourceType == store.SourceWeb {
+		// A web item is synthesised from the page's own metadata as
+		// DESIGN.md §2 fixes it ("Untitled", no summary, no date when the
+		// page names none); the body's headings are no substitute.
+		return a
+	}
 	// Fill what the feed left out from the page's own metadata.
 	if a.Title == "" || a.Title == "Untitled" {
 		if ex.meta.Title != "" {
