@@ -1,0 +1,86 @@
+package main
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseProcStat(t *testing.T) {
+	// A command name with spaces and a parenthesis must not shift fields.
+	line := "4242 (feed poller) x) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 75 3 4 20 0 9 0 123 456 789"
+	s, err := parseProcStat([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ppid != 17 || s.utime != 250 || s.stime != 75 || s.cutime != 3 || s.cstime != 4 {
+		t.Fatalf("got %+v", s)
+	}
+	if _, err := parseProcStat([]byte("12 no-parens S 1")); err == nil {
+		t.Fatal("a line without a command name parsed")
+	}
+}
+
+func TestOwnProcessCPUAndMemory(t *testing.T) {
+	// Burn a little CPU and check /proc sees it: the same readers measure
+	// the daemon.
+	before, err := processCPU(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := 0.0
+	for start := time.Now(); time.Since(start) < 150*time.Millisecond; {
+		x += math.Sqrt(x + 1)
+	}
+	after, _ := processCPU(os.Getpid())
+	if after-before < 50*time.Millisecond {
+		t.Fatalf("CPU went from %v to %v after a 150 ms busy loop (%v)", before, after, x)
+	}
+	m, err := readMemory(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.hwmKB < m.rssKB || m.rssKB <= 0 {
+		t.Fatalf("memory %+v: peak below current", m)
+	}
+}
+
+func TestHistogramQuantile(t *testing.T) {
+	const exposition = `# TYPE feedpoller_scheduler_lag_seconds histogram
+feedpoller_scheduler_lag_seconds_bucket{le="0.1"} 10
+feedpoller_scheduler_lag_seconds_bucket{le="0.5"} 50
+feedpoller_scheduler_lag_seconds_bucket{le="1"} 90
+feedpoller_scheduler_lag_seconds_bucket{le="5"} 100
+feedpoller_scheduler_lag_seconds_bucket{le="+Inf"} 100
+feedpoller_scheduler_lag_seconds_sum 42
+feedpoller_scheduler_lag_seconds_count 100
+`
+	h, err := parseHistogram(strings.NewReader(exposition), "feedpoller_scheduler_lag_seconds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ q, want float64 }{
+		{0.05, 0.05}, // halfway through the first bucket
+		{0.5, 0.5},   // exactly the 0.5 bound
+		{0.7, 0.75},  // halfway from 0.5 to 1
+		{0.99, 4.6},  // nine tenths of the way from 1 to 5
+		{1.0, 5},
+	} {
+		if got := h.quantile(c.q); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("q%.2f = %v, want %v", c.q, got, c.want)
+		}
+	}
+	earlier, _ := parseHistogram(strings.NewReader(strings.ReplaceAll(exposition, "} 100", "} 90")), "feedpoller_scheduler_lag_seconds")
+	d := h.minus(earlier)
+	if d.counts[len(d.counts)-1] != 10 || !math.IsNaN(histogram{}.quantile(0.5)) {
+		t.Fatalf("difference %+v", d)
+	}
+	if got := d.quantile(0.5); got < 1 || got > 5 {
+		t.Fatalf("median of the ten new observations (all in 1..5] is %v", got)
+	}
+	if _, err := parseHistogram(strings.NewReader("other_metric 1\n"), "feedpoller_scheduler_lag_seconds"); err == nil {
+		t.Fatal("missing histogram parsed")
+	}
+}
