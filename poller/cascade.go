@@ -155,7 +155,7 @@ func isMainContent(page string) bool {
 			if chrome[n.DataAtom] {
 				return false
 			}
-			if n.DataAtom == atom.Head && n.FirstChild != nil {
+			if n.DataAtom == atom.Head && hasElementChild(n) {
 				return false
 			}
 		}
@@ -164,4 +164,13 @@ func isMainContent(page string) bool {
 		}
 	}
 	return true
+}
+
+func hasElementChild(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			return true
+		}
+	}
+	return false
 }

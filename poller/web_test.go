@@ -795,3 +795,52 @@ func TestWebFirecrawlShortPageIsScrapedOncePerPoll(t *testing.T) {
 		}
 	})
 }
+
+// Hostile page HTML costs one poll, never the process.
+func TestWebHostilePageHTML(t *testing.T) {
+	deep := strings.Repeat("<div>", 20000) + "<p>" + strings.Repeat("word ", 80) + "</p>" + strings.Repeat("</div>", 20000)
+	cases := map[string]string{
+		"deeply nested":  deep,
+		"unclosed tags":  strings.Repeat("<table><tr><td><ul><li><a href='", 2000) + "x",
+		"only a comment": "<!-- nothing -->",
+	}
+	for name, html := range cases {
+		t.Run(name, func(t *testing.T) {
+			e := newWebEnv(t, "sqlite", store.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}})
+			e.fc.Handle("example.com", firecrawltest.Success(firecrawltest.Page{HTML: html, Metadata: map[string]any{"title": "Hostile"}}))
+			src := e.addWeb("https://example.com/hostile", false)
+			out := e.pollNow(src)
+			if out.Status != store.StatusOK && out.Status != store.StatusError {
+				t.Fatalf("outcome %+v", out)
+			}
+			if got := e.source(src); got.LastPolledStatus != out.Status {
+				t.Errorf("source status %q, outcome %q: the poll was not recorded", got.LastPolledStatus, out.Status)
+			}
+		})
+	}
+}
+
+// The poll branches on source_type: an api source is recorded as not
+// supported, never as a failure that would pause it.
+func TestWebAPISourceIsNotSupported(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, dialect string) {
+		e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{})
+		src := &store.FeedSource{WorkspaceID: e.ws.ID, URL: e.site.url("/api/v1/items"), SourceType: store.SourceAPI,
+			IsActive: true, PollingIntervalMinutes: 30}
+		if err := e.store.CreateSource(context.Background(), src); err != nil {
+			t.Fatal(err)
+		}
+		outs := e.pollDue()
+		got := e.source(src)
+		if len(outs) != 1 || outs[0].Status != store.StatusNotSupported || got.ConsecutiveFailures != 0 ||
+			!strings.Contains(got.LastPolledError, "not polled") {
+			t.Fatalf("outcomes %+v; source status %q error %q failures %d", outs, got.LastPolledStatus, got.LastPolledError, got.ConsecutiveFailures)
+		}
+		if n := e.site.count("/api/v1/items"); n != 0 {
+			t.Errorf("an api source was fetched %d times", n)
+		}
+		if outs := e.pollDue(); len(outs) != 0 {
+			t.Errorf("an api source was polled again at once: %+v", outs)
+		}
+	})
+}
