@@ -11,9 +11,12 @@ import (
 
 // nextPoll is when a source is polled again: its interval, stretched by
 // 2^failures after consecutive failures (capped), with a little jitter so
-// that sources added together spread out.
+// that sources added together spread out. The cap holds with the jitter
+// too: a failing source is never left longer than MaxBackoff (or its own
+// interval, when that is longer).
 func (p *Poller) nextPoll(src store.FeedSource, failures int) time.Time {
-	interval := time.Duration(max(src.PollingIntervalMinutes, 1)) * time.Minute
+	base := time.Duration(max(src.PollingIntervalMinutes, 1)) * time.Minute
+	interval := base
 	if failures > 0 {
 		backoff := interval
 		for i := 0; i < failures && backoff < p.opts.MaxBackoff; i++ {
@@ -23,6 +26,9 @@ func (p *Poller) nextPoll(src store.FeedSource, failures int) time.Time {
 	}
 	if p.opts.Jitter > 0 {
 		interval += time.Duration(rand.Float64() * p.opts.Jitter * float64(interval))
+	}
+	if failures > 0 {
+		interval = min(interval, max(base, p.opts.MaxBackoff))
 	}
 	return time.Now().Add(interval).UTC()
 }
