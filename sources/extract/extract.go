@@ -55,16 +55,19 @@ func Extract(page []byte, pageURL string, opts Options) (doc *Document, err erro
 	}
 	meta := metadataFromDoc(root, pageURL)
 	base := documentBase(root, pageURL)
+	removeTrackingPixels(root)
 
 	node, method := mainContent(root, base, opts)
 	if node == nil {
 		return nil, fmt.Errorf("extract %s: %w", pageURL, ErrNoContent)
 	}
+	fixAtoms(node)
 	if method != "readability" {
 		relink(node, originalLinks(root))
 		restoreCode(node, originalCode(root))
+		restoreListNumbering(node, root)
 	}
-	dropLeadingTitle(node, meta.Title)
+	dropLeadingTitle(node, meta.Title, meta.Description)
 	md, err := nodeToMarkdown(node, base)
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: %w", pageURL, err)

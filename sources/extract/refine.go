@@ -60,7 +60,7 @@ func originalLinks(root *html.Node) map[string][]linkRef {
 			}
 			key, ok := keys[b]
 			if !ok {
-				key = textContent(b)
+				key = keyText(b)
 				keys[b] = key
 			}
 			out[key] = append(out[key], linkRef{text: text, href: href})
@@ -94,7 +94,7 @@ func relink(content *html.Node, links map[string][]linkRef) {
 		return true
 	})
 	for _, b := range blocks {
-		refs := links[textContent(b)]
+		refs := links[keyText(b)]
 		if len(refs) == 0 || hasDescendant(b, atom.A) {
 			continue
 		}
@@ -242,7 +242,18 @@ func restoreCode(content *html.Node, pres map[string]*html.Node) {
 		}
 		if orig, ok := pres[collapseSpace(textContentRaw(b))]; ok {
 			cp := dom.Clone(orig, true)
+			// The hint may sit on a wrapper of the original; read it there.
+			lang := codeLanguage(orig)
+			walk(orig, func(c *html.Node) bool {
+				if lang == "" && c.Type == html.ElementNode && c.DataAtom == atom.Code {
+					lang = codeLanguage(c)
+				}
+				return lang == ""
+			})
 			normaliseCodeLanguage(cp)
+			if lang != "" {
+				setAttr(cp, "class", "language-"+lang)
+			}
 			b.Parent.InsertBefore(cp, b)
 			b.Parent.RemoveChild(b)
 			continue
@@ -256,10 +267,40 @@ func restoreCode(content *html.Node, pres map[string]*html.Node) {
 	}
 }
 
-// dropLeadingTitle removes a heading at the start of the content that
-// repeats the article's title: the title is metadata, not body.
-func dropLeadingTitle(content *html.Node, title string) {
-	key := titleKey(title)
+// dropLeadingTitle removes headings at the start of the content that
+// belong to the page's header, not its body: the headline (the article's
+// title) and the standfirst under it, a heading that repeats the page's
+// description or reads as a sentence rather than a section title.
+func dropLeadingTitle(content *html.Node, title, description string) {
+	titleK, descK := titleKey(title), titleKey(description)
+	removedTitle := false
+	for range 2 {
+		h := leadingHeading(content)
+		if h == nil {
+			return
+		}
+		t := titleKey(textContent(h))
+		if t == "" {
+			return
+		}
+		isTitle := !removedTitle && (t == titleK || titleK == "" && h.DataAtom == atom.H1 ||
+			len(t) > 10 && strings.HasPrefix(titleK, t) || len(titleK) > 10 && strings.HasPrefix(t, titleK))
+		isDek := h.DataAtom != atom.H1 && (descK != "" && (t == descK || len(t) > 20 && strings.HasPrefix(descK, t)) ||
+			removedTitle && CountWords(textContent(h)) >= 12)
+		switch {
+		case isTitle:
+			removedTitle = true
+		case isDek:
+		default:
+			return
+		}
+		h.Parent.RemoveChild(h)
+	}
+}
+
+// leadingHeading returns the heading that holds the first text of content,
+// or nil when the content does not start with a heading.
+func leadingHeading(content *html.Node) *html.Node {
 	var first *html.Node
 	walk(content, func(n *html.Node) bool {
 		if first != nil {
@@ -275,19 +316,13 @@ func dropLeadingTitle(content *html.Node, title string) {
 		}
 		return true
 	})
-	if first == nil {
-		return
-	}
 	for h := first; h != nil && h != content; h = h.Parent {
 		switch h.DataAtom {
-		case atom.H1, atom.H2, atom.H3:
-			t := titleKey(textContent(h))
-			if t != "" && (t == key || key == "" && h.DataAtom == atom.H1 || len(t) > 10 && strings.HasPrefix(key, t)) {
-				h.Parent.RemoveChild(h)
-			}
-			return
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+			return h
 		}
 	}
+	return nil
 }
 
 // titleKey is the comparable form of a title: lower case, letters and
@@ -300,4 +335,82 @@ func titleKey(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// keyText is the text of n as a reader sees it, white space collapsed:
+// the key that matches an extracted block to the page's block.
+func keyText(n *html.Node) string {
+	var b strings.Builder
+	walk(n, func(c *html.Node) bool {
+		if c.Type == html.ElementNode && (c.DataAtom == atom.Script || c.DataAtom == atom.Style || c.DataAtom == atom.Noscript) {
+			return false
+		}
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+		return true
+	})
+	return collapseSpace(b.String())
+}
+
+// restoreListNumbering copies start and reversed from the page's ordered
+// lists to the extracted ones with the same text, which the extractor
+// strips along with every other attribute.
+func restoreListNumbering(content, root *html.Node) {
+	orig := map[string]*html.Node{}
+	walk(root, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Ol && (hasAttr(n, "start") || hasAttr(n, "reversed")) {
+			orig[matchKey(n)] = n
+		}
+		return true
+	})
+	if len(orig) == 0 {
+		return
+	}
+	walk(content, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Ol {
+			if o, ok := orig[matchKey(n)]; ok {
+				for _, k := range []string{"start", "reversed"} {
+					if hasAttr(o, k) {
+						setAttr(n, k, attr(o, k))
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// matchKey is keyText without any white space: extractors join and split
+// text nodes, so spacing is the one thing they do not keep.
+func matchKey(n *html.Node) string {
+	return strings.Join(strings.Fields(keyText(n)), "")
+}
+
+// removeTrackingPixels drops 1×1 and hidden images from the page before
+// extraction; extractors strip the size attributes that identify them.
+func removeTrackingPixels(root *html.Node) {
+	var drop []*html.Node
+	walk(root, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Img && isTrackingPixel(n) {
+			drop = append(drop, n)
+		}
+		return true
+	})
+	for _, n := range drop {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+}
+
+// fixAtoms sets DataAtom on elements created by name only, as the
+// extractor does, so that atom-based checks see them for what they are.
+func fixAtoms(root *html.Node) {
+	walk(root, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && n.DataAtom == 0 {
+			n.DataAtom = atom.Lookup([]byte(n.Data))
+		}
+		return true
+	})
 }

@@ -51,9 +51,53 @@ func computeStats(page []byte, d *Document) Stats {
 	return s
 }
 
-// isCJK reports scripts written without spaces between words.
+// isCJK reports scripts written without spaces between words (Thai,
+// Hangul, Kana, CJK ideographs). Plain range checks: this runs for every
+// character of every page.
 func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai)
+	switch {
+	case r < 0x0E00:
+		return false
+	case r <= 0x0E7F: // Thai
+		return true
+	case r >= 0x1100 && r <= 0x11FF: // Hangul Jamo
+		return true
+	case r >= 0x2E80 && r <= 0x9FFF: // CJK radicals, Kana, ideographs
+		return true
+	case r >= 0xAC00 && r <= 0xD7AF: // Hangul syllables
+		return true
+	case r >= 0xF900 && r <= 0xFAFF: // compatibility ideographs
+		return true
+	case r >= 0x20000 && r <= 0x3FFFF: // ideograph extensions
+		return true
+	}
+	return false
+}
+
+// asciiClass classifies ASCII bytes for EstimateTokens and CountWords.
+func asciiLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+func asciiDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+// isLetter and isDigit avoid the unicode tables for ASCII.
+func isLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiLetter(byte(r))
+	}
+	return unicode.IsLetter(r)
+}
+
+func isDigit(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiDigit(byte(r))
+	}
+	return unicode.IsDigit(r)
+}
+
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
+	}
+	return unicode.IsSpace(r)
 }
 
 // CountWords counts the words of a text (see Stats.WordCount).
@@ -64,7 +108,7 @@ func CountWords(text string) int {
 		case isCJK(r):
 			n++
 			inWord = false
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' && inWord || r == '’' && inWord:
+		case isLetter(r) || isDigit(r) || r == '\'' && inWord || r == '’' && inWord:
 			if !inWord {
 				n++
 				inWord = true
@@ -89,8 +133,15 @@ func CountWords(text string) int {
 func EstimateTokens(s string) int {
 	tokens := 0
 	i := 0
+	// next returns the rune at i and its size, with a fast path for ASCII.
+	next := func(i int) (rune, int) {
+		if c := s[i]; c < utf8.RuneSelf {
+			return rune(c), 1
+		}
+		return utf8.DecodeRuneInString(s[i:])
+	}
 	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := next(i)
 		switch {
 		case r == '\n' || r == '\r':
 			// A run of line breaks is one piece.
@@ -108,49 +159,75 @@ func EstimateTokens(s string) int {
 				tokens++
 			}
 			i = j
+		case r < utf8.RuneSelf && asciiLetter(byte(r)):
+			j := i
+			for j < len(s) && asciiLetter(s[j]) {
+				j++
+			}
+			n := j - i
+			i = j
+			// A word continuing in non-ASCII letters (accents) costs more.
+			other := 0
+			for i < len(s) && s[i] >= utf8.RuneSelf {
+				r, size = next(i)
+				if !unicode.IsLetter(r) || isCJK(r) {
+					break
+				}
+				other++
+				i += size
+				for i < len(s) && asciiLetter(s[i]) {
+					i++
+					n++
+				}
+			}
+			tokens += 1 + max(0, n-6)/5 + other/2
+		case r < utf8.RuneSelf && asciiDigit(byte(r)):
+			j := i
+			for j < len(s) && asciiDigit(s[j]) {
+				j++
+			}
+			tokens += (j - i + 2) / 3
+			i = j
+		case r < utf8.RuneSelf:
+			// ASCII punctuation and symbols: one piece per run.
+			j := i
+			for j < len(s) && s[j] < utf8.RuneSelf && !asciiLetter(s[j]) && !asciiDigit(s[j]) && s[j] != ' ' && s[j] != '\n' && s[j] != '\r' && s[j] != '\t' {
+				j++
+			}
+			if j == i {
+				j++ // \v, \f and other controls
+			}
+			tokens += (j - i + 1) / 2
+			i = j
 		case isCJK(r):
 			tokens++
 			i += size
 		case unicode.IsLetter(r):
-			ascii, other := 0, 0
+			n := 0
 			for i < len(s) {
-				r, size = utf8.DecodeRuneInString(s[i:])
-				if !unicode.IsLetter(r) || isCJK(r) {
+				r, size = next(i)
+				if !isLetter(r) || isCJK(r) {
 					break
 				}
-				if r < utf8.RuneSelf {
-					ascii++
-				} else {
-					other++
-				}
+				n++
 				i += size
 			}
-			tokens += 1 + max(0, ascii-6)/5 + other/3
+			tokens += 1 + n/3
 		case unicode.IsDigit(r):
-			n := 0
 			for i < len(s) {
-				r, size = utf8.DecodeRuneInString(s[i:])
-				if !unicode.IsDigit(r) {
+				r, size = next(i)
+				if !isDigit(r) {
 					break
 				}
-				n++
 				i += size
 			}
-			tokens += (n + 2) / 3
-		case unicode.IsSpace(r):
-			// Other white space (no-break space, form feed…) joins the next piece.
-			i += size
+			tokens++
 		default:
-			n := 0
-			for i < len(s) {
-				r, size = utf8.DecodeRuneInString(s[i:])
-				if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsSpace(r) {
-					break
-				}
-				n++
-				i += size
+			// Non-ASCII punctuation, symbols, emoji, no-break spaces.
+			if !unicode.IsSpace(r) {
+				tokens++
 			}
-			tokens += (n + 1) / 2
+			i += size
 		}
 	}
 	return tokens
