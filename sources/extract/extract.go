@@ -63,7 +63,9 @@ func Extract(page []byte, pageURL string, opts Options) (doc *Document, err erro
 	}
 	fixAtoms(node)
 	if method != "readability" {
-		relink(node, originalLinks(root))
+		links := originalLinks(root)
+		pruneLinkBlocks(node, links)
+		relink(node, links)
 		restoreCode(node, originalCode(root))
 		restoreListNumbering(node, root)
 	}

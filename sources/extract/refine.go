@@ -2,6 +2,7 @@ package extract
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-shiori/dom"
 	"golang.org/x/net/html"
@@ -413,4 +414,133 @@ func fixAtoms(root *html.Node) {
 		}
 		return true
 	})
+}
+
+// pruneLinkBlocks removes blocks that were nothing but links on the page:
+// "Read more" teasers, related-article headlines, app and newsletter
+// calls to action. The extractor measures link density too, but only on
+// whole sections; a single all-link line inside the article slips through.
+// Link text is measured on the original page, since the extracted tree
+// has lost its links by then.
+func pruneLinkBlocks(content *html.Node, links map[string][]linkRef) {
+	if len(links) == 0 {
+		return
+	}
+	var drop []*html.Node
+	walk(content, func(n *html.Node) bool {
+		if n.Type != html.ElementNode || n == content {
+			return true
+		}
+		switch n.DataAtom {
+		case atom.P, atom.Li, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Dt, atom.Dd:
+		case atom.Pre, atom.Table, atom.Code:
+			return false
+		default:
+			return true
+		}
+		if hasBlockChild(n) {
+			return true
+		}
+		key := keyText(n)
+		refs := links[key]
+		if len(refs) == 0 {
+			return false
+		}
+		linked := 0
+		for _, r := range refs {
+			linked += utf8.RuneCountInString(r.text)
+		}
+		total := utf8.RuneCountInString(key)
+		if total > 0 && float64(linked) >= 0.8*float64(total) && CountWords(key) <= 25 {
+			switch n.DataAtom {
+			case atom.Li:
+				if !hasProseAfter(content, n) {
+					drop = append(drop, n)
+				}
+			case atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+				// A linked heading over a paragraph is a section title
+				// (a product in a gift guide); over nothing, a teaser.
+				if !proseFollows(n) {
+					drop = append(drop, n)
+				}
+			default:
+				drop = append(drop, n)
+			}
+		}
+		return false
+	})
+	for _, n := range drop {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+	removeEmptyLists(content)
+}
+
+// hasProseAfter reports whether a paragraph of running text (20 words or
+// more) follows n in the content. Lists of links inside the article are
+// often its substance (a gift guide, a reading list); after the last
+// paragraph they are the site's "related" strip.
+func hasProseAfter(content, n *html.Node) bool {
+	seen, found := false, false
+	walk(content, func(c *html.Node) bool {
+		if found {
+			return false
+		}
+		if c == n {
+			seen = true
+			return false
+		}
+		if seen && c.Type == html.ElementNode && c.DataAtom == atom.P && CountWords(keyText(c)) >= 20 {
+			found = true
+		}
+		return true
+	})
+	return found
+}
+
+// proseFollows reports whether the next element after n is a paragraph
+// of 20 words or more.
+func proseFollows(n *html.Node) bool {
+	for c := n.NextSibling; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode && strings.TrimSpace(c.Data) == "" {
+			continue
+		}
+		return c.Type == html.ElementNode && CountWords(keyText(c)) >= 20
+	}
+	return false
+}
+
+// hasBlockChild reports whether n holds a nested block (a list in a list
+// item, a paragraph in a quote).
+func hasBlockChild(n *html.Node) bool {
+	found := false
+	walk(n, func(c *html.Node) bool {
+		if c != n && c.Type == html.ElementNode {
+			switch c.DataAtom {
+			case atom.P, atom.Ul, atom.Ol, atom.Li, atom.Div, atom.Table, atom.Pre, atom.Blockquote,
+				atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// removeEmptyLists drops lists left without items.
+func removeEmptyLists(content *html.Node) {
+	var drop []*html.Node
+	walk(content, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol) && strings.TrimSpace(keyText(n)) == "" && !hasDescendant(n, atom.Img) {
+			drop = append(drop, n)
+			return false
+		}
+		return true
+	})
+	for _, n := range drop {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
 }
