@@ -137,24 +137,17 @@ func DefaultConfig() *Config {
 	}
 }
 
-// FallbackCandidates allows to specify a list of fallback candidates
-// in particular: Readability and Dom Distiller.
+// FallbackCandidates gives the extractor other extractions to compare
+// with its own (feedpoller: candidates are produced on demand, so a
+// fallback that cannot win is never computed).
 type FallbackCandidates struct {
-	// Readability is the user specified extraction result from Go-Readability
-	// that will be used as fallback candidate.
-	Readability *html.Node
+	// Generators produce candidates in order of preference; a generator
+	// may return nil.
+	Generators []func() *html.Node
 
-	// Distiller is the user specified extraction result from Go-DomDistiller
-	// that will be used as fallback candidate.
-	Distiller *html.Node
-
-	// Others is list of the user specified extraction results taht will be used as
-	// candidates, that generated manually by user using another methods beside
-	// Go-Readability and Go-DomDistiller.
-	//
-	// This list will be prioritized before Readability and Distiller.
-	//
-	// Make sure to not put output of Go-Readability and Go-DomDistiller here, to
-	// prevent those two extractors running twice.
-	Others []*html.Node
+	// SkipAbove, when positive, skips the candidates altogether when the
+	// extractor's own text has at least this many characters: a candidate
+	// then only wins by being more than twice as long, which on article
+	// pages means it swallowed the comments or the related links.
+	SkipAbove int
 }

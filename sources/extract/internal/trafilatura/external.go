@@ -49,10 +49,11 @@ func compareExternalExtraction(extractedDoc *html.Node, opts Options) (*html.Nod
 	}
 
 	used := false
-	var candidates []*html.Node
-	candidates = append(candidates, opts.FallbackCandidates.Others...)
-	candidates = append(candidates, opts.FallbackCandidates.Readability, opts.FallbackCandidates.Distiller)
-	for _, candidateDoc := range candidates {
+	if skip := opts.FallbackCandidates.SkipAbove; skip > 0 && lenExtracted >= skip {
+		return extractedDoc, extractedText, false
+	}
+	for _, generate := range opts.FallbackCandidates.Generators {
+		candidateDoc := generate()
 		if candidateDoc == nil {
 			continue
 		}
