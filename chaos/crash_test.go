@@ -76,6 +76,8 @@ func TestKillDuringBusyTick(t *testing.T) {
 	if !second.healthy() {
 		t.Errorf("the restarted daemon is not healthy: %v", second.err)
 	}
+	second.checkNoPanic(t)
+	first.checkNoPanic(t)
 	if n := sql.int(`SELECT COUNT(*) FROM feed_sources WHERE consecutive_failures <> 0 OR last_polled_status <> 'ok'`); n != 0 {
 		t.Errorf("%d sources show a failure after the crash", n)
 	}

@@ -145,6 +145,15 @@ func (d *daemon) logLines(s string) int {
 	return n
 }
 
+// checkNoPanic fails the test when the daemon's output shows a panic, even
+// one that something recovered from.
+func (d *daemon) checkNoPanic(t *testing.T) {
+	t.Helper()
+	if n := d.logLines("panic"); n != 0 {
+		t.Errorf("the daemon's output mentions a panic %d times", n)
+	}
+}
+
 func tail(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > n {

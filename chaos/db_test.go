@@ -25,15 +25,17 @@ func openDB(t *testing.T, url string) *db {
 	return &db{t: t, db: conn}
 }
 
-func (d *db) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	d.t.Cleanup(cancel)
-	return ctx
+// ctx bounds one query: a database that stops answering fails the test
+// instead of hanging it.
+func (d *db) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 30*time.Second)
 }
 
 func (d *db) exec(q string, args ...any) {
 	d.t.Helper()
-	if _, err := d.db.ExecContext(d.ctx(), q, args...); err != nil {
+	ctx, cancel := d.ctx()
+	defer cancel()
+	if _, err := d.db.ExecContext(ctx, q, args...); err != nil {
 		d.t.Fatalf("%s: %v", q, err)
 	}
 }
@@ -41,8 +43,10 @@ func (d *db) exec(q string, args ...any) {
 // int runs a query that answers one number.
 func (d *db) int(q string, args ...any) int {
 	d.t.Helper()
+	ctx, cancel := d.ctx()
+	defer cancel()
 	var n int
-	if err := d.db.QueryRowContext(d.ctx(), q, args...).Scan(&n); err != nil {
+	if err := d.db.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
 		d.t.Fatalf("%s: %v", q, err)
 	}
 	return n
@@ -52,8 +56,10 @@ func (d *db) int(q string, args ...any) int {
 // every article.
 func (d *db) workspace(name string) int64 {
 	d.t.Helper()
+	ctx, cancel := d.ctx()
+	defer cancel()
 	var id int64
-	if err := d.db.QueryRowContext(d.ctx(), `INSERT INTO workspaces (name) VALUES ($1) RETURNING id`, name).Scan(&id); err != nil {
+	if err := d.db.QueryRowContext(ctx, `INSERT INTO workspaces (name) VALUES ($1) RETURNING id`, name).Scan(&id); err != nil {
 		d.t.Fatalf("create workspace: %v", err)
 	}
 	return id
@@ -73,6 +79,8 @@ type newSource struct {
 // addSource inserts a source and returns its id and when it is due.
 func (d *db) addSource(ws int64, s newSource) (int64, time.Time) {
 	d.t.Helper()
+	ctx, cancel := d.ctx()
+	defer cancel()
 	if s.sourceType == "" {
 		s.sourceType = "rss"
 	}
@@ -81,7 +89,7 @@ func (d *db) addSource(ws int64, s newSource) (int64, time.Time) {
 	}
 	var id int64
 	var due time.Time
-	err := d.db.QueryRowContext(d.ctx(), `INSERT INTO feed_sources
+	err := d.db.QueryRowContext(ctx, `INSERT INTO feed_sources
 		(workspace_id, url, source_type, polling_interval_minutes, consecutive_failures, is_active, next_poll_at)
 		VALUES ($1, $2, $3, $4, $5, $6, now() - $7 * interval '1 millisecond') RETURNING id, next_poll_at`,
 		ws, s.url, s.sourceType, s.intervalMinutes, s.consecutiveFailures, !s.inactive, s.dueAgo.Milliseconds()).Scan(&id, &due)
@@ -107,8 +115,10 @@ type sourceRow struct {
 
 func (d *db) source(id int64) sourceRow {
 	d.t.Helper()
+	ctx, cancel := d.ctx()
+	defer cancel()
 	var r sourceRow
-	err := d.db.QueryRowContext(d.ctx(), `SELECT id, url, is_active, last_polled_status, last_polled_error,
+	err := d.db.QueryRowContext(ctx, `SELECT id, url, is_active, last_polled_status, last_polled_error,
 		consecutive_failures, last_polled_at, next_poll_at, lease_until, lease_owner FROM feed_sources WHERE id = $1`, id).
 		Scan(&r.ID, &r.URL, &r.IsActive, &r.Status, &r.Error, &r.ConsecutiveFailures, &r.LastPolledAt, &r.NextPollAt,
 			&r.LeaseUntil, &r.LeaseOwner)
@@ -129,7 +139,9 @@ type pollRun struct {
 // runs lists a source's poll_runs, oldest first.
 func (d *db) runs(id int64) []pollRun {
 	d.t.Helper()
-	rows, err := d.db.QueryContext(d.ctx(), `SELECT started_at, outcome, items_new, error FROM poll_runs
+	ctx, cancel := d.ctx()
+	defer cancel()
+	rows, err := d.db.QueryContext(ctx, `SELECT started_at, outcome, items_new, error FROM poll_runs
 		WHERE feed_source_id = $1 ORDER BY started_at, id`, id)
 	if err != nil {
 		d.t.Fatalf("poll runs of source %d: %v", id, err)

@@ -164,6 +164,7 @@ func TestHostileServers(t *testing.T) {
 	if !d.healthy() {
 		t.Errorf("the daemon no longer answers /healthz")
 	}
+	d.checkNoPanic(t)
 
 	t.Run("healthy feeds polled on schedule", func(t *testing.T) {
 		var lag1, lag2 []time.Duration
@@ -297,7 +298,9 @@ func TestHostileServers(t *testing.T) {
 // valid UTF-8, no expanded entities, no more items than the item cap.
 func checkHostileArticles(t *testing.T, sql *db, name string, id int64) {
 	t.Helper()
-	rows, err := sql.db.QueryContext(sql.ctx(), `SELECT title, content_markdown FROM feed_articles WHERE feed_source_id = $1`, id)
+	ctx, cancel := sql.ctx()
+	defer cancel()
+	rows, err := sql.db.QueryContext(ctx, `SELECT title, content_markdown FROM feed_articles WHERE feed_source_id = $1`, id)
 	if err != nil {
 		t.Fatal(err)
 	}

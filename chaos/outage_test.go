@@ -95,6 +95,7 @@ func TestDatabaseOutage(t *testing.T) {
 	if !d.healthy() {
 		t.Errorf("the daemon is not running and healthy after the outage: %v", d.err)
 	}
+	d.checkNoPanic(t)
 	if failedPolls < feeds {
 		t.Errorf("%d polls reported unrecorded during the outage, want all %d caught in it", failedPolls, feeds)
 	}

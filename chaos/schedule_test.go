@@ -2,6 +2,7 @@ package chaos
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -157,6 +158,62 @@ func TestBackoffAndDeferrals(t *testing.T) {
 	}
 	if hits := farm.Hits("/status/410"); hits != 1 {
 		t.Errorf("the gone source was fetched %d times, want once", hits)
+	}
+	if !d.healthy() {
+		t.Errorf("daemon not healthy: %v", d.err)
+	}
+}
+
+// TestOpenBreakerDefersWithoutCountingFailure lets five sources of one site
+// fail, which opens that site's circuit breaker, then makes a healthy feed
+// of the same site due: it must be skipped without a request and put off,
+// not counted as failing. A healthy feed on another site, due at the same
+// moment, is polled as usual.
+func TestOpenBreakerDefersWithoutCountingFailure(t *testing.T) {
+	t.Parallel()
+	farm := NewFarm()
+	t.Cleanup(farm.Close)
+	farm.SetItems(2)
+	dbURL := newDatabase(t)
+	d := startDaemon(t, chaosEnv(dbURL, "FEEDPOLLER_FETCH_ALLOW_PRIVATE_NETWORKS=true"))
+	sql := openDB(t, dbURL)
+	ws := sql.workspace("breaker")
+
+	failing, other := newAlias(t, farm.Addr()), newAlias(t, farm.Addr())
+	for i := 0; i < 5; i++ {
+		sql.addSource(ws, newSource{url: failing.URL() + "/status/404?source=" + strconv.Itoa(i)})
+	}
+	if !eventually(20*time.Second, func() bool {
+		return sql.int(`SELECT COUNT(*) FROM feed_sources WHERE last_polled_status = 'error' AND lease_owner = ''`) == 5
+	}) {
+		t.Fatal("the failing sources were not polled")
+	}
+	sameSite, _ := sql.addSource(ws, newSource{url: failing.URL() + FeedPath(7)})
+	otherSite, _ := sql.addSource(ws, newSource{url: other.URL() + FeedPath(8)})
+	if !eventually(20*time.Second, func() bool {
+		return sql.source(sameSite).LastPolledAt.Valid && sql.source(otherSite).LastPolledAt.Valid
+	}) {
+		t.Fatal("the healthy feeds were not polled")
+	}
+
+	s := sql.source(sameSite)
+	putOff := s.NextPollAt.Sub(s.LastPolledAt.Time)
+	t.Logf("feed on the failing site: status %q, error %q, failures %d, next poll %v later, %d requests",
+		s.Status, s.Error, s.ConsecutiveFailures, putOff.Round(time.Second), farm.Hits(FeedPath(7)))
+	if s.Status != "deferred" || s.ConsecutiveFailures != 0 || farm.Hits(FeedPath(7)) != 0 {
+		t.Errorf("feed on the failing site: status %q, %d failures, %d requests; want deferred without a request or a failure",
+			s.Status, s.ConsecutiveFailures, farm.Hits(FeedPath(7)))
+	}
+	if !strings.Contains(s.Error, "circuit open") {
+		t.Errorf("error %q does not say the site's circuit is open", s.Error)
+	}
+	// Put off until the breaker lets a trial through (30s by default),
+	// not retried on the next tick.
+	if putOff < 20*time.Second {
+		t.Errorf("next poll %v after the skipped one: the deferral does not push it back", putOff)
+	}
+	if o := sql.source(otherSite); o.Status != "ok" || farm.Hits(FeedPath(8)) == 0 {
+		t.Errorf("feed on another site: status %q after %d requests, want ok", o.Status, farm.Hits(FeedPath(8)))
 	}
 	if !d.healthy() {
 		t.Errorf("daemon not healthy: %v", d.err)
