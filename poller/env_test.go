@@ -72,7 +72,11 @@ func (fs *feedServer) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	w.Header().Set("Content-Type", "application/rss+xml")
+	if strings.HasPrefix(body, "<html") {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	} else {
+		w.Header().Set("Content-Type", "application/rss+xml")
+	}
 	fmt.Fprint(w, body)
 }
 
@@ -153,7 +157,8 @@ func newPoller(t *testing.T, st *store.Store, owner string) *poller.Poller {
 	client := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1,
 		PerDomainConcurrency: 64, BreakerFailures: 1 << 20, Timeout: 5 * time.Second})
 	p, err := poller.New(poller.Options{Store: st, Owner: owner, Workers: 4, BatchSize: 7, Jitter: 0,
-		Fetchers: map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}}})
+		Fetchers: map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}},
+		Pages:    poller.HTTPPages{Client: client}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package poller
 
 import (
 	"context"
+	"net/url"
 	"strings"
 
 	"github.com/feedpoller/feedpoller/poller/urlnorm"
@@ -52,6 +53,7 @@ func (p *Poller) process(ctx context.Context, src store.FeedSource, items []sour
 	}
 
 	var out []store.NewArticle
+	var canon []string // per article: its page's canonical URL when that differs
 	b := &budget{pages: p.opts.MaxArticleFetches}
 	for _, c := range cands {
 		if c.item.GUID != "" && known.GUIDs[c.item.GUID] {
@@ -82,7 +84,13 @@ func (p *Poller) process(ctx context.Context, src store.FeedSource, items []sour
 			art.PreviousArticleID = &id
 		}
 		out = append(out, store.NewArticle{Article: art})
+		canon = append(canon, canonicalOf(src, c, ex))
 	}
+	out, dropped, err := p.dedupCanonical(ctx, src, out, canon)
+	if err != nil {
+		return nil, 0, err
+	}
+	dups += dropped
 	if len(out) == 0 {
 		return nil, dups, nil
 	}
@@ -155,4 +163,59 @@ func (p *Poller) article(src store.FeedSource, c candidate, ex extraction, hash 
 		a.Summary = ex.meta.Description
 	}
 	return a
+}
+
+// canonicalOf is the normalised canonical URL an article page declares,
+// when it differs from the item's link. Web sources keep their source URL
+// (DESIGN.md §2), and a canonical pointing at a site's home page is a
+// template mistake, not an identity.
+func canonicalOf(src store.FeedSource, c candidate, ex extraction) string {
+	if src.SourceType == store.SourceWeb || ex.meta.CanonicalURL == "" {
+		return ""
+	}
+	u, err := urlnorm.Normalize(ex.meta.CanonicalURL)
+	if err != nil || u == c.url {
+		return ""
+	}
+	if parsed, err := url.Parse(u); err != nil || parsed.Path == "/" || parsed.Path == "" {
+		return ""
+	}
+	return u
+}
+
+// dedupCanonical makes an article reached through two URLs one article: an
+// article whose page names a canonical URL is stored under it, and dropped
+// when the workspace already has it. One more batched query per poll, only
+// when some page declared a different canonical URL.
+func (p *Poller) dedupCanonical(ctx context.Context, src store.FeedSource, arts []store.NewArticle, canon []string) ([]store.NewArticle, int, error) {
+	var urls []string
+	for _, u := range canon {
+		if u != "" {
+			urls = append(urls, u)
+		}
+	}
+	if len(urls) == 0 {
+		return arts, 0, nil
+	}
+	known, err := p.store.KnownArticles(ctx, src.WorkspaceID, src.ID, urls, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	taken := make(map[string]bool, len(arts))
+	for _, a := range arts {
+		taken[a.Article.ExternalURL] = true
+	}
+	kept, dups := arts[:0], 0
+	for i, a := range arts {
+		if u := canon[i]; u != "" && a.Article.Revision <= 1 {
+			if _, ok := known.ByURL[u]; ok || taken[u] {
+				dups++
+				continue
+			}
+			taken[u] = true
+			a.Article.ExternalURL = u
+		}
+		kept = append(kept, a)
+	}
+	return kept, dups, nil
 }

@@ -202,3 +202,31 @@ func TestHTMLContentBecomesCleanMarkdown(t *testing.T) {
 		}
 	})
 }
+
+// An article reached through two URLs is one article: the page's canonical
+// URL is its identity, whichever feed or link led to it.
+func TestCanonicalURLDedupsAcrossLinks(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, dialect string) {
+		e := newEnv(t, dialect, store.RelevanceProfile{})
+		page := func(canonical string) string {
+			return `<html><head><title>Story</title><link rel="canonical" href="` + canonical + `"></head><body><article><h1>Story</h1>` +
+				body("the canonical story") + `</article></body></html>`
+		}
+		canonical := e.feeds.URL + "/story"
+		e.feeds.set("/story-amp", page(canonical))
+		e.feeds.set("/story", page(canonical))
+		// Feeds that carry only a teaser, so the article page is fetched.
+		e.feeds.set("/one", rssDoc("One", entry{"a", e.feeds.URL + "/story-amp?utm_source=rss", "Story", "<p>Teaser.</p>"}))
+		e.feeds.set("/two", rssDoc("Two", entry{"b", e.feeds.URL + "/story", "Story", "<p>Teaser.</p>"}))
+		first := e.pollNow(e.addSource("/one"))
+		second := e.pollNow(e.addSource("/two"))
+		if first.ItemsNew != 1 || second.ItemsNew != 0 || second.ItemsDuplicate != 1 {
+			t.Fatalf("polls %+v then %+v, want one article and one duplicate", first, second)
+		}
+		var url, method string
+		e.store.DB().QueryRow("SELECT external_url, extraction_method FROM feed_articles").Scan(&url, &method)
+		if url != canonical || method != poller.MethodArticlePage {
+			t.Fatalf("stored %s via %s, want the canonical URL %s via the article page", url, method, canonical)
+		}
+	})
+}

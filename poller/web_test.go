@@ -150,7 +150,7 @@ func newWebEnv(t *testing.T, dialect string, profile store.RelevanceProfile, set
 		webPoller.Firecrawl = client
 		// As the daemon wires it: the cascade's rendering tier is the same
 		// Firecrawl client.
-		opts.Render = renderer{client}
+		opts.Render = poller.FirecrawlPages{Client: client}
 	}
 	p, err := poller.New(opts)
 	if err != nil {
@@ -160,16 +160,6 @@ func newWebEnv(t *testing.T, dialect string, profile store.RelevanceProfile, set
 	return e
 }
 
-// renderer is the cascade's Firecrawl tier, as the daemon adapts it.
-type renderer struct{ c *firecrawl.Client }
-
-func (r renderer) FetchPage(ctx context.Context, pageURL string) ([]byte, error) {
-	p, err := r.c.Scrape(ctx, pageURL)
-	if err != nil {
-		return nil, err
-	}
-	return []byte(p.HTML), nil
-}
 
 // addWeb adds an active web source with the web default interval.
 func (e *webEnv) addWeb(url string, trackChanges bool) *store.FeedSource {

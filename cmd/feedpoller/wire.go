@@ -103,10 +103,10 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 		Metrics:  poller.NewMetrics(a.registry), Log: log,
 	}
 	if cfg.Poller.FetchArticles {
-		opts.Pages = pageFetcher{a.fetch}
+		opts.Pages = poller.HTTPPages{Client: a.fetch}
 	}
 	if a.firecrawl != nil {
-		opts.Render = renderFetcher{a.firecrawl}
+		opts.Render = poller.FirecrawlPages{Client: a.firecrawl}
 	}
 	a.poller, err = poller.New(opts)
 	if err != nil {
@@ -132,29 +132,4 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// pageFetcher fetches article pages for the extraction cascade.
-type pageFetcher struct{ c *fetch.Client }
-
-func (p pageFetcher) FetchPage(ctx context.Context, pageURL string) ([]byte, error) {
-	resp, err := p.c.Get(ctx, fetch.Request{URL: pageURL, Accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"})
-	if err != nil {
-		return nil, err
-	}
-	if resp.ContentType != "" && resp.ContentType != "text/html" && resp.ContentType != "application/xhtml+xml" {
-		return nil, fmt.Errorf("article page %s: content type %s is not HTML", pageURL, resp.ContentType)
-	}
-	return resp.Body, nil
-}
-
-// renderFetcher fetches pages through Firecrawl for the cascade.
-type renderFetcher struct{ c *firecrawl.Client }
-
-func (r renderFetcher) FetchPage(ctx context.Context, pageURL string) ([]byte, error) {
-	page, err := r.c.Scrape(ctx, pageURL)
-	if err != nil {
-		return nil, err
-	}
-	return []byte(page.HTML), nil
 }

@@ -1,0 +1,38 @@
+package poller
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/feedpoller/feedpoller/sources/fetch"
+	"github.com/feedpoller/feedpoller/sources/firecrawl"
+)
+
+// HTTPPages fetches article pages through the hardened fetcher for the
+// extraction cascade.
+type HTTPPages struct{ Client *fetch.Client }
+
+// FetchPage gets a page's HTML; anything that is not HTML is refused.
+func (h HTTPPages) FetchPage(ctx context.Context, pageURL string) ([]byte, error) {
+	resp, err := h.Client.Get(ctx, fetch.Request{URL: pageURL, Accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"})
+	if err != nil {
+		return nil, err
+	}
+	if resp.ContentType != "" && resp.ContentType != "text/html" && resp.ContentType != "application/xhtml+xml" {
+		return nil, fmt.Errorf("article page %s: content type %s is not HTML", pageURL, resp.ContentType)
+	}
+	return resp.Body, nil
+}
+
+// FirecrawlPages renders article pages through Firecrawl, for pages that
+// need JavaScript.
+type FirecrawlPages struct{ Client *firecrawl.Client }
+
+// FetchPage returns the page's main-content HTML as Firecrawl rendered it.
+func (f FirecrawlPages) FetchPage(ctx context.Context, pageURL string) ([]byte, error) {
+	page, err := f.Client.Scrape(ctx, pageURL)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(page.HTML), nil
+}
