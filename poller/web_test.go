@@ -160,7 +160,6 @@ func newWebEnv(t *testing.T, dialect string, profile store.RelevanceProfile, set
 	return e
 }
 
-
 // addWeb adds an active web source with the web default interval.
 func (e *webEnv) addWeb(url string, trackChanges bool) *store.FeedSource {
 	e.t.Helper()
