@@ -58,9 +58,18 @@ type benchDB struct {
 	proxy   *rtproxy.Proxy // nil on SQLite
 }
 
+// pgBinaryParameters is a PostgreSQL database whose store connects with
+// lib/pq's binary_parameters=yes, which sends a parameterised statement in
+// one round trip instead of two.
+const pgBinaryParameters = "postgres+binary_parameters"
+
 func openDB(tb testing.TB, dialect string) *benchDB {
 	tb.Helper()
 	ctx := context.Background()
+	binaryParameters := dialect == pgBinaryParameters
+	if binaryParameters {
+		dialect = store.Postgres
+	}
 	d := &benchDB{dialect: dialect}
 	var storeURL, directURL string
 	switch dialect {
@@ -80,6 +89,9 @@ func openDB(tb testing.TB, dialect string) *benchDB {
 		tb.Cleanup(func() { p.Close() })
 		d.proxy = p
 		storeURL = strings.Replace(u, fmt.Sprintf("127.0.0.1:%d", c.Port), p.Addr(), 1)
+		if binaryParameters {
+			storeURL += "&binary_parameters=yes"
+		}
 	}
 	st, err := store.Open(ctx, storeURL)
 	if err != nil {

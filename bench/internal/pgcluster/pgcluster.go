@@ -83,7 +83,7 @@ func Start(ctx context.Context) (*Cluster, error) {
 		"-p", strconv.Itoa(port), "-h", "127.0.0.1", "-k", dir,
 		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
 		"-c", "max_connections=200", "-c", "shared_buffers=256MB",
-		"-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all")
+		"-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=top")
 	cmd := exec.Command(full[0], full[1:]...)
 	logf, err := os.Create(filepath.Join(dir, "postgres.log"))
 	if err != nil {
