@@ -2,10 +2,6 @@ package poller
 
 import (
 	"context"
-	"strings"
-
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/sources/extract"
@@ -58,7 +54,7 @@ func (p *Poller) extractItem(ctx context.Context, src store.FeedSource, it sourc
 	if src.SourceType == store.SourceWeb {
 		// The HTML the web poll produced is the first tier: no second fetch
 		// when it is enough.
-		if e, ok := fromWebPage(it.ContentHTML, itemURL); ok && consider(e) {
+		if e, ok := fromWebPage(it, itemURL); ok && consider(e) {
 			return best
 		}
 	} else if it.ContentHTML != "" {
@@ -80,7 +76,8 @@ func (p *Poller) extractItem(ctx context.Context, src store.FeedSource, it sourc
 	// would spend a credit on every poll for the same page.
 	if src.SourceType != store.SourceWeb && p.opts.Render != nil && itemURL != "" && b.take() {
 		if html, err := p.opts.Render.FetchPage(ctx, itemURL); err == nil {
-			if e, ok := fromPage(html, itemURL, MethodRenderedPage); ok && consider(e) {
+			// Firecrawl renders main content only: convert it as it is.
+			if e, ok := fromFragment(string(html), itemURL, MethodRenderedPage); ok && consider(e) {
 				return best
 			}
 		} else {
@@ -123,54 +120,12 @@ func fromPage(html []byte, pageURL, method string) (extraction, bool) {
 	return extraction{markdown: doc.Markdown, text: doc.Text, method: method, stats: doc.Stats, meta: doc.Metadata}, true
 }
 
-// fromWebPage converts the HTML of a web poll. A whole page goes through
-// main-content extraction. HTML with no <head> and no page chrome is
-// already main content (Firecrawl's html format drops the head, nav,
-// header, footer and asides): extracting it a second time would strip its
-// headings and lists, so it is converted as it is.
-func fromWebPage(page, pageURL string) (extraction, bool) {
-	if isMainContent(page) {
-		return fromFragment(page, pageURL, MethodPage)
+// fromWebPage converts the HTML of a web poll: a whole page goes through
+// main-content extraction, HTML that already is the main content is
+// converted as it is.
+func fromWebPage(it sources.FeedItem, pageURL string) (extraction, bool) {
+	if it.ContentIsMain {
+		return fromFragment(it.ContentHTML, pageURL, MethodPage)
 	}
-	return fromPage([]byte(page), pageURL, MethodPage)
-}
-
-// chrome are the elements main-content extraction exists to remove.
-var chrome = map[atom.Atom]bool{atom.Nav: true, atom.Footer: true, atom.Aside: true}
-
-// isMainContent reports whether page has nothing in its <head> and no page
-// chrome in its body.
-func isMainContent(page string) bool {
-	doc, err := html.Parse(strings.NewReader(page))
-	if err != nil {
-		return false
-	}
-	// Explicit stack: hostile, deeply nested pages must not exhaust the
-	// goroutine stack.
-	stack := []*html.Node{doc}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if n.Type == html.ElementNode {
-			if chrome[n.DataAtom] {
-				return false
-			}
-			if n.DataAtom == atom.Head && hasElementChild(n) {
-				return false
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			stack = append(stack, c)
-		}
-	}
-	return true
-}
-
-func hasElementChild(n *html.Node) bool {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode {
-			return true
-		}
-	}
-	return false
+	return fromPage([]byte(it.ContentHTML), pageURL, MethodPage)
 }

@@ -18,7 +18,12 @@ type FeedItem struct {
 	// ContentHTML is the entry's own HTML (content:encoded, Atom content, or
 	// the page HTML of a web source). Empty when the entry has none.
 	ContentHTML string
-	Categories  []string
+	// ContentIsMain says ContentHTML is already an article's main content
+	// (Firecrawl's html format strips the head and page chrome), so it is
+	// converted as it is rather than extracted again, which would cost it
+	// its headings and lists.
+	ContentIsMain bool
+	Categories    []string
 }
 
 // Request describes one fetch of a source.

@@ -19,13 +19,14 @@ const untitled = "Untitled"
 // categories.
 func itemFromFirecrawl(sourceURL string, page *firecrawl.Page) sources.FeedItem {
 	return sources.FeedItem{
-		Title:       orUntitled(page.FirstMeta("title", "ogTitle")),
-		URL:         sourceURL,
-		Author:      page.FirstMeta("author", "article:author"),
-		PublishedAt: firstDate(page.MetaString("publishedTime"), page.MetaString("dcDate")),
-		Summary:     page.FirstMeta("description", "ogDescription"),
-		ContentHTML: page.HTML,
-		Categories:  []string{},
+		Title:         orUntitled(page.FirstMeta("title", "ogTitle")),
+		URL:           sourceURL,
+		Author:        page.FirstMeta("author", "article:author"),
+		PublishedAt:   firstDate(page.MetaString("publishedTime"), page.MetaString("dcDate")),
+		Summary:       page.FirstMeta("description", "ogDescription"),
+		ContentHTML:   page.HTML,
+		ContentIsMain: true,
+		Categories:    []string{},
 	}
 }
 
