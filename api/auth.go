@@ -1,0 +1,130 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// principal is who a request acts as: the admin, or one workspace.
+type principal struct {
+	admin       bool
+	workspaceID int64 // 0 for the admin
+	tokenID     int64 // 0 for the configured admin token
+}
+
+// may reports whether the principal can act inside workspace id.
+func (p principal) may(id int64) bool { return p.admin || p.workspaceID == id }
+
+type principalKey struct{}
+
+func principalFrom(ctx context.Context) principal {
+	p, _ := ctx.Value(principalKey{}).(principal)
+	return p
+}
+
+var errUnauthorized = newError(http.StatusUnauthorized, "missing or invalid bearer token")
+
+// maxTokenLen bounds what is hashed and looked up: generated tokens are 43
+// characters, configured ones rarely more than a few dozen.
+const maxTokenLen = 512
+
+func tokenDigest(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
+
+// authenticate resolves the bearer token of r. It returns errUnauthorized
+// for a missing, malformed, unknown or revoked token.
+func (s *Server) authenticate(r *http.Request) (principal, error) {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || len(token) > maxTokenLen {
+		return principal{}, errUnauthorized
+	}
+	// Digests are compared, not the tokens, so the comparison's time does
+	// not depend on the configured token's length either.
+	if s.adminHash != nil && subtle.ConstantTimeCompare(tokenDigest(token), s.adminHash) == 1 {
+		return principal{admin: true}, nil
+	}
+	t, err := s.store.LookupToken(r.Context(), token)
+	if errors.Is(err, store.ErrNotFound) {
+		return principal{}, errUnauthorized
+	}
+	if err != nil {
+		return principal{}, fmt.Errorf("authenticate request: %w", err)
+	}
+	if t.WorkspaceID == nil {
+		return principal{admin: true, tokenID: t.ID}, nil
+	}
+	return principal{workspaceID: *t.WorkspaceID, tokenID: t.ID}, nil
+}
+
+// requireAuth runs h only for an authenticated request, with its principal
+// in the context.
+func (s *Server) requireAuth(h handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, err := s.authenticate(r)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), principalKey{}, p))
+		if err := h(w, r); err != nil {
+			s.fail(w, r, err)
+		}
+	})
+}
+
+// requireAdmin refuses workspace tokens. 403 is safe here: the answer says
+// nothing about any workspace.
+func requireAdmin(r *http.Request) error {
+	if !principalFrom(r.Context()).admin {
+		return newError(http.StatusForbidden, "this needs the admin token")
+	}
+	return nil
+}
+
+// NewToken returns a fresh random bearer token: 32 bytes from crypto/rand,
+// base64url without padding.
+func NewToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("generate token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// EnsureAdminToken makes sure some admin token exists. With a configured
+// token it does nothing (the server compares against it; it is never
+// stored). Otherwise, when the database holds no live admin token, it
+// generates one, stores only its hash, and returns it for the CLI to print
+// once; in every other case it returns "".
+func EnsureAdminToken(ctx context.Context, s *store.Store, configured string) (generated string, err error) {
+	if configured != "" {
+		return "", nil
+	}
+	has, err := s.HasAdminToken(ctx)
+	if err != nil {
+		return "", fmt.Errorf("ensure admin token: %w", err)
+	}
+	if has {
+		return "", nil
+	}
+	tok, err := NewToken()
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.CreateToken(ctx, nil, "admin (generated at first start)", tok); err != nil {
+		return "", fmt.Errorf("ensure admin token: %w", err)
+	}
+	return tok, nil
+}

@@ -1,0 +1,58 @@
+package api
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// openAPIDocument describes every endpoint; the tests hold the server to it.
+//
+//go:embed openapi.yaml
+var openAPIDocument []byte
+
+// OpenAPIDocument returns the embedded OpenAPI 3 document.
+func OpenAPIDocument() []byte { return append([]byte(nil), openAPIDocument...) }
+
+func serveOpenAPI(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/yaml")
+	w.Write(openAPIDocument)
+}
+
+type healthBody struct {
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+}
+
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, healthBody{Status: "ok"})
+}
+
+// readyTimeout bounds the readiness check, so a hung database answers 503
+// instead of hanging the probe.
+const readyTimeout = 5 * time.Second
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+	defer cancel()
+	if err := s.store.Ready(ctx); err != nil {
+		writeJSON(w, http.StatusServiceUnavailable, healthBody{Status: "unavailable", Reason: err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, healthBody{Status: "ready"})
+}
+
+func (s *Server) metricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.gatherer, promhttp.HandlerOpts{ErrorLog: slogPrinter{s}})
+}
+
+// slogPrinter lets promhttp report gathering errors through our logger.
+type slogPrinter struct{ s *Server }
+
+func (p slogPrinter) Println(v ...any) {
+	p.s.log.Error("metrics", "error", fmt.Sprint(v...))
+}

@@ -1,0 +1,212 @@
+package api
+
+import (
+	"errors"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// page is the shape of every paginated list: next_cursor is null on the
+// last page (a page that comes back full may be followed by an empty one).
+type page[T any] struct {
+	Items      []T     `json:"items"`
+	NextCursor *string `json:"next_cursor"`
+}
+
+func newPage[T any](items []T, limit int, id func(T) int64) page[T] {
+	p := page[T]{Items: items}
+	if p.Items == nil {
+		p.Items = []T{}
+	}
+	if len(items) > 0 && len(items) >= limit {
+		c := strconv.FormatInt(id(items[len(items)-1]), 10)
+		p.NextCursor = &c
+	}
+	return p
+}
+
+const (
+	defaultPageSize = 50
+	maxQueryLen     = 500
+)
+
+var listParams = map[string]bool{"cursor": true, "limit": true, "source_id": true, "since": true, "until": true, "min_score": true, "q": true}
+
+// parseListFilter reads the listing query parameters; every bad one is
+// named in the 400.
+func parseListFilter(q url.Values) (store.ListFilter, error) {
+	f := store.ListFilter{Limit: defaultPageSize}
+	fields := map[string]string{}
+	for k := range q {
+		if !listParams[k] {
+			fields[k] = "is not a known query parameter (known: cursor, limit, source_id, since, until, min_score, q)"
+		}
+	}
+	positive := func(name string) int64 {
+		v := q.Get(name)
+		if v == "" {
+			return 0
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			fields[name] = "must be a positive whole number"
+			return 0
+		}
+		return n
+	}
+	f.Cursor = positive("cursor")
+	if _, bad := fields["cursor"]; bad {
+		fields["cursor"] = "must be a next_cursor value from a previous page"
+	}
+	f.SourceID = positive("source_id")
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > store.MaxPageSize {
+			fields["limit"] = "must be a whole number from 1 to " + strconv.Itoa(store.MaxPageSize)
+		} else {
+			f.Limit = n
+		}
+	}
+	f.Since = parseTime(q.Get("since"), false, "since", fields)
+	f.Until = parseTime(q.Get("until"), true, "until", fields)
+	if f.Since != nil && f.Until != nil && !f.Since.Before(*f.Until) {
+		fields["until"] = "must be later than since"
+	}
+	if v := q.Get("min_score"); v != "" {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			fields["min_score"] = "must be a number"
+		} else {
+			f.MinScore = &x
+		}
+	}
+	f.Query = strings.TrimSpace(q.Get("q"))
+	if len([]rune(f.Query)) > maxQueryLen {
+		fields["q"] = "must be at most 500 characters"
+	} else if strings.ContainsRune(f.Query, 0) {
+		fields["q"] = "must not contain NUL characters"
+	}
+	if len(fields) > 0 {
+		return f, badRequest("invalid query parameters: "+joinFields(fields), fields)
+	}
+	return f, nil
+}
+
+// parseTime accepts RFC 3339 or a date. A date means the start of that day
+// (UTC) for since, and the end of it for until, so until=2024-05-31
+// includes the 31st.
+func parseTime(v string, endOfDay bool, name string, fields map[string]string) *time.Time {
+	if v == "" {
+		return nil
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return &t
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		if endOfDay {
+			t = t.AddDate(0, 0, 1)
+		}
+		return &t
+	}
+	fields[name] = "must be an RFC 3339 time (2024-05-31T12:00:00Z) or a date (2024-05-31)"
+	return nil
+}
+
+func (s *Server) listArticles(w http.ResponseWriter, r *http.Request) error {
+	ws, err := s.workspace(r)
+	if err != nil {
+		return err
+	}
+	f, err := parseListFilter(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	arts, err := s.store.ListArticles(r.Context(), ws.ID, f)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, newPage(arts, f.Limit, func(a store.FeedArticle) int64 { return a.ID }))
+	return nil
+}
+
+// sourceRef names the source a content item came from.
+type sourceRef struct {
+	ID    int64  `json:"id"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+}
+
+// contentItemView is a content item as the API shows it: the Markdown, the
+// score, the matched terms, and the source (null once the source is
+// deleted).
+type contentItemView struct {
+	store.ContentItem
+	WordCount    int        `json:"word_count"`
+	QualityScore float64    `json:"quality_score"`
+	Source       *sourceRef `json:"source"`
+}
+
+func viewContentItem(v store.ContentItemView) contentItemView {
+	out := contentItemView{ContentItem: v.ContentItem, WordCount: v.WordCount, QualityScore: v.QualityScore}
+	if out.MatchedTerms == nil {
+		out.MatchedTerms = []string{}
+	}
+	if v.SourceID != nil {
+		ref := sourceRef{ID: *v.SourceID}
+		if v.SourceURL != nil {
+			ref.URL = *v.SourceURL
+		}
+		if v.SourceTitle != nil {
+			ref.Title = *v.SourceTitle
+		}
+		out.Source = &ref
+	}
+	return out
+}
+
+func (s *Server) listContentItems(w http.ResponseWriter, r *http.Request) error {
+	ws, err := s.workspace(r)
+	if err != nil {
+		return err
+	}
+	f, err := parseListFilter(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	items, err := s.store.ListContentItems(r.Context(), ws.ID, f)
+	if err != nil {
+		return err
+	}
+	views := make([]contentItemView, len(items))
+	for i, it := range items {
+		views[i] = viewContentItem(it)
+	}
+	writeJSON(w, http.StatusOK, newPage(views, f.Limit, func(v contentItemView) int64 { return v.ID }))
+	return nil
+}
+
+func (s *Server) getContentItem(w http.ResponseWriter, r *http.Request) error {
+	ws, err := s.workspace(r)
+	if err != nil {
+		return err
+	}
+	id, ok := pathID(r, "itemId")
+	if !ok {
+		return notFound("content item")
+	}
+	item, err := s.store.GetContentItem(r.Context(), ws.ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound("content item")
+	}
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, viewContentItem(*item))
+	return nil
+}

@@ -1,0 +1,132 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// Options configures a Server.
+type Options struct {
+	// Store is the database; required.
+	Store *store.Store
+	// Validator checks rss and web URLs before they are stored; nil makes
+	// creating those sources answer 503.
+	Validator SourceValidator
+	// Poller serves "poll now"; nil makes the poll endpoint answer 503.
+	Poller PollNower
+	// Gatherer serves /metrics; nil serves a fresh, empty registry.
+	Gatherer prometheus.Gatherer
+	// AdminToken is FEEDPOLLER_ADMIN_TOKEN. It is compared in constant time
+	// and never stored. Admin tokens stored in the database (see
+	// EnsureAdminToken) work whether or not it is set.
+	AdminToken string
+	// Log receives one line per request and every recovered panic; nil
+	// uses slog.Default().
+	Log *slog.Logger
+	// DefaultWebIntervalMinutes is the polling interval of a web source
+	// created without one (default 360); DefaultRSSIntervalMinutes that of
+	// rss and api sources (default 30).
+	DefaultWebIntervalMinutes int
+	DefaultRSSIntervalMinutes int
+}
+
+// Server is the REST API of one daemon.
+type Server struct {
+	store     *store.Store
+	sources   SourceValidator
+	poller    PollNower
+	gatherer  prometheus.Gatherer
+	adminHash []byte
+	log       *slog.Logger
+	validate  *validator.Validate
+	webMin    int
+	rssMin    int
+	handler   http.Handler
+}
+
+// New builds a Server.
+func New(opts Options) (*Server, error) {
+	if opts.Store == nil {
+		return nil, errors.New("api: a store is required")
+	}
+	s := &Server{
+		store:    opts.Store,
+		sources:  opts.Validator,
+		poller:   opts.Poller,
+		gatherer: opts.Gatherer,
+		log:      opts.Log,
+		webMin:   opts.DefaultWebIntervalMinutes,
+		rssMin:   opts.DefaultRSSIntervalMinutes,
+	}
+	if s.gatherer == nil {
+		s.gatherer = prometheus.NewRegistry()
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.webMin == 0 {
+		s.webMin = 360
+	}
+	if s.rssMin == 0 {
+		s.rssMin = 30
+	}
+	for _, m := range []int{s.webMin, s.rssMin} {
+		if m < minInterval || m > maxInterval {
+			return nil, fmt.Errorf("api: default polling interval %d minutes is outside %d..%d", m, minInterval, maxInterval)
+		}
+	}
+	if opts.AdminToken != "" {
+		s.adminHash = tokenDigest(opts.AdminToken)
+	}
+	s.validate = newValidator()
+	s.handler = s.routes()
+	return s, nil
+}
+
+// Handler serves the whole API: logging and panic recovery around the
+// routes, bearer auth in front of everything under /api/.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+const prefix = "/api/intelligence"
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.Handle("GET /metrics", s.metricsHandler())
+	mux.HandleFunc("GET /openapi.yaml", serveOpenAPI)
+
+	api := func(pattern string, h handlerFunc) {
+		method, path, _ := strings.Cut(pattern, " ")
+		mux.Handle(method+" "+prefix+path, s.requireAuth(h))
+	}
+	api("POST /workspaces", s.createWorkspace)
+	api("GET /workspaces", s.listWorkspaces)
+	api("GET /workspaces/{id}", s.getWorkspace)
+	api("PATCH /workspaces/{id}", s.patchWorkspace)
+
+	api("POST /workspaces/{id}/sources", s.createSource)
+	api("GET /workspaces/{id}/sources", s.listSources)
+	api("GET /workspaces/{id}/sources/{sourceId}", s.getSource)
+	api("PATCH /workspaces/{id}/sources/{sourceId}", s.patchSource)
+	api("DELETE /workspaces/{id}/sources/{sourceId}", s.deleteSource)
+	api("POST /workspaces/{id}/sources/{sourceId}/poll", s.pollSource)
+
+	api("GET /workspaces/{id}/articles", s.listArticles)
+	api("GET /workspaces/{id}/content-items", s.listContentItems)
+	api("GET /workspaces/{id}/content-items/{itemId}", s.getContentItem)
+
+	api("POST /workspaces/{id}/tokens", s.createToken)
+	api("GET /workspaces/{id}/tokens", s.listTokens)
+	api("DELETE /workspaces/{id}/tokens/{tokenId}", s.revokeToken)
+
+	return s.observe(s.jsonFallbacks(mux))
+}
