@@ -125,10 +125,13 @@ func (s *Store) ClaimDue(ctx context.Context, owner string, limit int, lease tim
 	until := t.Add(lease)
 	var query string
 	if s.dialect == Postgres {
+		// id = ANY(ARRAY(…)) rather than IN (…): the planner then looks the
+		// claimed ids up by primary key instead of hash-joining them against
+		// a scan of the whole table.
 		query = `UPDATE feed_sources SET due_at = next_poll_at, next_poll_at = $1, lease_until = $1, lease_owner = $2
-			WHERE id IN (SELECT id FROM feed_sources
+			WHERE id = ANY(ARRAY(SELECT id FROM feed_sources
 				WHERE is_active AND consecutive_failures < 10 AND next_poll_at <= $3
-				ORDER BY next_poll_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+				ORDER BY next_poll_at LIMIT $4 FOR UPDATE SKIP LOCKED))
 			RETURNING ` + sourceColumns
 	} else {
 		// SQLite has one writer at a time: the statement is atomic by itself.
