@@ -6,6 +6,7 @@ import (
 
 	"github.com/feedpoller/feedpoller/sources/extract"
 	"github.com/feedpoller/feedpoller/sources/fetch"
+	"github.com/feedpoller/feedpoller/store"
 )
 
 func runMigrate(ctx context.Context, env *cliEnv, args []string) error {
@@ -13,17 +14,10 @@ func runMigrate(ctx context.Context, env *cliEnv, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := env.config()
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, cfg, newLogger(cfg))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	fmt.Fprintf(env.stdout, "database (%s) is at the latest schema\n", st.Dialect())
-	return nil
+	return withStore(ctx, env, func(st *store.Store) error {
+		fmt.Fprintf(env.stdout, "database (%s) is at the latest schema\n", st.Dialect())
+		return nil
+	})
 }
 
 func runConfig(ctx context.Context, env *cliEnv, args []string) error {

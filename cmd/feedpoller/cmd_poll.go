@@ -14,11 +14,7 @@ func runPoll(ctx context.Context, env *cliEnv, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := env.config()
-	if err != nil {
-		return err
-	}
-	a, err := wire(ctx, cfg, newLogger(cfg))
+	a, err := env.wire(ctx)
 	if err != nil {
 		return err
 	}

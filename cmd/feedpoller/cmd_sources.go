@@ -9,21 +9,10 @@ import (
 )
 
 func runSources(ctx context.Context, env *cliEnv, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprintln(env.stderr, "Usage: feedpoller sources add|list [flags]")
-		return errUsage
-	}
-	switch args[0] {
-	case "add":
-		return sourcesAdd(ctx, env, args[1:])
-	case "list":
-		return sourcesList(ctx, env, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprintln(env.stdout, "Usage: feedpoller sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes]\n       feedpoller sources list [--workspace ID]")
-		return nil
-	}
-	fmt.Fprintf(env.stderr, "feedpoller sources: unknown subcommand %q (want add or list)\n", args[0])
-	return errUsage
+	return subcommands(ctx, env, "sources",
+		"Usage: feedpoller sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes]\n"+
+			"       feedpoller sources list [--workspace ID]",
+		args, map[string]func(context.Context, *cliEnv, []string) error{"add": sourcesAdd, "list": sourcesList})
 }
 
 func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
@@ -47,11 +36,7 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	case *interval < 0 || *interval > 43200:
 		return fmt.Errorf("--interval %d: want 1..43200 minutes", *interval)
 	}
-	cfg, err := env.config()
-	if err != nil {
-		return err
-	}
-	a, err := wire(ctx, cfg, newLogger(cfg))
+	a, err := env.wire(ctx)
 	if err != nil {
 		return err
 	}
@@ -84,7 +69,7 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 			note += fmt.Sprintf("; it advertises a feed you may prefer: %s", strings.Join(v.FeedLinks, ", "))
 		}
 		if src.PollingIntervalMinutes == 0 {
-			src.PollingIntervalMinutes = cfg.Web.DefaultIntervalMinutes
+			src.PollingIntervalMinutes = a.cfg.Web.DefaultIntervalMinutes
 		}
 	default:
 		if src.PollingIntervalMinutes == 0 {
@@ -106,24 +91,17 @@ func sourcesList(ctx context.Context, env *cliEnv, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := env.config()
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, cfg, newLogger(cfg))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	srcs, err := st.ListSources(ctx, *wsID)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(env.stdout, "ID\tWORKSPACE\tTYPE\tACTIVE\tSTATUS\tFAILURES\tNEXT POLL\tURL")
-	for _, s := range srcs {
-		status := orDefault(s.LastPolledStatus, "never polled")
-		fmt.Fprintf(env.stdout, "%d\t%d\t%s\t%v\t%s\t%d\t%s\t%s\n", s.ID, s.WorkspaceID, s.SourceType, s.IsActive, status,
-			s.ConsecutiveFailures, s.NextPollAt.UTC().Format("2006-01-02T15:04:05Z"), s.URL)
-	}
-	return nil
+	return withStore(ctx, env, func(st *store.Store) error {
+		srcs, err := st.ListSources(ctx, *wsID)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.stdout, "ID\tWORKSPACE\tTYPE\tACTIVE\tSTATUS\tFAILURES\tNEXT POLL\tURL")
+		for _, s := range srcs {
+			status := orDefault(s.LastPolledStatus, "never polled")
+			fmt.Fprintf(env.stdout, "%d\t%d\t%s\t%v\t%s\t%d\t%s\t%s\n", s.ID, s.WorkspaceID, s.SourceType, s.IsActive, status,
+				s.ConsecutiveFailures, s.NextPollAt.UTC().Format("2006-01-02T15:04:05Z"), s.URL)
+		}
+		return nil
+	})
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/feedpoller/feedpoller/store"
 )
 
 func runSQL(ctx context.Context, env *cliEnv, args []string) error {
@@ -16,20 +18,13 @@ func runSQL(ctx context.Context, env *cliEnv, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	cfg, err := env.config()
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, cfg, newLogger(cfg))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	return st.QueryReadOnly(ctx, pos[0], func(vals []string) error {
-		for i, v := range vals {
-			vals[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(v)
-		}
-		_, err := fmt.Fprintln(env.stdout, strings.Join(vals, "\t"))
-		return err
+	return withStore(ctx, env, func(st *store.Store) error {
+		return st.QueryReadOnly(ctx, pos[0], func(vals []string) error {
+			for i, v := range vals {
+				vals[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(v)
+			}
+			_, err := fmt.Fprintln(env.stdout, strings.Join(vals, "\t"))
+			return err
+		})
 	})
 }

@@ -16,21 +16,10 @@ func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func runWorkspaces(ctx context.Context, env *cliEnv, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprintln(env.stderr, "Usage: feedpoller workspaces add|list [flags]")
-		return errUsage
-	}
-	switch args[0] {
-	case "add":
-		return workspacesAdd(ctx, env, args[1:])
-	case "list":
-		return workspacesList(ctx, env, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprintln(env.stdout, "Usage: feedpoller workspaces add --name NAME [--keyword TERM[:WEIGHT]]... [--exclude TERM]... [--threshold X]\n       feedpoller workspaces list")
-		return nil
-	}
-	fmt.Fprintf(env.stderr, "feedpoller workspaces: unknown subcommand %q (want add or list)\n", args[0])
-	return errUsage
+	return subcommands(ctx, env, "workspaces",
+		"Usage: feedpoller workspaces add --name NAME [--keyword TERM[:WEIGHT]]... [--exclude TERM]... [--threshold X]\n"+
+			"       feedpoller workspaces list",
+		args, map[string]func(context.Context, *cliEnv, []string) error{"add": workspacesAdd, "list": workspacesList})
 }
 
 // parseKeyword reads TERM or TERM:WEIGHT (weight default 1).
@@ -76,22 +65,15 @@ func workspacesAdd(ctx context.Context, env *cliEnv, args []string) error {
 		}
 		p.Keywords = append(p.Keywords, kw)
 	}
-	cfg, err := env.config()
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, cfg, newLogger(cfg))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	ws, err := st.CreateWorkspace(ctx, strings.TrimSpace(*name), p)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.stdout, "workspace %d %q created (%d keywords, %d exclusions, threshold %.2f)\n",
-		ws.ID, ws.Name, len(p.Keywords), len(p.Exclusions), p.Threshold)
-	return nil
+	return withStore(ctx, env, func(st *store.Store) error {
+		ws, err := st.CreateWorkspace(ctx, strings.TrimSpace(*name), p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "workspace %d %q created (%d keywords, %d exclusions, threshold %.2f)\n",
+			ws.ID, ws.Name, len(p.Keywords), len(p.Exclusions), p.Threshold)
+		return nil
+	})
 }
 
 func workspacesList(ctx context.Context, env *cliEnv, args []string) error {
@@ -99,25 +81,18 @@ func workspacesList(ctx context.Context, env *cliEnv, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := env.config()
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, cfg, newLogger(cfg))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	wss, err := st.ListWorkspaces(ctx)
-	if err != nil {
-		return err
-	}
-	for _, w := range wss {
-		terms := make([]string, len(w.Profile.Keywords))
-		for i, k := range w.Profile.Keywords {
-			terms[i] = fmt.Sprintf("%s:%g", k.Term, k.Weight)
+	return withStore(ctx, env, func(st *store.Store) error {
+		wss, err := st.ListWorkspaces(ctx)
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(env.stdout, "%d\t%s\tthreshold=%.2f\tkeywords=%s\n", w.ID, w.Name, w.Profile.Threshold, strings.Join(terms, ","))
-	}
-	return nil
+		for _, w := range wss {
+			terms := make([]string, len(w.Profile.Keywords))
+			for i, k := range w.Profile.Keywords {
+				terms[i] = fmt.Sprintf("%s:%g", k.Term, k.Weight)
+			}
+			fmt.Fprintf(env.stdout, "%d\t%s\tthreshold=%.2f\tkeywords=%s\n", w.ID, w.Name, w.Profile.Threshold, strings.Join(terms, ","))
+		}
+		return nil
+	})
 }

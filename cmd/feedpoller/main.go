@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/feedpoller/feedpoller/store"
 )
 
 // command is one subcommand.
@@ -174,4 +176,47 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// subcommands dispatches "NAME add|list …" style commands.
+func subcommands(ctx context.Context, env *cliEnv, name, help string, args []string,
+	subs map[string]func(context.Context, *cliEnv, []string) error) error {
+	if len(args) == 0 {
+		fmt.Fprintln(env.stderr, help)
+		return errUsage
+	}
+	if f, ok := subs[args[0]]; ok {
+		return f(ctx, env, args[1:])
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprintln(env.stdout, help)
+		return nil
+	}
+	fmt.Fprintf(env.stderr, "feedpoller %s: unknown subcommand %q\n%s\n", name, args[0], help)
+	return errUsage
+}
+
+// withStore loads the configuration, opens (and migrates) the database and
+// hands it to f.
+func withStore(ctx context.Context, env *cliEnv, f func(st *store.Store) error) error {
+	cfg, err := env.config()
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, cfg, newLogger(cfg))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return f(st)
+}
+
+// wire loads the configuration and builds the whole daemon.
+func (e *cliEnv) wire(ctx context.Context) (*app, error) {
+	cfg, err := e.config()
+	if err != nil {
+		return nil, err
+	}
+	return wire(ctx, cfg, newLogger(cfg))
 }
