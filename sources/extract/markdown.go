@@ -178,6 +178,9 @@ func cleanForMarkdown(root *html.Node, base *url.URL) {
 		case atom.Pre:
 			normaliseCodeLanguage(n)
 			return false
+		case atom.Td, atom.Th:
+			clampSpan(n, "colspan")
+			clampSpan(n, "rowspan")
 		}
 		// Inline styles and event handlers mean nothing in Markdown.
 		kept := n.Attr[:0]
@@ -197,6 +200,17 @@ func cleanForMarkdown(root *html.Node, base *url.URL) {
 	}
 	for _, n := range unwrap {
 		unwrapNode(n)
+	}
+}
+
+// maxCellSpan bounds colspan and rowspan: the table renderer copies a
+// spanned cell into every slot it covers, so a hostile colspan=100000
+// would cost minutes and gigabytes.
+const maxCellSpan = 20
+
+func clampSpan(n *html.Node, key string) {
+	if v, err := strconv.Atoi(strings.TrimSpace(attr(n, key))); err == nil && v > maxCellSpan {
+		setAttr(n, key, strconv.Itoa(maxCellSpan))
 	}
 }
 
@@ -348,8 +362,63 @@ func normaliseCodeLanguage(pre *html.Node) {
 	}
 }
 
-// tidyMarkdown trims the converter's output. Trailing spaces stay: two of
-// them are a hard line break, and code blocks keep their bytes.
+// listEndMarker is what the converter puts between two adjacent lists so
+// they do not merge into one.
+const listEndMarker = "<!--THE END-->"
+
+var (
+	orderedItemRe = regexp.MustCompile(`^\d+[.)] `)
+	bulletItemRe  = regexp.MustCompile(`^[-*+] `)
+)
+
+// tidyMarkdown trims the converter's output and drops list separators
+// that are not needed: an ordered list next to a bullet list never merges
+// with it. Trailing spaces stay: two of them are a hard line break, and
+// code blocks keep their bytes.
 func tidyMarkdown(md string) string {
-	return strings.Trim(md, "\n\t ")
+	if strings.Contains(md, listEndMarker) {
+		lines := strings.Split(md, "\n")
+		out := lines[:0:0]
+		skipBlank := false
+		for i, l := range lines {
+			if strings.TrimSpace(l) == listEndMarker && !sameListKind(lines[:i], lines[i+1:]) {
+				// The blank line before it stays as the list break.
+				skipBlank = true
+				continue
+			}
+			if skipBlank && strings.TrimSpace(l) == "" {
+				skipBlank = false
+				continue
+			}
+			skipBlank = false
+			out = append(out, l)
+		}
+		md = strings.Join(out, "\n")
+	}
+	return strings.TrimLeft(strings.TrimRight(md, " \t\n"), "\n")
+}
+
+// sameListKind reports whether the top-level list ending before and the
+// one starting after a separator are both ordered or both bullets.
+func sameListKind(before, after []string) bool {
+	kind := func(l string) int {
+		switch {
+		case orderedItemRe.MatchString(l):
+			return 1
+		case bulletItemRe.MatchString(l):
+			return 2
+		}
+		return 0
+	}
+	prev, next := 0, 0
+	for i := len(before) - 1; i >= 0 && prev == 0; i-- {
+		prev = kind(before[i])
+	}
+	for _, l := range after {
+		if strings.TrimSpace(l) != "" {
+			next = kind(l)
+			break
+		}
+	}
+	return prev == next
 }

@@ -1,0 +1,112 @@
+package extract
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The golden files were written for these tests (no page is copied from a
+// site). Each .html has a .md next to it holding the exact Markdown a
+// reader should get; see the comment in each test for the rules covered.
+
+// TestExtractGoldenPages covers whole pages: boilerplate removal (nav,
+// cookie banner, share tools, sidebar, newsletter box, footer, related
+// strip, "READ MORE" line), headline and standfirst left out of the body,
+// heading levels, ordered-list start and nesting, fenced code with
+// language hints kept byte for byte, GFM tables, links and images
+// resolved against <base href>, tracking pixels, empty links and inline
+// styles dropped.
+func TestExtractGoldenPages(t *testing.T) {
+	pageURLs := map[string]string{
+		"structure.html": "https://example.org/blog/go-client.html",
+		"news.html":      "https://gazette.example.com/news/2026/03/river-levels-fall?utm_source=x",
+	}
+	for name, pageURL := range pageURLs {
+		t.Run(name, func(t *testing.T) {
+			page := readTestdata(t, filepath.Join("pages", name))
+			want := strings.TrimRight(readTestdata(t, filepath.Join("pages", strings.TrimSuffix(name, ".html")+".md")), "\n")
+			doc, err := Extract([]byte(page), pageURL, Options{})
+			if err != nil {
+				t.Fatalf("Extract: %v", err)
+			}
+			if doc.Markdown != want {
+				t.Errorf("Markdown differs\n--- got\n%s\n--- want\n%s", doc.Markdown, want)
+			}
+		})
+	}
+}
+
+// TestFragmentGolden covers FragmentToMarkdown on feed bodies: headings
+// and links never double-escaped, text that merely looks like Markdown
+// escaped only where needed, fragments that already are Markdown left as
+// they are, entity-escaped HTML unescaped once, code blocks, lists,
+// tables, and clutter (scripts, styles, pixels, hidden and empty links).
+func TestFragmentGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "fragments", "*.html"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fragment fixtures: %v", err)
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			in := readTestdata(t, filepath.Join("fragments", name))
+			want := strings.TrimRight(readTestdata(t, filepath.Join("fragments", strings.TrimSuffix(name, ".html")+".md")), "\n")
+			got, err := FragmentToMarkdown(in, "https://blog.example.org/2026/05/post.html")
+			if err != nil {
+				t.Fatalf("FragmentToMarkdown: %v", err)
+			}
+			if got != want {
+				t.Errorf("Markdown differs\n--- got\n%s\n--- want\n%s", got, want)
+			}
+		})
+	}
+}
+
+func readTestdata(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestExtractMarkdownInvariants checks the rules on every golden page
+// independently of the exact text, so a change that breaks a rule says
+// which one.
+func TestExtractMarkdownInvariants(t *testing.T) {
+	page := readTestdata(t, filepath.Join("pages", "structure.html"))
+	doc, err := Extract([]byte(page), "https://example.org/blog/go-client.html", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := doc.Markdown
+	for _, bad := range []string{
+		"Tuning a Go HTTP client for slow feeds",   // headline is metadata
+		"cookies", "Archive", "Related posts", "©", // boilerplate
+		"pixel.gif", "](https://example.org/share)", // tracking pixel, empty link
+		"style=", "track(", "color", // styles and scripts
+		`\#`, `\[`, "&amp;", // double escaping
+	} {
+		if strings.Contains(md, bad) {
+			t.Errorf("Markdown contains %q", bad)
+		}
+	}
+	for _, good := range []string{
+		"## Timeouts come in layers", "### The order to set them", // levels
+		"3. Dial timeout", "   - Slow CDNs need more.", "5. Body deadline", // numbering, nesting
+		"```go\ntr := &http.Transport{\n\tDialContext:", "```python\n", // fences, bytes
+		"| Setting | Before | After |\n|---|---|---|",                         // GFM table
+		"[transport guide](https://static.example.org/guides/transport.html)", // <base href>
+		"![Poll latency before and after](https://static.example.org/notes/img/latency.png)",
+	} {
+		if !strings.Contains(md, good) {
+			t.Errorf("Markdown lacks %q", good)
+		}
+	}
+	if doc.Metadata.Title != "Tuning a Go HTTP client for slow feeds" {
+		t.Errorf("title = %q", doc.Metadata.Title)
+	}
+}

@@ -1,0 +1,79 @@
+package extract_test
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
+	"github.com/mmcdole/gofeed"
+
+	"github.com/feedpoller/feedpoller/bench/feedfarm"
+	"github.com/feedpoller/feedpoller/sources/extract"
+)
+
+// farmBodies returns the HTML bodies of one default farm feed: 20 items of
+// ~2 KB, what the pipeline converts for a changed feed.
+func farmBodies(b *testing.B) []string {
+	b.Helper()
+	f := feedfarm.New(feedfarm.Options{Feeds: 1, Format: feedfarm.FormatRSS, Seed: 1})
+	rec := httptest.NewRecorder()
+	f.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://farm.test/feed/0.xml", nil))
+	feed, err := gofeed.NewParser().Parse(bytes.NewReader(rec.Body.Bytes()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out []string
+	for _, it := range feed.Items {
+		out = append(out, it.Content)
+	}
+	if len(out) != 20 || out[0] == "" {
+		b.Fatalf("farm feed has %d items", len(out))
+	}
+	return out
+}
+
+// BenchmarkStageMarkdown is the pipeline's HTML→Markdown stage for one
+// feed item as the poller runs it (FragmentToMarkdown, then the word count
+// and the two token estimates it records), next to its parts and to the
+// converter's defaults alone (the floor). Per item of ~2 KB.
+func BenchmarkStageMarkdown(b *testing.B) {
+	bodies := farmBodies(b)
+	const base = "http://farm.test/item/0/1"
+	run := func(name string, f func(html string) int) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if f(bodies[i%len(bodies)]) == 0 {
+					b.Fatal("nothing produced")
+				}
+			}
+		})
+	}
+	run("floor-converter-defaults", func(html string) int {
+		md, err := htmltomarkdown.ConvertString(html)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return len(md)
+	})
+	run("FragmentToMarkdown", func(html string) int {
+		md, err := extract.FragmentToMarkdown(html, base)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return len(md)
+	})
+	md, _ := extract.FragmentToMarkdown(bodies[0], base)
+	run("CountWords", func(string) int { return extract.CountWords(md) })
+	run("EstimateTokens-html", func(html string) int { return extract.EstimateTokens(html) })
+	run("EstimateTokens-markdown", func(string) int { return extract.EstimateTokens(md) })
+	run("stage-as-poller-runs-it", func(html string) int {
+		md, err := extract.FragmentToMarkdown(html, base)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return extract.CountWords(md) + extract.EstimateTokens(html) + extract.EstimateTokens(md)
+	})
+}

@@ -1,0 +1,120 @@
+package extract
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestCountWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"one two  three\nfour", 4},
+		{"don't stop, it's fine.", 4},
+		{"co-op 3.14 x_y", 6},
+		{"東京都に行く", 6},
+		{"naïve café", 2},
+	}
+	for _, tt := range tests {
+		if got := CountWords(tt.in); got != tt.want {
+			t.Errorf("CountWords(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestEstimateTokens(t *testing.T) {
+	tests := []struct {
+		in       string
+		min, max int
+	}{
+		{"", 0, 0},
+		{"Hello, world!", 3, 5},
+		{"The quick brown fox jumps over the lazy dog.", 9, 11},
+		{"1234567", 3, 3},
+		{"internationalization", 3, 6},
+		{`<div class="wrapper"><a href="/x">x</a></div>`, 14, 30},
+		{"東京", 2, 2},
+	}
+	for _, tt := range tests {
+		if got := EstimateTokens(tt.in); got < tt.min || got > tt.max {
+			t.Errorf("EstimateTokens(%q) = %d, want %d..%d", tt.in, got, tt.min, tt.max)
+		}
+	}
+}
+
+// TestEstimateTokensTerminates feeds every kind of character, including
+// the white space and control characters that once stalled the scanner.
+func TestEstimateTokensTerminates(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []rune("a Z9 \t\n\r\v\f\u00a0\u2003\u200b.,;<>&é東한ไ😀\x00\x7f")
+	for range 200 {
+		var b strings.Builder
+		for range r.IntN(200) {
+			b.WriteRune(alphabet[r.IntN(len(alphabet))])
+		}
+		if r.IntN(4) == 0 {
+			b.WriteString("\xff\xfe") // invalid UTF-8
+		}
+		s := b.String()
+		if n := EstimateTokens(s); n < 0 || n > len(s) {
+			t.Fatalf("EstimateTokens(%q) = %d, outside 0..%d", s, n, len(s))
+		}
+	}
+}
+
+func TestQualityRanksCleanArticlesAboveClutter(t *testing.T) {
+	article := strings.Repeat("The council said the river fell by a metre overnight and the barriers stay up until Friday. ", 40)
+	linkFarm := strings.Repeat("[Home](https://x/) [News](https://x/n) [Sport](https://x/s)\n\n", 40)
+	short := "Page not found."
+	qa := qualityScore(article, article, CountWords(article))
+	ql := qualityScore(linkFarm, strings.Repeat("Home News Sport\n", 40), 120)
+	qs := qualityScore(short, short, CountWords(short))
+	if !(qa > ql && qa > qs) {
+		t.Errorf("quality: article %.3f, link farm %.3f, short %.3f; want the article highest", qa, ql, qs)
+	}
+	for _, q := range []float64{qa, ql, qs} {
+		if q < 0 || q > 1 {
+			t.Errorf("quality %.3f outside 0..1", q)
+		}
+	}
+	if qualityScore("", "", 0) != 0 {
+		t.Error("empty body must score 0")
+	}
+}
+
+func TestExtractStatsAndGoodEnough(t *testing.T) {
+	page := readTestdata(t, "pages/news.html")
+	doc, err := Extract([]byte(page), "https://gazette.example.com/news/x", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := doc.Stats
+	if s.WordCount != CountWords(doc.Text) || s.WordCount < 100 {
+		t.Errorf("WordCount = %d, text has %d", s.WordCount, CountWords(doc.Text))
+	}
+	if want := (s.WordCount*60 + wordsPerMinute - 1) / wordsPerMinute; s.ReadingTimeSeconds != want {
+		t.Errorf("ReadingTimeSeconds = %d, want %d", s.ReadingTimeSeconds, want)
+	}
+	if s.InputTokens <= s.OutputTokens || s.OutputTokens == 0 {
+		t.Errorf("tokens in %d, out %d", s.InputTokens, s.OutputTokens)
+	}
+	if r := s.TokenReduction(); r <= 0.5 || r >= 1 {
+		t.Errorf("TokenReduction = %.3f", r)
+	}
+	if want := float64(len(page)) / float64(len(doc.Markdown)); s.CompressionRatio < want-0.01 || s.CompressionRatio > want+0.01 {
+		t.Errorf("CompressionRatio = %.2f, want %.2f", s.CompressionRatio, want)
+	}
+	if !doc.GoodEnough(50) {
+		t.Errorf("a clean 120-word article should be good enough (quality %.3f)", s.Quality)
+	}
+	if doc.GoodEnough(1000) {
+		t.Error("GoodEnough must honour minWords")
+	}
+	var nilDoc *Document
+	if nilDoc.GoodEnough(0) {
+		t.Error("nil document is never good enough")
+	}
+}
