@@ -74,6 +74,7 @@ func Extract(page []byte, pageURL string, opts Options) (doc *Document, err erro
 		restoreListNumbering(node, root)
 	}
 	dropLeadingTitle(node, meta.Title, meta.Description)
+	dropMetaLines(node, meta.Author)
 	md, err := nodeToMarkdown(node, base)
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: %w", pageURL, err)

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -538,6 +539,56 @@ func removeEmptyLists(content *html.Node) {
 		}
 		return true
 	})
+	for _, n := range drop {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+}
+
+// bylineRe matches lines that only credit or date the article.
+var bylineRe = regexp.MustCompile(`(?i)^(by|von|par|por|di|door|av)\s+\S|^(published|posted|updated|last updated|modified)\b`)
+
+// dropMetaLines removes short blocks at the very start or end of the
+// content that only hold a byline or a date ("By Jo Reporter", "Updated
+// 10:43", "November 20, 2019"): they are metadata, kept as such.
+func dropMetaLines(content *html.Node, author string) {
+	authorK := titleKey(author)
+	isMeta := func(n *html.Node) bool {
+		text := keyText(n)
+		if text == "" || CountWords(text) > 10 {
+			return false
+		}
+		if bylineRe.MatchString(text) || authorK != "" && titleKey(text) == authorK {
+			return true
+		}
+		_, isDate := ParseDate(text)
+		return isDate
+	}
+	var blocks []*html.Node
+	walk(content, func(n *html.Node) bool {
+		if n.Type != html.ElementNode || n == content {
+			return true
+		}
+		switch n.DataAtom {
+		case atom.P, atom.Div, atom.Span, atom.H4, atom.H5, atom.H6, atom.Time, atom.Address:
+			if !hasBlockChild(n) && keyText(n) != "" {
+				blocks = append(blocks, n)
+				return false
+			}
+		case atom.Pre, atom.Table, atom.Ul, atom.Ol, atom.Blockquote, atom.H1, atom.H2, atom.H3, atom.Img, atom.Figure:
+			blocks = append(blocks, nil) // a real block: ends the run
+			return false
+		}
+		return true
+	})
+	var drop []*html.Node
+	for i := 0; i < len(blocks) && i < 3 && blocks[i] != nil && isMeta(blocks[i]); i++ {
+		drop = append(drop, blocks[i])
+	}
+	for i := len(blocks) - 1; i >= len(drop) && i >= len(blocks)-2 && blocks[i] != nil && isMeta(blocks[i]); i-- {
+		drop = append(drop, blocks[i])
+	}
 	for _, n := range drop {
 		if n.Parent != nil {
 			n.Parent.RemoveChild(n)
