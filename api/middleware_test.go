@@ -1,0 +1,53 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/feedpoller/feedpoller/api"
+)
+
+// panickingPoller stands for a bug deep in a handler.
+type panickingPoller struct{}
+
+func (panickingPoller) PollNow(context.Context, int64, int64) (api.PollOutcome, error) {
+	panic("poller bug: nil map")
+}
+
+func TestPanicBecomesLoggedJSON500(t *testing.T) {
+	e := newEnv(t, "sqlite", func(o *apiOptions) { o.Poller = panickingPoller{} })
+	ws := e.createWorkspace(t, "panic")
+	src := e.createSource(t, ws.ID, map[string]any{"url": "https://example.com/api", "source_type": "api"})
+	r := e.call(call{method: "POST", path: path("/%d/sources/%d/poll", ws.ID, src.ID), token: e.admin, serverError: true}).
+		want(t, http.StatusInternalServerError)
+	if eb := r.errBody(t); strings.Contains(eb.Error, "nil map") {
+		t.Fatalf("500 leaks the panic: %q", eb.Error)
+	}
+	logs := e.logs.String()
+	if !strings.Contains(logs, "panic serving request") || !strings.Contains(logs, "poller bug: nil map") {
+		t.Fatalf("panic not logged:\n%s", logs)
+	}
+	// The server keeps serving.
+	e.do("GET", path("/%d", ws.ID), e.admin, nil).want(t, http.StatusOK)
+}
+
+func TestRequestLogNamesRequestsNotTokens(t *testing.T) {
+	e := newEnv(t, "sqlite")
+	ws := e.createWorkspace(t, "logged")
+	tok := e.workspaceToken(t, ws.ID)
+	e.do("GET", path("/%d/sources", ws.ID), tok, nil).want(t, http.StatusOK)
+	e.do("GET", path("/%d/sources", ws.ID), "wrong-"+tok, nil).want(t, http.StatusUnauthorized)
+	logs := e.logs.String()
+	for _, want := range []string{"method=GET", "path=/api/intelligence/workspaces/1/sources", "status=200", "status=401", "duration_ms="} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("request log lacks %q", want)
+		}
+	}
+	for _, secret := range []string{tok, e.admin, "Bearer", "Authorization"} {
+		if strings.Contains(logs, secret) {
+			t.Errorf("request log contains %q", secret)
+		}
+	}
+}
