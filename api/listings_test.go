@@ -42,7 +42,7 @@ type pageJSON[T any] struct {
 // seedArticles stores n articles through the store, as a poll would: the
 // i-th is published on 2024-01-(i+1), scores i/10, and every even one is
 // promoted.
-func (e *env) seedArticles(t *testing.T, wsID, sourceID int64, n int, prefix string) {
+func (e *env) seedArticles(t testing.TB, wsID, sourceID int64, n int, prefix string) {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := e.store.ClaimSource(ctx, wsID, sourceID, "seed", time.Minute); err != nil {
