@@ -40,9 +40,12 @@ with metadata and statistics.
 // 1 when the page could not be read or has no main content, 2 on usage
 // errors.
 func Command(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, fetchURL func(ctx context.Context, url string) ([]byte, error)) int {
-	// One page, then exit: trading memory for fewer collections saves about
-	// a quarter of the CPU. Restored on return for callers that live on.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	// One page, then exit: collecting garbage only when the heap nears
+	// 1 GiB saves about a quarter of the CPU on typical pages, and the
+	// limit still bounds memory on huge ones. Both settings are restored
+	// on return for callers that live on.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 
 	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
 	fs.SetOutput(stderr)

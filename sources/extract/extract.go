@@ -5,17 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"unicode/utf8"
 
 	readability "codeberg.org/readeck/go-readability/v2"
-	"github.com/go-shiori/dom"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"github.com/feedpoller/feedpoller/sources/extract/internal/trafilatura"
 )
-
-// fallbackSkipAbove is the length of trafilatura's text (characters) above
-// which readability is not consulted; see trafilatura.FallbackCandidates.
-const fallbackSkipAbove = 0
 
 // Options tunes Extract. The zero value is the recommended setting.
 type Options struct {
@@ -61,17 +58,20 @@ func Extract(page []byte, pageURL string, opts Options) (doc *Document, err erro
 	base := documentBase(root, pageURL)
 	removeTrackingPixels(root)
 
+	// What the refinements need from the page is read before extraction,
+	// so that readability may then work on root itself instead of a copy.
+	links, pres, lists := originalLinks(root), originalCode(root), originalLists(root)
+
 	node, method := mainContent(root, base, opts)
 	if node == nil {
 		return nil, fmt.Errorf("extract %s: %w", pageURL, ErrNoContent)
 	}
 	fixAtoms(node)
 	if method != "readability" {
-		links := originalLinks(root)
 		pruneLinkBlocks(node, links)
 		relink(node, links)
-		restoreCode(node, originalCode(root))
-		restoreListNumbering(node, root)
+		restoreCode(node, pres)
+		restoreListNumbering(node, lists)
 	}
 	dropLeadingTitle(node, meta.Title, meta.Description)
 	dropMetaLines(node, meta.Author)
@@ -84,21 +84,28 @@ func Extract(page []byte, pageURL string, opts Options) (doc *Document, err erro
 	return d, nil
 }
 
-// mainContent picks the article subtree. root is not modified.
+// mainContent picks the article subtree. root may be modified: the
+// caller reads what it needs from it first.
 //
 // go-trafilatura leads: on the benchmark it is the more precise of the two
 // (it prunes by selectors and link density, block by block), while
 // readability scores whole containers and keeps more around the article.
-// Readability is its fallback, computed only when trafilatura's own result
-// is short enough for the comparison to matter.
+// Readability is its fallback, compared as upstream trafilatura does.
 func mainContent(root *html.Node, base *url.URL, opts Options) (*html.Node, string) {
+	var readNode *html.Node
+	readDone := false
+	// readable runs readability at most once. It mutates root, which is
+	// safe: trafilatura works on its own copy and is done with root by the
+	// time it asks for a fallback.
 	readable := func() *html.Node {
-		parser := readability.NewParser()
-		art, err := parser.ParseAndMutate(dom.Clone(root, true), base)
-		if err != nil {
-			return nil
+		if !readDone {
+			readDone = true
+			parser := readability.NewParser()
+			if art, err := parser.ParseAndMutate(root, base); err == nil {
+				readNode = art.Node
+			}
 		}
-		return art.Node
+		return readNode
 	}
 	if opts.Extractor == "readability" {
 		return readable(), "readability"
@@ -112,8 +119,8 @@ func mainContent(root *html.Node, base *url.URL, opts Options) (*html.Node, stri
 	}
 	if opts.Extractor != "trafilatura" {
 		topts.FallbackCandidates = &trafilatura.FallbackCandidates{
-			Generators: []func() *html.Node{readable},
-			SkipAbove:  fallbackSkipAbove,
+			Generators:      []func() *html.Node{readable},
+			MaxCandidateLen: textLenBound(root),
 		}
 	}
 	res, err := trafilatura.ExtractDocument(root, topts)
@@ -121,4 +128,23 @@ func mainContent(root *html.Node, base *url.URL, opts Options) (*html.Node, stri
 		return readable(), "readability"
 	}
 	return res.ContentNode, res.Method
+}
+
+// textLenBound is an upper bound on the length of any text an extractor
+// can take from the page's <body>, counted as trafilatura counts: the runes
+// of every text node plus one separator each. Readability cannot return
+// more, so when trafilatura already holds half of it the fallback is
+// skipped without changing the result.
+func textLenBound(root *html.Node) int {
+	n := 0
+	walk(root, func(c *html.Node) bool {
+		if c.Type == html.ElementNode && (c.DataAtom == atom.Head || c.DataAtom == atom.Script || c.DataAtom == atom.Style) {
+			return false
+		}
+		if c.Type == html.TextNode {
+			n += utf8.RuneCountInString(c.Data) + 1
+		}
+		return true
+	})
+	return n + 1
 }

@@ -43,7 +43,8 @@ func ParseMetadata(page []byte, pageURL string) Metadata {
 // does not modify.
 func metadataFromDoc(doc *html.Node, pageURL string) Metadata {
 	base := documentBase(doc, pageURL)
-	og, heur := openGraphMetadata(doc), heuristicMetadata(doc)
+	tags := metaTags(doc)
+	og, heur := openGraphMetadata(tags), heuristicMetadata(doc)
 	var m Metadata
 	// The canonical URL is what the page declares for itself first: the
 	// <link rel=canonical>, then og:url, before any structured data.
@@ -52,7 +53,7 @@ func metadataFromDoc(doc *html.Node, pageURL string) Metadata {
 		jsonLDMetadata(doc),
 		microdataMetadata(doc),
 		og,
-		metaTagMetadata(doc),
+		metaTagMetadata(tags),
 		heur,
 	} {
 		m.fillFrom(src)

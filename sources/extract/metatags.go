@@ -49,8 +49,7 @@ func firstMeta(tags map[string][]string, keys ...string) string {
 }
 
 // openGraphMetadata reads Open Graph, article:* and Twitter card tags.
-func openGraphMetadata(doc *html.Node) Metadata {
-	tags := metaTags(doc)
+func openGraphMetadata(tags map[string][]string) Metadata {
 	m := Metadata{
 		Title:        firstMeta(tags, "og:title", "twitter:title"),
 		Description:  firstMeta(tags, "og:description", "twitter:description"),
@@ -72,8 +71,7 @@ func openGraphMetadata(doc *html.Node) Metadata {
 
 // metaTagMetadata reads plain <meta> names: author, description, keywords,
 // Dublin Core and the many date conventions of CMSs.
-func metaTagMetadata(doc *html.Node) Metadata {
-	tags := metaTags(doc)
+func metaTagMetadata(tags map[string][]string) Metadata {
 	m := Metadata{
 		Title:       firstMeta(tags, "dc.title", "dcterms.title", "citation_title", "parsely-title", "sailthru.title", "title"),
 		Author:      cleanAuthor(firstMeta(tags, "author", "dc.creator", "dcterms.creator", "citation_author", "parsely-author", "sailthru.author", "byl", "twitter:creator")),

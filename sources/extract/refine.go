@@ -209,15 +209,30 @@ func textContentRaw(n *html.Node) string {
 	return b.String()
 }
 
-// originalCode maps the collapsed text of every <pre> of the page to the
-// element itself.
-func originalCode(root *html.Node) map[string]*html.Node {
-	out := map[string]*html.Node{}
+// codeRef is a snapshot of one <pre> of the page: a copy, since the page
+// may be modified by the extractors, and its language hint, which may sit
+// on a wrapper outside the copy.
+type codeRef struct {
+	pre  *html.Node
+	lang string
+}
+
+// originalCode maps the collapsed text of every <pre> of the page to a
+// snapshot of it.
+func originalCode(root *html.Node) map[string]codeRef {
+	out := map[string]codeRef{}
 	walk(root, func(n *html.Node) bool {
 		if n.Type == html.ElementNode && n.DataAtom == atom.Pre {
 			key := collapseSpace(textContentRaw(n))
 			if _, dup := out[key]; !dup && key != "" {
-				out[key] = n
+				lang := codeLanguage(n)
+				walk(n, func(c *html.Node) bool {
+					if lang == "" && c.Type == html.ElementNode && c.DataAtom == atom.Code {
+						lang = codeLanguage(c)
+					}
+					return lang == ""
+				})
+				out[key] = codeRef{pre: dom.Clone(n, true), lang: lang}
 			}
 			return false
 		}
@@ -229,7 +244,7 @@ func originalCode(root *html.Node) map[string]*html.Node {
 // restoreCode replaces each code block of the extracted tree by a copy of
 // the page's own <pre> with the same text, so the code keeps its bytes and
 // its language hint; code blocks with no counterpart are wrapped in <pre>.
-func restoreCode(content *html.Node, pres map[string]*html.Node) {
+func restoreCode(content *html.Node, pres map[string]codeRef) {
 	var blocks []*html.Node
 	walk(content, func(n *html.Node) bool {
 		if n.Type == html.ElementNode && (n.DataAtom == atom.Pre || isBlockCode(n)) {
@@ -243,18 +258,10 @@ func restoreCode(content *html.Node, pres map[string]*html.Node) {
 			continue
 		}
 		if orig, ok := pres[collapseSpace(textContentRaw(b))]; ok {
-			cp := dom.Clone(orig, true)
-			// The hint may sit on a wrapper of the original; read it there.
-			lang := codeLanguage(orig)
-			walk(orig, func(c *html.Node) bool {
-				if lang == "" && c.Type == html.ElementNode && c.DataAtom == atom.Code {
-					lang = codeLanguage(c)
-				}
-				return lang == ""
-			})
+			cp := dom.Clone(orig.pre, true)
 			normaliseCodeLanguage(cp)
-			if lang != "" {
-				setAttr(cp, "class", "language-"+lang)
+			if orig.lang != "" {
+				setAttr(cp, "class", "language-"+orig.lang)
 			}
 			b.Parent.InsertBefore(cp, b)
 			b.Parent.RemoveChild(b)
@@ -355,17 +362,23 @@ func keyText(n *html.Node) string {
 	return collapseSpace(b.String())
 }
 
-// restoreListNumbering copies start and reversed from the page's ordered
-// lists to the extracted ones with the same text, which the extractor
-// strips along with every other attribute.
-func restoreListNumbering(content, root *html.Node) {
+// originalLists maps the text of the page's ordered lists that have a
+// start or reversed attribute to the list itself.
+func originalLists(root *html.Node) map[string]*html.Node {
 	orig := map[string]*html.Node{}
 	walk(root, func(n *html.Node) bool {
 		if n.Type == html.ElementNode && n.DataAtom == atom.Ol && (hasAttr(n, "start") || hasAttr(n, "reversed")) {
-			orig[matchKey(n)] = n
+			orig[matchKey(n)] = &html.Node{Type: html.ElementNode, Data: "ol", DataAtom: atom.Ol, Attr: append([]html.Attribute(nil), n.Attr...)}
 		}
 		return true
 	})
+	return orig
+}
+
+// restoreListNumbering copies start and reversed from the page's ordered
+// lists to the extracted ones with the same text, which the extractor
+// strips along with every other attribute.
+func restoreListNumbering(content *html.Node, orig map[string]*html.Node) {
 	if len(orig) == 0 {
 		return
 	}

@@ -59,8 +59,8 @@ func ExtractDocument(doc *html.Node, opts Options) (*ExtractResult, error) {
 	opts.ExcludeComments = true
 	cache := lru.NewCache(opts.Config.CacheSize)
 
+	original := doc
 	doc = dom.Clone(doc, true)
-	docBackup2 := dom.Clone(doc, true)
 
 	docCleaning(doc, opts)
 	convertTags(doc, opts)
@@ -82,7 +82,8 @@ func ExtractDocument(doc *html.Node, opts Options) (*ExtractResult, error) {
 
 	lenText := utf8.RuneCountInString(tmpBodyText)
 	if lenText < opts.Config.MinExtractedSize && opts.Focus != FavorPrecision {
-		postBody, tmpBodyText = baseline(docBackup2)
+		// The caller's document is untouched: clone it only when needed.
+		postBody, tmpBodyText = baseline(dom.Clone(original, true))
 		method = "baseline"
 	}
 

@@ -49,7 +49,7 @@ func compareExternalExtraction(extractedDoc *html.Node, opts Options) (*html.Nod
 	}
 
 	used := false
-	if skip := opts.FallbackCandidates.SkipAbove; skip > 0 && lenExtracted >= skip {
+	if limit := opts.FallbackCandidates.MaxCandidateLen; limit > 0 && !candidateCouldWin(extractedDoc, limit, lenExtracted, opts) {
 		return extractedDoc, extractedText, false
 	}
 	for _, generate := range opts.FallbackCandidates.Generators {
@@ -73,6 +73,33 @@ func compareExternalExtraction(extractedDoc *html.Node, opts Options) (*html.Nod
 	}
 	extractedText = trim(etree.IterText(extractedDoc, " "))
 	return extractedDoc, extractedText, used
+}
+
+// candidateCouldWin reports whether some candidate of at most maxLen
+// characters could pass candidateIsUsable against extractedDoc: either by
+// being more than twice as long, or through the borderline rules, which
+// look at the extracted document only. (feedpoller addition.)
+func candidateCouldWin(extractedDoc *html.Node, maxLen, lenExtracted int, opts Options) bool {
+	if lenExtracted == 0 || maxLen > 2*lenExtracted {
+		return true
+	}
+	if opts.Focus == FavorRecall {
+		return true
+	}
+	if maxLen <= opts.Config.MinExtractedSize*2 {
+		return false
+	}
+	extractedTables := dom.GetElementsByTagName(extractedDoc, "table")
+	extractedParagraphs := dom.GetElementsByTagName(extractedDoc, "p")
+	if len(extractedTables) > len(extractedParagraphs) {
+		return true
+	}
+	for _, p := range extractedParagraphs {
+		if trim(etree.IterText(p, " ")) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // candidateIsUsable check if the fallback candidate is good enough to use as extraction result.
