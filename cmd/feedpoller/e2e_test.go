@@ -229,6 +229,16 @@ func TestDaemonEndToEnd(t *testing.T) {
 				t.Fatalf("content item markdown: %v", item)
 			}
 
+			// Poll now, through the API and the real poller.
+			code, polled := d.call(t, token, "POST", fmt.Sprintf("%s/sources/%v/poll", wsPath, src["id"]), nil)
+			if code != 200 || polled["status"] != "ok" || polled["items_seen"] != float64(2) || polled["items_duplicate"] != float64(2) {
+				t.Fatalf("poll now: %d %v, want ok with 2 seen, 2 duplicates", code, polled)
+			}
+			_, srcView := d.call(t, token, "GET", fmt.Sprintf("%s/sources/%v", wsPath, src["id"]), nil)
+			if srcView["last_polled_status"] != "ok" || srcView["consecutive_failures"] != float64(0) {
+				t.Fatalf("source after polls: %v", srcView)
+			}
+
 			// SIGTERM: the daemon stops cleanly.
 			d.cmd.Process.Signal(syscall.SIGTERM)
 			select {
