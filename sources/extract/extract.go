@@ -4,14 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net/url"
-	"unicode/utf8"
 
-	readability "codeberg.org/readeck/go-readability/v2"
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
-
-	"github.com/feedpoller/feedpoller/sources/extract/internal/trafilatura"
 )
 
 // Options tunes Extract. The zero value is the recommended setting.
@@ -62,12 +56,12 @@ func Extract(page []byte, pageURL string, opts Options) (doc *Document, err erro
 	// so that readability may then work on root itself instead of a copy.
 	links, pres, lists := originalLinks(root), originalCode(root), originalLists(root)
 
-	node, method := mainContent(root, base, opts)
+	node, method, cleaned := mainContent(root, base, opts)
 	if node == nil {
 		return nil, fmt.Errorf("extract %s: %w", pageURL, ErrNoContent)
 	}
 	fixAtoms(node)
-	if method != "readability" {
+	if cleaned {
 		pruneLinkBlocks(node, links)
 		relink(node, links)
 		restoreCode(node, pres)
@@ -82,69 +76,4 @@ func Extract(page []byte, pageURL string, opts Options) (doc *Document, err erro
 	d := &Document{Markdown: md, Text: blockText(node), Metadata: meta, Method: method}
 	d.Stats = computeStats(page, d)
 	return d, nil
-}
-
-// mainContent picks the article subtree. root may be modified: the
-// caller reads what it needs from it first.
-//
-// go-trafilatura leads: on the benchmark it is the more precise of the two
-// (it prunes by selectors and link density, block by block), while
-// readability scores whole containers and keeps more around the article.
-// Readability is its fallback, compared as upstream trafilatura does.
-func mainContent(root *html.Node, base *url.URL, opts Options) (*html.Node, string) {
-	var readNode *html.Node
-	readDone := false
-	// readable runs readability at most once. It mutates root, which is
-	// safe: trafilatura works on its own copy and is done with root by the
-	// time it asks for a fallback.
-	readable := func() *html.Node {
-		if !readDone {
-			readDone = true
-			parser := readability.NewParser()
-			if art, err := parser.ParseAndMutate(root, base); err == nil {
-				readNode = art.Node
-			}
-		}
-		return readNode
-	}
-	if opts.Extractor == "readability" {
-		return readable(), "readability"
-	}
-	topts := trafilatura.Options{
-		OriginalURL: base,
-		// Images stay (captions go); links are put back by relink, since
-		// the extractor's own link mode splits sentences around them.
-		IncludeImages: true,
-		KeepCaptions:  opts.KeepCaptions,
-	}
-	if opts.Extractor != "trafilatura" {
-		topts.FallbackCandidates = &trafilatura.FallbackCandidates{
-			Generators:      []func() *html.Node{readable},
-			MaxCandidateLen: textLenBound(root),
-		}
-	}
-	res, err := trafilatura.ExtractDocument(root, topts)
-	if err != nil || res == nil || res.ContentNode == nil {
-		return readable(), "readability"
-	}
-	return res.ContentNode, res.Method
-}
-
-// textLenBound is an upper bound on the length of any text an extractor
-// can take from the page's <body>, counted as trafilatura counts: the runes
-// of every text node plus one separator each. Readability cannot return
-// more, so when trafilatura already holds half of it the fallback is
-// skipped without changing the result.
-func textLenBound(root *html.Node) int {
-	n := 0
-	walk(root, func(c *html.Node) bool {
-		if c.Type == html.ElementNode && (c.DataAtom == atom.Head || c.DataAtom == atom.Script || c.DataAtom == atom.Style) {
-			return false
-		}
-		if c.Type == html.TextNode {
-			n += utf8.RuneCountInString(c.Data) + 1
-		}
-		return true
-	})
-	return n + 1
 }

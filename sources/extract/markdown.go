@@ -19,7 +19,7 @@ import (
 // code blocks, GFM tables. A converter is cheap, so each call gets its own
 // rather than sharing package state.
 func newConverter() *converter.Converter {
-	return converter.NewConverter(
+	conv := converter.NewConverter(
 		converter.WithPlugins(
 			base.NewBasePlugin(),
 			commonmark.NewCommonmarkPlugin(
@@ -33,6 +33,8 @@ func newConverter() *converter.Converter {
 			),
 		),
 	)
+	registerTextEscaping(conv)
+	return conv
 }
 
 // FragmentToMarkdown converts an HTML fragment, such as an RSS
@@ -83,7 +85,7 @@ func nodeToMarkdown(root *html.Node, base *url.URL) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("convert html to markdown: %w", err)
 	}
-	return tidyMarkdown(string(out)), nil
+	return tidyMarkdown(restoreSpecials(string(out))), nil
 }
 
 func parseFragment(s string) ([]*html.Node, error) {

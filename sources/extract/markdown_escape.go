@@ -1,0 +1,110 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+)
+
+// The converter writes every "<" and ">" of the text as "&lt;"/"&gt;" and
+// leaves "&" as it is, so "1 < 2" came out as "1 &lt; 2" while a text
+// "&copy;" (from "&amp;copy;") rendered as "©". Instead, the characters of
+// text nodes are hidden behind noncharacters before the converter sees
+// them, and after conversion each one is written literally, or
+// backslash-escaped where CommonMark would read it as markup.
+const (
+	sentinelLT  = '\uFDD0'
+	sentinelGT  = '\uFDD1'
+	sentinelAmp = '\uFDD2'
+)
+
+var hideSpecials = strings.NewReplacer(
+	"<", string(sentinelLT),
+	">", string(sentinelGT),
+	"&", string(sentinelAmp),
+	// Noncharacters have no business in text; dropping any that arrive
+	// keeps them from being taken for ours.
+	string(sentinelLT), "\uFFFD",
+	string(sentinelGT), "\uFFFD",
+	string(sentinelAmp), "\uFFFD",
+)
+
+// registerTextEscaping hides "<", ">" and "&" of text nodes from the
+// converter's own entity replacement, which runs later.
+func registerTextEscaping(conv *converter.Converter) {
+	conv.Register.TextTransformer(func(_ converter.Context, content string) string {
+		return hideSpecials.Replace(content)
+	}, converter.PriorityEarly)
+}
+
+var (
+	// entityRe is what CommonMark reads as an entity or numeric character
+	// reference.
+	entityRe = regexp.MustCompile(`^&(?:[A-Za-z][A-Za-z0-9]{0,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});`)
+	// emailAutolinkRe is CommonMark's email autolink, the one autolink or
+	// tag that can start with a digit or a symbol.
+	emailAutolinkRe = regexp.MustCompile(`^<[A-Za-z0-9.!#$%&'*+/=?^_` + "`" + `{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>`)
+	// containerPrefixRe is a line start made only of indentation, list
+	// markers and block-quote markers, after which ">" opens a block quote.
+	containerPrefixRe = regexp.MustCompile(`^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*$`)
+)
+
+// restoreSpecials writes the hidden characters back into md.
+func restoreSpecials(md string) string {
+	if !strings.ContainsAny(md, string([]rune{sentinelLT, sentinelGT, sentinelAmp})) {
+		return md
+	}
+	// Decisions look at the text as it will read, with the other hidden
+	// characters already in their literal form.
+	plain := strings.NewReplacer(string(sentinelLT), "<", string(sentinelGT), ">", string(sentinelAmp), "&").Replace(md)
+	var b strings.Builder
+	b.Grow(len(md) + 16)
+	lineStart := 0 // in plain
+	pi := 0        // position in plain matching the current rune of md
+	for _, r := range md {
+		switch r {
+		case sentinelLT:
+			if ltIsMarkup(plain[pi:]) {
+				b.WriteByte('\\')
+			}
+			b.WriteByte('<')
+			pi++
+		case sentinelGT:
+			if containerPrefixRe.MatchString(plain[lineStart:pi]) {
+				b.WriteByte('\\')
+			}
+			b.WriteByte('>')
+			pi++
+		case sentinelAmp:
+			if entityRe.MatchString(plain[pi:]) {
+				b.WriteByte('\\')
+			}
+			b.WriteByte('&')
+			pi++
+		default:
+			b.WriteRune(r)
+			n := len(string(r))
+			if r == '\n' {
+				lineStart = pi + n
+			}
+			pi += n
+		}
+	}
+	return b.String()
+}
+
+// ltIsMarkup reports whether s, starting with "<", opens something
+// CommonMark reads as markup: a tag, a closing tag, a comment, a
+// declaration, a processing instruction, or an autolink.
+func ltIsMarkup(s string) bool {
+	if len(s) < 2 {
+		return false
+	}
+	c := s[1]
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '/', c == '!', c == '?':
+		return true
+	}
+	return emailAutolinkRe.MatchString(s)
+}

@@ -1,0 +1,71 @@
+package extract
+
+import (
+	"bytes"
+	"html"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	xhtml "golang.org/x/net/html"
+)
+
+// TestSpecialCharactersRoundTrip renders the Markdown with a CommonMark
+// renderer and checks that a reader sees exactly the page's text: "<",
+// ">" and "&" neither lost to markup nor shown as entities or backslashes.
+func TestSpecialCharactersRoundTrip(t *testing.T) {
+	cases := []struct {
+		name, text string
+		// literal is what the Markdown must contain verbatim: the
+		// character written as it is, not as an entity.
+		literal string
+	}{
+		{"less than before a space", "1 < 2", "1 < 2"},
+		{"less than before a digit", "x <3 y", "x <3 y"},
+		{"greater than mid-line", "3 > 2", "3 > 2"},
+		{"arrow", "x <- y -> z", "x <- y -> z"},
+		{"ampersand", "AT&T & Co", "AT&T & Co"},
+		{"tag-like text", "use <div> here", ""},
+		{"closing tag", "end with </p> now", ""},
+		{"comment-like", "a <!-- b --> c", ""},
+		{"processing instruction", "a <?php ?> b", ""},
+		{"autolink-like", "see <https://example.org> now", ""},
+		{"email autolink-like", "mail <1news@example.org> now", ""},
+		{"entity-like", "write &copy; or &#169; or &#xA9;", ""},
+		{"escaped entity", "&amp; stays", ""},
+		{"quote at line start", "> not a quote", ""},
+		{"generics", "Map<K, V> & Set<T>", ""},
+		{"backslash before lt", `a \<b`, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			md, err := FragmentToMarkdown("<p>"+html.EscapeString(c.text)+"</p>", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.literal != "" && md != c.literal {
+				t.Errorf("Markdown %q, want %q", md, c.literal)
+			}
+			if strings.Contains(md, "&lt;") || strings.Contains(md, "&gt;") || strings.Contains(md, "&amp;amp;") {
+				t.Errorf("Markdown %q writes a character as an entity", md)
+			}
+			if got := renderedText(t, md); got != c.text {
+				t.Errorf("Markdown %q reads as %q, want %q", md, got, c.text)
+			}
+		})
+	}
+}
+
+// renderedText renders md as CommonMark and returns its visible text.
+func renderedText(t *testing.T, md string) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := goldmark.Convert([]byte(md), &out); err != nil {
+		t.Fatalf("render %q: %v", md, err)
+	}
+	doc, err := xhtml.Parse(&out)
+	if err != nil {
+		t.Fatalf("parse rendered %q: %v", out.String(), err)
+	}
+	return textContent(doc)
+}
