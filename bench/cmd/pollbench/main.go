@@ -259,7 +259,9 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, cluste
 			name, res.Polls, res.WallS, res.PollsPS, res.DaemonCPUPer1k, res.DBCPUPer1k, res.LagP50, res.LagP99, res.PeakRSSMB, res.Outcomes)
 		out = append(out, res)
 		if !res.Complete {
-			progress("  round %s incomplete after %v: %d of %d polls", name, cfg.timeout, res.Polls, res.Expected)
+			// The unfinished polls would spill into the next round's count.
+			progress("  round %s incomplete after %v: %d of %d polls; later rounds skipped", name, cfg.timeout, res.Polls, res.Expected)
+			break
 		}
 	}
 	if err := d.stop(); err != nil {
