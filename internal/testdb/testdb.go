@@ -4,13 +4,11 @@
 package testdb
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -133,82 +131,14 @@ func versionOf(dir string) int {
 	return v
 }
 
-// startCluster runs initdb and postgres under a temp dir on a free
-// loopback port; stop shuts it down and removes the directory.
+// startCluster starts a throwaway cluster (see Cluster) for the whole
+// test binary; stop shuts it down and removes its files.
 func startCluster() (u string, stop func(), err error) {
-	bin, err := BinDir()
+	c, err := StartCluster()
 	if err != nil {
 		return "", nil, err
 	}
-	dir, err := os.MkdirTemp("", "feedpoller-pg-")
-	if err != nil {
-		return "", nil, err
-	}
-	var asUser []string
-	if os.Geteuid() == 0 {
-		// PostgreSQL refuses to run as root.
-		u, err := user.Lookup("postgres")
-		if err != nil {
-			return "", nil, fmt.Errorf("running as root needs a 'postgres' user: %w", err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chown(dir, uid, gid); err != nil {
-			return "", nil, err
-		}
-		asUser = []string{"runuser", "-u", "postgres", "--"}
-	}
-	run := func(args ...string) *exec.Cmd {
-		full := append(append([]string{}, asUser...), args...)
-		return exec.Command(full[0], full[1:]...)
-	}
-	data := filepath.Join(dir, "data")
-	if out, err := run(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8").CombinedOutput(); err != nil {
-		return "", nil, fmt.Errorf("initdb: %v: %s", err, out)
-	}
-	port, err := freePort()
-	if err != nil {
-		return "", nil, err
-	}
-	cmd := run(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port), "-h", "127.0.0.1",
-		"-k", dir, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-		"-c", "max_connections=300")
-	logf, _ := os.Create(filepath.Join(dir, "postgres.log"))
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		return "", nil, fmt.Errorf("start postgres: %w", err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	stop = func() {
-		cmd.Process.Signal(os.Interrupt) // fast shutdown
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-		}
-		os.RemoveAll(dir)
-	}
-	u = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	for {
-		db, err := sql.Open("postgres", u)
-		if err == nil {
-			err = db.PingContext(ctx)
-			db.Close()
-		}
-		if err == nil {
-			return u, stop, nil
-		}
-		select {
-		case <-ctx.Done():
-			log, _ := os.ReadFile(filepath.Join(dir, "postgres.log"))
-			stop()
-			return "", nil, fmt.Errorf("postgres did not start: %v: %s", err, log)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	return c.URL(""), func() { c.Close() }, nil
 }
 
 func freePort() (int, error) {
