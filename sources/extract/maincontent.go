@@ -44,6 +44,24 @@ func mainContent(root *html.Node, base *url.URL, opts Options) (node *html.Node,
 		// search is the most expensive part of its metadata pass.
 		HtmlDateMode: trafilatura.Disabled,
 	}
+	var readNode *html.Node
+	if opts.Extractor != methodTrafilatura {
+		// Computed before go-trafilatura runs, on a copy of root: the
+		// library takes its candidates up front.
+		readNode = readabilityContent(root, base, false)
+		empty := &html.Node{Type: html.DocumentNode}
+		if readNode == nil {
+			// Given nil, the library would run its own readability.
+			readNode = empty
+		}
+		topts.EnableFallback = true
+		topts.FallbackCandidates = &trafilatura.FallbackCandidates{
+			Readability: readNode,
+			// A non-nil empty candidate has no text, so it never wins, and
+			// it keeps the library from running dom-distiller itself.
+			Distiller: empty,
+		}
+	}
 	res, err := trafilatura.ExtractDocument(root, topts)
 	if err != nil || res == nil || res.ContentNode == nil {
 		if opts.Extractor == methodTrafilatura {
@@ -51,30 +69,9 @@ func mainContent(root *html.Node, base *url.URL, opts Options) (node *html.Node,
 		}
 		return readabilityContent(root, base, true), methodReadability, false
 	}
-	if opts.Extractor == methodTrafilatura || !fallbackCouldWin(res, textLenBound(root)) {
-		return res.ContentNode, methodTrafilatura, true
-	}
-
-	// Second pass, with the library's fallback comparison. root is intact:
-	// go-trafilatura works on its own copy, and readability is run on one.
-	readNode := readabilityContent(root, base, false)
-	if readNode == nil {
-		return res.ContentNode, methodTrafilatura, true
-	}
-	topts.EnableFallback = true
-	topts.FallbackCandidates = &trafilatura.FallbackCandidates{
-		Readability: readNode,
-		// A non-nil empty candidate has no text, so it never wins, and it
-		// keeps the library from running dom-distiller itself: on the
-		// benchmark it only added CPU.
-		Distiller: &html.Node{Type: html.DocumentNode},
-	}
-	res2, err := trafilatura.ExtractDocument(root, topts)
-	if err == nil && res2 != nil && res2.ContentNode == readNode {
+	if res.ContentNode == readNode {
 		return readNode, methodReadability, true
 	}
-	// go-trafilatura kept its own result: use the first pass's, which the
-	// fallback path has not sanitised (that step drops <figure> images).
 	return res.ContentNode, methodTrafilatura, true
 }
 
