@@ -22,8 +22,10 @@ const (
 // readability scores whole containers and keeps more around the article.
 // Readability is its fallback, and the choice between them is
 // go-trafilatura's own comparison (EnableFallback with readability as the
-// candidate). Readability is only computed when that comparison could pick
-// it; see fallbackCouldWin.
+// candidate, dom-distiller disabled). The library takes its candidates up
+// front, so readability runs on every page: deciding first whether it could
+// win needs go-trafilatura's result, i.e. a second extraction, and on the
+// benchmark that was needed on 110 of 128 pages.
 //
 // cleaned reports whether the node went through go-trafilatura's cleaning
 // (links and code highlighting stripped), which the refinements undo.
