@@ -4,11 +4,14 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o /out/feedpoller ./cmd/feedpoller
+RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o /out/feedpoller ./cmd/feedpoller && mkdir -p /out/data
 
 # A small runtime image with CA certificates and a non-root user.
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/feedpoller /usr/local/bin/feedpoller
+# The data directory belongs to the non-root user, so a fresh named volume
+# mounted there (which copies this ownership) is writable.
+COPY --from=build --chown=65532:65532 /out/data /data
 WORKDIR /data
 VOLUME ["/data"]
 ENV FEEDPOLLER_LISTEN=0.0.0.0:8080 \
