@@ -3,6 +3,7 @@ package extract
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 )
@@ -50,6 +51,11 @@ var (
 	containerPrefixRe = regexp.MustCompile(`^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*$`)
 )
 
+// maxContainerPrefix bounds the line start examined for each ">", so that
+// a hostile line of a million ">" costs linear time; real container
+// prefixes are a few bytes.
+const maxContainerPrefix = 256
+
 // restoreSpecials writes the hidden characters back into md.
 func restoreSpecials(md string) string {
 	if !strings.ContainsAny(md, string([]rune{sentinelLT, sentinelGT, sentinelAmp})) {
@@ -61,8 +67,10 @@ func restoreSpecials(md string) string {
 	var b strings.Builder
 	b.Grow(len(md) + 16)
 	lineStart := 0 // in plain
-	pi := 0        // position in plain matching the current rune of md
-	for _, r := range md {
+	quoteEscaped := false
+	pi := 0 // position in plain matching the current rune of md
+	for i := 0; i < len(md); {
+		r, size := utf8.DecodeRuneInString(md[i:])
 		switch r {
 		case sentinelLT:
 			if ltIsMarkup(plain[pi:]) {
@@ -71,8 +79,11 @@ func restoreSpecials(md string) string {
 			b.WriteByte('<')
 			pi++
 		case sentinelGT:
-			if containerPrefixRe.MatchString(plain[lineStart:pi]) {
+			// Once one ">" of a line is escaped, the rest of the line is
+			// paragraph text and needs none.
+			if !quoteEscaped && pi-lineStart <= maxContainerPrefix && containerPrefixRe.MatchString(plain[lineStart:pi]) {
 				b.WriteByte('\\')
+				quoteEscaped = true
 			}
 			b.WriteByte('>')
 			pi++
@@ -83,13 +94,15 @@ func restoreSpecials(md string) string {
 			b.WriteByte('&')
 			pi++
 		default:
-			b.WriteRune(r)
-			n := len(string(r))
+			// Bytes are copied as they are, invalid UTF-8 included, so
+			// that pi stays aligned with plain.
+			b.WriteString(md[i : i+size])
 			if r == '\n' {
-				lineStart = pi + n
+				lineStart, quoteEscaped = pi+size, false
 			}
-			pi += n
+			pi += size
 		}
+		i += size
 	}
 	return b.String()
 }

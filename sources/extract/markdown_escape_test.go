@@ -69,3 +69,22 @@ func renderedText(t *testing.T, md string) string {
 	}
 	return textContent(doc)
 }
+
+// TestSpecialCharactersHostile: long runs of the special characters
+// convert in linear time and still read back as the page's text.
+func TestSpecialCharactersHostile(t *testing.T) {
+	for _, text := range []string{
+		strings.Repeat(">", 5000),
+		strings.Repeat("<a", 5000),
+		strings.Repeat("&", 5000) + "amp;",
+		"> " + strings.Repeat("> x ", 1000) + "end",
+	} {
+		md, err := FragmentToMarkdown("<p>"+html.EscapeString(text)+"</p>", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := renderedText(t, md); got != text {
+			t.Errorf("text of %d bytes reads back as %d bytes: %.40q…", len(text), len(got), got)
+		}
+	}
+}
