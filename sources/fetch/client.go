@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"mime"
 	"net/http"
 	"net/url"
@@ -94,7 +93,7 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 		wait, retry := c.retryWait(ctx, ferr, attempt)
 		if retry {
 			c.opts.Logger.Debug("fetch: retrying", "url", key, "attempt", attempt, "err", ferr.Error(), "wait", wait)
-			if sleep(ctx, wait) == nil {
+			if sources.Sleep(ctx, wait) == nil {
 				continue
 			}
 		}
@@ -115,7 +114,7 @@ func (c *Client) retryWait(ctx context.Context, fe *sources.FetchError, attempt 
 		if errors.Is(fe.Err, context.Canceled) {
 			return 0, false
 		}
-		wait = backoff(c.opts.RetryBaseDelay, attempt)
+		wait = sources.Backoff(c.opts.RetryBaseDelay, attempt)
 		// A failing server that names a pause is obeyed: wait it out when
 		// short, otherwise hand it back rather than hammer it.
 		if !fe.RetryAfter.IsZero() {
@@ -142,33 +141,6 @@ func (c *Client) retryWait(ctx context.Context, fe *sources.FetchError, attempt 
 		return 0, false
 	}
 	return wait, true
-}
-
-// backoff is base·2^(attempt-1) with ±50% jitter, so sources that failed
-// together do not retry together.
-func backoff(base time.Duration, attempt int) time.Duration {
-	if base <= 0 {
-		return 0
-	}
-	d := base << (attempt - 1)
-	if d <= 0 || d > maxBackoff {
-		d = maxBackoff
-	}
-	return time.Duration(float64(d) * (0.5 + rand.Float64()))
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // outcomeOf says how a failed call counts for the domain's breaker: only

@@ -29,9 +29,6 @@ const (
 	DefaultMaxDomains        = 10000
 )
 
-// maxBackoff caps one wait between attempts, whatever the base delay.
-const maxBackoff = 30 * time.Second
-
 func defaultUserAgent() string {
 	v := "dev"
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
@@ -26,7 +25,6 @@ const (
 	// backstopSlack is how much longer than the scrape timeout we wait for
 	// an answer: Firecrawl should answer 408 first.
 	backstopSlack = 15 * time.Second
-	maxBackoff    = 30 * time.Second
 )
 
 // Options configures a Client. Zero values take the defaults above.
@@ -125,9 +123,9 @@ func (c *Client) Scrape(ctx context.Context, pageURL string) (*Page, error) {
 		if fe.Kind != sources.KindTransient || attempt >= c.opts.Attempts || ctx.Err() != nil {
 			return nil, fe
 		}
-		wait := backoff(c.opts.RetryBaseDelay, attempt)
+		wait := sources.Backoff(c.opts.RetryBaseDelay, attempt)
 		c.opts.Log.Debug("firecrawl: retrying scrape", "url", pageURL, "attempt", attempt, "err", fe.Error(), "wait", wait)
-		if !sleep(ctx, wait) {
+		if sources.Sleep(ctx, wait) != nil {
 			return nil, fe
 		}
 	}
@@ -149,31 +147,4 @@ func (c *Client) scrapeOnce(ctx context.Context, pageURL string) (*Page, *source
 	timeoutMS := int(c.opts.Timeout / time.Millisecond)
 	_, sdkErr := app.ScrapeURL(pageURL, &fc.ScrapeParams{Formats: []string{"html"}, Timeout: &timeoutMS})
 	return c.interpret(ctx, seen, sdkErr)
-}
-
-// backoff is base·2^(attempt-1) with ±50% jitter.
-func backoff(base time.Duration, attempt int) time.Duration {
-	if base <= 0 {
-		return 0
-	}
-	d := base << (attempt - 1)
-	if d <= 0 || d > maxBackoff {
-		d = maxBackoff
-	}
-	return time.Duration(float64(d) * (0.5 + rand.Float64()))
-}
-
-// sleep waits d unless ctx ends first.
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
