@@ -42,19 +42,7 @@ type envOption func(*apiOptions)
 
 func withoutPoller() envOption { return func(o *api.Options) { o.Poller = nil } }
 
-func openStore(t testing.TB, dialect string) *store.Store {
-	t.Helper()
-	ctx := context.Background()
-	s, err := store.Open(ctx, testdb.URL(t, dialect))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if _, err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+func openStore(t testing.TB, dialect string) *store.Store { return testdb.Store(t, dialect) }
 
 func newEnv(t testing.TB, dialect string, opts ...envOption) *env {
 	t.Helper()

@@ -137,14 +137,7 @@ type env struct {
 func newEnv(t *testing.T, dialect string, profile store.RelevanceProfile) *env {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, testdb.URL(t, dialect))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if _, err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	st := testdb.Store(t, dialect)
 	ws, err := st.CreateWorkspace(ctx, "newsroom", profile)
 	if err != nil {
 		t.Fatal(err)

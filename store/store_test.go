@@ -14,24 +14,9 @@ import (
 
 func TestMain(m *testing.M) { testdb.Main(m) }
 
-// open gives each test a migrated store of the dialect.
-func open(t *testing.T, dialect string) *store.Store {
-	t.Helper()
-	ctx := context.Background()
-	s, err := store.Open(ctx, testdb.URL(t, dialect))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if _, err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 func forEachDialect(t *testing.T, f func(t *testing.T, s *store.Store)) {
 	for _, d := range testdb.Dialects {
-		t.Run(d, func(t *testing.T) { f(t, open(t, d)) })
+		t.Run(d, func(t *testing.T) { f(t, testdb.Store(t, d)) })
 	}
 }
 

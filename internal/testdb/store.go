@@ -1,0 +1,24 @@
+package testdb
+
+import (
+	"context"
+	"testing"
+
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// Store opens a fresh, migrated database of the dialect, closed when the
+// test ends.
+func Store(t testing.TB, dialect string) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := store.Open(ctx, URL(t, dialect))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
