@@ -97,16 +97,11 @@ func (p *Poller) extractItem(ctx context.Context, src store.FeedSource, it sourc
 const minQuality = 0.3
 
 func fromFragment(fragment, baseURL, method string) (extraction, bool) {
-	md, err := extract.FragmentToMarkdown(fragment, baseURL)
-	if err != nil || md == "" {
+	doc, err := extract.FromFragment(fragment, baseURL)
+	if err != nil || doc.Markdown == "" {
 		return extraction{}, false
 	}
-	words := extract.CountWords(md)
-	return extraction{markdown: md, text: md, method: method, stats: extract.Stats{
-		WordCount: words, ReadingTimeSeconds: words * 60 / 230,
-		InputTokens: extract.EstimateTokens(fragment), OutputTokens: extract.EstimateTokens(md),
-		CompressionRatio: float64(len(fragment)) / float64(max(len(md), 1)), Quality: 1,
-	}}, true
+	return extraction{markdown: doc.Markdown, text: doc.Text, method: method, stats: doc.Stats}, true
 }
 
 func fromPage(html []byte, pageURL, method string) (extraction, bool) {

@@ -44,23 +44,43 @@ func newConverter() *converter.Converter {
 // into `\# Heading`; a fragment whose HTML was entity-escaped once too often
 // (`&lt;p&gt;…`) is unescaped once before conversion.
 func FragmentToMarkdown(fragment string, baseURL string) (string, error) {
+	md, _, err := convertFragment(fragment, baseURL)
+	return md, err
+}
+
+// FromFragment converts a feed entry's HTML fragment and measures it the
+// way Extract measures a page, so every tier of the extraction cascade is
+// judged by one yardstick. Method is "fragment".
+func FromFragment(fragment string, baseURL string) (*Document, error) {
+	md, text, err := convertFragment(fragment, baseURL)
+	if err != nil {
+		return nil, err
+	}
+	d := &Document{Markdown: md, Text: text, Method: "fragment"}
+	d.Stats = computeStats([]byte(fragment), d)
+	return d, nil
+}
+
+// convertFragment returns a fragment's Markdown and its visible text.
+func convertFragment(fragment string, baseURL string) (md, text string, err error) {
 	nodes, err := parseFragment(fragment)
 	if err != nil {
-		return "", fmt.Errorf("parse html fragment: %w", err)
+		return "", "", fmt.Errorf("parse html fragment: %w", err)
 	}
 	if !hasElement(nodes) {
-		text := textOf(nodes)
+		plain := textOf(nodes)
 		switch {
-		case strings.TrimSpace(text) == "":
-			return "", nil
-		case looksLikeHTML(text):
+		case strings.TrimSpace(plain) == "":
+			return "", "", nil
+		case looksLikeHTML(plain):
 			// Escaped twice upstream: the text is markup. One level only.
-			nodes, err = parseFragment(text)
+			nodes, err = parseFragment(plain)
 			if err != nil {
-				return "", fmt.Errorf("parse unescaped html fragment: %w", err)
+				return "", "", fmt.Errorf("parse unescaped html fragment: %w", err)
 			}
-		case looksLikeMarkdown(text):
-			return strings.TrimSpace(text), nil
+		case looksLikeMarkdown(plain):
+			plain = strings.TrimSpace(plain)
+			return plain, plain, nil
 		}
 	}
 	root := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
@@ -71,7 +91,10 @@ func FragmentToMarkdown(fragment string, baseURL string) (string, error) {
 	if u, err := url.Parse(strings.TrimSpace(baseURL)); err == nil && u.IsAbs() {
 		b = u
 	}
-	return nodeToMarkdown(root, b)
+	// Converting cleans the tree (scripts, hidden and tracking elements go),
+	// so the text is read after it.
+	md, err = nodeToMarkdown(root, b)
+	return md, blockText(root), err
 }
 
 // nodeToMarkdown cleans root (in place) and converts it.
