@@ -17,6 +17,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	_ "github.com/lib/pq" // PostgreSQL driver
@@ -46,9 +47,11 @@ func Start(ctx context.Context) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("make cluster directory: %w", err)
 	}
-	var asUser []string
+	// PostgreSQL refuses to run as root: run it as the postgres user,
+	// directly (not through runuser, which would stand between the server
+	// and the signals that stop it).
+	var cred *syscall.Credential
 	if os.Geteuid() == 0 {
-		// PostgreSQL refuses to run as root.
 		u, err := user.Lookup("postgres")
 		if err != nil {
 			os.RemoveAll(dir)
@@ -60,11 +63,12 @@ func Start(ctx context.Context) (*Cluster, error) {
 			os.RemoveAll(dir)
 			return nil, fmt.Errorf("hand cluster directory to postgres: %w", err)
 		}
-		asUser = []string{"runuser", "-u", "postgres", "--"}
+		cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
 	}
 	command := func(args ...string) *exec.Cmd {
-		full := append(append([]string{}, asUser...), args...)
-		return exec.CommandContext(ctx, full[0], full[1:]...)
+		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		return cmd
 	}
 	data := filepath.Join(dir, "data")
 	if out, err := command(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "-A", "trust",
@@ -79,12 +83,14 @@ func Start(ctx context.Context) (*Cluster, error) {
 	}
 	// Not CommandContext: the server must outlive a cancelled start-up
 	// context until Stop shuts it down cleanly.
-	full := append(append([]string{}, asUser...), filepath.Join(bin, "postgres"), "-D", data,
+	full := append([]string{}, filepath.Join(bin, "postgres"), "-D", data,
 		"-p", strconv.Itoa(port), "-h", "127.0.0.1", "-k", dir,
 		"-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
 		"-c", "max_connections=200", "-c", "shared_buffers=256MB",
 		"-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=top")
 	cmd := exec.Command(full[0], full[1:]...)
+	// Pdeathsig: a benchmark killed outright does not leave its server behind.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGQUIT}
 	logf, err := os.Create(filepath.Join(dir, "postgres.log"))
 	if err != nil {
 		os.RemoveAll(dir)
@@ -157,22 +163,7 @@ func (c *Cluster) CreateDatabase(ctx context.Context, name string, pgStatStateme
 
 // PID is the postmaster's process id; the backends serving connections are
 // its children.
-func (c *Cluster) PID() int {
-	// Under runuser the postmaster is runuser's child; find it by the pid
-	// file the server writes.
-	b, err := os.ReadFile(filepath.Join(c.dir, "data", "postmaster.pid"))
-	if err == nil {
-		for i, ch := range b {
-			if ch == '\n' {
-				if pid, err := strconv.Atoi(string(b[:i])); err == nil {
-					return pid
-				}
-				break
-			}
-		}
-	}
-	return c.cmd.Process.Pid
-}
+func (c *Cluster) PID() int { return c.cmd.Process.Pid }
 
 // Stop shuts the server down (fast shutdown) and removes its directory.
 func (c *Cluster) Stop() {
@@ -182,8 +173,7 @@ func (c *Cluster) Stop() {
 	select {
 	case <-c.done:
 	default:
-		// SIGINT is PostgreSQL's fast shutdown; runuser passes it on.
-		_ = c.cmd.Process.Signal(os.Interrupt)
+		_ = c.cmd.Process.Signal(syscall.SIGINT) // fast shutdown
 		select {
 		case <-c.done:
 		case <-time.After(15 * time.Second):
