@@ -30,8 +30,15 @@ func (s *Store) KnownArticles(ctx context.Context, workspaceID, sourceID int64, 
 	if len(urls) == 0 && len(guids) == 0 {
 		return k, nil
 	}
+	// Two branches rather than one OR: each reads its own index (SQLite
+	// cannot use an index for the OR and would read every article of the
+	// workspace). The GUID branch must not repeat workspace_id, or SQLite
+	// picks the URL index for it.
 	q, args, err := inQuery(`SELECT id, external_url, external_id, feed_source_id, revision, content_text_hash
-		FROM feed_articles WHERE workspace_id = ? AND (external_url IN (?) OR (feed_source_id = ? AND external_id IN (?)))`,
+		FROM feed_articles WHERE workspace_id = ? AND external_url IN (?)
+		UNION ALL
+		SELECT id, external_url, external_id, feed_source_id, revision, content_text_hash
+		FROM feed_articles WHERE feed_source_id = ? AND external_id IN (?)`,
 		workspaceID, orSentinel(urls), sourceID, orSentinel(guids))
 	if err != nil {
 		return nil, err

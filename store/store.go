@@ -52,7 +52,7 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	var db *sqlx.DB
 	switch dialect {
 	case Postgres:
-		db, err = sqlx.Open("postgres", dsn)
+		db, err = sqlx.Open("postgres", withBinaryParameters(dsn))
 		if err == nil {
 			db.SetMaxOpenConns(20)
 			db.SetMaxIdleConns(10)
@@ -101,6 +101,20 @@ func parseURL(u string) (dialect, dsn string, err error) {
 	default:
 		return SQLite, u, nil
 	}
+}
+
+// withBinaryParameters turns on lib/pq's binary_parameters unless the URL
+// sets it: statements with parameters then take one round trip instead of
+// two (no separate prepare), which halves the cost of a 304 poll's
+// bookkeeping.
+func withBinaryParameters(dsn string) string {
+	if strings.Contains(dsn, "binary_parameters=") {
+		return dsn
+	}
+	if strings.Contains(dsn, "?") {
+		return dsn + "&binary_parameters=yes"
+	}
+	return dsn + "?binary_parameters=yes"
 }
 
 // redactURL hides a password in a database URL for messages.
