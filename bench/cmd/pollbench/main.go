@@ -239,9 +239,18 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, cluste
 	}
 	progress("  %d sources registered in %.1fs", n, time.Since(start).Seconds())
 
+	started := time.Now()
 	d, err := startDaemon(ctx, dc)
 	if err != nil {
 		return nil, err
+	}
+	// What the daemon costs before its first poll (start-up work such as
+	// go-dateparser's locale tables): VmHWM in the rounds includes it.
+	if cpu, err := processCPU(d.pid()); err == nil {
+		if mem, err := readMemory(d.pid()); err == nil {
+			progress("  daemon ready in %.1fs: %.2f CPU s, RSS %.0f MB, peak RSS %.0f MB",
+				time.Since(started).Seconds(), cpu.Seconds(), float64(mem.rssKB)/1024, float64(mem.hwmKB)/1024)
+		}
 	}
 	r := &run{db: dialect, st: st, farm: farm, daemon: d, pgPID: pgPID, ids: ids, timeout: cfg.timeout, progress: progress}
 	var out []result
