@@ -69,11 +69,13 @@ func BenchmarkStageMarkdown(b *testing.B) {
 	run("CountWords", func(string) int { return extract.CountWords(md) })
 	run("EstimateTokens-html", func(html string) int { return extract.EstimateTokens(html) })
 	run("EstimateTokens-markdown", func(string) int { return extract.EstimateTokens(md) })
+	// The poller's first cascade tier: conversion plus the statistics and
+	// quality score it stores with the article.
 	run("stage-as-poller-runs-it", func(html string) int {
-		md, err := extract.FragmentToMarkdown(html, base)
+		doc, err := extract.FromFragment(html, base)
 		if err != nil {
 			b.Fatal(err)
 		}
-		return extract.CountWords(md) + extract.EstimateTokens(html) + extract.EstimateTokens(md)
+		return doc.Stats.WordCount
 	})
 }
