@@ -83,13 +83,13 @@ func openDB(tb testing.TB, dialect string) *benchDB {
 			tb.Fatal(err)
 		}
 		directURL = u
-		p, err := rtproxy.Start(fmt.Sprintf("127.0.0.1:%d", c.Port))
+		p, err := rtproxy.Start(fmt.Sprintf("127.0.0.1:%d", c.Port()))
 		if err != nil {
 			tb.Fatal(err)
 		}
 		tb.Cleanup(func() { p.Close() })
 		d.proxy = p
-		storeURL = strings.Replace(u, fmt.Sprintf("127.0.0.1:%d", c.Port), p.Addr(), 1)
+		storeURL = strings.Replace(u, fmt.Sprintf("127.0.0.1:%d", c.Port()), p.Addr(), 1)
 		if textParameters {
 			storeURL += "&binary_parameters=no"
 		}

@@ -27,6 +27,8 @@ type Cluster struct {
 	data string
 	port int
 	cred *syscall.Credential // set when running as root: PostgreSQL refuses root
+	// settings are extra "name=value" server settings (-c).
+	settings []string
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -46,8 +48,10 @@ func NewCluster(t testing.TB) *Cluster {
 }
 
 // StartCluster initialises a cluster under a temporary directory and starts
-// it on a free loopback port. Close stops it and removes the directory.
-func StartCluster() (*Cluster, error) {
+// it on a free loopback port, with any extra "name=value" server settings
+// (benchmarks load pg_stat_statements this way). Close stops it and
+// removes the directory.
+func StartCluster(settings ...string) (*Cluster, error) {
 	bin, err := BinDir()
 	if err != nil {
 		return nil, err
@@ -56,7 +60,7 @@ func StartCluster() (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster directory: %w", err)
 	}
-	c := &Cluster{bin: bin, dir: dir, data: filepath.Join(dir, "data")}
+	c := &Cluster{bin: bin, dir: dir, data: filepath.Join(dir, "data"), settings: settings}
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
@@ -94,6 +98,17 @@ func (c *Cluster) command(name string, args ...string) *exec.Cmd {
 	cmd := exec.Command(name, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred, Pdeathsig: syscall.SIGQUIT}
 	return cmd
+}
+
+// PID is the running postmaster's process id (0 when stopped); the
+// backends serving connections are its children.
+func (c *Cluster) PID() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cmd == nil || c.cmd.Process == nil {
+		return 0
+	}
+	return c.cmd.Process.Pid
 }
 
 // Port is the TCP port the server listens on, the same across restarts.
@@ -143,9 +158,13 @@ func (c *Cluster) Start() error {
 		c.mu.Unlock()
 		return errors.New("start postgres: already running")
 	}
-	cmd := c.command(filepath.Join(c.bin, "postgres"), "-D", c.data, "-p", strconv.Itoa(c.port), "-h", "127.0.0.1",
+	args := []string{"-D", c.data, "-p", strconv.Itoa(c.port), "-h", "127.0.0.1",
 		"-k", c.dir, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-		"-c", "max_connections=300")
+		"-c", "max_connections=300"}
+	for _, kv := range c.settings {
+		args = append(args, "-c", kv)
+	}
+	cmd := c.command(filepath.Join(c.bin, "postgres"), args...)
 	logf, err := os.OpenFile(filepath.Join(c.dir, "postgres.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		c.mu.Unlock()
