@@ -135,7 +135,7 @@ func (p *Poller) article(src store.FeedSource, c candidate, ex extraction, hash 
 		ContentMarkdown: ex.markdown, ExtractionMethod: ex.method, WordCount: ex.stats.WordCount,
 		ContentTextHash: hash, Revision: 1, ReadingTimeSeconds: ex.stats.ReadingTimeSeconds,
 		InputTokens: ex.stats.InputTokens, OutputTokens: ex.stats.OutputTokens, QualityScore: ex.stats.Quality,
-		Language: ex.meta.Language,
+		Language: firstNonEmpty(ex.meta.Language, it.Language),
 	}
 	if it.GUID != "" {
 		g := it.GUID
@@ -218,4 +218,13 @@ func (p *Poller) dedupCanonical(ctx context.Context, src store.FeedSource, arts 
 		kept = append(kept, a)
 	}
 	return kept, dups, nil
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -274,12 +274,15 @@ func TestWebFirecrawlPollStoresOneArticle(t *testing.T) {
 		summary   string
 		published *time.Time
 		promoted  int
+		language  string
 	}{
 		{name: "metadata title, description, publishedTime", meta: map[string]any{
 			"title": "\n   Golang release notes  \n", "ogTitle": "OG title", "description": "What changed in Golang",
 			"ogDescription": "OG description", "publishedTime": "2026-09-15T12:00:00Z", "dcDate": "2020-01-01",
+			"language": "en-GB",
 		}, html: "<h2>Golang release notes</h2>" + paragraphs("the golang release"),
-			title: "Golang release notes", summary: "What changed in Golang", published: &published, promoted: 1},
+			title: "Golang release notes", summary: "What changed in Golang", published: &published, promoted: 1,
+			language: "en-GB"},
 		{name: "Open Graph and dcDate fallbacks", meta: map[string]any{
 			"ogTitle": "Golang tooling", "ogDescription": "OG description", "dcDate": "2026-09-15T12:00:00Z",
 		}, html: paragraphs("golang tooling"), title: "Golang tooling", summary: "OG description", published: &published, promoted: 1},
@@ -318,6 +321,9 @@ func TestWebFirecrawlPollStoresOneArticle(t *testing.T) {
 				}
 				if a.Summary != tc.summary {
 					t.Errorf("summary %q, want %q", a.Summary, tc.summary)
+				}
+				if a.Language != tc.language {
+					t.Errorf("language %q, want %q from Firecrawl's metadata", a.Language, tc.language)
 				}
 				switch {
 				case tc.published == nil && a.PublishedAt != nil:
@@ -371,6 +377,9 @@ func TestWebNativePollStoresOneArticle(t *testing.T) {
 		if a.Title != "Golang field notes" || a.Summary != "What the page is about" || a.Author != "Ada Writer" || a.ExternalID != nil {
 			t.Errorf("title %q summary %q author %q guid %v: want JSON-LD headline and author, Open Graph description, no guid",
 				a.Title, a.Summary, a.Author, a.ExternalID)
+		}
+		if a.Language != "en" {
+			t.Errorf("language %q, want the page's <html lang>", a.Language)
 		}
 		if a.PublishedAt == nil || !a.PublishedAt.Equal(time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)) {
 			t.Errorf("published_at %v, want the JSON-LD datePublished", a.PublishedAt)

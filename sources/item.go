@@ -24,6 +24,9 @@ type FeedItem struct {
 	// its headings and lists.
 	ContentIsMain bool
 	Categories    []string
+	// Language is the content's language as the source declares it
+	// (e.g. <html lang>), empty when unknown.
+	Language string
 }
 
 // Request describes one fetch of a source.

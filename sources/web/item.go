@@ -27,6 +27,7 @@ func itemFromFirecrawl(sourceURL string, page *firecrawl.Page) sources.FeedItem 
 		ContentHTML:   page.HTML,
 		ContentIsMain: true,
 		Categories:    []string{},
+		Language:      page.FirstMeta("language", "ogLocale"),
 	}
 }
 
@@ -41,6 +42,7 @@ func itemFromPage(sourceURL string, html string, meta extract.Metadata) sources.
 		Summary:     strings.TrimSpace(meta.Description),
 		ContentHTML: html,
 		Categories:  []string{},
+		Language:    meta.Language,
 	}
 }
 
