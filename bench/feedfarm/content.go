@@ -249,8 +249,9 @@ func capitalise(w string) string {
 	return string(w[0]-('a'-'A')) + w[1:]
 }
 
-// escapeTo writes s escaped for XML and HTML text and attribute values.
-func escapeTo(buf *bytes.Buffer, s string) {
+// escapeTo writes s escaped for XML and HTML text and attribute values;
+// s is a string, or the bytes of an HTML body embedded in an Atom feed.
+func escapeTo[T string | []byte](buf *bytes.Buffer, s T) {
 	last := 0
 	for i := 0; i < len(s); i++ {
 		var esc string
@@ -268,9 +269,9 @@ func escapeTo(buf *bytes.Buffer, s string) {
 		default:
 			continue
 		}
-		buf.WriteString(s[last:i])
+		buf.Write([]byte(s[last:i]))
 		buf.WriteString(esc)
 		last = i + 1
 	}
-	buf.WriteString(s[last:])
+	buf.Write([]byte(s[last:]))
 }

@@ -98,7 +98,7 @@ func (f *Farm) writeAtom(buf *bytes.Buffer, base string, n int, v uint64) {
 		buf.WriteString("</summary>\n<content type=\"html\">")
 		body.Reset()
 		f.writeBody(body, base, n, k)
-		escapeBytesTo(buf, body.Bytes())
+		escapeTo(buf, body.Bytes())
 		buf.WriteString("</content>\n</entry>\n")
 	}
 	buf.WriteString("</feed>\n")
@@ -135,26 +135,4 @@ func (f *Farm) writeItemPage(buf *bytes.Buffer, base string, n, k int) {
 	buf.WriteString("</time></p>\n")
 	f.writeBody(buf, base, n, k)
 	buf.WriteString("</article>\n</main>\n<footer><p>© Feed farm. Synthetic content for load tests.</p></footer>\n</body>\n</html>\n")
-}
-
-// escapeBytesTo escapes HTML held in b for use as XML text content.
-func escapeBytesTo(buf *bytes.Buffer, b []byte) {
-	last := 0
-	for i, c := range b {
-		var esc string
-		switch c {
-		case '&':
-			esc = "&amp;"
-		case '<':
-			esc = "&lt;"
-		case '>':
-			esc = "&gt;"
-		default:
-			continue
-		}
-		buf.Write(b[last:i])
-		buf.WriteString(esc)
-		last = i + 1
-	}
-	buf.Write(b[last:])
 }
