@@ -14,13 +14,7 @@ import (
 // of them may be fetched.
 func TestPausedSourceIsNeverFetched(t *testing.T) {
 	t.Parallel()
-	farm := NewFarm()
-	t.Cleanup(farm.Close)
-	farm.SetItems(2)
-	dbURL := newDatabase(t)
-	d := startDaemon(t, chaosEnv(dbURL, "FEEDPOLLER_FETCH_ALLOW_PRIVATE_NETWORKS=true"))
-	sql := openDB(t, dbURL)
-	ws := sql.workspace("paused")
+	farm, d, sql, ws := scheduleSetup(t, "paused")
 
 	type pausedSource struct {
 		failures int
@@ -57,6 +51,19 @@ func TestPausedSourceIsNeverFetched(t *testing.T) {
 	}
 }
 
+// scheduleSetup starts a farm serving two-item feeds and a daemon that may
+// reach it directly, on a database of the test's own, with one workspace.
+func scheduleSetup(t *testing.T, workspace string) (*Farm, *daemon, *db, int64) {
+	t.Helper()
+	farm := NewFarm()
+	t.Cleanup(farm.Close)
+	farm.SetItems(2)
+	dbURL := newDatabase(t)
+	d := startDaemon(t, chaosEnv(dbURL, "FEEDPOLLER_FETCH_ALLOW_PRIVATE_NETWORKS=true"))
+	sql := openDB(t, dbURL)
+	return farm, d, sql, sql.workspace(workspace)
+}
+
 // TestBackoffAndDeferrals polls sources whose servers fail, vanish or ask
 // for a pause, each from a chosen failure count, and reads where the daemon
 // put their next poll. Each source is a site of its own (an Alias), so the
@@ -65,13 +72,7 @@ func TestPausedSourceIsNeverFetched(t *testing.T) {
 // (up to 10% of the interval).
 func TestBackoffAndDeferrals(t *testing.T) {
 	t.Parallel()
-	farm := NewFarm()
-	t.Cleanup(farm.Close)
-	farm.SetItems(2)
-	dbURL := newDatabase(t)
-	d := startDaemon(t, chaosEnv(dbURL, "FEEDPOLLER_FETCH_ALLOW_PRIVATE_NETWORKS=true"))
-	sql := openDB(t, dbURL)
-	ws := sql.workspace("backoff")
+	farm, d, sql, ws := scheduleSetup(t, "backoff")
 
 	const cap24h = 24 * time.Hour
 	raDate := time.Now().Add(5 * time.Minute).Truncate(time.Second)
@@ -171,13 +172,7 @@ func TestBackoffAndDeferrals(t *testing.T) {
 // moment, is polled as usual.
 func TestOpenBreakerDefersWithoutCountingFailure(t *testing.T) {
 	t.Parallel()
-	farm := NewFarm()
-	t.Cleanup(farm.Close)
-	farm.SetItems(2)
-	dbURL := newDatabase(t)
-	d := startDaemon(t, chaosEnv(dbURL, "FEEDPOLLER_FETCH_ALLOW_PRIVATE_NETWORKS=true"))
-	sql := openDB(t, dbURL)
-	ws := sql.workspace("breaker")
+	farm, d, sql, ws := scheduleSetup(t, "breaker")
 
 	failing, other := newAlias(t, farm.Addr()), newAlias(t, farm.Addr())
 	for i := 0; i < 5; i++ {
