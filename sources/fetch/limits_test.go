@@ -162,15 +162,7 @@ func TestSlowTrickleTimesOut(t *testing.T) {
 }
 
 func TestSlowHeadersTimeOut(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
+	srv := hangingServer(t)
 	opts := testOptions()
 	opts.ResponseHeaderTimeout = 100 * time.Millisecond
 	opts.Attempts = 1
@@ -181,15 +173,7 @@ func TestSlowHeadersTimeOut(t *testing.T) {
 }
 
 func TestCallerDeadlineNamedInMessage(t *testing.T) {
-	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-release:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(release)
+	srv := hangingServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	_, err := New(testOptions()).Get(ctx, Request{URL: srv.URL})
@@ -245,4 +229,19 @@ func TestConnectionRefusedIsTransient(t *testing.T) {
 	if fe := asFetchError(t, err); fe.Kind != sources.KindTransient || fe.Msg != "connection refused" {
 		t.Errorf("kind %v msg %q", fe.Kind, fe.Msg)
 	}
+}
+
+// hangingServer never answers: each request waits until its client gives
+// up or the test ends.
+func hangingServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+	return srv
 }
