@@ -62,7 +62,11 @@ func walk(n *html.Node, fn func(*html.Node) bool) {
 
 // textContent returns the concatenated text of n, skipping scripts and
 // styles, with runs of whitespace collapsed to one space.
-func textContent(n *html.Node) string {
+func textContent(n *html.Node) string { return nodeText(n, " ") }
+
+// nodeText joins the text nodes of n with sep, skipping scripts, styles
+// and noscript, and collapses white space.
+func nodeText(n *html.Node, sep string) string {
 	var b strings.Builder
 	walk(n, func(c *html.Node) bool {
 		if c.Type == html.ElementNode && (c.DataAtom == atom.Script || c.DataAtom == atom.Style || c.DataAtom == atom.Noscript) {
@@ -70,7 +74,7 @@ func textContent(n *html.Node) string {
 		}
 		if c.Type == html.TextNode {
 			b.WriteString(c.Data)
-			b.WriteByte(' ')
+			b.WriteString(sep)
 		}
 		return true
 	})

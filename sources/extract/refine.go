@@ -348,19 +348,7 @@ func titleKey(s string) string {
 
 // keyText is the text of n as a reader sees it, white space collapsed:
 // the key that matches an extracted block to the page's block.
-func keyText(n *html.Node) string {
-	var b strings.Builder
-	walk(n, func(c *html.Node) bool {
-		if c.Type == html.ElementNode && (c.DataAtom == atom.Script || c.DataAtom == atom.Style || c.DataAtom == atom.Noscript) {
-			return false
-		}
-		if c.Type == html.TextNode {
-			b.WriteString(c.Data)
-		}
-		return true
-	})
-	return collapseSpace(b.String())
-}
+func keyText(n *html.Node) string { return nodeText(n, "") }
 
 // originalLists maps the text of the page's ordered lists that have a
 // start or reversed attribute to the list itself.
