@@ -40,7 +40,7 @@ func TestKillDuringBusyTick(t *testing.T) {
 		t.Fatalf("the tick never got busy: %d poll_runs, %d requests in flight", sql.int(`SELECT COUNT(*) FROM poll_runs`), farm.Active())
 	}
 	inFlight := farm.Active()
-	first.kill()
+	first.Kill()
 	killed := time.Now()
 	stored := sql.int(`SELECT COUNT(*) FROM poll_runs`)
 	leased := sql.int(`SELECT COUNT(*) FROM feed_sources WHERE lease_owner <> '' AND lease_until > now()`)
@@ -73,11 +73,11 @@ func TestKillDuringBusyTick(t *testing.T) {
 	if recovery > lease+10*time.Second {
 		t.Errorf("the last source was first polled %v after the kill, want within the %v lease and a few ticks", recovery, lease)
 	}
-	if !second.healthy() {
-		t.Errorf("the restarted daemon is not healthy: %v", second.err)
+	if !second.Healthy() {
+		t.Errorf("the restarted daemon is not healthy: %v", second.Err())
 	}
-	second.checkNoPanic(t)
-	first.checkNoPanic(t)
+	checkNoPanic(t, second)
+	checkNoPanic(t, first)
 	if n := sql.int(`SELECT COUNT(*) FROM feed_sources WHERE consecutive_failures <> 0 OR last_polled_status <> 'ok'`); n != 0 {
 		t.Errorf("%d sources show a failure after the crash", n)
 	}

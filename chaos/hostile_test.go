@@ -130,10 +130,10 @@ func TestHostileServers(t *testing.T) {
 	due2 := map[int64]time.Time{}
 	var peakSeen int64
 	ok := eventually(110*time.Second, func() bool {
-		if !d.alive() {
+		if !d.Alive() {
 			return true
 		}
-		if _, cur, err := PeakRSS(d.pid()); err == nil {
+		if _, cur, err := PeakRSS(d.PID()); err == nil {
 			peakSeen = max(peakSeen, cur)
 		}
 		done := true
@@ -155,16 +155,16 @@ func TestHostileServers(t *testing.T) {
 		}
 		return done
 	})
-	if !d.alive() {
-		t.Fatalf("the daemon died: %v", d.err)
+	if !d.Alive() {
+		t.Fatalf("the daemon died: %v", d.Err())
 	}
 	if !ok {
 		t.Errorf("not every source was polled within the time allowed")
 	}
-	if !d.healthy() {
+	if !d.Healthy() {
 		t.Errorf("the daemon no longer answers /healthz")
 	}
-	d.checkNoPanic(t)
+	checkNoPanic(t, d)
 
 	t.Run("healthy feeds polled on schedule", func(t *testing.T) {
 		var lag1, lag2 []time.Duration
@@ -282,7 +282,7 @@ func TestHostileServers(t *testing.T) {
 	})
 
 	t.Run("memory stayed bounded", func(t *testing.T) {
-		peak, cur, err := PeakRSS(d.pid())
+		peak, cur, err := PeakRSS(d.PID())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/daemontest"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 )
 
@@ -31,18 +30,13 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "feedpoller-chaos-")
+	bin, cleanup, err := daemontest.Build("../cmd/feedpoller")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
-	binary = filepath.Join(dir, "feedpoller")
-	build := exec.Command("go", "build", "-o", binary, "../cmd/feedpoller")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build feedpoller: %v\n%s", err, out)
-		return 1
-	}
+	defer cleanup()
+	binary = bin
 	code := m.Run()
 	if shared.c != nil {
 		if err := shared.c.Close(); err != nil {

@@ -69,10 +69,10 @@ func TestDatabaseOutage(t *testing.T) {
 	down := time.Now()
 	farm.Release()
 	time.Sleep(downtime)
-	if !d.alive() {
-		t.Fatalf("the daemon died during the outage: %v", d.err)
+	if !d.Alive() {
+		t.Fatalf("the daemon died during the outage: %v", d.Err())
 	}
-	failedPolls := d.logLines(notRecorded)
+	failedPolls := d.LogLines(notRecorded)
 	if err := cluster.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -92,18 +92,18 @@ func TestDatabaseOutage(t *testing.T) {
 	resumed := sql.int(`SELECT COUNT(*) FROM poll_runs WHERE started_at > $1`, up)
 	t.Logf("resumed by itself: %d poll_runs after the restart (%d before the outage)", resumed, runsBefore)
 
-	if !d.healthy() {
-		t.Errorf("the daemon is not running and healthy after the outage: %v", d.err)
+	if !d.Healthy() {
+		t.Errorf("the daemon is not running and healthy after the outage: %v", d.Err())
 	}
-	d.checkNoPanic(t)
+	checkNoPanic(t, d)
 	if failedPolls < feeds {
 		t.Errorf("%d polls reported unrecorded during the outage, want all %d caught in it", failedPolls, feeds)
 	}
-	if n := d.logLines(outageLine); n != 1 {
+	if n := d.LogLines(outageLine); n != 1 {
 		t.Errorf("the outage was logged %d times, want once (it lasted %v, under the one-minute interval, and hit %d polls and several ticks)",
 			n, up.Sub(down).Round(time.Second), failedPolls)
 	}
-	if n := d.logLines(recoveredLine); n != 1 {
+	if n := d.LogLines(recoveredLine); n != 1 {
 		t.Errorf("the recovery was logged %d times, want once", n)
 	}
 	if n := sql.int(`SELECT COUNT(*) FROM feed_sources WHERE consecutive_failures <> 0 OR last_polled_status NOT IN ('ok', 'not_modified')`); n != 0 {

@@ -46,8 +46,8 @@ func TestPausedSourceIsNeverFetched(t *testing.T) {
 				p.failures, hits, len(sql.runs(p.id)), s.LastPolledAt, s.ConsecutiveFailures)
 		}
 	}
-	if !d.healthy() {
-		t.Errorf("daemon not healthy: %v", d.err)
+	if !d.Healthy() {
+		t.Errorf("daemon not healthy: %v", d.Err())
 	}
 }
 
@@ -160,8 +160,8 @@ func TestBackoffAndDeferrals(t *testing.T) {
 	if hits := farm.Hits("/status/410"); hits != 1 {
 		t.Errorf("the gone source was fetched %d times, want once", hits)
 	}
-	if !d.healthy() {
-		t.Errorf("daemon not healthy: %v", d.err)
+	if !d.Healthy() {
+		t.Errorf("daemon not healthy: %v", d.Err())
 	}
 }
 
@@ -210,7 +210,7 @@ func TestOpenBreakerDefersWithoutCountingFailure(t *testing.T) {
 	if o := sql.source(otherSite); o.Status != "ok" || farm.Hits(FeedPath(8)) == 0 {
 		t.Errorf("feed on another site: status %q after %d requests, want ok", o.Status, farm.Hits(FeedPath(8)))
 	}
-	if !d.healthy() {
-		t.Errorf("daemon not healthy: %v", d.err)
+	if !d.Healthy() {
+		t.Errorf("daemon not healthy: %v", d.Err())
 	}
 }

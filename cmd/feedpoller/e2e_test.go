@@ -7,18 +7,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/daemontest"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 )
 
@@ -26,16 +25,13 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "feedpoller-e2e-")
+	bin, cleanup, err := daemontest.Build(".")
 	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "feedpoller")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build feedpoller: %v\n%s", err, out)
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	defer os.RemoveAll(dir)
+	defer cleanup()
+	binary = bin
 	testdb.Main(m)
 }
 
@@ -69,23 +65,7 @@ func site(t *testing.T) *httptest.Server {
 }
 
 // daemon is a running `feedpoller serve`.
-type daemon struct {
-	cmd    *exec.Cmd
-	base   string
-	mu     sync.Mutex
-	stdout bytes.Buffer
-	stderr bytes.Buffer
-	done   chan error
-}
-
-func freeAddr(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
+type daemon struct{ *daemontest.Daemon }
 
 func baseEnv(dbURL string, extra ...string) []string {
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"),
@@ -94,70 +74,20 @@ func baseEnv(dbURL string, extra ...string) []string {
 	return append(env, extra...)
 }
 
-func startDaemon(t *testing.T, dir string, env []string) *daemon {
+func startDaemon(t *testing.T, dir string, env []string) daemon {
 	t.Helper()
-	addr := freeAddr(t)
-	d := &daemon{base: "http://" + addr, done: make(chan error, 1)}
-	d.cmd = exec.Command(binary, "serve")
-	d.cmd.Dir = dir
-	d.cmd.Env = append(env, "FEEDPOLLER_LISTEN="+addr)
-	d.cmd.Stdout = &lockedWriter{mu: &d.mu, w: &d.stdout}
-	d.cmd.Stderr = &lockedWriter{mu: &d.mu, w: &d.stderr}
-	if err := d.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { d.done <- d.cmd.Wait() }()
-	t.Cleanup(func() {
-		d.cmd.Process.Kill()
-		if t.Failed() {
-			t.Logf("daemon stderr:\n%s", d.output())
-		}
-	})
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get(d.base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return d
-			}
-		}
-		select {
-		case err := <-d.done:
-			t.Fatalf("daemon exited early: %v\n%s", err, d.output())
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-	t.Fatalf("daemon did not answer /healthz\n%s", d.output())
-	return nil
-}
-
-func (d *daemon) output() string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.stdout.String() + d.stderr.String()
-}
-
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	return daemon{daemontest.Start(t, binary, dir, env)}
 }
 
 // call makes an API request and decodes the JSON answer.
-func (d *daemon) call(t *testing.T, token, method, path string, body any) (int, map[string]any) {
+func (d daemon) call(t *testing.T, token, method, path string, body any) (int, map[string]any) {
 	t.Helper()
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
-	req, _ := http.NewRequest(method, d.base+path, rd)
+	req, _ := http.NewRequest(method, d.Base+path, rd)
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -240,14 +170,8 @@ func TestDaemonEndToEnd(t *testing.T) {
 			}
 
 			// SIGTERM: the daemon stops cleanly.
-			d.cmd.Process.Signal(syscall.SIGTERM)
-			select {
-			case err := <-d.done:
-				if err != nil {
-					t.Fatalf("daemon exit after SIGTERM: %v", err)
-				}
-			case <-time.After(40 * time.Second):
-				t.Fatal("daemon did not stop after SIGTERM")
+			if err := d.Stop(t, syscall.SIGTERM, 40*time.Second); err != nil {
+				t.Fatalf("daemon exit after SIGTERM: %v", err)
 			}
 		})
 	}
@@ -258,29 +182,27 @@ func TestGeneratedAdminTokenIsPrintedOnce(t *testing.T) {
 	env := baseEnv("sqlite:" + filepath.Join(dir, "fp.db"))
 	d := startDaemon(t, dir, env)
 	var token string
-	sc := bufio.NewScanner(strings.NewReader(d.output()))
+	sc := bufio.NewScanner(strings.NewReader(d.Output()))
 	for sc.Scan() {
 		if line := strings.TrimSpace(sc.Text()); len(line) > 30 && !strings.Contains(line, " ") {
 			token = line
 		}
 	}
 	if token == "" {
-		t.Fatalf("no generated token printed:\n%s", d.output())
+		t.Fatalf("no generated token printed:\n%s", d.Output())
 	}
 	if code, _ := d.call(t, token, "GET", "/api/intelligence/workspaces", nil); code != 200 {
 		t.Fatalf("generated token refused: %d", code)
 	}
-	d.cmd.Process.Signal(syscall.SIGTERM)
-	<-d.done
+	d.Stop(t, syscall.SIGTERM, 40*time.Second)
 	d2 := startDaemon(t, dir, env)
-	if strings.Contains(d2.output(), token) {
+	if strings.Contains(d2.Output(), token) {
 		t.Fatal("token printed again on the second start")
 	}
 	if code, _ := d2.call(t, token, "GET", "/api/intelligence/workspaces", nil); code != 200 {
 		t.Fatalf("generated token refused after restart: %d", code)
 	}
-	d2.cmd.Process.Signal(syscall.SIGTERM)
-	<-d2.done
+	d2.Stop(t, syscall.SIGTERM, 40*time.Second)
 	sql := exec.Command(binary, "sql", "SELECT token_hash FROM api_tokens")
 	sql.Dir, sql.Env = dir, env
 	out, err := sql.CombinedOutput()
@@ -296,7 +218,7 @@ func TestProductionRefusesFirecrawlWithoutKey(t *testing.T) {
 	cmd := exec.CommandContext(ctx, binary, "serve")
 	cmd.Dir = dir
 	cmd.Env = baseEnv("sqlite:"+filepath.Join(dir, "fp.db"), "FEEDPOLLER_ENV=production", "FEEDPOLLER_WEB_FETCHER=firecrawl",
-		"FEEDPOLLER_LISTEN="+freeAddr(t))
+		"FEEDPOLLER_LISTEN="+daemontest.FreeAddr(t))
 	out, err := cmd.CombinedOutput()
 	if err == nil || ctx.Err() != nil || !strings.Contains(string(out), "FIRECRAWL_API_KEY") {
 		t.Fatalf("production with firecrawl and no key: err %v, output %q; want a refusal naming FIRECRAWL_API_KEY", err, out)
