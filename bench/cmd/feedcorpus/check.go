@@ -1,0 +1,226 @@
+package main
+
+import (
+	"bytes"
+	"database/sql"
+	"fmt"
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mmcdole/gofeed"
+	_ "modernc.org/sqlite" // read the daemon's database
+)
+
+var (
+	// tagRe is an HTML tag as a reader would see it in a title.
+	tagRe = regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9:-]*(\s[^<>]*)?/?>`)
+	// entityRe is a character or named entity reference left undecoded.
+	entityRe = regexp.MustCompile(`&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});`)
+	// fffdRefRe is U+FFFD written as a character reference.
+	fffdRefRe = regexp.MustCompile(`(?i)&#(65533|x0*fffd);`)
+)
+
+// storedArticle is one feed_articles row.
+type storedArticle struct {
+	title, author, summary, body, method, url string
+	guid                                      sql.NullString
+}
+
+// judgeStored reads what the daemon stored and checks it against the
+// files.
+func judgeStored(dir, dbPath string, results []*fileResult, bySource map[int64]*fileResult) error {
+	db, err := sql.Open("sqlite", "file:"+dbPath+"?mode=ro")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	arts := map[int64][]storedArticle{}
+	rows, err := db.Query(`SELECT feed_source_id, title, author, summary, content_markdown, extraction_method,
+		external_url, external_id FROM feed_articles ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("read stored articles: %w", err)
+	}
+	for rows.Next() {
+		var src int64
+		var a storedArticle
+		var author, summary, body, method sql.NullString
+		if err := rows.Scan(&src, &a.title, &author, &summary, &body, &method, &a.url, &a.guid); err != nil {
+			rows.Close()
+			return err
+		}
+		a.author, a.summary, a.body, a.method = author.String, summary.String, body.String, method.String
+		arts[src] = append(arts[src], a)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	titles := map[int64]string{}
+	srows, err := db.Query(`SELECT id, title FROM feed_sources`)
+	if err != nil {
+		return err
+	}
+	for srows.Next() {
+		var id int64
+		var t sql.NullString
+		if err := srows.Scan(&id, &t); err != nil {
+			srows.Close()
+			return err
+		}
+		titles[id] = t.String
+	}
+	srows.Close()
+
+	for _, r := range results {
+		raw, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(r.File)))
+		if err != nil {
+			return err
+		}
+		ref := reference(raw)
+		if ref != nil {
+			r.Reference = len(ref.Items)
+		}
+		if r.sourceID == 0 {
+			continue
+		}
+		stored := arts[r.sourceID]
+		r.Stored = len(stored)
+		if skipped := r.Seen - r.New - r.Duplicate; skipped > 0 {
+			logged := 0
+			for _, n := range r.Skipped {
+				logged += n
+			}
+			if logged < skipped {
+				addSkip(r, "no reason logged", skipped-logged)
+			}
+		}
+		if r.Duplicate > 0 {
+			addSkip(r, "duplicate of another item of the feed", r.Duplicate)
+		}
+		judgeFile(r, raw, ref, titles[r.sourceID], stored)
+	}
+	return nil
+}
+
+func addSkip(r *fileResult, reason string, n int) {
+	if r.Skipped == nil {
+		r.Skipped = map[string]int{}
+	}
+	r.Skipped[reason] += n
+}
+
+func judgeFile(r *fileResult, raw []byte, ref *gofeed.Feed, sourceTitle string, stored []storedArticle) {
+	if hasMarkup(sourceTitle) {
+		r.Markup = append(r.Markup, "source title "+quote(sourceTitle))
+	}
+	fileHasFFFD := bytes.Contains(raw, []byte("\uFFFD")) || fffdRefRe.Match(raw)
+	if !fileHasFFFD && strings.ContainsRune(sourceTitle, '\uFFFD') {
+		r.FFFD = append(r.FFFD, "source title "+quote(sourceTitle))
+	}
+	for _, a := range stored {
+		if hasMarkup(a.title) {
+			r.Markup = append(r.Markup, "title "+quote(a.title))
+		}
+		if hasMarkup(a.author) {
+			r.Markup = append(r.Markup, "author "+quote(a.author))
+		}
+		if !fileHasFFFD {
+			for _, f := range []struct{ name, v string }{{"title", a.title}, {"author", a.author}, {"summary", a.summary}, {"body", a.body}} {
+				if strings.ContainsRune(f.v, '\uFFFD') {
+					r.FFFD = append(r.FFFD, f.name+" of "+quote(a.title))
+				}
+			}
+		}
+		if strings.TrimSpace(a.body) != "" {
+			continue
+		}
+		it := matchItem(ref, a)
+		if it == nil {
+			r.Unjudged++
+			continue
+		}
+		if hadContent(it) {
+			r.Empty = append(r.Empty, quote(a.title)+" "+a.url)
+		}
+	}
+}
+
+func hasMarkup(s string) bool { return tagRe.MatchString(s) || entityRe.MatchString(s) }
+
+func quote(s string) string {
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// reference is gofeed's own reading of the file, nil when it fails.
+func reference(raw []byte) (feed *gofeed.Feed) {
+	defer func() {
+		if recover() != nil {
+			feed = nil
+		}
+	}()
+	f, err := gofeed.NewParser().Parse(bytes.NewReader(raw))
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// matchItem finds the file's item a stored article came from: by id, then
+// by link, then by title.
+func matchItem(ref *gofeed.Feed, a storedArticle) *gofeed.Item {
+	if ref == nil {
+		return nil
+	}
+	for _, it := range ref.Items {
+		if it != nil && a.guid.Valid && strings.TrimSpace(it.GUID) == a.guid.String {
+			return it
+		}
+	}
+	for _, it := range ref.Items {
+		if it != nil && it.Link != "" && strings.TrimSuffix(strings.TrimSpace(it.Link), "/") == strings.TrimSuffix(a.url, "/") {
+			return it
+		}
+	}
+	for _, it := range ref.Items {
+		if it != nil && plain(it.Title) == plain(a.title) {
+			return it
+		}
+	}
+	return nil
+}
+
+// hadContent says whether a reader would have shown the item something
+// beyond its title: text or an image in its HTML, or a Media RSS
+// description or thumbnail.
+func hadContent(it *gofeed.Item) bool {
+	for _, s := range []string{it.Content, it.Description} {
+		if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+			continue // binary content (base64 decoded by gofeed) is no text
+		}
+		if plain(s) != "" || strings.Contains(strings.ToLower(s), "<img") {
+			return true
+		}
+	}
+	media := it.Extensions["media"]
+	if len(media["description"]) > 0 || len(media["thumbnail"]) > 0 {
+		return true
+	}
+	for _, g := range media["group"] {
+		if len(g.Children["description"]) > 0 || len(g.Children["thumbnail"]) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// plain is s without tags, entities decoded, whitespace collapsed.
+func plain(s string) string {
+	return strings.Join(strings.Fields(html.UnescapeString(tagRe.ReplaceAllString(s, " "))), " ")
+}
