@@ -202,6 +202,7 @@ func (c *Client) attempt(ctx context.Context, ds *domainState, u *url.URL, req R
 		Status:      resp.StatusCode,
 		Header:      resp.Header,
 		ContentType: mediaType(resp.Header.Get("Content-Type")),
+		Charset:     charsetParam(resp.Header.Get("Content-Type")),
 		FinalURL:    resp.Request.URL.String(),
 	}
 	switch {
@@ -267,6 +268,21 @@ func mediaType(ct string) string {
 	}
 	mt, _, _ := strings.Cut(ct, ";")
 	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// charsetParam is the Content-Type's charset parameter, lower-case, also
+// when the rest of the header does not parse.
+func charsetParam(ct string) string {
+	if _, params, err := mime.ParseMediaType(ct); err == nil {
+		return strings.ToLower(strings.TrimSpace(params["charset"]))
+	}
+	for _, p := range strings.Split(ct, ";")[1:] {
+		k, v, ok := strings.Cut(p, "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "charset") {
+			return strings.ToLower(strings.Trim(strings.TrimSpace(v), `"'`))
+		}
+	}
+	return ""
 }
 
 // checkURL accepts absolute http(s) URLs without credentials. prefix

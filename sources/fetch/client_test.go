@@ -94,7 +94,7 @@ func TestGetSuccessResponse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(resp.Body) != "<rss/>" || resp.ContentType != "application/rss+xml" || resp.FinalURL != srv.URL+"/feed" {
+	if string(resp.Body) != "<rss/>" || resp.ContentType != "application/rss+xml" || resp.Charset != "utf-8" || resp.FinalURL != srv.URL+"/feed" {
 		t.Errorf("response = %+v", resp)
 	}
 	if resp.Header.Get("ETag") != `W/"abc"` {

@@ -101,4 +101,7 @@ type Response struct {
 	Body        []byte // decompressed, at most MaxBodyBytes
 	ContentType string // media type without parameters, lower-case
 	FinalURL    string // after redirects
+	// Charset is the Content-Type's charset parameter, lower-case, empty
+	// when the server named none; the body is handed out undecoded.
+	Charset string
 }
