@@ -27,6 +27,10 @@ type FeedItem struct {
 	// Language is the content's language as the source declares it
 	// (e.g. <html lang>), empty when unknown.
 	Language string
+
+	// LinkIsMedia says URL is the entry's enclosure (an audio, video or
+	// image file), not a page: it is never fetched as an article.
+	LinkIsMedia bool
 }
 
 // Request describes one fetch of a source.

@@ -8,7 +8,7 @@ func BenchmarkParseTypicalFeed(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := parseFeed(body, "application/rss+xml", "https://big.example/feed", DefaultMaxItems); err != nil {
+		if _, err := parseFeed(body, "application/rss+xml", "", "https://big.example/feed", DefaultMaxItems); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -20,7 +20,7 @@ func BenchmarkParseHugeFeedCapped(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := parseFeed(body, "application/rss+xml", "https://big.example/feed", DefaultMaxItems); err != nil {
+		if _, err := parseFeed(body, "application/rss+xml", "", "https://big.example/feed", DefaultMaxItems); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -34,7 +34,7 @@ func BenchmarkParseFarmFeed(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				f, err := parseFeed(body, "application/xml", "http://farm.test/feed/0.xml", DefaultMaxItems)
+				f, err := parseFeed(body, "application/xml", "", "http://farm.test/feed/0.xml", DefaultMaxItems)
 				if err != nil || len(f.items) != 20 {
 					b.Fatalf("parsed %v, %v", f, err)
 				}

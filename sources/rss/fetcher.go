@@ -5,6 +5,7 @@ package rss
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -69,8 +70,13 @@ func (f *Fetcher) Fetch(ctx context.Context, req sources.Request) (*sources.Resu
 	res.ETag = resp.Header.Get("ETag")
 	res.LastModified = resp.Header.Get("Last-Modified")
 
-	parsed, err := parseFeed(resp.Body, resp.ContentType, resp.FinalURL, f.maxItems())
+	parsed, err := parseFeed(resp.Body, resp.ContentType, resp.Charset, resp.FinalURL, f.maxItems())
 	if err != nil {
+		// The server answered; the poll record keeps what it answered.
+		var fe *sources.FetchError
+		if errors.As(err, &fe) && fe.Status == 0 {
+			fe.Status = resp.Status
+		}
 		return nil, err
 	}
 	res.FeedTitle = parsed.title

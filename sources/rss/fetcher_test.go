@@ -135,7 +135,7 @@ func TestFetchFormats(t *testing.T) {
 					PublishedAt: ptime("2026-03-04T13:00:00Z"), Summary: "One summary", ContentHTML: "<p>One body</p>",
 					Categories: []string{"a", "b"},
 				},
-				{Title: "Two", URL: "https://json.example.net/two", GUID: "j2", Summary: "Plain text only"},
+				{Title: "Two", URL: "https://json.example.net/two", GUID: "j2", ContentHTML: "<p>Plain text only</p>"},
 			},
 		},
 	}

@@ -68,8 +68,8 @@ func TestWrongCharsetDoesNotCrash(t *testing.T) {
 		name, body, wantTitle string
 	}{
 		{"unknown label", feed(`<?xml version="1.0" encoding="x-no-such-charset"?>`, "Plain title"), "Plain title"},
-		{"latin-1 bytes declared utf-8", feed(`<?xml version="1.0" encoding="utf-8"?>`, latin1Title), "Caf\uFFFD cr\uFFFDme"},
-		{"latin-1 bytes, no declaration", feed("", latin1Title), "Caf\uFFFD cr\uFFFDme"},
+		{"latin-1 bytes declared utf-8", feed(`<?xml version="1.0" encoding="utf-8"?>`, latin1Title), "Café crème"},
+		{"latin-1 bytes, no declaration", feed("", latin1Title), "Café crème"},
 		{"latin-1 declared correctly", feed(`<?xml version="1.0" encoding="ISO-8859-1"?>`, latin1Title), "Café crème"},
 		{"utf-8 declared utf-16", feed(`<?xml version="1.0" encoding="UTF-16"?>`, "Naïve"), ""},
 		{"utf-16 with BOM", utf16LE(feed(`<?xml version="1.0" encoding="UTF-16"?>`, "Naïve ☃")), "Naïve ☃"},

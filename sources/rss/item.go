@@ -1,6 +1,7 @@
 package rss
 
 import (
+	"html"
 	"net/url"
 	"strings"
 
@@ -9,17 +10,41 @@ import (
 	"github.com/feedpoller/feedpoller/sources"
 )
 
-// mapItem turns one gofeed entry into a FeedItem. base resolves relative
-// entry links.
-func mapItem(it *gofeed.Item, base *url.URL) sources.FeedItem {
+// feedContext is what mapping an item needs to know about its feed.
+type feedContext struct {
+	base *url.URL
+	// kind of the item titles: markup for RSS (titles may carry escaped
+	// HTML), plain text for JSON Feed, per entry for Atom.
+	titleKind textKind
+	atom      *atomKinds // nil unless Atom and its types were read
+	side      sideTable
+	// authors of the feed, inherited by Atom and JSON Feed items that
+	// name none (RFC 4287 4.2.1; JSON Feed 1.1 authors).
+	authors []*gofeed.Person
+}
+
+// mapItem turns the i-th gofeed entry into a FeedItem.
+func mapItem(it *gofeed.Item, i int, fc feedContext) sources.FeedItem {
+	side := fc.side.of(it)
+	titleKind, summaryKind := fc.titleKind, kindHTML
+	if fc.atom != nil && i < len(fc.atom.entries) {
+		titleKind, summaryKind = fc.atom.entries[i].title, fc.atom.entries[i].summary
+	}
+	link, media := itemLink(it, fc.base)
 	fi := sources.FeedItem{
-		Title:       cleanText(it.Title),
-		URL:         itemURL(it, base),
+		Title:       titleText(it.Title, titleKind),
+		URL:         link,
+		LinkIsMedia: media,
 		GUID:        strings.TrimSpace(it.GUID),
-		Author:      itemAuthor(it),
-		Summary:     strings.TrimSpace(it.Description),
-		ContentHTML: strings.TrimSpace(it.Content),
+		Author:      itemAuthor(it, side, fc.authors),
+		Summary:     itemSummary(it.Description, summaryKind),
+		ContentHTML: itemContent(it, side, fc.base),
 		Categories:  cleanCategories(it.Categories),
+	}
+	if fi.ContentHTML == "" {
+		// Media-only items (video and photo feeds): the picture and the
+		// Media RSS description are the body.
+		fi.ContentHTML = mediaOf(it, fc.base).html(fi.Summary)
 	}
 	switch {
 	case it.PublishedParsed != nil:
@@ -32,75 +57,61 @@ func mapItem(it *gofeed.Item, base *url.URL) sources.FeedItem {
 	return fi
 }
 
-// itemURL is the entry's link made absolute; entries without a link fall
-// back to a GUID that is itself a web URL (RSS isPermaLink).
-func itemURL(it *gofeed.Item, base *url.URL) string {
-	candidates := append([]string{it.Link}, it.Links...)
-	candidates = append(candidates, it.GUID)
-	for i, c := range candidates {
-		isGUID := i == len(candidates)-1
-		if u := absoluteHTTP(c, base, !isGUID); u != "" {
-			return u
+// itemContent is the item's own body as HTML: plain text escaped into
+// paragraphs, binary Atom content never (an out-of-line image by src
+// becomes an image).
+func itemContent(it *gofeed.Item, side *itemSide, base *url.URL) string {
+	switch {
+	case side.binaryContent:
+		return ""
+	case side.contentSrc != "":
+		if strings.HasPrefix(strings.ToLower(side.contentType), "image/") {
+			if u := absoluteHTTP(side.contentSrc, base, true); u != "" {
+				return `<p><img src="` + html.EscapeString(u) + `" alt=""></p>`
+			}
 		}
+		return ""
+	case side.plainContent:
+		return textToHTML(it.Content)
 	}
-	return ""
+	return strings.TrimSpace(it.Content)
 }
 
-// absoluteHTTP resolves ref against base and keeps it only when it is an
-// http(s) URL. A GUID is never resolved: a relative GUID is an opaque id.
-func absoluteHTTP(ref string, base *url.URL, resolve bool) string {
-	ref = strings.TrimSpace(ref)
-	if ref == "" {
-		return ""
+// itemSummary is the summary as HTML. A plain-text summary (Atom's
+// default) that holds characters HTML would read differently is escaped
+// into paragraphs; other plain text is already HTML that says the same.
+func itemSummary(s string, kind textKind) string {
+	s = strings.TrimSpace(s)
+	if kind == kindText && strings.ContainsAny(s, "<&\n") {
+		return textToHTML(s)
 	}
-	u, err := url.Parse(ref)
-	if err != nil {
-		return ""
-	}
-	if !u.IsAbs() {
-		if !resolve || base == nil {
-			return ""
-		}
-		u = base.ResolveReference(u)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return ""
-	}
-	return u.String()
+	return s
 }
 
-// feedBase is the feed's own link made absolute against the URL it was
-// fetched from, or that URL itself.
-func feedBase(feedLink, fetchedURL string) *url.URL {
-	fetched, err := url.Parse(fetchedURL)
-	if err != nil || !fetched.IsAbs() {
-		fetched = nil
+// itemAuthor is the first author name the item gives, read as a reader
+// shows it, or the feed's author when the item names none.
+func itemAuthor(it *gofeed.Item, side *itemSide, feedAuthors []*gofeed.Person) string {
+	raws := []string{side.rawAuthor}
+	if dc := it.DublinCoreExt; dc != nil {
+		raws = append(raws, dc.Creator...)
+		raws = append(raws, dc.Author...)
 	}
-	if link, err := url.Parse(strings.TrimSpace(feedLink)); err == nil && feedLink != "" {
-		if link.IsAbs() && (link.Scheme == "http" || link.Scheme == "https") {
-			return link
-		}
-		if fetched != nil {
-			return fetched.ResolveReference(link)
-		}
+	if it.ITunesExt != nil {
+		raws = append(raws, it.ITunesExt.Author)
 	}
-	return fetched
-}
-
-func itemAuthor(it *gofeed.Item) string {
 	people := it.Authors
 	if it.Author != nil {
 		people = append([]*gofeed.Person{it.Author}, people...)
 	}
+	people = append(people, feedAuthors...)
 	for _, p := range people {
-		if p == nil {
-			continue
+		if p != nil {
+			raws = append(raws, p.Name, p.Email)
 		}
-		if name := cleanText(p.Name); name != "" {
+	}
+	for _, r := range raws {
+		if name := personText(r, kindHTML); name != "" {
 			return name
-		}
-		if email := strings.TrimSpace(p.Email); email != "" {
-			return email
 		}
 	}
 	return ""
@@ -113,7 +124,7 @@ func cleanCategories(in []string) []string {
 	seen := make(map[string]bool, len(in))
 	out := make([]string, 0, len(in))
 	for _, c := range in {
-		c = cleanText(c)
+		c = titleText(c, kindHTML)
 		if c == "" || seen[strings.ToLower(c)] {
 			continue
 		}
@@ -124,9 +135,4 @@ func cleanCategories(in []string) []string {
 		return nil
 	}
 	return out
-}
-
-// cleanText collapses the whitespace feeds put in titles and names.
-func cleanText(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

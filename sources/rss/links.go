@@ -1,0 +1,111 @@
+package rss
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/mmcdole/gofeed"
+	ext "github.com/mmcdole/gofeed/extensions"
+)
+
+// itemLink is the item's link made absolute, from every place a feed can
+// put one, best first:
+//
+//  1. feedburner:origLink, the article behind FeedBurner's tracking link;
+//  2. the item's own link (RSS <link>, Atom rel="alternate", JSON url);
+//  3. an <atom:link> inside an RSS item;
+//  4. the other links (Atom links without rel, JSON external_url);
+//  5. a GUID that is itself a web URL (RSS isPermaLink);
+//  6. the first enclosure (a podcast episode without a page).
+//
+// media reports that the link is an enclosure: a media file, not a page
+// to read.
+func itemLink(it *gofeed.Item, base *url.URL) (link string, media bool) {
+	candidates := extValues(it.Extensions, "feedburner", "origLink")
+	candidates = append(candidates, it.Link)
+	candidates = append(candidates, rssAtomLinks(it.Extensions)...)
+	candidates = append(candidates, it.Links...)
+	for _, c := range candidates {
+		if u := absoluteHTTP(c, base, true); u != "" {
+			return u, false
+		}
+	}
+	if u := absoluteHTTP(it.GUID, base, false); u != "" {
+		return u, false
+	}
+	for _, e := range it.Enclosures {
+		if e != nil {
+			if u := absoluteHTTP(e.URL, base, true); u != "" {
+				return u, true
+			}
+		}
+	}
+	return "", false
+}
+
+// extValues are the texts of the extension elements prefix:name.
+func extValues(exts ext.Extensions, prefix, name string) []string {
+	var out []string
+	for _, e := range exts[prefix][name] {
+		if v := strings.TrimSpace(e.Value); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// rssAtomLinks are the hrefs of <atom:link> elements in an RSS item that
+// point at the item's page (rel alternate, or no rel).
+func rssAtomLinks(exts ext.Extensions) []string {
+	var out []string
+	for _, prefix := range []string{"atom", "atom10", "atom03"} {
+		for _, l := range exts[prefix]["link"] {
+			rel := strings.ToLower(strings.TrimSpace(l.Attrs["rel"]))
+			if rel == "" || rel == "alternate" {
+				out = append(out, l.Attrs["href"])
+			}
+		}
+	}
+	return out
+}
+
+// absoluteHTTP resolves ref against base and keeps it only when it is an
+// http(s) URL. A GUID is never resolved: a relative GUID is an opaque id.
+func absoluteHTTP(ref string, base *url.URL, resolve bool) string {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return ""
+	}
+	u, err := url.Parse(ref)
+	if err != nil {
+		return ""
+	}
+	if !u.IsAbs() {
+		if !resolve || base == nil {
+			return ""
+		}
+		u = base.ResolveReference(u)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return ""
+	}
+	return u.String()
+}
+
+// feedBase is the feed's own link made absolute against the URL it was
+// fetched from, or that URL itself.
+func feedBase(feedLink, fetchedURL string) *url.URL {
+	fetched, err := url.Parse(fetchedURL)
+	if err != nil || !fetched.IsAbs() {
+		fetched = nil
+	}
+	if link, err := url.Parse(strings.TrimSpace(feedLink)); err == nil && feedLink != "" {
+		if link.IsAbs() && (link.Scheme == "http" || link.Scheme == "https") {
+			return link
+		}
+		if fetched != nil {
+			return fetched.ResolveReference(link)
+		}
+	}
+	return fetched
+}
