@@ -85,7 +85,9 @@ func (p *Poller) extractItem(ctx context.Context, src store.FeedSource, it sourc
 		}
 	}
 	if best.words() < p.opts.MinWords && it.Summary != "" {
-		if e, ok := fromFragment(it.Summary, itemURL, MethodSummary); ok && e.words() > best.words() {
+		// Nothing else found: a summary that is only an image (a photo
+		// feed) still beats an empty body.
+		if e, ok := fromFragment(it.Summary, itemURL, MethodSummary); ok && (e.words() > best.words() || best.method == "") {
 			best = e
 		}
 	}

@@ -118,13 +118,16 @@ func (p *Poller) candidateOf(src store.FeedSource, it sources.FeedItem) (candida
 	if link == "" && (strings.HasPrefix(it.GUID, "http://") || strings.HasPrefix(it.GUID, "https://")) {
 		link = it.GUID
 	}
+	if link == "" {
+		return p.idCandidate(src, it)
+	}
 	link = urlnorm.ResolveGoogleNews(link)
 	norm, err := urlnorm.Normalize(link)
 	if err != nil {
 		p.log.Debug("item skipped: unusable link", "source_id", src.ID, "link", link, "err", err)
 		return candidate{}, false
 	}
-	return candidate{item: it, url: norm, link: link}, true
+	return candidate{item: it, url: norm, link: pageLink(it, link)}, true
 }
 
 func (p *Poller) article(src store.FeedSource, c candidate, ex extraction, hash string) store.FeedArticle {
