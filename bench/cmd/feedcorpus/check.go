@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mmcdole/gofeed"
+	ext "github.com/mmcdole/gofeed/extensions"
+	xhtml "golang.org/x/net/html"
 	_ "modernc.org/sqlite" // read the daemon's database
 )
 
@@ -197,27 +199,77 @@ func matchItem(ref *gofeed.Feed, a storedArticle) *gofeed.Item {
 }
 
 // hadContent says whether a reader would have shown the item something
-// beyond its title: text or an image in its HTML, or a Media RSS
-// description or thumbnail.
+// beyond its title: visible text or an image in its HTML, or a Media RSS
+// description or thumbnail with a URL. Binary payloads (gofeed decodes
+// some base64, leaves the rest) are not text.
 func hadContent(it *gofeed.Item) bool {
 	for _, s := range []string{it.Content, it.Description} {
-		if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
-			continue // binary content (base64 decoded by gofeed) is no text
+		if !utf8.ValidString(s) || strings.ContainsRune(s, 0) || base64Re.MatchString(strings.TrimSpace(s)) {
+			continue
 		}
-		if plain(s) != "" || strings.Contains(strings.ToLower(s), "<img") {
+		if text, img := visible(s); text != "" || img {
 			return true
 		}
 	}
 	media := it.Extensions["media"]
-	if len(media["description"]) > 0 || len(media["thumbnail"]) > 0 {
-		return true
-	}
+	scopes := []map[string][]ext.Extension{media}
 	for _, g := range media["group"] {
-		if len(g.Children["description"]) > 0 || len(g.Children["thumbnail"]) > 0 {
-			return true
+		scopes = append(scopes, g.Children)
+	}
+	for _, sc := range scopes {
+		for _, d := range sc["description"] {
+			if text, img := visible(d.Value); text != "" || img {
+				return true
+			}
+		}
+		for _, th := range sc["thumbnail"] {
+			if strings.TrimSpace(th.Attrs["url"]) != "" {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// base64Re is one unbroken base64 run: a payload, not prose.
+var base64Re = regexp.MustCompile(`^[A-Za-z0-9+/]{16,}={0,2}$`)
+
+// visible parses s as HTML the way a browser would and reports its text
+// and whether it shows an image (tracking pixels of size 0 or 1 do not
+// count).
+func visible(s string) (string, bool) {
+	doc, err := xhtml.Parse(strings.NewReader(s))
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	img := false
+	var walk func(n *xhtml.Node)
+	walk = func(n *xhtml.Node) {
+		switch {
+		case n.Type == xhtml.TextNode:
+			b.WriteString(n.Data + " ")
+		case n.Type == xhtml.ElementNode && (n.Data == "script" || n.Data == "style"):
+			return
+		case n.Type == xhtml.ElementNode && n.Data == "img":
+			src, tiny := "", false
+			for _, a := range n.Attr {
+				switch a.Key {
+				case "src":
+					src = strings.TrimSpace(a.Val)
+				case "width", "height":
+					v := strings.TrimSuffix(strings.TrimSpace(a.Val), "px")
+					tiny = tiny || v == "0" || v == "1"
+				}
+			}
+			img = img || (src != "" && !tiny)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return strings.Join(strings.Fields(b.String()), " "), img
 }
 
 // plain is s without tags, entities decoded, whitespace collapsed.
