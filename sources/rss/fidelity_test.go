@@ -165,6 +165,7 @@ func TestEveryPlaceOfAnItemLink(t *testing.T) {
 		{"https://links.example/media/ep12.mp3", "episode-12", true},
 		{"https://links.example/original", "", false},
 		{"", "tag:links.example,2026:announcement-7", false},
+		{"https://links.example/media/picture.jpg", "", true},
 		{"", "", false},
 		{"", "tag:status.example,2026:maint-1", false},
 		{"", "urn:uuid:0b9f4a8e-7d3c-4e61-9a51-3f0c2d7e8b10", false},

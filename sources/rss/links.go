@@ -16,7 +16,8 @@ import (
 //  3. an <atom:link> inside an RSS item;
 //  4. the other links (Atom links without rel, JSON external_url);
 //  5. a GUID that is itself a web URL (RSS isPermaLink);
-//  6. the first enclosure (a podcast episode without a page).
+//  6. the first enclosure (a podcast episode without a page), then the
+//     first Media RSS content.
 //
 // media reports that the link is an enclosure: a media file, not a page
 // to read.
@@ -40,7 +41,29 @@ func itemLink(it *gofeed.Item, base *url.URL) (link string, media bool) {
 			}
 		}
 	}
+	for _, u := range mediaContentURLs(it.Extensions) {
+		if u = absoluteHTTP(u, base, true); u != "" {
+			return u, true
+		}
+	}
 	return "", false
+}
+
+// mediaContentURLs are the urls of Media RSS content, Media RSS's
+// enclosure, on the item and in its media:group.
+func mediaContentURLs(exts ext.Extensions) []string {
+	var out []string
+	media := exts["media"]
+	scopes := []map[string][]ext.Extension{media}
+	for _, g := range media["group"] {
+		scopes = append(scopes, g.Children)
+	}
+	for _, s := range scopes {
+		for _, c := range s["content"] {
+			out = append(out, c.Attrs["url"])
+		}
+	}
+	return out
 }
 
 // extValues are the texts of the extension elements prefix:name.
