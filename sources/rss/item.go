@@ -43,8 +43,11 @@ func mapItem(it *gofeed.Item, i int, fc feedContext) sources.FeedItem {
 	}
 	if fi.ContentHTML == "" {
 		// Media-only items (video and photo feeds): the picture and the
-		// Media RSS description are the body.
-		fi.ContentHTML = mediaOf(it, fc.base).html(fi.Summary)
+		// Media RSS description are the body. A teaser with a thumbnail
+		// stays a summary.
+		if m := mediaOf(it, fc.base); m.description != "" || fi.Summary == "" {
+			fi.ContentHTML = m.html()
+		}
 	}
 	switch {
 	case it.PublishedParsed != nil:

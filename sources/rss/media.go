@@ -69,20 +69,13 @@ func mediaOf(it *gofeed.Item, base *url.URL) itemMedia {
 	return m
 }
 
-// html is the media as an HTML fragment: the picture, then description
-// (or fallback when the media has none). Empty when there is no media.
-func (m itemMedia) html(fallback string) string {
-	if m.image == "" && m.description == "" {
-		return ""
-	}
+// html is the media as an HTML fragment: the picture, then the
+// description. Empty when there is no media.
+func (m itemMedia) html() string {
 	var b strings.Builder
 	if m.image != "" {
 		b.WriteString(`<p><img src="` + html.EscapeString(m.image) + `" alt=""></p>`)
 	}
-	if m.description != "" {
-		b.WriteString(m.description)
-	} else {
-		b.WriteString(fallback)
-	}
+	b.WriteString(m.description)
 	return b.String()
 }
