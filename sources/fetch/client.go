@@ -28,8 +28,9 @@ const drainLimit = 64 << 10
 // Client performs hardened GETs. All its state (politeness, breakers,
 // Retry-After memory) lives inside it; it is safe for concurrent use.
 type Client struct {
-	opts Options
-	http *http.Client
+	opts   Options
+	http   *http.Client
+	policy *Policy
 
 	mu      sync.Mutex
 	domains map[string]*domainState
@@ -39,11 +40,11 @@ type Client struct {
 // Allow entries are logged and skipped.
 func New(opts Options) *Client {
 	opts = opts.withDefaults()
-	policy, err := newAddrPolicy(opts.AllowPrivateNetworks, opts.Allow)
+	policy, err := NewPolicy(opts)
 	if err != nil {
 		opts.Logger.Warn("fetch: ignoring allow entry", "err", err)
 	}
-	dialer := &safeDialer{policy: policy, resolver: opts.Resolver, timeout: opts.ConnectTimeout}
+	dialer := &safeDialer{policy: policy, timeout: opts.ConnectTimeout}
 	transport := &http.Transport{
 		// No proxy: a proxy would dial for us and bypass the address checks.
 		Proxy:                  nil,
@@ -59,10 +60,14 @@ func New(opts Options) *Client {
 		// Decompression is ours, so the body cap counts decoded bytes.
 		DisableCompression: true,
 	}
-	c := &Client{opts: opts, domains: map[string]*domainState{}}
+	c := &Client{opts: opts, policy: policy, domains: map[string]*domainState{}}
 	c.http = &http.Client{Transport: transport, CheckRedirect: c.checkRedirect}
 	return c
 }
+
+// Policy is the address policy the client dials by, for services that
+// fetch on our behalf and must be held to the same rules.
+func (c *Client) Policy() *Policy { return c.policy }
 
 // CloseIdleConnections closes kept-alive connections (for shutdown).
 func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
