@@ -231,12 +231,14 @@ func (c *Client) attempt(ctx context.Context, ds *domainState, u *url.URL, req R
 
 func (c *Client) readBody(ctx context.Context, resp *http.Response, budget time.Duration) ([]byte, *sources.FetchError) {
 	limit := c.opts.MaxBodyBytes
+	raw := &endSeen{r: resp.Body}
+	resp.Body = raw
 	r, err := decodedBody(resp)
 	if err != nil {
 		return nil, &sources.FetchError{Kind: sources.KindPermanent, Msg: err.Error()}
 	}
 	var hint int64
-	if r == resp.Body {
+	if r == io.Reader(raw) {
 		if resp.ContentLength > limit {
 			return nil, tooLargeError(limit)
 		}
@@ -250,6 +252,11 @@ func (c *Client) readBody(ctx context.Context, resp *http.Response, budget time.
 		return nil, tooLargeError(limit)
 	case isCorrupt(err):
 		return nil, &sources.FetchError{Kind: sources.KindPermanent, Msg: "corrupt compressed body", Err: err}
+	case errors.Is(err, io.ErrUnexpectedEOF) && raw.ended && r != io.Reader(raw):
+		// The server's bytes all arrived and the compressed stream inside
+		// them stops short: the body it sent is broken, and sending it
+		// again will not mend it.
+		return nil, &sources.FetchError{Kind: sources.KindPermanent, Msg: "truncated compressed body", Err: err}
 	case errors.Is(err, io.ErrUnexpectedEOF) && ctx.Err() == nil:
 		return nil, &sources.FetchError{Kind: sources.KindTransient, Msg: "connection closed before the body ended"}
 	}
