@@ -85,14 +85,14 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 	defer c.putDomain(ds)
 	key := u.String()
 
-	trial, ferr := c.admit(ds, key)
+	trial, ferr := c.admit(ds, req.Scope, key)
 	if ferr != nil {
 		return nil, ferr
 	}
 	for attempt := 1; ; attempt++ {
 		resp, ferr := c.attempt(ctx, ds, u, req)
 		if ferr == nil {
-			c.finish(ds, trial, key, outcomeSuccess, nil)
+			c.finish(ds, req.Scope, trial, key, outcomeSuccess, nil)
 			return resp, nil
 		}
 		wait, retry := c.retryWait(ctx, ferr, attempt)
@@ -102,7 +102,7 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 				continue
 			}
 		}
-		c.finish(ds, trial, key, outcomeOf(ctx, ferr), ferr)
+		c.finish(ds, req.Scope, trial, key, outcomeOf(ctx, ferr), ferr)
 		return nil, ferr
 	}
 }
@@ -149,18 +149,15 @@ func (c *Client) retryWait(ctx context.Context, fe *sources.FetchError, attempt 
 }
 
 // outcomeOf says how a failed call counts for the domain's breaker: only
-// answers that show the server misbehaving count against it.
+// failures that show the host itself misbehaving count against it
+// (connection errors, timeouts, 5xx). A 4xx is about one URL: many feeds
+// and pages share a host, and a missing page says nothing of the others.
 func outcomeOf(ctx context.Context, fe *sources.FetchError) outcome {
 	if ctx.Err() != nil {
 		return outcomeNeutral
 	}
-	switch fe.Kind {
-	case sources.KindTransient:
+	if fe.Kind == sources.KindTransient && (fe.Status == 0 || fe.Status >= 500) {
 		return outcomeFailure
-	case sources.KindPermanent, sources.KindGone:
-		if fe.Status >= 400 {
-			return outcomeFailure
-		}
 	}
 	return outcomeNeutral
 }
