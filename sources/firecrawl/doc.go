@@ -1,7 +1,6 @@
 // Package firecrawl is the daemon's client of Firecrawl's v1 scrape API,
 // built on the official Go SDK (github.com/mendableai/firecrawl-go/v2,
-// pinned at v2.4.0) and hardened against the SDK's pitfalls recorded in
-// ../shared/firecrawl-v1.md §2.5:
+// pinned at v2.4.0) and hardened against the SDK's pitfalls:
 //
 //   - The SDK takes no context: every call builds its own FirecrawlApp whose
 //     RoundTripper ties the request to the caller's ctx, with an
