@@ -69,34 +69,54 @@ func (c *Client) transportFailure(ctx context.Context, seen *exchange, err error
 	return &sources.FetchError{Kind: sources.KindTransient, Msg: what, Err: err}
 }
 
-// decodeSuccess decodes a 200 body with exact key matching.
+// successBody is a 200 answer. Only the metadata keys come from the
+// page, so only they need exact matching (a map): Go matches struct keys
+// case-insensitively, and <meta name="Title"> must not replace "title".
+type successBody struct {
+	Success any          `json:"success"`
+	Error   string       `json:"error"`
+	Code    string       `json:"code"`
+	Data    *successData `json:"data"`
+}
+
+type successData struct {
+	HTML     *string        `json:"html"`
+	Metadata map[string]any `json:"metadata"`
+}
+
+// decodeSuccess decodes a 200 body in one pass: a page of megabytes is
+// copied once, into Page.HTML.
 func decodeSuccess(body []byte) (*Page, *sources.FetchError) {
-	var env map[string]json.RawMessage
-	if err := json.Unmarshal(body, &env); err != nil {
+	var env successBody
+	err := json.Unmarshal(body, &env)
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case err != nil && (!errors.As(err, &typeErr) || typeErr.Field == ""):
+		// Not JSON, or not an object.
 		return nil, &sources.FetchError{Kind: sources.KindTransient, Msg: "Firecrawl sent malformed JSON", Err: err}
+	case typeErr != nil && typeErr.Field == "data.html":
+		return nil, &sources.FetchError{Kind: sources.KindTransient, Msg: "Firecrawl sent html that is not a string", Err: err}
+	case typeErr != nil && strings.HasPrefix(typeErr.Field, "data.metadata"):
+		// A wrongly typed metadata object is dropped, not fatal: the
+		// page is still the page.
+		env.Data.Metadata = nil
+	case typeErr != nil:
+		// "data" itself, or the error fields, are not what they should be.
+		env.Data = nil
 	}
-	var success bool
-	if json.Unmarshal(env["success"], &success) != nil || !success {
-		var ae apiError
-		_ = json.Unmarshal(body, &ae)
+	if env.Success != true {
 		return nil, &sources.FetchError{Kind: sources.KindTransient, Msg: "Firecrawl reported failure",
-			Err: &APIError{Status: http.StatusOK, Code: ae.Code, Message: orDefault(ae.Error, "no details")}}
+			Err: &APIError{Status: http.StatusOK, Code: env.Code, Message: orDefault(env.Error, "no details")}}
 	}
-	var data map[string]json.RawMessage
-	if raw, ok := env["data"]; !ok || json.Unmarshal(raw, &data) != nil || data == nil {
+	if env.Data == nil {
 		return nil, &sources.FetchError{Kind: sources.KindTransient, Msg: "Firecrawl answered success without data"}
 	}
-	page := &Page{Metadata: map[string]any{}}
-	if raw, ok := data["html"]; ok {
-		if err := json.Unmarshal(raw, &page.HTML); err != nil {
-			return nil, &sources.FetchError{Kind: sources.KindTransient, Msg: "Firecrawl sent html that is not a string", Err: err}
-		}
+	page := &Page{Metadata: env.Data.Metadata}
+	if page.Metadata == nil {
+		page.Metadata = map[string]any{}
 	}
-	if raw, ok := data["metadata"]; ok {
-		var meta map[string]any
-		if json.Unmarshal(raw, &meta) == nil && meta != nil {
-			page.Metadata = meta
-		}
+	if env.Data.HTML != nil {
+		page.HTML = *env.Data.HTML
 	}
 	page.StatusCode = metaInt(page.Metadata["statusCode"])
 	page.FinalURL, _ = page.Metadata["url"].(string)
