@@ -128,45 +128,41 @@ func (e *policyEnv) methods(t *testing.T) []string {
 // Firecrawl; a link to a public page that redirects Firecrawl inward is
 // rendered by Firecrawl, and its answer discarded.
 func TestRenderTierHoldsToAddressPolicy(t *testing.T) {
+	cases := []struct {
+		name    string
+		link    func(e *policyEnv) string
+		scrapes int   // requests that reach Firecrawl
+		canary  int32 // requests Firecrawl makes to the metadata service
+	}{
+		{name: "link to the metadata address", link: func(*policyEnv) string { return metadataURL }},
+		// Nothing here can stop Firecrawl following the redirect; its
+		// answer must not be used.
+		{name: "public link that redirects inward", scrapes: 1, canary: 1,
+			link: func(e *policyEnv) string { return "http://news.example.com:" + portOf(e.public) + "/story" }},
+	}
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		t.Run("link to the metadata address", func(t *testing.T) {
-			e := newPolicyEnv(t, dialect)
-			e.feeds.set("/feed.xml", rssDoc("Hostile", entry{guid: "m1", link: metadataURL, title: "Look here", html: "<p>Short teaser.</p>"}))
-			src := e.addSource("/feed.xml")
-			if out := e.pollNow(src); out.Status != store.StatusOK {
-				t.Fatalf("poll %+v", out)
-			}
-			if e.leaked(t) {
-				t.Fatal("the metadata service's answer was stored as an article")
-			}
-			if m := e.methods(t); len(m) != 1 || m[0] == poller.MethodRenderedPage {
-				t.Errorf("extraction methods %v: the item must keep its own text", m)
-			}
-			if n := len(e.fc.Requests()); n != 0 {
-				t.Errorf("%d scrape requests reached Firecrawl, want none", n)
-			}
-			if n := e.canary.Load(); n != 0 {
-				t.Errorf("the metadata service was reached %d times", n)
-			}
-		})
-		t.Run("public link that redirects inward", func(t *testing.T) {
-			e := newPolicyEnv(t, dialect)
-			link := "http://news.example.com:" + portOf(e.public) + "/story"
-			e.feeds.set("/feed.xml", rssDoc("Sneaky", entry{guid: "r1", link: link, title: "Story", html: "<p>Short teaser.</p>"}))
-			src := e.addSource("/feed.xml")
-			if out := e.pollNow(src); out.Status != store.StatusOK {
-				t.Fatalf("poll %+v", out)
-			}
-			if e.leaked(t) {
-				t.Fatal("the page Firecrawl was redirected to was stored as an article")
-			}
-			if m := e.methods(t); len(m) != 1 || m[0] == poller.MethodRenderedPage {
-				t.Errorf("extraction methods %v: the item must keep its own text", m)
-			}
-			if n := len(e.fc.Requests()); n != 1 {
-				t.Errorf("%d scrape requests, want 1", n)
-			}
-		})
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				e := newPolicyEnv(t, dialect)
+				e.feeds.set("/feed.xml", rssDoc("Hostile", entry{guid: "m1", link: tc.link(e), title: "Look here", html: "<p>Short teaser.</p>"}))
+				src := e.addSource("/feed.xml")
+				if out := e.pollNow(src); out.Status != store.StatusOK {
+					t.Fatalf("poll %+v", out)
+				}
+				if e.leaked(t) {
+					t.Fatal("the metadata service's answer was stored as an article")
+				}
+				if m := e.methods(t); len(m) != 1 || m[0] == poller.MethodRenderedPage {
+					t.Errorf("extraction methods %v: the item must keep its own text", m)
+				}
+				if n := len(e.fc.Requests()); n != tc.scrapes {
+					t.Errorf("%d scrape requests reached Firecrawl, want %d", n, tc.scrapes)
+				}
+				if n := e.canary.Load(); n != tc.canary {
+					t.Errorf("the metadata service was reached %d times, want %d", n, tc.canary)
+				}
+			})
+		}
 	})
 }
 

@@ -302,42 +302,37 @@ func TestBreakerIgnoresAnswersAboutOneURL(t *testing.T) {
 // TestBreakerOpensOnHostFailures: 5xx answers and connection failures are
 // the host misbehaving, and open its breaker.
 func TestBreakerOpensOnHostFailures(t *testing.T) {
-	t.Run("503", func(t *testing.T) {
-		srv, code, hits := switchServer(t)
-		code.Store(503)
-		opts := testOptions()
-		opts.Attempts = 1
-		opts.BreakerFailures = 3
-		c := New(opts)
-		for i := 0; i < 3; i++ {
-			_, _ = c.Get(context.Background(), Request{URL: fmt.Sprintf("%s/post/%d", srv.URL, i)})
-		}
-		_, err := c.Get(context.Background(), Request{URL: srv.URL + "/feed.xml"})
-		if fe := asFetchError(t, err); fe.Kind != sources.KindDeferred || fe.Msg != "circuit open for 127.0.0.1" {
-			t.Fatalf("after three 503s: kind %v msg %q", fe.Kind, fe.Msg)
-		}
-		if hits.Load() != 3 {
-			t.Errorf("%d requests, want 3", hits.Load())
-		}
-	})
-	t.Run("connection refused", func(t *testing.T) {
-		srv := httptest.NewServer(http.NotFoundHandler())
-		url := srv.URL
-		srv.Close() // nothing listens there any more
-		opts := testOptions()
-		opts.Attempts = 1
-		opts.BreakerFailures = 3
-		c := New(opts)
-		for i := 0; i < 3; i++ {
-			_, err := c.Get(context.Background(), Request{URL: url + "/feed.xml"})
-			if fe := asFetchError(t, err); fe.Kind != sources.KindTransient {
-				t.Fatalf("call %d: kind %v (%v)", i, fe.Kind, err)
+	cases := map[string]func(t *testing.T) string{
+		"503": func(t *testing.T) string {
+			srv, code, _ := switchServer(t)
+			code.Store(503)
+			return srv.URL
+		},
+		"connection refused": func(t *testing.T) string {
+			srv := httptest.NewServer(http.NotFoundHandler())
+			srv.Close() // nothing listens there any more
+			return srv.URL
+		},
+	}
+	for name, host := range cases {
+		t.Run(name, func(t *testing.T) {
+			base := host(t)
+			opts := testOptions()
+			opts.Attempts = 1
+			opts.BreakerFailures = 3
+			c := New(opts)
+			for i := 0; i < 3; i++ {
+				_, err := c.Get(context.Background(), Request{URL: fmt.Sprintf("%s/post/%d", base, i)})
+				if fe := asFetchError(t, err); fe.Kind != sources.KindTransient {
+					t.Fatalf("call %d: kind %v (%v)", i, fe.Kind, err)
+				}
 			}
-		}
-		if _, err := c.Get(context.Background(), Request{URL: url + "/feed.xml"}); sources.KindOf(err) != sources.KindDeferred {
-			t.Fatalf("after three refused connections: %v, want the circuit open", err)
-		}
-	})
+			_, err := c.Get(context.Background(), Request{URL: base + "/feed.xml"})
+			if fe := asFetchError(t, err); fe.Kind != sources.KindDeferred || fe.Msg != "circuit open for 127.0.0.1" {
+				t.Fatalf("after three failures: kind %v msg %q, want the circuit open", fe.Kind, fe.Msg)
+			}
+		})
+	}
 }
 
 // TestPageScopeKeepsItsOwnBreaker: article pages that fail open the

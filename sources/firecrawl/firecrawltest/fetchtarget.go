@@ -7,14 +7,20 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"time"
 )
 
 // maxTargetBody bounds what the fake reads of a fetched page.
 const maxTargetBody = 32 << 20
 
-// targetClient is the fake's own web client: a plain one, as Firecrawl's
-// fetch engine is, that dials the routed address when routes name one.
+// errOffLoopback refuses a dial that would leave the machine.
+var errOffLoopback = errors.New("firecrawltest: target is not routed to loopback")
+
+// targetClient is the fake's own web client: a plain one with no address
+// policy, as Firecrawl's fetch engine is, that dials the routed address
+// when routes name one. Tests never leave loopback: any other address, and
+// any name (no DNS is asked), fails as an unreachable host does.
 func targetClient(routes map[string]string) *http.Client {
 	dialer := &net.Dialer{Timeout: 10 * time.Second}
 	return &http.Client{Transport: &http.Transport{
@@ -22,6 +28,13 @@ func targetClient(routes map[string]string) *http.Client {
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			if to, ok := routes[addr]; ok {
 				addr = to
+			}
+			host, _, err := net.SplitHostPort(addr)
+			if err != nil {
+				return nil, err
+			}
+			if ip, err := netip.ParseAddr(host); err != nil || !ip.IsLoopback() {
+				return nil, errOffLoopback
 			}
 			return dialer.DialContext(ctx, network, addr)
 		},

@@ -67,21 +67,17 @@ func TestFetchTargetsForReal(t *testing.T) {
 		{url: "http://site.example.com/missing.html", status: 200, statusCode: 404, html: "404 page not found\n", final: "http://site.example.com/missing.html"},
 		{url: "http://site.example.com/empty", status: 500, code: "SCRAPE_ALL_ENGINES_FAILED"},
 		{url: "http://down.example.com/a.html", status: 500, code: "SCRAPE_ALL_ENGINES_FAILED"},
+		// Not routed: the fake never leaves loopback, nor asks DNS.
+		{url: "http://elsewhere.example.com/a.html", status: 500, code: "SCRAPE_ALL_ENGINES_FAILED"},
+		{url: "http://93.184.215.14/a.html", status: 500, code: "SCRAPE_ALL_ENGINES_FAILED"},
 		{url: "http://127.0.0.1:" + sitePort + "/page.html", status: 200, statusCode: 200, html: "<p>the page</p>",
 			final: "http://127.0.0.1:" + sitePort + "/page.html"},
 		{url: "http://site.example.com/slow", status: 408, code: "SCRAPE_TIMEOUT"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.url, func(t *testing.T) {
-			resp := post(t, s.URL+"/v1/scrape", "Bearer x", `{"url":"`+tc.url+`","formats":["html"]}`)
-			m := decode(t, resp)
-			if resp.StatusCode != tc.status {
-				t.Fatalf("status %d, want %d: %v", resp.StatusCode, tc.status, m)
-			}
+			m := scrapeAs(t, s, tc.url, tc.status, tc.code)
 			if tc.status != 200 {
-				if m["code"] != tc.code {
-					t.Errorf("code %v, want %s", m["code"], tc.code)
-				}
 				return
 			}
 			data := m["data"].(map[string]any)
@@ -99,11 +95,13 @@ func TestFetchTargetsForReal(t *testing.T) {
 // TestRegisteredScenarioWinsOverFetching: a scenario still decides its
 // target when the fake fetches the others.
 func TestRegisteredScenarioWinsOverFetching(t *testing.T) {
-	_, hits := targetSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "real") })
-	s := firecrawltest.New(t, firecrawltest.Config{Credits: firecrawltest.Unlimited, FetchTargets: true})
+	site, hits := targetSite(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "real") })
+	s := firecrawltest.New(t, firecrawltest.Config{Credits: firecrawltest.Unlimited, FetchTargets: true,
+		Routes: map[string]string{"example.com:80": site.Listener.Addr().String()}})
 	s.Handle("example.com", firecrawltest.DNSFailure())
-	resp := post(t, s.URL+"/v1/scrape", "Bearer x", `{"url":"https://example.com/x","formats":["html"]}`)
-	if m := decode(t, resp); resp.StatusCode != 500 || m["code"] != "SCRAPE_DNS_RESOLUTION_ERROR" || hits.Load() != 0 {
-		t.Fatalf("status %d %v hits %d", resp.StatusCode, m, hits.Load())
+	scrapeAs(t, s, "http://example.com/x", 500, "SCRAPE_DNS_RESOLUTION_ERROR")
+	scrapeAs(t, s, "http://example.com:80/other.html", 500, "SCRAPE_DNS_RESOLUTION_ERROR")
+	if hits.Load() != 0 {
+		t.Fatalf("the target was fetched %d times", hits.Load())
 	}
 }

@@ -44,9 +44,10 @@ type Config struct {
 	// Now replaces the clock of the rate limiter (nil: time.Now).
 	Now func() time.Time
 	// FetchTargets makes the fake fetch a target that has no scenario for
-	// real, as a self-hosted Firecrawl does: over the network, following
-	// redirects, with no address policy of its own (see FetchTarget).
-	// Without it such targets fail as unreachable sites do.
+	// real, as a self-hosted Firecrawl does: following redirects, with no
+	// address policy of its own. It never leaves loopback: a target (or a
+	// redirect) whose address Routes does not lead to loopback fails as an
+	// unreachable host. Without it such targets fail the same way.
 	FetchTargets bool
 	// Routes maps a target's host:port to the address the fake dials
 	// instead when it fetches: the network as Firecrawl sees it, e.g.

@@ -9,6 +9,21 @@ import (
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
 )
 
+// scrapeAs asks the fake for an html scrape of target and fails the test
+// unless it answers status (and code, when set). It returns the body.
+func scrapeAs(t *testing.T, s *firecrawltest.Server, target string, status int, code string) map[string]any {
+	t.Helper()
+	resp := post(t, s.URL+"/v1/scrape", "Bearer x", `{"url":"`+target+`","formats":["html"]}`)
+	m := decode(t, resp)
+	if resp.StatusCode != status {
+		t.Fatalf("status %d, want %d: %v", resp.StatusCode, status, m)
+	}
+	if code != "" && m["code"] != code {
+		t.Errorf("code %v, want %s", m["code"], code)
+	}
+	return m
+}
+
 // detailMessages lists the messages of a 400's details, sorted.
 func detailMessages(m map[string]any) []string {
 	var out []string
@@ -55,14 +70,7 @@ func TestURLChecksMatchTheRealServer(t *testing.T) {
 	s.Handle("news.example.com", page)
 	for _, tc := range cases {
 		t.Run(tc.url, func(t *testing.T) {
-			resp := post(t, s.URL+"/v1/scrape", "Bearer x", `{"url":"`+tc.url+`","formats":["html"]}`)
-			m := decode(t, resp)
-			if resp.StatusCode != tc.status {
-				t.Fatalf("status %d, want %d: %v", resp.StatusCode, tc.status, m)
-			}
-			if tc.code != "" && m["code"] != tc.code {
-				t.Errorf("code %v, want %s", m["code"], tc.code)
-			}
+			m := scrapeAs(t, s, tc.url, tc.status, tc.code)
 			if tc.status == 400 {
 				if got := detailMessages(m); strings.Join(got, "|") != strings.Join(tc.messages, "|") {
 					t.Errorf("details %q, want %q", got, tc.messages)
