@@ -46,9 +46,9 @@ var hostileErrors = map[string]*regexp.Regexp{
 	"gzipbomb":                 regexp.MustCompile(`body exceeds 2(\.0)? ?MiB`),
 	"redirect-loop":            regexp.MustCompile(`(?i)redirect loop|too many redirects`),
 	"redirect-metadata":        regexp.MustCompile(`169\.254\.169\.254 is not allowed \(link-local\)`),
-	"redirect-metadata-mapped": regexp.MustCompile(`169\.254\.169\.254 is not allowed \(link-local\)`),
+	"redirect-metadata-mapped": regexp.MustCompile(`host \[::ffff:169\.254\.169\.254\] is not allowed \(link-local\)`),
 	"redirect-private":         regexp.MustCompile(`10\.0\.0\.1 is not allowed \(private\)`),
-	"redirect-localhost":       regexp.MustCompile(`(127\.0\.0\.1|::1) is not allowed \(loopback\)`),
+	"redirect-localhost":       regexp.MustCompile(`host localhost is not allowed \(loopback\)`),
 	"ratelimit":                regexp.MustCompile(`HTTP 429`),
 	"flap":                     regexp.MustCompile(`HTTP 500`),
 	"invalid-xml":              regexp.MustCompile(`(?i)pars|xml|not a (valid )?feed`),
@@ -275,7 +275,7 @@ func TestHostileServers(t *testing.T) {
 		// error above names it), before any connect(2): the daemon never
 		// opened a connection to it.
 		for _, name := range []string{"redirect-metadata", "redirect-metadata-mapped"} {
-			if s := sql.source(hostileIDs[name]); !strings.Contains(s.Error, "169.254.169.254 is not allowed") {
+			if s := sql.source(hostileIDs[name]); !strings.Contains(s.Error, "169.254.169.254") || !strings.Contains(s.Error, " is not allowed (link-local)") {
 				t.Errorf("%s: error %q does not show the address refused before dialling", name, s.Error)
 			}
 		}

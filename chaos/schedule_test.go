@@ -166,7 +166,8 @@ func TestBackoffAndDeferrals(t *testing.T) {
 }
 
 // TestOpenBreakerDefersWithoutCountingFailure lets five sources of one site
-// fail, which opens that site's circuit breaker, then makes a healthy feed
+// fail with 5xx answers (a 4xx is about one URL and never counts), which
+// opens that site's circuit breaker, then makes a healthy feed
 // of the same site due: it must be skipped without a request and put off,
 // not counted as failing. A healthy feed on another site, due at the same
 // moment, is polled as usual.
@@ -176,7 +177,7 @@ func TestOpenBreakerDefersWithoutCountingFailure(t *testing.T) {
 
 	failing, other := newAlias(t, farm.Addr()), newAlias(t, farm.Addr())
 	for i := 0; i < 5; i++ {
-		sql.addSource(ws, newSource{url: failing.URL() + "/status/404?source=" + strconv.Itoa(i)})
+		sql.addSource(ws, newSource{url: failing.URL() + "/status/500?source=" + strconv.Itoa(i)})
 	}
 	if !eventually(20*time.Second, func() bool {
 		return sql.int(`SELECT COUNT(*) FROM feed_sources WHERE last_polled_status = 'error' AND lease_owner = ''`) == 5

@@ -9,12 +9,16 @@ import (
 )
 
 // HTTPPages fetches article pages through the hardened fetcher for the
-// extraction cascade.
+// extraction cascade. Its requests answer to the fetcher's article-page
+// scope: pages that fail (a feed full of dead links, a site that turns
+// bots away from its articles) spare that host further page fetches for a
+// while, but never defer the polls of the feeds it serves.
 type HTTPPages struct{ Client *fetch.Client }
 
 // FetchPage gets a page's HTML; anything that is not HTML is refused.
 func (h HTTPPages) FetchPage(ctx context.Context, pageURL string) ([]byte, error) {
-	resp, err := h.Client.Get(ctx, fetch.Request{URL: pageURL, Accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"})
+	resp, err := h.Client.Get(ctx, fetch.Request{URL: pageURL, Accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
+		Scope: fetch.ScopePage})
 	if err != nil {
 		return nil, err
 	}

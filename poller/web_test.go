@@ -143,7 +143,8 @@ func newWebEnv(t *testing.T, dialect string, profile store.RelevanceProfile, set
 		if key == "" {
 			key = fcKey
 		}
-		client, err := firecrawl.New(firecrawl.Options{APIKey: key, APIURL: e.fc.URL, Attempts: fcAttempts, RetryBaseDelay: -1})
+		client, err := firecrawl.New(firecrawl.Options{APIKey: key, APIURL: e.fc.URL, Attempts: fcAttempts, RetryBaseDelay: -1,
+			Policy: native.Policy()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -466,10 +467,10 @@ func TestWebFirecrawlFailureIsRecordedAndRetried(t *testing.T) {
 		{name: "target 404 reported as success", fail: func(s *firecrawltest.Server) {
 			s.Handle(target, firecrawltest.TargetStatus(404, firecrawltest.Page{HTML: "<h1>Not found</h1>", Metadata: map[string]any{"title": "Not found"}}))
 		}, fix: func(*firecrawltest.Server) {}, reason: "target answered HTTP 404"},
-		{name: "empty page", fail: func(s *firecrawltest.Server) { s.Handle(target, firecrawltest.EmptyPage()) },
-			fix: func(*firecrawltest.Server) {}, reason: "page is empty"},
+		{name: "all engines failed", fail: func(s *firecrawltest.Server) { s.Handle(target, firecrawltest.EmptyPage()) },
+			fix: func(*firecrawltest.Server) {}, reason: "Firecrawl could not fetch the page (empty page, unreachable host or DNS failure; HTTP 500 SCRAPE_ALL_ENGINES_FAILED)"},
 		{name: "timeout", fail: func(s *firecrawltest.Server) { s.Handle(target, firecrawltest.SlowTarget(time.Hour, good)) },
-			fix: func(*firecrawltest.Server) {}, reason: "Firecrawl scrape timed out (408)"},
+			fix: func(*firecrawltest.Server) {}, reason: "Firecrawl scrape timed out (HTTP 408 SCRAPE_TIMEOUT"},
 		{name: "402 no credits", fail: func(s *firecrawltest.Server) { s.SetCredits(0) },
 			fix: func(s *firecrawltest.Server) { s.SetCredits(firecrawltest.Unlimited) }, reason: "Firecrawl credits exhausted (402)"},
 		{name: "401 bad key", clientKey: "revoked-key", fail: func(s *firecrawltest.Server) {},

@@ -80,8 +80,10 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 	a.rss = &rss.Fetcher{Client: a.fetch, MaxItems: cfg.Fetch.MaxItems}
 	a.web = &web.Poller{Fetcher: a.fetch, RespectRobots: cfg.Fetch.RespectRobots, Log: log}
 	if useFC {
+		// Firecrawl fetches whatever it is handed: hold it to the native
+		// fetcher's address policy (private networks, the allow list).
 		a.firecrawl, err = firecrawl.New(firecrawl.Options{APIKey: cfg.Firecrawl.APIKey, APIURL: cfg.Firecrawl.APIURL,
-			Timeout: cfg.Firecrawl.Timeout, MaxBodyBytes: 20 << 20, Log: log})
+			Timeout: cfg.Firecrawl.Timeout, MaxBodyBytes: 20 << 20, Log: log, Policy: a.fetch.Policy()})
 		if err != nil {
 			st.Close()
 			return nil, fmt.Errorf("firecrawl: %w", err)

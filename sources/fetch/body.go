@@ -84,6 +84,25 @@ func readCapped(r io.Reader, limit, sizeHint int64) ([]byte, error) {
 	}
 }
 
+// endSeen passes a response body through and remembers whether it ended
+// cleanly, which tells a body the server cut short (the connection closed
+// early: worth another try) from a complete body whose compressed stream
+// is itself truncated (broken at the source: not).
+type endSeen struct {
+	r     io.ReadCloser
+	ended bool
+}
+
+func (e *endSeen) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		e.ended = true
+	}
+	return n, err
+}
+
+func (e *endSeen) Close() error { return e.r.Close() }
+
 // tooLargeError is the failure for a body over the cap. It is permanent:
 // the same URL will be as large next time.
 func tooLargeError(limit int64) *sources.FetchError {

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/feedpoller/feedpoller/sources"
@@ -52,31 +53,40 @@ type rateHit struct {
 	retryAfter time.Time
 }
 
+// scopeState is the breaker and the rate-limit memory one scope keeps for
+// one registrable domain.
+type scopeState struct {
+	breaker breaker
+	limits  rateLimits
+}
+
 // admit decides under c.mu whether a call to rawURL may go out now. trial
 // is true when the call is the breaker's half-open probe and must be
 // reported back through finish.
-func (c *Client) admit(ds *domainState, rawURL string) (trial bool, err *sources.FetchError) {
+func (c *Client) admit(ds *domainState, scope Scope, rawURL string) (trial bool, err *sources.FetchError) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.opts.Now()
+	st := ds.scope(scope)
+	name := ds.name + scope.suffix()
 
-	if t, ok := ds.limits.perURL[rawURL]; ok {
+	if t, ok := st.limits.perURL[rawURL]; ok {
 		if now.Before(t) {
 			return false, &sources.FetchError{Kind: sources.KindDeferred, RetryAfter: t,
 				Msg: "rate limited by server until " + t.UTC().Format(time.RFC3339)}
 		}
-		delete(ds.limits.perURL, rawURL)
+		delete(st.limits.perURL, rawURL)
 	}
-	if now.Before(ds.limits.until) {
-		return false, &sources.FetchError{Kind: sources.KindDeferred, RetryAfter: ds.limits.until,
-			Msg: "rate limited by " + ds.name + " until " + ds.limits.until.UTC().Format(time.RFC3339)}
+	if now.Before(st.limits.until) {
+		return false, &sources.FetchError{Kind: sources.KindDeferred, RetryAfter: st.limits.until,
+			Msg: "rate limited by " + name + " until " + st.limits.until.UTC().Format(time.RFC3339)}
 	}
 
-	b := &ds.breaker
+	b := &st.breaker
 	if b.phase == phaseOpen {
 		if now.Before(b.openUntil) {
 			return false, &sources.FetchError{Kind: sources.KindDeferred, RetryAfter: b.openUntil,
-				Msg: "circuit open for " + ds.name}
+				Msg: "circuit open for " + name}
 		}
 		b.phase, b.trial, b.successes = phaseHalfOpen, false, 0
 	}
@@ -84,7 +94,7 @@ func (c *Client) admit(ds *domainState, rawURL string) (trial bool, err *sources
 		if b.trial {
 			// The probe decides within one request timeout.
 			return false, &sources.FetchError{Kind: sources.KindDeferred, RetryAfter: now.Add(c.opts.Timeout),
-				Msg: "circuit half-open for " + ds.name + ", trial request in flight"}
+				Msg: "circuit half-open for " + name + ", trial request in flight"}
 		}
 		b.trial = true
 		return true, nil
@@ -94,12 +104,13 @@ func (c *Client) admit(ds *domainState, rawURL string) (trial bool, err *sources
 
 // finish records a call's outcome for the breaker and, for rate-limit
 // answers, the Retry-After bookkeeping.
-func (c *Client) finish(ds *domainState, trial bool, rawURL string, res outcome, fe *sources.FetchError) {
+func (c *Client) finish(ds *domainState, scope Scope, trial bool, rawURL string, res outcome, fe *sources.FetchError) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.opts.Now()
-	b := &ds.breaker
-	log := c.opts.Logger
+	st := ds.scope(scope)
+	b := &st.breaker
+	log := c.opts.Logger.With("domain", ds.name, "scope", scope.String())
 
 	if trial {
 		b.trial = false
@@ -113,7 +124,7 @@ func (c *Client) finish(ds *domainState, trial bool, rawURL string, res outcome,
 			b.successes++
 			if b.successes >= c.opts.BreakerCloseAfter {
 				b.phase, b.failures, b.successes = phaseClosed, nil, 0
-				log.Info("circuit closed", "domain", ds.name)
+				log.Info("circuit closed")
 			}
 		}
 	case outcomeFailure:
@@ -129,23 +140,22 @@ func (c *Client) finish(ds *domainState, trial bool, rawURL string, res outcome,
 			b.failures = append(kept, now)
 			if len(b.failures) >= c.opts.BreakerFailures {
 				b.phase, b.openUntil, b.failures = phaseOpen, now.Add(c.opts.BreakerOpenFor), nil
-				log.Warn("circuit opened", "domain", ds.name, "until", b.openUntil)
+				log.Warn("circuit opened", "until", b.openUntil)
 			}
 		case b.phase == phaseHalfOpen && trial:
 			b.phase, b.openUntil, b.successes = phaseOpen, now.Add(c.opts.BreakerOpenFor), 0
-			log.Warn("circuit re-opened after failed trial", "domain", ds.name, "until", b.openUntil)
+			log.Warn("circuit re-opened after failed trial", "until", b.openUntil)
 		}
 	}
 
 	if fe != nil && fe.Kind == sources.KindRateLimited {
-		c.noteRateLimitLocked(ds, rawURL, fe, now)
+		c.noteRateLimitLocked(&st.limits, log, rawURL, fe, now)
 	}
 }
 
 // noteRateLimitLocked remembers a Retry-After for the URL and, when several
 // URLs of the domain keep answering 429, for the whole domain.
-func (c *Client) noteRateLimitLocked(ds *domainState, rawURL string, fe *sources.FetchError, now time.Time) {
-	rl := &ds.limits
+func (c *Client) noteRateLimitLocked(rl *rateLimits, log *slog.Logger, rawURL string, fe *sources.FetchError, now time.Time) {
 	if !fe.RetryAfter.IsZero() && fe.RetryAfter.After(now) {
 		if rl.perURL == nil {
 			rl.perURL = map[string]time.Time{}
@@ -194,5 +204,5 @@ func (c *Client) noteRateLimitLocked(ds *domainState, rawURL string, fe *sources
 		rl.until = until
 	}
 	rl.hits = nil
-	c.opts.Logger.Warn("domain rate limited", "domain", ds.name, "until", rl.until)
+	log.Warn("domain rate limited", "until", rl.until)
 }

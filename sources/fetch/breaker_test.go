@@ -269,3 +269,93 @@ func TestDomainStateIsBounded(t *testing.T) {
 		t.Errorf("%d domains kept, want at most the cap of 50 and most of them", n)
 	}
 }
+
+// TestBreakerIgnoresAnswersAboutOneURL: many feeds and pages live on one
+// host, so a 4xx of one URL (missing, forbidden, gone, timed out) never
+// counts against the host's breaker.
+func TestBreakerIgnoresAnswersAboutOneURL(t *testing.T) {
+	for _, status := range []int{400, 403, 404, 408, 410} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			srv, code, hits := switchServer(t)
+			code.Store(int32(status))
+			opts := testOptions()
+			opts.Attempts = 1
+			opts.BreakerFailures = 3
+			c := New(opts)
+			for i := 0; i < 20; i++ {
+				_, err := c.Get(context.Background(), Request{URL: fmt.Sprintf("%s/post/%d", srv.URL, i)})
+				if fe := asFetchError(t, err); fe.Kind == sources.KindDeferred {
+					t.Fatalf("request %d deferred after %d answers of HTTP %d: %v", i, i, status, err)
+				}
+			}
+			code.Store(200)
+			if _, err := c.Get(context.Background(), Request{URL: srv.URL + "/feed.xml"}); err != nil {
+				t.Fatalf("the feed after the 4xx pages: %v", err)
+			}
+			if hits.Load() != 21 {
+				t.Errorf("%d requests reached the host, want 21", hits.Load())
+			}
+		})
+	}
+}
+
+// TestBreakerOpensOnHostFailures: 5xx answers and connection failures are
+// the host misbehaving, and open its breaker.
+func TestBreakerOpensOnHostFailures(t *testing.T) {
+	cases := map[string]func(t *testing.T) string{
+		"503": func(t *testing.T) string {
+			srv, code, _ := switchServer(t)
+			code.Store(503)
+			return srv.URL
+		},
+		"connection refused": func(t *testing.T) string {
+			srv := httptest.NewServer(http.NotFoundHandler())
+			srv.Close() // nothing listens there any more
+			return srv.URL
+		},
+	}
+	for name, host := range cases {
+		t.Run(name, func(t *testing.T) {
+			base := host(t)
+			opts := testOptions()
+			opts.Attempts = 1
+			opts.BreakerFailures = 3
+			c := New(opts)
+			for i := 0; i < 3; i++ {
+				_, err := c.Get(context.Background(), Request{URL: fmt.Sprintf("%s/post/%d", base, i)})
+				if fe := asFetchError(t, err); fe.Kind != sources.KindTransient {
+					t.Fatalf("call %d: kind %v (%v)", i, fe.Kind, err)
+				}
+			}
+			_, err := c.Get(context.Background(), Request{URL: base + "/feed.xml"})
+			if fe := asFetchError(t, err); fe.Kind != sources.KindDeferred || fe.Msg != "circuit open for 127.0.0.1" {
+				t.Fatalf("after three failures: kind %v msg %q, want the circuit open", fe.Kind, fe.Msg)
+			}
+		})
+	}
+}
+
+// TestPageScopeKeepsItsOwnBreaker: article pages that fail open the
+// pages' breaker of the domain, never the one its sources are polled by.
+func TestPageScopeKeepsItsOwnBreaker(t *testing.T) {
+	srv, code, hits := switchServer(t)
+	code.Store(500)
+	opts := testOptions()
+	opts.Attempts = 1
+	opts.BreakerFailures = 3
+	c := New(opts)
+	for i := 0; i < 3; i++ {
+		_, _ = c.Get(context.Background(), Request{URL: fmt.Sprintf("%s/post/%d", srv.URL, i), Scope: ScopePage})
+	}
+	_, err := c.Get(context.Background(), Request{URL: srv.URL + "/post/9", Scope: ScopePage})
+	if fe := asFetchError(t, err); fe.Kind != sources.KindDeferred || fe.Msg != "circuit open for 127.0.0.1 (article pages)" {
+		t.Fatalf("page after three failed pages: kind %v msg %q, want the pages' circuit open", fe.Kind, fe.Msg)
+	}
+	code.Store(200)
+	if _, err := c.Get(context.Background(), Request{URL: srv.URL + "/feed.xml"}); err != nil {
+		t.Fatalf("the feed on the same host: %v, want it fetched", err)
+	}
+	if hits.Load() != 4 {
+		t.Errorf("%d requests, want 4", hits.Load())
+	}
+}

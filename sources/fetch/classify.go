@@ -70,9 +70,8 @@ func (c *Client) transportError(parent context.Context, err error, budget time.D
 	if errors.As(err, &fe) {
 		return fe
 	}
-	var blocked *blockedAddrError
-	if errors.As(err, &blocked) {
-		return &sources.FetchError{Kind: sources.KindPermanent, Msg: blocked.Error()}
+	if errors.As(err, new(*blockedError)) {
+		return resolveFailure(err)
 	}
 	if perr := parent.Err(); perr != nil {
 		if errors.Is(perr, context.DeadlineExceeded) {
@@ -91,12 +90,8 @@ func (c *Client) transportError(parent context.Context, err error, budget time.D
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &nerr) && nerr.Timeout()) {
 		return timeoutError(budget)
 	}
-	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) {
-		if dnsErr.IsNotFound {
-			return &sources.FetchError{Kind: sources.KindPermanent, Msg: "host not found: " + dnsErr.Name}
-		}
-		return &sources.FetchError{Kind: sources.KindTransient, Msg: "DNS lookup failed for " + dnsErr.Name, Err: dnsErr}
+	if fe := resolveFailure(err); fe != nil {
+		return fe
 	}
 	var certErr *tls.CertificateVerificationError
 	var unknownAuth x509.UnknownAuthorityError
@@ -111,6 +106,24 @@ func (c *Client) transportError(parent context.Context, err error, budget time.D
 		return &sources.FetchError{Kind: sources.KindTransient, Msg: "connection reset"}
 	}
 	return &sources.FetchError{Kind: sources.KindTransient, Msg: "request failed", Err: unwrapURLError(err)}
+}
+
+// resolveFailure classifies what the address policy's Resolve failed
+// with: a refused host or an unknown name is permanent, any other DNS
+// failure transient. nil when err is neither.
+func resolveFailure(err error) *sources.FetchError {
+	var blocked *blockedError
+	if errors.As(err, &blocked) {
+		return &sources.FetchError{Kind: sources.KindPermanent, Msg: blocked.Error()}
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		if dnsErr.IsNotFound {
+			return &sources.FetchError{Kind: sources.KindPermanent, Msg: "host not found: " + dnsErr.Name}
+		}
+		return &sources.FetchError{Kind: sources.KindTransient, Msg: "DNS lookup failed for " + dnsErr.Name, Err: dnsErr}
+	}
+	return nil
 }
 
 // unwrapURLError drops the `Get "https://…":` prefix url.Error adds; the

@@ -28,8 +28,9 @@ const drainLimit = 64 << 10
 // Client performs hardened GETs. All its state (politeness, breakers,
 // Retry-After memory) lives inside it; it is safe for concurrent use.
 type Client struct {
-	opts Options
-	http *http.Client
+	opts   Options
+	http   *http.Client
+	policy *Policy
 
 	mu      sync.Mutex
 	domains map[string]*domainState
@@ -39,11 +40,11 @@ type Client struct {
 // Allow entries are logged and skipped.
 func New(opts Options) *Client {
 	opts = opts.withDefaults()
-	policy, err := newAddrPolicy(opts.AllowPrivateNetworks, opts.Allow)
+	policy, err := NewPolicy(opts)
 	if err != nil {
 		opts.Logger.Warn("fetch: ignoring allow entry", "err", err)
 	}
-	dialer := &safeDialer{policy: policy, resolver: opts.Resolver, timeout: opts.ConnectTimeout}
+	dialer := &safeDialer{policy: policy, timeout: opts.ConnectTimeout}
 	transport := &http.Transport{
 		// No proxy: a proxy would dial for us and bypass the address checks.
 		Proxy:                  nil,
@@ -59,10 +60,14 @@ func New(opts Options) *Client {
 		// Decompression is ours, so the body cap counts decoded bytes.
 		DisableCompression: true,
 	}
-	c := &Client{opts: opts, domains: map[string]*domainState{}}
+	c := &Client{opts: opts, policy: policy, domains: map[string]*domainState{}}
 	c.http = &http.Client{Transport: transport, CheckRedirect: c.checkRedirect}
 	return c
 }
+
+// Policy is the address policy the client dials by, for services that
+// fetch on our behalf and must be held to the same rules.
+func (c *Client) Policy() *Policy { return c.policy }
 
 // CloseIdleConnections closes kept-alive connections (for shutdown).
 func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
@@ -80,14 +85,14 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 	defer c.putDomain(ds)
 	key := u.String()
 
-	trial, ferr := c.admit(ds, key)
+	trial, ferr := c.admit(ds, req.Scope, key)
 	if ferr != nil {
 		return nil, ferr
 	}
 	for attempt := 1; ; attempt++ {
 		resp, ferr := c.attempt(ctx, ds, u, req)
 		if ferr == nil {
-			c.finish(ds, trial, key, outcomeSuccess, nil)
+			c.finish(ds, req.Scope, trial, key, outcomeSuccess, nil)
 			return resp, nil
 		}
 		wait, retry := c.retryWait(ctx, ferr, attempt)
@@ -97,7 +102,7 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 				continue
 			}
 		}
-		c.finish(ds, trial, key, outcomeOf(ctx, ferr), ferr)
+		c.finish(ds, req.Scope, trial, key, outcomeOf(ctx, ferr), ferr)
 		return nil, ferr
 	}
 }
@@ -144,18 +149,15 @@ func (c *Client) retryWait(ctx context.Context, fe *sources.FetchError, attempt 
 }
 
 // outcomeOf says how a failed call counts for the domain's breaker: only
-// answers that show the server misbehaving count against it.
+// failures that show the host itself misbehaving count against it
+// (connection errors, timeouts, 5xx). A 4xx is about one URL: many feeds
+// and pages share a host, and a missing page says nothing of the others.
 func outcomeOf(ctx context.Context, fe *sources.FetchError) outcome {
 	if ctx.Err() != nil {
 		return outcomeNeutral
 	}
-	switch fe.Kind {
-	case sources.KindTransient:
+	if fe.Kind == sources.KindTransient && (fe.Status == 0 || fe.Status >= 500) {
 		return outcomeFailure
-	case sources.KindPermanent, sources.KindGone:
-		if fe.Status >= 400 {
-			return outcomeFailure
-		}
 	}
 	return outcomeNeutral
 }
@@ -227,12 +229,14 @@ func (c *Client) attempt(ctx context.Context, ds *domainState, u *url.URL, req R
 
 func (c *Client) readBody(ctx context.Context, resp *http.Response, budget time.Duration) ([]byte, *sources.FetchError) {
 	limit := c.opts.MaxBodyBytes
+	raw := &endSeen{r: resp.Body}
+	resp.Body = raw
 	r, err := decodedBody(resp)
 	if err != nil {
 		return nil, &sources.FetchError{Kind: sources.KindPermanent, Msg: err.Error()}
 	}
 	var hint int64
-	if r == resp.Body {
+	if r == io.Reader(raw) {
 		if resp.ContentLength > limit {
 			return nil, tooLargeError(limit)
 		}
@@ -246,6 +250,11 @@ func (c *Client) readBody(ctx context.Context, resp *http.Response, budget time.
 		return nil, tooLargeError(limit)
 	case isCorrupt(err):
 		return nil, &sources.FetchError{Kind: sources.KindPermanent, Msg: "corrupt compressed body", Err: err}
+	case errors.Is(err, io.ErrUnexpectedEOF) && raw.ended && r != io.Reader(raw):
+		// The server's bytes all arrived and the compressed stream inside
+		// them stops short: the body it sent is broken, and sending it
+		// again will not mend it.
+		return nil, &sources.FetchError{Kind: sources.KindPermanent, Msg: "truncated compressed body", Err: err}
 	case errors.Is(err, io.ErrUnexpectedEOF) && ctx.Err() == nil:
 		return nil, &sources.FetchError{Kind: sources.KindTransient, Msg: "connection closed before the body ended"}
 	}

@@ -18,8 +18,19 @@ type domainState struct {
 	lastUsed  time.Time // wall clock, for eviction order
 	nextStart time.Time // wall clock, earliest start of the next request
 
-	breaker breaker
-	limits  rateLimits
+	// scopes keep the breaker and rate-limit memory per Scope, so article
+	// pages that fail never defer the sources of the same domain.
+	// Politeness (sem, nextStart) is shared: it is about the server's
+	// load, whoever asks.
+	scopes [scopeCount]scopeState
+}
+
+// scope returns the state of one scope; unknown scopes count as sources.
+func (ds *domainState) scope(s Scope) *scopeState {
+	if s < 0 || s >= scopeCount {
+		s = ScopeSource
+	}
+	return &ds.scopes[s]
 }
 
 // domain returns the state for name, creating it (and evicting idle old

@@ -90,6 +90,68 @@ func TestCorruptGzipIsPermanent(t *testing.T) {
 	}
 }
 
+// TestTruncatedGzipIsPermanent: the server sends its whole (declared)
+// body, and the gzip stream inside stops short. That body is broken at the
+// source, so it is not fetched again within the call; a connection that
+// closes before the declared body ended still is.
+func TestTruncatedGzipIsPermanent(t *testing.T) {
+	full := gzipBytes(t, 64<<10)
+	cases := []struct {
+		name     string
+		serve    func(w http.ResponseWriter)
+		kind     sources.ErrorKind
+		msg      string
+		requests int32
+	}{
+		{name: "stream cut inside a complete body", serve: func(w http.ResponseWriter) {
+			cut := full[:len(full)/2]
+			w.Header().Set("Content-Length", fmt.Sprint(len(cut)))
+			_, _ = w.Write(cut)
+		}, kind: sources.KindPermanent, msg: "truncated compressed body", requests: 1},
+		{name: "stream cut, close-delimited body", serve: func(w http.ResponseWriter) {
+			// No length and no chunking: the body ends when the server
+			// closes, so all it sent was received.
+			conn, buf, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				return
+			}
+			defer conn.Close()
+			_, _ = buf.WriteString("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Type: application/rss+xml\r\nConnection: close\r\n\r\n")
+			_, _ = buf.Write(full[:len(full)/2])
+			_ = buf.Flush()
+		}, kind: sources.KindPermanent, msg: "truncated compressed body", requests: 1},
+		{name: "connection closed before the declared length", serve: func(w http.ResponseWriter) {
+			w.Header().Set("Content-Length", fmt.Sprint(len(full)))
+			_, _ = w.Write(full[:len(full)/2])
+			w.(http.Flusher).Flush()
+			if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+				_ = conn.Close()
+			}
+		}, kind: sources.KindTransient, msg: "connection closed before the body ended", requests: 3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var hits atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				hits.Add(1)
+				w.Header().Set("Content-Encoding", "gzip")
+				w.Header().Set("Content-Type", "application/rss+xml")
+				tc.serve(w)
+			}))
+			defer srv.Close()
+			opts := testOptions()
+			opts.Attempts = 3
+			_, err := New(opts).Get(context.Background(), Request{URL: srv.URL})
+			if fe := asFetchError(t, err); fe.Kind != tc.kind || fe.Msg != tc.msg {
+				t.Errorf("kind %v msg %q, want %v %q (%v)", fe.Kind, fe.Msg, tc.kind, tc.msg, err)
+			}
+			if n := hits.Load(); n != tc.requests {
+				t.Errorf("%d requests, want %d", n, tc.requests)
+			}
+		})
+	}
+}
+
 func TestHugeBodyStopsAtCap(t *testing.T) {
 	for _, declareLength := range []bool{true, false} {
 		t.Run(fmt.Sprintf("content-length=%v", declareLength), func(t *testing.T) {

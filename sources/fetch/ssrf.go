@@ -1,39 +1,25 @@
 package fetch
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
 	"net/netip"
 	"strings"
-	"syscall"
-	"time"
 )
 
-// blockedAddrError is a dial refused by the address policy.
-type blockedAddrError struct {
-	addr   netip.Addr
-	reason string
-}
-
-func (e *blockedAddrError) Error() string {
-	return fmt.Sprintf("address %s is not allowed (%s)", e.addr, e.reason)
-}
-
-// addrPolicy decides which addresses may be dialled. The decision is made on
-// the resolved IP at dial time, never on the host name alone, so a name that
-// resolves (or later re-resolves) to an internal address cannot pass.
-type addrPolicy struct {
+// addrRules are the address rules of the policy: which IPs are internal,
+// and which hosts and networks the operator opened anyway.
+type addrRules struct {
 	allowPrivate bool
 	allowHosts   map[string]bool
 	allowNets    []netip.Prefix
 }
 
-// newAddrPolicy builds the policy from the usable Allow entries; the error
+// newAddrRules builds the rules from the usable Allow entries; the error
 // names the entries it had to skip.
-func newAddrPolicy(allowPrivate bool, allow []string) (addrPolicy, error) {
-	p := addrPolicy{allowPrivate: allowPrivate, allowHosts: map[string]bool{}}
+func newAddrRules(allowPrivate bool, allow []string) (addrRules, error) {
+	p := addrRules{allowPrivate: allowPrivate, allowHosts: map[string]bool{}}
 	var errs []error
 	for _, a := range allow {
 		a = strings.TrimSpace(a)
@@ -67,25 +53,22 @@ func normHost(h string) string {
 
 // hostAllowed reports whether the host name is on the allow list, which
 // opens every address it resolves to.
-func (p addrPolicy) hostAllowed(host string) bool {
+func (p addrRules) hostAllowed(host string) bool {
 	return p.allowPrivate || p.allowHosts[normHost(host)]
 }
 
-// check returns nil when ip may be dialled.
-func (p addrPolicy) check(ip netip.Addr, hostAllowed bool) error {
+// reason returns why ip may not be dialled, or "" when it may.
+func (p addrRules) reason(ip netip.Addr, hostAllowed bool) string {
 	ip = ip.Unmap().WithZone("")
 	if hostAllowed || p.allowPrivate {
-		return nil
+		return ""
 	}
 	for _, n := range p.allowNets {
 		if n.Contains(ip) {
-			return nil
+			return ""
 		}
 	}
-	if reason := forbiddenReason(ip); reason != "" {
-		return &blockedAddrError{addr: ip, reason: reason}
-	}
-	return nil
+	return forbiddenReason(ip)
 }
 
 var (
@@ -94,9 +77,8 @@ var (
 	ietfProtocol  = netip.MustParsePrefix("192.0.0.0/24")
 	benchmarking  = netip.MustParsePrefix("198.18.0.0/15")
 	reservedV4    = netip.MustParsePrefix("240.0.0.0/4")
-	nat64         = netip.MustParsePrefix("64:ff9b::/96")
 	nat64Local    = netip.MustParsePrefix("64:ff9b:1::/48")
-	sixToFour     = netip.MustParsePrefix("2002::/16")
+	siteLocal     = netip.MustParsePrefix("fec0::/10")
 	metadataAWSv6 = netip.MustParseAddr("fd00:ec2::254")
 )
 
@@ -122,6 +104,8 @@ func forbiddenReason(ip netip.Addr) string {
 		return "private"
 	case ip.Is6() && ip.IsPrivate():
 		return "unique-local"
+	case siteLocal.Contains(ip):
+		return "site-local"
 	case cgnat.Contains(ip):
 		return "carrier-grade NAT"
 	case ietfProtocol.Contains(ip), benchmarking.Contains(ip), reservedV4.Contains(ip), nat64Local.Contains(ip):
@@ -129,84 +113,59 @@ func forbiddenReason(ip netip.Addr) string {
 	case ip == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
 		return "broadcast"
 	}
-	// IPv6 forms that carry an IPv4 address inside: judge the inner one.
-	if nat64.Contains(ip) {
-		b := ip.As16()
-		return forbiddenReason(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
+	return embeddedReason(ip)
+}
+
+// ipv4Embedding is an IPv6 form that carries an IPv4 address inside, which
+// a translator, tunnel or the kernel may deliver to that IPv4 address.
+type ipv4Embedding struct {
+	name   string
+	prefix netip.Prefix
+	inner  func(b [16]byte) netip.Addr
+	// always refuses the form whatever it embeds: the deprecated forms
+	// have no public use, only a way around the checks.
+	always bool
+}
+
+func lastFour(b [16]byte) netip.Addr { return netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}) }
+
+var ipv4Embeddings = []ipv4Embedding{
+	// ::a.b.c.d, deprecated by RFC 4291. :: and ::1 are judged above.
+	{name: "IPv4-compatible IPv6", prefix: netip.MustParsePrefix("::/96"), inner: lastFour, always: true},
+	// ::ffff:0:a.b.c.d, the stateless translation form of RFC 2765.
+	{name: "IPv4-translated IPv6", prefix: netip.MustParsePrefix("::ffff:0:0:0/96"), inner: lastFour, always: true},
+	// 64:ff9b::a.b.c.d, NAT64's well-known prefix (RFC 6052).
+	{name: "NAT64", prefix: netip.MustParsePrefix("64:ff9b::/96"), inner: lastFour},
+	// 2002:aabb:ccdd::/48, 6to4 (RFC 3056): the site's IPv4 address.
+	{name: "6to4", prefix: netip.MustParsePrefix("2002::/16"), inner: func(b [16]byte) netip.Addr {
+		return netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})
+	}},
+	// 2001:0::/32, Teredo (RFC 4380): the client's IPv4 address sits in the
+	// last 32 bits, every bit inverted; relays deliver to it.
+	{name: "Teredo", prefix: netip.MustParsePrefix("2001::/32"), inner: func(b [16]byte) netip.Addr {
+		return netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]})
+	}},
+}
+
+// embeddedReason judges the IPv4 address inside the IPv6 forms that carry
+// one, so "[::127.0.0.1]" or "[64:ff9b::a9fe:a9fe]" cannot stand in for an
+// internal IPv4 address.
+func embeddedReason(ip netip.Addr) string {
+	if !ip.Is6() {
+		return ""
 	}
-	if sixToFour.Contains(ip) {
-		b := ip.As16()
-		return forbiddenReason(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
+	for _, e := range ipv4Embeddings {
+		if !e.prefix.Contains(ip) {
+			continue
+		}
+		inner := e.inner(ip.As16())
+		if r := forbiddenReason(inner); r != "" {
+			return r + " via " + e.name
+		}
+		if e.always {
+			return e.name
+		}
+		return ""
 	}
 	return ""
-}
-
-// safeDialer resolves names itself, checks every resolved address, and
-// dials only addresses it has checked, so no second lookup can swap in an
-// internal one (DNS rebinding).
-type safeDialer struct {
-	policy   addrPolicy
-	resolver Resolver
-	timeout  time.Duration
-}
-
-func (d *safeDialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
-	host, port, err := net.SplitHostPort(address)
-	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", address, err)
-	}
-	hostOK := d.policy.hostAllowed(host)
-
-	var ips []netip.Addr
-	if ip, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
-		ips = []netip.Addr{ip}
-	} else {
-		addrs, err := d.resolver.LookupIPAddr(ctx, host)
-		if err != nil {
-			return nil, fmt.Errorf("resolve %s: %w", host, err)
-		}
-		for _, a := range addrs {
-			if ip, ok := netip.AddrFromSlice(a.IP); ok {
-				ips = append(ips, ip.Unmap())
-			}
-		}
-		if len(ips) == 0 {
-			return nil, fmt.Errorf("resolve %s: no addresses", host)
-		}
-	}
-	// Refuse the whole name when any answer is internal: a mixed answer is
-	// a rebinding attempt, not a reason to pick the public one.
-	for _, ip := range ips {
-		if err := d.policy.check(ip, hostOK); err != nil {
-			return nil, err
-		}
-	}
-
-	dialer := &net.Dialer{
-		Timeout:   d.timeout,
-		KeepAlive: 30 * time.Second,
-		// Second line of defence: the socket's own peer address is checked
-		// once more just before connect.
-		Control: func(_, addr string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(addr)
-			if err != nil {
-				return fmt.Errorf("dial %s: %w", addr, err)
-			}
-			return d.policy.check(ap.Addr(), hostOK)
-		},
-	}
-	var firstErr error
-	for _, ip := range ips {
-		conn, err := dialer.DialContext(ctx, network, net.JoinHostPort(ip.String(), port))
-		if err == nil {
-			return conn, nil
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	return nil, firstErr
 }

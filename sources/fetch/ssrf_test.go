@@ -43,8 +43,24 @@ func TestForbiddenReason(t *testing.T) {
 		{"::", "unspecified"},
 		{"255.255.255.255", "reserved"},
 		{"198.18.0.1", "reserved"},
-		{"64:ff9b::7f00:1", "loopback"},
-		{"2002:a9fe:a9fe::1", "link-local"},
+		{"64:ff9b::7f00:1", "loopback via NAT64"},
+		{"2002:a9fe:a9fe::1", "link-local via 6to4"},
+		// IPv4 addresses inside IPv6 forms are judged as themselves.
+		{"::127.0.0.1", "loopback via IPv4-compatible IPv6"},
+		{"::10.0.0.1", "private via IPv4-compatible IPv6"},
+		{"::169.254.169.254", "link-local via IPv4-compatible IPv6"},
+		{"::8.8.8.8", "IPv4-compatible IPv6"},
+		{"::ffff:0:127.0.0.1", "loopback via IPv4-translated IPv6"},
+		{"::ffff:0:169.254.169.254", "link-local via IPv4-translated IPv6"},
+		{"::ffff:0:8.8.8.8", "IPv4-translated IPv6"},
+		{"64:ff9b::a9fe:a9fe", "link-local via NAT64"},
+		{"64:ff9b::c0a8:101", "private via NAT64"},
+		{"2002:7f00:1::", "loopback via 6to4"},
+		{"2002:c0a8:101:1::1", "private via 6to4"},
+		{"2001:0:4136:e378:8000:63bf:80ff:fffe", "loopback via Teredo"}, // client ^80ff:fffe = 127.0.0.1
+		{"2001:0:4136:e378:8000:63bf:f5ff:fffe", "private via Teredo"},  // client 10.0.0.1
+		{"2001:0:4136:e378:8000:63bf:3fff:fdd2", ""},                    // client 192.0.2.45: public
+		{"fec0::1", "site-local"},
 		// Public addresses pass.
 		{"93.184.216.34", ""},
 		{"8.8.8.8", ""},
@@ -53,6 +69,8 @@ func TestForbiddenReason(t *testing.T) {
 		{"2606:4700::1111", ""},
 		{"::ffff:8.8.8.8", ""},
 		{"64:ff9b::808:808", ""},
+		{"2002:808:808::1", ""},
+		{"2001:db8::1", ""},
 	}
 	for _, tc := range cases {
 		if got := forbiddenReason(netip.MustParseAddr(tc.ip)); got != tc.want {
@@ -62,7 +80,7 @@ func TestForbiddenReason(t *testing.T) {
 }
 
 func TestAllowListOpensHostsAndCIDRs(t *testing.T) {
-	p, err := newAddrPolicy(false, []string{"feeds.internal", "10.20.0.0/16", "192.168.5.5", "bad/cidr", "wiki.internal:8080"})
+	p, err := newAddrRules(false, []string{"feeds.internal", "10.20.0.0/16", "192.168.5.5", "bad/cidr", "wiki.internal:8080"})
 	if err == nil {
 		t.Error("a malformed CIDR must be reported")
 	}
@@ -81,11 +99,20 @@ func TestAllowListOpensHostsAndCIDRs(t *testing.T) {
 		{"wiki.internal", "10.9.9.9", true},
 	}
 	for _, tc := range cases {
-		err := p.check(netip.MustParseAddr(tc.ip), p.hostAllowed(tc.host))
-		if (err == nil) != tc.ok {
-			t.Errorf("%s → %s: err %v, want allowed=%v", tc.host, tc.ip, err, tc.ok)
+		reason := p.reason(netip.MustParseAddr(tc.ip), p.hostAllowed(tc.host))
+		if (reason == "") != tc.ok {
+			t.Errorf("%s → %s: reason %q, want allowed=%v", tc.host, tc.ip, reason, tc.ok)
 		}
 	}
+}
+
+// refusal is the full message of a refused host: what is refused, and the
+// settings that would allow it.
+func refusal(msg string) string {
+	if strings.Contains(msg, " is not allowed (") {
+		return msg + "; " + allowHint
+	}
+	return msg
 }
 
 // ssrfOptions closes private networks, maps names through res, and keeps
@@ -127,25 +154,25 @@ func TestRefusesInternalAddresses(t *testing.T) {
 	cases := []struct {
 		url, wantMsg string
 	}{
-		{"http://evil.example:" + port + "/", "address 127.0.0.1 is not allowed (loopback)"},
-		{"http://metadata.example/latest/meta-data/", "address 169.254.169.254 is not allowed (link-local)"},
-		{"http://v6meta.example/", "address fd00:ec2::254 is not allowed (cloud metadata)"},
-		{"http://mapped.example:" + port + "/", "address 127.0.0.1 is not allowed (loopback)"},
-		{"http://127.0.0.1:" + port + "/", "address 127.0.0.1 is not allowed (loopback)"},
-		{"http://[::ffff:127.0.0.1]:" + port + "/", "address 127.0.0.1 is not allowed (loopback)"},
-		{"http://169.254.169.254/", "address 169.254.169.254 is not allowed (link-local)"},
-		{"http://10.0.0.1/", "address 10.0.0.1 is not allowed (private)"},
-		{"http://100.64.1.1/", "address 100.64.1.1 is not allowed (carrier-grade NAT)"},
-		{"http://[fc00::1]/", "address fc00::1 is not allowed (unique-local)"},
-		{"http://0.0.0.0:" + port + "/", "address 0.0.0.0 is not allowed (unspecified)"},
-		{"http://239.1.2.3/", "address 239.1.2.3 is not allowed (multicast)"},
+		{"http://evil.example:" + port + "/", "host evil.example is not allowed (loopback)"},
+		{"http://metadata.example/latest/meta-data/", "host metadata.example is not allowed (link-local)"},
+		{"http://v6meta.example/", "host v6meta.example is not allowed (cloud metadata)"},
+		{"http://mapped.example:" + port + "/", "host mapped.example is not allowed (loopback)"},
+		{"http://127.0.0.1:" + port + "/", "host 127.0.0.1 is not allowed (loopback)"},
+		{"http://[::ffff:127.0.0.1]:" + port + "/", "host [::ffff:127.0.0.1] is not allowed (loopback)"},
+		{"http://169.254.169.254/", "host 169.254.169.254 is not allowed (link-local)"},
+		{"http://10.0.0.1/", "host 10.0.0.1 is not allowed (private)"},
+		{"http://100.64.1.1/", "host 100.64.1.1 is not allowed (carrier-grade NAT)"},
+		{"http://[fc00::1]/", "host [fc00::1] is not allowed (unique-local)"},
+		{"http://0.0.0.0:" + port + "/", "host 0.0.0.0 is not allowed (unspecified)"},
+		{"http://239.1.2.3/", "host 239.1.2.3 is not allowed (multicast)"},
 	}
 	c := New(ssrfOptions(res))
 	for _, tc := range cases {
 		_, err := c.Get(context.Background(), Request{URL: tc.url})
 		fe := asFetchError(t, err)
-		if fe.Kind != sources.KindPermanent || fe.Msg != tc.wantMsg {
-			t.Errorf("%s: kind %v msg %q, want permanent %q", tc.url, fe.Kind, fe.Msg, tc.wantMsg)
+		if want := refusal(tc.wantMsg); fe.Kind != sources.KindPermanent || fe.Msg != want {
+			t.Errorf("%s: kind %v msg %q, want permanent %q", tc.url, fe.Kind, fe.Msg, want)
 		}
 	}
 	if hits.Load() != 0 {
@@ -195,10 +222,10 @@ func TestRedirectToInternalAddressRefused(t *testing.T) {
 	_, internalPort, _ := strings.Cut(internalURL.Host, ":")
 
 	targets := []struct{ location, wantMsg string }{
-		{"http://169.254.169.254/latest/meta-data/", "address 169.254.169.254 is not allowed (link-local)"},
-		{"http://localhost:" + internalPort + "/", "address 127.0.0.1 is not allowed (loopback)"},
-		{"http://127.0.0.1:" + internalPort + "/", "address 127.0.0.1 is not allowed (loopback)"},
-		{"http://[::1]:" + internalPort + "/", "address ::1 is not allowed (loopback)"},
+		{"http://169.254.169.254/latest/meta-data/", "host 169.254.169.254 is not allowed (link-local)"},
+		{"http://localhost:" + internalPort + "/", "host localhost is not allowed (loopback)"},
+		{"http://127.0.0.1:" + internalPort + "/", "host 127.0.0.1 is not allowed (loopback)"},
+		{"http://[::1]:" + internalPort + "/", "host [::1] is not allowed (loopback)"},
 		{"file:///etc/passwd", `redirect to unsupported URL scheme "file" (only http and https)`},
 	}
 	for _, tc := range targets {
@@ -216,8 +243,8 @@ func TestRedirectToInternalAddressRefused(t *testing.T) {
 			c := New(ssrfOptions(res, "public.example"))
 			_, err := c.Get(context.Background(), Request{URL: "http://public.example:" + frontPort + "/feed"})
 			fe := asFetchError(t, err)
-			if fe.Kind != sources.KindPermanent || fe.Msg != tc.wantMsg {
-				t.Errorf("kind %v msg %q, want permanent %q", fe.Kind, fe.Msg, tc.wantMsg)
+			if want := refusal(tc.wantMsg); fe.Kind != sources.KindPermanent || fe.Msg != want {
+				t.Errorf("kind %v msg %q, want permanent %q", fe.Kind, fe.Msg, want)
 			}
 		})
 	}
@@ -250,7 +277,7 @@ func TestDNSRebindingRefusedAtDial(t *testing.T) {
 	c := New(ssrfOptions(res, "127.0.0.1/32"))
 	_, err := c.Get(context.Background(), Request{URL: "http://rebind.example:" + port + "/start"})
 	fe := asFetchError(t, err)
-	if fe.Msg != "address 127.0.0.2 is not allowed (loopback)" {
+	if fe.Msg != "host rebind.example is not allowed (loopback); "+allowHint {
 		t.Errorf("msg %q, want the rebound address refused", fe.Msg)
 	}
 	if n := res.count("rebind.example"); n != 2 {
@@ -267,7 +294,7 @@ func TestMixedAnswerRefused(t *testing.T) {
 	res := &multiResolver{ips: []string{"127.0.0.1", "10.0.0.7"}}
 	c := New(ssrfOptions(res, "127.0.0.1/32"))
 	_, err := c.Get(context.Background(), Request{URL: "http://mixed.example:" + port + "/"})
-	if fe := asFetchError(t, err); fe.Msg != "address 10.0.0.7 is not allowed (private)" || hits.Load() != 0 {
+	if fe := asFetchError(t, err); fe.Msg != "host mixed.example is not allowed (private); "+allowHint || hits.Load() != 0 {
 		t.Errorf("msg %q hits %d: one internal answer must refuse the name", fe.Msg, hits.Load())
 	}
 }

@@ -62,7 +62,9 @@ type Options struct {
 	// BreakerFailures failed calls within BreakerWindow open a registrable
 	// domain's circuit (defaults 5 and 60s); after BreakerOpenFor (30s) one
 	// trial call at a time is let through, and BreakerCloseAfter (2)
-	// successful trials close it again.
+	// successful trials close it again. Only failures of the host count:
+	// connection errors, timeouts and 5xx answers, never a 4xx of one URL.
+	// Each Scope has its own circuit.
 	BreakerFailures   int
 	BreakerWindow     time.Duration
 	BreakerOpenFor    time.Duration
@@ -84,9 +86,43 @@ type Resolver interface {
 	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
 }
 
+// Scope separates the breaker and rate-limit bookkeeping of kinds of
+// requests to one registrable domain. Politeness (requests in flight, the
+// gap between starts) is shared by all scopes.
+type Scope int
+
+const (
+	// ScopeSource is the default: polls and validation of sources.
+	ScopeSource Scope = iota
+	// ScopePage is article pages fetched for the extraction cascade. They
+	// keep a breaker of their own: a host whose article pages fail is
+	// spared further page fetches for a while, but the feeds it serves
+	// are still polled.
+	ScopePage
+	scopeCount
+)
+
+func (s Scope) String() string {
+	if s == ScopePage {
+		return "pages"
+	}
+	return "sources"
+}
+
+// suffix is what the scope adds to a domain in messages.
+func (s Scope) suffix() string {
+	if s == ScopePage {
+		return " (article pages)"
+	}
+	return ""
+}
+
 // Request is one GET.
 type Request struct {
 	URL string
+	// Scope is whose breaker and rate-limit memory the request answers to;
+	// the zero value is ScopeSource.
+	Scope Scope
 	// Accept header; empty sends a generic one.
 	Accept string
 	// Conditional GET validators, sent verbatim when non-empty.

@@ -38,7 +38,7 @@ type apiError struct {
 func (c *Client) interpret(ctx context.Context, seen *exchange, sdkErr error) (*Page, *sources.FetchError) {
 	switch {
 	case seen.tooLarge:
-		return nil, &sources.FetchError{Kind: sources.KindPermanent, Status: seen.status,
+		return nil, &sources.FetchError{Kind: sources.KindPermanent,
 			Msg: fmt.Sprintf("Firecrawl response exceeds the %d-byte limit", c.opts.MaxBodyBytes)}
 	case !seen.responded || seen.cutOff:
 		return nil, c.transportFailure(ctx, seen, sdkErr)
@@ -64,53 +64,74 @@ func (c *Client) transportFailure(ctx context.Context, seen *exchange, err error
 	var nerr net.Error
 	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &nerr) && nerr.Timeout()) {
 		return &sources.FetchError{Kind: sources.KindTransient,
-			Msg: fmt.Sprintf("Firecrawl did not answer within %s", c.opts.Timeout+c.slack), Err: err}
+			Msg: fmt.Sprintf("Firecrawl did not answer within %s", c.opts.Timeout+c.slack), Err: noRetry{err}}
 	}
 	return &sources.FetchError{Kind: sources.KindTransient, Msg: what, Err: err}
 }
 
-// decodeSuccess decodes a 200 body with exact key matching.
+// successBody is a 200 answer. Only the metadata keys come from the
+// page, so only they need exact matching (a map): Go matches struct keys
+// case-insensitively, and <meta name="Title"> must not replace "title".
+type successBody struct {
+	Success any          `json:"success"`
+	Error   string       `json:"error"`
+	Code    string       `json:"code"`
+	Data    *successData `json:"data"`
+}
+
+type successData struct {
+	HTML     *string        `json:"html"`
+	Metadata map[string]any `json:"metadata"`
+}
+
+// decodeSuccess decodes a 200 body in one pass: a page of megabytes is
+// copied once, into Page.HTML.
 func decodeSuccess(body []byte) (*Page, *sources.FetchError) {
-	var env map[string]json.RawMessage
-	if err := json.Unmarshal(body, &env); err != nil {
-		return nil, &sources.FetchError{Kind: sources.KindTransient, Status: http.StatusOK,
-			Msg: "Firecrawl sent malformed JSON", Err: err}
+	var env successBody
+	err := json.Unmarshal(body, &env)
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case err != nil && (!errors.As(err, &typeErr) || typeErr.Field == ""):
+		// Not JSON, or not an object.
+		return nil, &sources.FetchError{Kind: sources.KindTransient, Msg: "Firecrawl sent malformed JSON", Err: err}
+	case typeErr != nil && typeErr.Field == "data.html":
+		return nil, &sources.FetchError{Kind: sources.KindTransient, Msg: "Firecrawl sent html that is not a string", Err: err}
+	case typeErr != nil && strings.HasPrefix(typeErr.Field, "data.metadata"):
+		// A wrongly typed metadata object is dropped, not fatal: the
+		// page is still the page.
+		env.Data.Metadata = nil
+	case typeErr != nil:
+		// "data" itself, or the error fields, are not what they should be.
+		env.Data = nil
 	}
-	var success bool
-	if json.Unmarshal(env["success"], &success) != nil || !success {
-		var ae apiError
-		_ = json.Unmarshal(body, &ae)
-		return nil, &sources.FetchError{Kind: sources.KindTransient, Status: http.StatusOK,
-			Msg: "Firecrawl reported failure", Err: errors.New(orDefault(ae.Error, "no details"))}
+	if env.Success != true {
+		return nil, &sources.FetchError{Kind: sources.KindTransient, Msg: "Firecrawl reported failure",
+			Err: &APIError{Status: http.StatusOK, Code: env.Code, Message: orDefault(env.Error, "no details")}}
 	}
-	var data map[string]json.RawMessage
-	if raw, ok := env["data"]; !ok || json.Unmarshal(raw, &data) != nil || data == nil {
-		return nil, &sources.FetchError{Kind: sources.KindTransient, Status: http.StatusOK,
-			Msg: "Firecrawl answered success without data"}
+	if env.Data == nil {
+		return nil, &sources.FetchError{Kind: sources.KindTransient, Msg: "Firecrawl answered success without data"}
 	}
-	page := &Page{Metadata: map[string]any{}}
-	if raw, ok := data["html"]; ok {
-		if err := json.Unmarshal(raw, &page.HTML); err != nil {
-			return nil, &sources.FetchError{Kind: sources.KindTransient, Status: http.StatusOK,
-				Msg: "Firecrawl sent html that is not a string", Err: err}
-		}
+	page := &Page{Metadata: env.Data.Metadata}
+	if page.Metadata == nil {
+		page.Metadata = map[string]any{}
 	}
-	if raw, ok := data["metadata"]; ok {
-		var meta map[string]any
-		if json.Unmarshal(raw, &meta) == nil && meta != nil {
-			page.Metadata = meta
-		}
+	if env.Data.HTML != nil {
+		page.HTML = *env.Data.HTML
 	}
 	page.StatusCode = metaInt(page.Metadata["statusCode"])
 	page.FinalURL, _ = page.Metadata["url"].(string)
 	return page, nil
 }
 
-// statusFailure classifies a non-200 answer of Firecrawl itself.
+// statusFailure classifies a non-200 answer of Firecrawl itself. The
+// FetchError's Status stays 0, which is how the source's recorded HTTP
+// status tells a failure of Firecrawl from a failure of the page; the
+// APIError it wraps has Firecrawl's status and code.
 func (c *Client) statusFailure(seen *exchange) *sources.FetchError {
 	code := seen.status
 	detail, apiCode := errorDetail(seen.body)
-	fe := &sources.FetchError{Status: code, Err: detail}
+	ae := &APIError{Status: code, Code: apiCode, Message: detail}
+	fe := &sources.FetchError{Err: ae}
 	switch {
 	case code == http.StatusUnauthorized:
 		fe.Kind, fe.Msg = sources.KindPaused, "Firecrawl rejected the API key (401)"
@@ -120,7 +141,10 @@ func (c *Client) statusFailure(seen *exchange) *sources.FetchError {
 		fe.Kind, fe.Msg = sources.KindRateLimited, "Firecrawl rate limit (429)"
 		fe.RetryAfter = c.retryAfter(seen, detail)
 	case code == http.StatusRequestTimeout:
-		fe.Kind, fe.Msg = sources.KindTransient, "Firecrawl scrape timed out (408)"
+		t := fmtSeconds(c.opts.Timeout)
+		fe.Kind = sources.KindTransient
+		fe.Msg = fmt.Sprintf("Firecrawl scrape timed out (HTTP 408%s, timeout %s); the next poll tries again; "+
+			"raise FEEDPOLLER_FIRECRAWL_TIMEOUT if the page needs longer than %s", prefixed(" ", apiCode), t, t)
 	case code == http.StatusBadRequest:
 		fe.Kind, fe.Msg = sources.KindPermanent, "Firecrawl rejected the request (400)"
 	case code == http.StatusForbidden:
@@ -128,7 +152,11 @@ func (c *Client) statusFailure(seen *exchange) *sources.FetchError {
 	case code == http.StatusNotFound:
 		fe.Kind, fe.Msg = sources.KindPermanent, "Firecrawl API not found (404): check the API URL"
 	case code == http.StatusInternalServerError && apiCode == "SCRAPE_ALL_ENGINES_FAILED":
-		fe.Kind, fe.Msg = sources.KindTransient, "page is empty"
+		// Firecrawl answers this for an empty page, but as well for a
+		// refused connection, a name that does not resolve and an address
+		// it blocks: it could not get the page, and cannot say why.
+		fe.Kind = sources.KindTransient
+		fe.Msg = "Firecrawl could not fetch the page (empty page, unreachable host or DNS failure; HTTP 500 SCRAPE_ALL_ENGINES_FAILED)"
 	case code >= 500:
 		fe.Kind, fe.Msg = sources.KindTransient, fmt.Sprintf("Firecrawl failed (HTTP %d%s)", code, prefixed(" ", apiCode))
 	case code >= 300 && code < 400:
@@ -142,9 +170,17 @@ func (c *Client) statusFailure(seen *exchange) *sources.FetchError {
 	return fe
 }
 
-// errorDetail extracts Firecrawl's message (with zod details) from an
-// error body, or describes a body that is not Firecrawl's JSON.
-func errorDetail(body []byte) (error, string) {
+// fmtSeconds prints a timeout as configured people write it ("30s").
+func fmtSeconds(d time.Duration) string {
+	if d >= time.Second && d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}
+
+// errorDetail extracts Firecrawl's message (with zod details) and code
+// from an error body, or describes a body that is not Firecrawl's JSON.
+func errorDetail(body []byte) (string, string) {
 	var ae apiError
 	if json.Unmarshal(body, &ae) == nil && ae.Error != "" {
 		msg := ae.Error
@@ -156,19 +192,19 @@ func errorDetail(body []byte) (error, string) {
 				msg += "; " + d.Message
 			}
 		}
-		return errors.New(msg), ae.Code
+		return msg, ae.Code
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
-		return errors.New("empty body"), ae.Code
+		return "empty body", ae.Code
 	}
-	return fmt.Errorf("non-JSON body: %s", snippet(trimmed, 120)), ae.Code
+	return "non-JSON body: " + snippet(trimmed, 120), ae.Code
 }
 
 // retryAfter reads the pause a 429 asks for: the Retry-After header (a
 // proxy may add one), else the "retry after Ns" of Firecrawl's message,
 // else one rate-limit window.
-func (c *Client) retryAfter(seen *exchange, detail error) time.Time {
+func (c *Client) retryAfter(seen *exchange, detail string) time.Time {
 	now := c.opts.Now()
 	if v := strings.TrimSpace(seen.header.Get("Retry-After")); v != "" {
 		if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
@@ -178,11 +214,9 @@ func (c *Client) retryAfter(seen *exchange, detail error) time.Time {
 			return t
 		}
 	}
-	if detail != nil {
-		if m := retryAfterInMessage.FindStringSubmatch(detail.Error()); m != nil {
-			if secs, err := strconv.Atoi(m[1]); err == nil {
-				return now.Add(time.Duration(secs) * time.Second)
-			}
+	if m := retryAfterInMessage.FindStringSubmatch(detail); m != nil {
+		if secs, err := strconv.Atoi(m[1]); err == nil {
+			return now.Add(time.Duration(secs) * time.Second)
 		}
 	}
 	return now.Add(rateWindow)

@@ -13,6 +13,7 @@ import (
 	fc "github.com/mendableai/firecrawl-go/v2"
 
 	"github.com/feedpoller/feedpoller/sources"
+	"github.com/feedpoller/feedpoller/sources/fetch"
 )
 
 // Defaults for the zero values of Options.
@@ -53,6 +54,18 @@ type Options struct {
 	Log *slog.Logger
 	// Now is the clock for Retry-After; default time.Now.
 	Now func() time.Time
+	// Policy is the address policy every target URL must pass before it is
+	// sent, and every final URL Firecrawl reports before its page is
+	// used: Firecrawl fetches whatever it is given, internal addresses
+	// included. The daemon passes the native fetcher's policy; nil builds
+	// one that refuses private networks and resolves through the system.
+	Policy AddressPolicy
+}
+
+// AddressPolicy decides which URLs may be fetched on our behalf
+// (*fetch.Policy). CheckURL's error says why not, as a *sources.FetchError.
+type AddressPolicy interface {
+	CheckURL(ctx context.Context, rawURL string) error
 }
 
 // Client scrapes pages through Firecrawl. It is safe for concurrent use.
@@ -99,6 +112,10 @@ func New(opts Options) (*Client, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.Policy == nil {
+		p, _ := fetch.NewPolicy(fetch.Options{Logger: opts.Log})
+		opts.Policy = p
+	}
 	return &Client{opts: opts, slack: backstopSlack}, nil
 }
 
@@ -106,21 +123,36 @@ func New(opts Options) (*Client, error) {
 func (c *Client) Timeout() time.Duration { return c.opts.Timeout }
 
 // Scrape fetches pageURL through Firecrawl as cleaned HTML plus metadata.
-// Transient failures (timeouts, 408, 5xx, broken answers) are retried with
-// backoff; 400/401/402/403 and 429 never are. A target that answered an
-// error status (metadata.statusCode ≥ 400) or an empty page is a failure.
-// Every error is a *sources.FetchError; its Status is Firecrawl's HTTP
-// status, or the target's for target failures.
+//
+// The URL must pass the address policy before it is sent, and the page's
+// final URL (metadata.url, sourceURL) after: a page that came from a
+// refused address is discarded. Transient failures (5xx, broken answers)
+// are retried with backoff; 400/401/402/403 and 429 never are, nor are
+// timeouts (408, or no answer in time): the server's job runs on after
+// either, so another attempt would only start a second one; the next poll
+// is the retry. A target that answered an error status
+// (metadata.statusCode ≥ 400) or an empty page is a failure.
+//
+// Every error is a *sources.FetchError. Its Status is the target's own
+// HTTP status when Firecrawl reported one, and 0 when Firecrawl itself
+// failed: then an *APIError in its chain carries Firecrawl's status and
+// error code.
 func (c *Client) Scrape(ctx context.Context, pageURL string) (*Page, error) {
+	if err := c.opts.Policy.CheckURL(ctx, pageURL); err != nil {
+		return nil, err
+	}
 	for attempt := 1; ; attempt++ {
 		page, fe := c.scrapeOnce(ctx, pageURL)
 		if fe == nil {
+			if fe := c.checkLanding(ctx, pageURL, page); fe != nil {
+				return nil, fe
+			}
 			if fe := checkTarget(page); fe != nil {
 				return nil, fe
 			}
 			return page, nil
 		}
-		if fe.Kind != sources.KindTransient || attempt >= c.opts.Attempts || ctx.Err() != nil {
+		if !retryable(fe) || attempt >= c.opts.Attempts || ctx.Err() != nil {
 			return nil, fe
 		}
 		wait := sources.Backoff(c.opts.RetryBaseDelay, attempt)

@@ -1,7 +1,6 @@
 // Package firecrawl is the daemon's client of Firecrawl's v1 scrape API,
 // built on the official Go SDK (github.com/mendableai/firecrawl-go/v2,
-// pinned at v2.4.0) and hardened against the SDK's pitfalls recorded in
-// ../shared/firecrawl-v1.md §2.5:
+// pinned at v2.4.0) and hardened against the SDK's pitfalls:
 //
 //   - The SDK takes no context: every call builds its own FirecrawlApp whose
 //     RoundTripper ties the request to the caller's ctx, with an
@@ -19,8 +18,15 @@
 //   - A target that failed still arrives as success (metadata.statusCode):
 //     reported as a failure of the source.
 //   - The SDK never retries a scrape: Scrape retries transient failures
-//     itself, never 400/401/402/403.
-//   - Bodies are read whole: the RoundTripper caps them.
+//     itself, never 400/401/402/403, and never a timeout (Firecrawl's job
+//     runs on after a 408 or a client that stopped waiting).
+//   - Bodies are read whole: the RoundTripper caps them, and hands the SDK
+//     a bare success for a 200 it would otherwise copy and decode again.
 //
-// Every failure is a *sources.FetchError.
+// Firecrawl fetches whatever it is given, internal addresses included:
+// every target must pass the daemon's address policy before it is sent,
+// and a page whose final URL does not is discarded.
+//
+// Every failure is a *sources.FetchError; an APIError in its chain marks a
+// failure of Firecrawl itself rather than of the page.
 package firecrawl

@@ -2,12 +2,14 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/feedpoller/feedpoller/sources"
+	"github.com/feedpoller/feedpoller/sources/firecrawl"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
 )
 
@@ -121,8 +123,11 @@ func TestFirecrawlFailures(t *testing.T) {
 			kind:  sources.KindRateLimited, msg: "Firecrawl rate limit (429)", retrySet: true},
 		{name: "500", setup: func(s *firecrawltest.Server) { s.Handle(pageURL, firecrawltest.UnknownError()) },
 			kind: sources.KindTransient, msg: "Firecrawl failed (HTTP 500 UNKNOWN_ERROR)"},
-		{name: "empty page", setup: func(s *firecrawltest.Server) { s.Handle(pageURL, firecrawltest.EmptyPage()) },
-			kind: sources.KindTransient, msg: "page is empty"},
+		{name: "all engines failed", setup: func(s *firecrawltest.Server) { s.Handle(pageURL, firecrawltest.EmptyPage()) },
+			kind: sources.KindTransient, msg: "Firecrawl could not fetch the page (empty page, unreachable host or DNS failure; HTTP 500 SCRAPE_ALL_ENGINES_FAILED)"},
+		{name: "blank page", setup: func(s *firecrawltest.Server) {
+			s.Handle(pageURL, firecrawltest.Success(firecrawltest.Page{HTML: "  "}))
+		}, kind: sources.KindTransient, msg: "page is empty"},
 		{name: "502 html", setup: func(s *firecrawltest.Server) {
 			s.Enqueue(firecrawltest.Gateway(502, firecrawltest.GatewayHTML), firecrawltest.Gateway(502, firecrawltest.GatewayHTML), firecrawltest.Gateway(502, firecrawltest.GatewayHTML))
 		}, kind: sources.KindTransient, msg: "Firecrawl failed (HTTP 502)"},
@@ -183,11 +188,17 @@ func TestFirecrawlHangIsFreedByContext(t *testing.T) {
 }
 
 func TestFirecrawlScrapeTimeoutIs408(t *testing.T) {
-	// Firecrawl's own 408 (scrape timeout elapsed, scaled down) is transient.
+	// Firecrawl's own 408 (scrape timeout elapsed, scaled down) is
+	// transient, and the next poll is its retry: the poll makes one scrape.
 	s, fc := fakeFirecrawl(t, firecrawltest.Config{TimeScale: 0.0001})
 	s.Handle(pageURL, firecrawltest.SlowTarget(time.Hour, scraped))
 	_, err := (&Poller{Firecrawl: fc}).Fetch(context.Background(), sources.Request{URL: pageURL})
-	if fe := fetchErr(t, err); fe.Kind != sources.KindTransient || fe.Status != http.StatusRequestTimeout {
+	var ae *firecrawl.APIError
+	if fe := fetchErr(t, err); fe.Kind != sources.KindTransient || fe.Status != 0 ||
+		!errors.As(err, &ae) || ae.Status != http.StatusRequestTimeout || !strings.Contains(err.Error(), "FEEDPOLLER_FIRECRAWL_TIMEOUT") {
 		t.Fatalf("err = %v", err)
+	}
+	if n := len(s.Requests()); n != 1 {
+		t.Errorf("%d scrape requests, want 1", n)
 	}
 }

@@ -80,10 +80,19 @@ func fakeFirecrawl(t *testing.T, cfg firecrawltest.Config) (*firecrawltest.Serve
 	return s, clientFor(t, s)
 }
 
-// clientFor is a Firecrawl client of the fake with key fcKey.
+// clientFor is a Firecrawl client of the fake with key fcKey. Its address
+// policy lets everything through: tests of the policy use policyClient.
 func clientFor(t *testing.T, s *firecrawltest.Server) *firecrawl.Client {
 	t.Helper()
-	c, err := firecrawl.New(firecrawl.Options{APIKey: fcKey, APIURL: s.URL, Timeout: 30 * time.Second, RetryBaseDelay: -1})
+	open, _ := fetch.NewPolicy(fetch.Options{AllowPrivateNetworks: true})
+	return policyClient(t, s, open)
+}
+
+// policyClient is a Firecrawl client of the fake held to policy.
+func policyClient(t *testing.T, s *firecrawltest.Server, policy firecrawl.AddressPolicy) *firecrawl.Client {
+	t.Helper()
+	c, err := firecrawl.New(firecrawl.Options{APIKey: fcKey, APIURL: s.URL, Timeout: 30 * time.Second, RetryBaseDelay: -1,
+		Policy: policy})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,10 +9,10 @@ import (
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
 )
 
-// untitled is the title of a page that names none (DESIGN.md §2).
+// untitled is the title of a page that names none.
 const untitled = "Untitled"
 
-// itemFromFirecrawl maps a scrape to the one feed item of DESIGN.md §2:
+// itemFromFirecrawl maps a scrape to the one feed item of a web source:
 // title ← title ?? ogTitle ?? "Untitled"; url ← the source URL (not where
 // redirects ended); guid ← none; publishedAt ← publishedTime ?? dcDate;
 // summary ← description ?? ogDescription; content ← the HTML; no

@@ -150,12 +150,3 @@ func (s *Server) blocklisted(sent string) bool {
 	}
 	return false
 }
-
-// withScheme adds http:// as the API does when the URL names none.
-func withScheme(u string) string {
-	l := strings.ToLower(u)
-	if strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
-		return u
-	}
-	return "http://" + u
-}

@@ -133,7 +133,10 @@ const (
 // answer it, waiting where the API would.
 func (s *Server) runScenario(r *http.Request, req scrapeRequest) outcome {
 	sc, ok := s.scenarioFor(req.sent, req.normalised)
-	if !ok {
+	switch {
+	case !ok && s.cfg.FetchTargets:
+		return s.fetchTarget(r.Context(), req)
+	case !ok:
 		sc = EmptyPage()
 	}
 	budget := req.timeoutMS + req.waitForMS

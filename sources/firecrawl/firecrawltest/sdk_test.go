@@ -65,7 +65,7 @@ func htmlParams() *firecrawl.ScrapeParams {
 }
 
 // TestSDKErrorStrings pins the fake to the SDK: each server behaviour must
-// come out of the real SDK as the exact error text recorded in §2.3.
+// come out of the real SDK as the exact error text it gives the real API.
 func TestSDKErrorStrings(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -237,7 +237,7 @@ func TestSDKSuccessShapes(t *testing.T) {
 	if m == nil || m.Title == nil || m.StatusCode == nil || m.SourceURL == nil || m.URL == nil {
 		t.Fatalf("metadata = %+v", m)
 	}
-	// The pitfall of §2.4: the raw "Title" meta overrides title.
+	// The SDK matches keys case-insensitively: the raw "Title" meta overrides title.
 	if *m.Title != "Meta Title Tag" {
 		t.Errorf("SDK title = %q; the fake must reproduce the case-insensitive collision", *m.Title)
 	}

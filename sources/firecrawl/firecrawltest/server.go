@@ -43,6 +43,17 @@ type Config struct {
 	TimeScale float64
 	// Now replaces the clock of the rate limiter (nil: time.Now).
 	Now func() time.Time
+	// FetchTargets makes the fake fetch a target that has no scenario for
+	// real, as a self-hosted Firecrawl does: following redirects, with no
+	// address policy of its own. It never leaves loopback: a target (or a
+	// redirect) whose address Routes does not lead to loopback fails as an
+	// unreachable host. Without it such targets fail the same way.
+	FetchTargets bool
+	// Routes maps a target's host:port to the address the fake dials
+	// instead when it fetches: the network as Firecrawl sees it, e.g.
+	// "169.254.169.254:80" to a loopback server standing in for a cloud
+	// metadata service.
+	Routes map[string]string
 }
 
 // Request is one recorded call to the fake.
@@ -66,6 +77,9 @@ type Server struct {
 	done      chan struct{}
 	closeOnce sync.Once
 
+	// web fetches targets for FetchTargets.
+	web *http.Client
+
 	mu        sync.Mutex
 	credits   int
 	scenarios map[string]Scenario
@@ -88,6 +102,7 @@ func NewServer(cfg Config) *Server {
 		scenarios: map[string]Scenario{},
 		windows:   map[string]*rateWindow{},
 	}
+	s.web = targetClient(cfg.Routes)
 	s.srv = httptest.NewServer(s)
 	s.URL = s.srv.URL
 	return s
@@ -108,12 +123,14 @@ func (s *Server) Close() {
 		close(s.done)
 		s.srv.CloseClientConnections()
 		s.srv.Close()
+		s.web.CloseIdleConnections()
 	})
 }
 
 // Handle registers the scenario for a target: an exact URL (as sent, or
 // after the API's scheme defaulting) or a bare host name. Exact URLs win
-// over hosts. Targets with no scenario fail as an unreachable site does:
+// over hosts. Targets with no scenario are fetched for real with
+// Config.FetchTargets, and otherwise fail as an unreachable site does:
 // 500 SCRAPE_ALL_ENGINES_FAILED.
 func (s *Server) Handle(target string, sc Scenario) {
 	s.mu.Lock()

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -17,7 +16,6 @@ const (
 	// formats that need an LLM or the change-tracking database.
 	slowFormatTimeoutMS = 60000
 	maxWaitForMS        = 60000
-	msgBadTLD           = "URL must have a valid top-level domain or be a valid path"
 )
 
 // formatEnum is the v1 formats enum, in the API's order.
@@ -32,10 +30,6 @@ var knownKeys = map[string]bool{
 	"jsonOptions": true, "extract": true, "changeTrackingOptions": true, "zeroDataRetention": true,
 	"origin": true, "integration": true, "agent": true, "fastMode": true,
 }
-
-// dottedTLD is the API's host check: the host must end in a dot and at
-// least two letters, which rules out localhost and IP addresses.
-var dottedTLD = regexp.MustCompile(`\.[a-zA-Z\x{0400}-\x{04FF}\x{0500}-\x{052F}\x{2DE0}-\x{2DFF}\x{A640}-\x{A69F}]{2,}$`)
 
 // scrapeRequest is a validated scrape body.
 type scrapeRequest struct {
@@ -82,14 +76,11 @@ func validate(body any) (scrapeRequest, []object) {
 	}
 
 	req := scrapeRequest{formats: []string{"markdown"}, timeoutMS: defaultTimeoutMS}
-	sent, _ := obj["url"].(string)
-	req.sent = sent
-	u, err := url.Parse(withScheme(sent))
-	if sent == "" || err != nil || u.Host == "" || !dottedTLD.MatchString(u.Hostname()) {
-		issues = append(issues, custom([]any{"url"}, msgBadTLD))
-	} else {
-		req.normalised = u
-	}
+	rawURL, present := obj["url"]
+	req.sent = urlArg(rawURL, present)
+	u, urlIssues := checkTargetURL(req.sent)
+	issues = append(issues, urlIssues...)
+	req.normalised = u
 
 	if v, present := obj["formats"]; present {
 		list, ok := v.([]any)
