@@ -261,3 +261,45 @@ func TestTokensCommandRecoversAdminAccess(t *testing.T) {
 		})
 	}
 }
+
+// The README's read-only PostgreSQL role, given to `feedpoller sql`
+// through FEEDPOLLER_SQL_DATABASE_URL: it reads the content, not the
+// token hashes.
+func TestSQLCommandWithReadOnlyRole(t *testing.T) {
+	dir := t.TempDir()
+	dbURL := testdb.URL(t, "postgres")
+	env := quietEnv(dbURL)
+	mustCLI(t, dir, env, "workspaces", "add", "--name", "readable")
+	st, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() }) // after the role is dropped: cleanups run last first
+	var dbName string
+	st.DB().Get(&dbName, `SELECT current_database()`)
+	role := "reader_" + dbName
+	for _, q := range []string{
+		`CREATE ROLE ` + role + ` LOGIN`,
+		`ALTER ROLE ` + role + ` SET default_transaction_read_only = on`,
+		`GRANT CONNECT ON DATABASE ` + dbName + ` TO ` + role,
+		`GRANT USAGE ON SCHEMA public TO ` + role,
+		`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ` + role,
+		`REVOKE SELECT ON api_tokens FROM ` + role,
+		`ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO ` + role,
+	} {
+		if _, err := st.DB().Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	t.Cleanup(func() {
+		st.DB().Exec(`DROP OWNED BY ` + role)
+		st.DB().Exec(`DROP ROLE ` + role)
+	})
+	env = append(env, "FEEDPOLLER_SQL_DATABASE_URL="+strings.Replace(dbURL, "postgres@", role+"@", 1))
+	if out := mustCLI(t, dir, env, "sql", "SELECT name, current_user FROM workspaces"); !strings.Contains(out, "readable\t"+role) {
+		t.Fatalf("read as the reader role: %s", out)
+	}
+	if out, err := cli(t, dir, env, "sql", "SELECT token_hash FROM api_tokens"); err == nil || !strings.Contains(out, "permission denied") {
+		t.Fatalf("token hashes as the reader role: %v %s", err, out)
+	}
+}

@@ -49,7 +49,7 @@ func newLogger(cfg Config, w io.Writer) *slog.Logger {
 // the migration versions it applied. Wiring chatter goes to log at level:
 // info for serve, debug for one-shot commands, whose output is their own.
 func openStore(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (*store.Store, []int, error) {
-	dialect, _, err := store.ParseURL(cfg.DatabaseURL)
+	dialect, dsn, err := store.ParseURL(cfg.DatabaseURL)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -66,7 +66,7 @@ func openStore(ctx context.Context, cfg Config, log *slog.Logger, level slog.Lev
 		log.Log(ctx, level, "database migrated", "dialect", st.Dialect(), "versions", applied)
 	}
 	pool := st.PoolStats()
-	log.Log(ctx, level, "database connected", "dialect", st.Dialect(), "database", store.RedactURL(cfg.DatabaseURL),
+	log.Log(ctx, level, "database connected", "dialect", st.Dialect(), "database", store.RedactURL(dsn),
 		"max_open_conns", pool.MaxOpenConnections)
 	return st, applied, nil
 }
