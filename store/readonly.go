@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 	"modernc.org/sqlite"
@@ -68,11 +67,8 @@ func OpenReadOnly(ctx context.Context, databaseURL string) (*ReadOnly, error) {
 		return nil, fmt.Errorf("open %s database %s read-only: %w", dialect, RedactURL(databaseURL), err)
 	}
 	db.SetMaxOpenConns(1)
-	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := db.PingContext(pingCtx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("connect to %s database %s read-only: %w", dialect, RedactURL(databaseURL), err)
+	if err := connect(ctx, db, dialect, databaseURL, " read-only"); err != nil {
+		return nil, err
 	}
 	return &ReadOnly{db: db, dialect: dialect}, nil
 }

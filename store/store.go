@@ -101,13 +101,22 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 	}
 	db.SetMaxOpenConns(maxOpen)
 	db.SetMaxIdleConns(maxIdle)
+	if err := connect(ctx, db, dialect, databaseURL, ""); err != nil {
+		return nil, err
+	}
+	return &Store{db: db, dialect: dialect}, nil
+}
+
+// connect checks that db answers, closing it when it does not; how (for
+// example " read-only") goes into the error, the URL without its password.
+func connect(ctx context.Context, db *sqlx.DB, dialect, databaseURL, how string) error {
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("connect to %s database %s: %w", dialect, RedactURL(databaseURL), err)
+		return fmt.Errorf("connect to %s database %s%s: %w", dialect, RedactURL(databaseURL), how, err)
 	}
-	return &Store{db: db, dialect: dialect}, nil
+	return nil
 }
 
 // withBinaryParameters turns on lib/pq's binary_parameters unless the URL

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
 
@@ -17,11 +16,7 @@ func runMigrate(ctx context.Context, env *cliEnv, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg, err := env.config()
-	if err != nil {
-		return err
-	}
-	st, applied, err := openStore(ctx, cfg, newLogger(cfg, env.stderr), slog.LevelDebug)
+	st, applied, err := env.openStore(ctx)
 	if err != nil {
 		return err
 	}

@@ -28,13 +28,9 @@ superuser call server functions with side effects.`
 
 func runSQL(ctx context.Context, env *cliEnv, args []string) error {
 	fs := newFlagsAbout(env, "sql", `sql "SELECT …"`, sqlAbout)
-	pos, err := parse(fs, args)
+	query, err := oneArg(fs, args)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return errUsage
 	}
 	cfg, err := env.config()
 	if err != nil {
@@ -50,7 +46,7 @@ func runSQL(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	defer ro.Close()
 	clean := strings.NewReplacer("\t", " ", "\n", " ")
-	return ro.Query(ctx, pos[0], func(vals []string) error {
+	return ro.Query(ctx, query, func(vals []string) error {
 		for i, v := range vals {
 			vals[i] = clean.Replace(v)
 		}

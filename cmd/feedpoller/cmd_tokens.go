@@ -117,17 +117,13 @@ func tokensCreate(ctx context.Context, env *cliEnv, args []string) error {
 
 func tokensRevoke(ctx context.Context, env *cliEnv, args []string) error {
 	fs := newFlags(env, "tokens revoke", "tokens revoke ID")
-	pos, err := parse(fs, args)
+	arg, err := oneArg(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return errUsage
-	}
-	id, err := strconv.ParseInt(pos[0], 10, 64)
+	id, err := strconv.ParseInt(arg, 10, 64)
 	if err != nil || id <= 0 {
-		return fmt.Errorf("token id %q: want a positive number (see feedpoller tokens list)", pos[0])
+		return fmt.Errorf("token id %q: want a positive number (see feedpoller tokens list)", arg)
 	}
 	return withStore(ctx, env, func(st *store.Store) error {
 		if err := st.RevokeAnyToken(ctx, id); err != nil {

@@ -216,16 +216,35 @@ func subcommands(ctx context.Context, env *cliEnv, name, help string, args []str
 // withStore loads the configuration, opens (and migrates) the database and
 // hands it to f.
 func withStore(ctx context.Context, env *cliEnv, f func(st *store.Store) error) error {
-	cfg, err := env.config()
-	if err != nil {
-		return err
-	}
-	st, _, err := openStore(ctx, cfg, newLogger(cfg, env.stderr), slog.LevelDebug)
+	st, _, err := env.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	return f(st)
+}
+
+// openStore loads the configuration and opens (and migrates) its database
+// for a one-shot command; it returns the migration versions it applied.
+func (e *cliEnv) openStore(ctx context.Context) (*store.Store, []int, error) {
+	cfg, err := e.config()
+	if err != nil {
+		return nil, nil, err
+	}
+	return openStore(ctx, cfg, newLogger(cfg, e.stderr), slog.LevelDebug)
+}
+
+// oneArg parses flags and the one positional argument a command takes.
+func oneArg(fs *flag.FlagSet, args []string) (string, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return "", errUsage
+	}
+	return pos[0], nil
 }
 
 // wire loads the configuration and builds the whole daemon for a one-shot
