@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"reflect"
 	"strconv"
@@ -226,6 +227,14 @@ func (c Config) validate() error {
 		}
 		if _, _, err := store.ParseURL(u.val); err != nil {
 			errs = append(errs, u.key+": "+err.Error())
+		}
+	}
+	if u := c.Firecrawl.APIURL; u != "" {
+		// Checked here so that no later error repeats the URL with its
+		// credentials.
+		p, err := url.Parse(u)
+		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			errs = append(errs, fmt.Sprintf("firecrawl.api_url (FIRECRAWL_API_URL) %s is not an absolute http(s) URL", store.RedactURL(u)))
 		}
 	}
 	if c.DatabaseMaxOpenConns < 0 || c.DatabaseMaxOpenConns > 10000 {

@@ -141,6 +141,8 @@ func TestSecretsStayOutOfOutput(t *testing.T) {
 			[]string{"config"}, "ro-s3cret", "reader:xxxxx@", false},
 		{"Firecrawl URL in config", env("FIRECRAWL_API_KEY=fc-key", "FIRECRAWL_API_URL=http://fcuser:fc-s3cret@127.0.0.1:9/"),
 			[]string{"config"}, "fc-s3cret", "fcuser:xxxxx@", false},
+		{"bad Firecrawl URL", env("FIRECRAWL_API_KEY=fc-key", "FIRECRAWL_API_URL=ftp://fcuser:fc-s3cret@127.0.0.1:9/"),
+			[]string{"poll"}, "fc-s3cret", "is not an absolute http(s) URL", true},
 		{"Firecrawl URL at start", env("FEEDPOLLER_DATABASE_URL=sqlite:"+filepath.Join(dir, "fc.db"), "FIRECRAWL_API_KEY=fc-key",
 			"FIRECRAWL_API_URL=http://fcuser:fc-s3cret@127.0.0.1:9/"), []string{"poll"}, "fc-s3cret", "fcuser:xxxxx@", false},
 	} {
