@@ -103,28 +103,54 @@ func NewToken() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// EnsureAdminToken makes sure some admin token exists. With a configured
-// token it does nothing (the server compares against it; it is never
-// stored). Otherwise, when the database holds no live admin token, it
-// generates one, stores only its hash, and returns it for the CLI to print
-// once; in every other case it returns "".
-func EnsureAdminToken(ctx context.Context, s *store.Store, configured string) (generated string, err error) {
+// GeneratedAdminTokenName names the admin token generated at first start.
+const GeneratedAdminTokenName = "admin (generated at first start)"
+
+// AdminTokenChange is what EnsureAdminToken did.
+type AdminTokenChange struct {
+	// Generated is a new admin token, already handed to keep; "" when none
+	// was generated.
+	Generated string
+	// Revoked counts the generated admin tokens revoked because a token is
+	// configured now.
+	Revoked int64
+}
+
+// EnsureAdminToken makes sure some admin credential exists at start.
+//
+// With a configured token (FEEDPOLLER_ADMIN_TOKEN), which the server
+// compares against and never stores, the token generated at an earlier
+// first start is revoked: setting the variable is how an operator replaces
+// it, so it must stop working. Admin tokens created explicitly (API or
+// `feedpoller tokens create --admin`) stay valid.
+//
+// Without one, when the database holds no live admin token, it generates
+// one and calls keep with it (the CLI writes it to a file only its user
+// can read) before storing its hash; if keep fails nothing is stored.
+func EnsureAdminToken(ctx context.Context, s *store.Store, configured string, keep func(token string) error) (AdminTokenChange, error) {
 	if configured != "" {
-		return "", nil
+		n, err := s.RevokeGeneratedAdminTokens(ctx)
+		if err != nil {
+			return AdminTokenChange{}, fmt.Errorf("ensure admin token: %w", err)
+		}
+		return AdminTokenChange{Revoked: n}, nil
 	}
 	has, err := s.HasAdminToken(ctx)
 	if err != nil {
-		return "", fmt.Errorf("ensure admin token: %w", err)
+		return AdminTokenChange{}, fmt.Errorf("ensure admin token: %w", err)
 	}
 	if has {
-		return "", nil
+		return AdminTokenChange{}, nil
 	}
 	tok, err := NewToken()
 	if err != nil {
-		return "", err
+		return AdminTokenChange{}, err
 	}
-	if _, err := s.CreateToken(ctx, nil, "admin (generated at first start)", tok); err != nil {
-		return "", fmt.Errorf("ensure admin token: %w", err)
+	if err := keep(tok); err != nil {
+		return AdminTokenChange{}, fmt.Errorf("ensure admin token: %w", err)
 	}
-	return tok, nil
+	if _, err := s.CreateGeneratedAdminToken(ctx, GeneratedAdminTokenName, tok); err != nil {
+		return AdminTokenChange{}, fmt.Errorf("ensure admin token: %w", err)
+	}
+	return AdminTokenChange{Generated: tok}, nil
 }

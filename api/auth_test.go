@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -206,22 +207,33 @@ func TestEnsureAdminToken(t *testing.T) {
 		t.Run(d, func(t *testing.T) {
 			ctx := context.Background()
 			s := openStore(t, d)
-			if got, err := api.EnsureAdminToken(ctx, s, "configured-secret"); err != nil || got != "" {
-				t.Fatalf("with a configured token: %q %v", got, err)
+			var kept []string
+			keep := func(tok string) error { kept = append(kept, tok); return nil }
+			if got, err := api.EnsureAdminToken(ctx, s, "configured-secret", keep); err != nil || got.Generated != "" || len(kept) != 0 {
+				t.Fatalf("with a configured token: %+v %v", got, err)
 			}
 			if has, _ := s.HasAdminToken(ctx); has {
 				t.Fatal("the configured token was stored")
 			}
-			tok, err := api.EnsureAdminToken(ctx, s, "")
-			if err != nil || len(tok) != 43 {
-				t.Fatalf("generated %q (%v), want 43 base64url characters", tok, err)
+			// Without a place to keep it, no token is generated.
+			if _, err := api.EnsureAdminToken(ctx, s, "", func(string) error { return errors.New("disk full") }); err == nil ||
+				!strings.Contains(err.Error(), "disk full") {
+				t.Fatalf("keep failed: %v, want the failure", err)
 			}
-			if again, err := api.EnsureAdminToken(ctx, s, ""); err != nil || again != "" {
-				t.Fatalf("second start generated another token %q (%v)", again, err)
+			if has, _ := s.HasAdminToken(ctx); has {
+				t.Fatal("a token nobody could keep was stored")
 			}
-			got, err := s.LookupToken(ctx, tok)
-			if err != nil || got.WorkspaceID != nil {
-				t.Fatalf("generated token lookup %+v %v", got, err)
+			got, err := api.EnsureAdminToken(ctx, s, "", keep)
+			tok := got.Generated
+			if err != nil || len(tok) != 43 || len(kept) != 1 || kept[0] != tok {
+				t.Fatalf("generated %q (%v), kept %q; want 43 base64url characters, kept", tok, err, kept)
+			}
+			if again, err := api.EnsureAdminToken(ctx, s, "", keep); err != nil || again.Generated != "" {
+				t.Fatalf("second start generated another token %+v (%v)", again, err)
+			}
+			stored, err := s.LookupToken(ctx, tok)
+			if err != nil || stored.WorkspaceID != nil || !stored.Generated {
+				t.Fatalf("generated token lookup %+v %v", stored, err)
 			}
 			// The generated token is an admin token for the server.
 			srv, err := api.New(api.Options{Store: s, Log: slog.New(slog.DiscardHandler)})
@@ -234,6 +246,46 @@ func TestEnsureAdminToken(t *testing.T) {
 			s.DB().Get(&n, `SELECT COUNT(*) FROM api_tokens`)
 			if n != 1 {
 				t.Fatalf("%d tokens stored", n)
+			}
+		})
+	}
+}
+
+// Once FEEDPOLLER_ADMIN_TOKEN is set, the token generated at first start
+// stops working (the operator replaced it), while admin tokens created on
+// purpose keep working.
+func TestGeneratedAdminTokenRevokedOnceConfigured(t *testing.T) {
+	for _, d := range []string{"sqlite", "postgres"} {
+		t.Run(d, func(t *testing.T) {
+			ctx := context.Background()
+			s := openStore(t, d)
+			got, err := api.EnsureAdminToken(ctx, s, "", func(string) error { return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			made, _ := api.NewToken()
+			if _, err := s.CreateToken(ctx, nil, "deploy", made); err != nil {
+				t.Fatal(err)
+			}
+			change, err := api.EnsureAdminToken(ctx, s, "configured-secret", func(string) error { return nil })
+			if err != nil || change.Revoked != 1 {
+				t.Fatalf("start with a configured token: %+v %v, want the generated token revoked", change, err)
+			}
+			srv, err := api.New(api.Options{Store: s, AdminToken: "configured-secret", Log: slog.New(slog.DiscardHandler)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := &env{t: t, store: s, srv: newTestServer(t, srv.Handler())}
+			e.do("GET", wsPath, got.Generated, nil).want(t, http.StatusUnauthorized)
+			e.do("GET", wsPath, made, nil).want(t, http.StatusOK)
+			e.do("GET", wsPath, "configured-secret", nil).want(t, http.StatusOK)
+			// A later start without the variable does not bring it back.
+			again, err := api.EnsureAdminToken(ctx, s, "", func(string) error { return nil })
+			if err != nil || again.Generated != "" {
+				t.Fatalf("start without the variable, another admin token live: %+v %v, want nothing generated", again, err)
+			}
+			if _, err := s.LookupToken(ctx, got.Generated); err == nil {
+				t.Fatal("the revoked generated token came back")
 			}
 		})
 	}

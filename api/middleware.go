@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -35,6 +36,11 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection.
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
+// probePaths are what load balancers, orchestrators and Prometheus call
+// every few seconds: their request lines are logged at debug, so that the
+// info log shows what people and programs asked of the API.
+var probePaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
+
 // observe logs one line per request (method, path, status, duration; never
 // headers, so never a token) and turns a panic into a logged 500 instead of
 // a dropped connection.
@@ -53,7 +59,11 @@ func (s *Server) observe(next http.Handler) http.Handler {
 					writeError(rec, http.StatusInternalServerError, "internal error; the server log has the details")
 				}
 			}
-			s.log.InfoContext(r.Context(), "http request", "method", r.Method, "path", r.URL.Path,
+			level := slog.LevelInfo
+			if probePaths[r.URL.Path] {
+				level = slog.LevelDebug
+			}
+			s.log.Log(r.Context(), level, "http request", "method", r.Method, "path", r.URL.Path,
 				"status", rec.status, "bytes", rec.bytes, "duration_ms", time.Since(start).Milliseconds())
 		}()
 		next.ServeHTTP(rec, r)

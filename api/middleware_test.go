@@ -51,3 +51,31 @@ func TestRequestLogNamesRequestsNotTokens(t *testing.T) {
 		}
 	}
 }
+
+// Probes (/healthz, /readyz, /metrics), called every few seconds by
+// orchestrators and Prometheus, are logged at debug; requests to the API
+// stay at info.
+func TestProbeRequestsLogAtDebug(t *testing.T) {
+	e := newEnv(t, "sqlite")
+	for _, p := range []string{"/healthz", "/readyz", "/metrics"} {
+		e.call(call{method: "GET", path: p})
+	}
+	e.do("GET", wsPath, e.admin, nil).want(t, http.StatusOK)
+	levels := map[string]string{}
+	for _, line := range strings.Split(e.logs.String(), "\n") {
+		if !strings.Contains(line, `msg="http request"`) {
+			continue
+		}
+		for _, f := range strings.Fields(line) {
+			if p, ok := strings.CutPrefix(f, "path="); ok {
+				level, _, _ := strings.Cut(line[strings.Index(line, "level=")+len("level="):], " ")
+				levels[p] = level
+			}
+		}
+	}
+	for p, want := range map[string]string{"/healthz": "DEBUG", "/readyz": "DEBUG", "/metrics": "DEBUG", wsPath: "INFO"} {
+		if levels[p] != want {
+			t.Errorf("request line of %s at level %q, want %s (all: %v)", p, levels[p], want, levels)
+		}
+	}
+}

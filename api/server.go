@@ -25,8 +25,9 @@ type Options struct {
 	// Gatherer serves /metrics; nil serves a fresh, empty registry.
 	Gatherer prometheus.Gatherer
 	// AdminToken is FEEDPOLLER_ADMIN_TOKEN. It is compared in constant time
-	// and never stored. Admin tokens stored in the database (see
-	// EnsureAdminToken) work whether or not it is set.
+	// and never stored. Admin tokens stored in the database work as well,
+	// except the generated one, which EnsureAdminToken revokes once a
+	// token is configured.
 	AdminToken string
 	// Log receives one line per request and every recovered panic; nil
 	// uses slog.Default().
@@ -123,6 +124,10 @@ func (s *Server) routes() http.Handler {
 	api("GET /workspaces/{id}/articles", s.listArticles)
 	api("GET /workspaces/{id}/content-items", s.listContentItems)
 	api("GET /workspaces/{id}/content-items/{itemId}", s.getContentItem)
+
+	api("POST /tokens", s.createAdminToken)
+	api("GET /tokens", s.listAdminTokens)
+	api("DELETE /tokens/{tokenId}", s.revokeAdminToken)
 
 	api("POST /workspaces/{id}/tokens", s.createToken)
 	api("GET /workspaces/{id}/tokens", s.listTokens)

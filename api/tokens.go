@@ -16,7 +16,7 @@ type tokenCreateRequest struct {
 // createdToken is the only answer that ever carries a token's secret.
 type createdToken struct {
 	ID          int64     `json:"id"`
-	WorkspaceID int64     `json:"workspace_id"`
+	WorkspaceID *int64    `json:"workspace_id"` // nil: an admin token
 	Name        string    `json:"name"`
 	CreatedAt   time.Time `json:"created_at"`
 	Token       string    `json:"token"`
@@ -31,6 +31,12 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) error {
 	if err := requireAdmin(r); err != nil {
 		return err
 	}
+	return s.issueToken(w, r, &ws.ID)
+}
+
+// issueToken creates a token of the workspace (nil: an admin token) from
+// the request's name and answers its secret, once.
+func (s *Server) issueToken(w http.ResponseWriter, r *http.Request, workspaceID *int64) error {
 	var req tokenCreateRequest
 	if err := decodeBody(w, r, &req); err != nil {
 		return err
@@ -43,15 +49,63 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.store.CreateToken(r.Context(), &ws.ID, req.Name, secret)
+	t, err := s.store.CreateToken(r.Context(), workspaceID, req.Name, secret)
 	if err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusCreated, createdToken{
-		ID: t.ID, WorkspaceID: ws.ID, Name: t.Name, CreatedAt: t.CreatedAt, Token: secret,
+		ID: t.ID, WorkspaceID: workspaceID, Name: t.Name, CreatedAt: t.CreatedAt, Token: secret,
 		Note: "store this token now: only its hash is kept, it cannot be shown again",
 	})
 	return nil
+}
+
+// createAdminToken makes another admin token: the way to replace one, or
+// to hand separate admin credentials out and revoke them one by one.
+func (s *Server) createAdminToken(w http.ResponseWriter, r *http.Request) error {
+	if err := requireAdmin(r); err != nil {
+		return err
+	}
+	return s.issueToken(w, r, nil)
+}
+
+// listAdminTokens lists the stored admin tokens (never their secrets). The
+// configured FEEDPOLLER_ADMIN_TOKEN is not stored and not listed.
+func (s *Server) listAdminTokens(w http.ResponseWriter, r *http.Request) error {
+	if err := requireAdmin(r); err != nil {
+		return err
+	}
+	return s.writeTokens(w, r, 0)
+}
+
+// revokeAdminToken revokes a stored admin token. It refuses to revoke the
+// last admin credential (no token configured, one live admin token left):
+// that would leave the API with no admin at all.
+func (s *Server) revokeAdminToken(w http.ResponseWriter, r *http.Request) error {
+	if err := requireAdmin(r); err != nil {
+		return err
+	}
+	id, ok := pathID(r, "tokenId")
+	if !ok {
+		return notFound("token")
+	}
+	if s.adminHash == nil {
+		toks, err := s.store.ListTokens(r.Context(), 0)
+		if err != nil {
+			return err
+		}
+		var live []int64
+		for _, t := range toks {
+			if t.RevokedAt == nil {
+				live = append(live, t.ID)
+			}
+		}
+		if len(live) == 1 && live[0] == id {
+			return newError(http.StatusConflict, "this is the last admin token and FEEDPOLLER_ADMIN_TOKEN is not set: "+
+				"create another admin token first (POST /api/intelligence/tokens)")
+		}
+	}
+	return s.revoke(w, r, 0, id)
 }
 
 func (s *Server) listTokens(w http.ResponseWriter, r *http.Request) error {
@@ -59,7 +113,12 @@ func (s *Server) listTokens(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	toks, err := s.store.ListTokens(r.Context(), ws.ID)
+	return s.writeTokens(w, r, ws.ID)
+}
+
+// writeTokens answers the tokens of a workspace (0: the admin tokens).
+func (s *Server) writeTokens(w http.ResponseWriter, r *http.Request, workspaceID int64) error {
+	toks, err := s.store.ListTokens(r.Context(), workspaceID)
 	if err != nil {
 		return err
 	}
@@ -84,7 +143,12 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return notFound("token")
 	}
-	if err := s.store.RevokeToken(r.Context(), ws.ID, id); err != nil {
+	return s.revoke(w, r, ws.ID, id)
+}
+
+// revoke revokes a live token of the workspace (0: an admin token).
+func (s *Server) revoke(w http.ResponseWriter, r *http.Request, workspaceID, id int64) error {
+	if err := s.store.RevokeToken(r.Context(), workspaceID, id); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return notFound("token")
 		}

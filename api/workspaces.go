@@ -10,13 +10,37 @@ import (
 )
 
 type workspaceCreateRequest struct {
-	Name             string                  `json:"name" validate:"required,max=200"`
-	RelevanceProfile *store.RelevanceProfile `json:"relevance_profile"`
+	Name             string          `json:"name" validate:"required,max=200"`
+	RelevanceProfile *profileRequest `json:"relevance_profile"`
 }
 
 type workspacePatchRequest struct {
-	Name             *string                 `json:"name" validate:"omitnil,required,max=200"`
-	RelevanceProfile *store.RelevanceProfile `json:"relevance_profile"`
+	Name             *string         `json:"name" validate:"omitnil,required,max=200"`
+	RelevanceProfile *profileRequest `json:"relevance_profile"`
+}
+
+// profileRequest is a relevance profile as a request sends it: a profile
+// without a threshold (or no profile at all) gets store.DefaultThreshold,
+// the same default the CLI uses.
+type profileRequest struct {
+	Keywords   []store.Keyword `json:"keywords" validate:"max=500,dive"`
+	Exclusions []string        `json:"exclusions" validate:"max=500,dive,required,max=200"`
+	Threshold  *float64        `json:"threshold" validate:"omitnil,gte=0,lte=1"`
+}
+
+// profile is the stored form, with the default threshold filled in and
+// terms trimmed; nil for nil.
+func (p *profileRequest) profile() *store.RelevanceProfile {
+	if p == nil {
+		return nil
+	}
+	out := &store.RelevanceProfile{Keywords: p.Keywords, Exclusions: p.Exclusions, Threshold: store.DefaultThreshold}
+	if p.Threshold != nil {
+		out.Threshold = *p.Threshold
+	}
+	normaliseProfile(out)
+	p.Keywords, p.Exclusions = out.Keywords, out.Exclusions // validated trimmed
+	return out
 }
 
 // listBody is the shape of every unpaginated list.
@@ -59,13 +83,13 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request) error {
 	}
 	req.Name = strings.TrimSpace(req.Name)
 	if req.RelevanceProfile == nil {
-		req.RelevanceProfile = &store.RelevanceProfile{}
+		req.RelevanceProfile = &profileRequest{}
 	}
-	normaliseProfile(req.RelevanceProfile)
+	profile := req.RelevanceProfile.profile()
 	if err := s.check(&req, nil); err != nil {
 		return err
 	}
-	ws, err := s.store.CreateWorkspace(r.Context(), req.Name, *req.RelevanceProfile)
+	ws, err := s.store.CreateWorkspace(r.Context(), req.Name, *profile)
 	if errors.Is(err, store.ErrConflict) {
 		return &apiError{Status: http.StatusConflict, Message: "a workspace named " + strconv.Quote(req.Name) + " already exists",
 			Fields: map[string]string{"name": "is taken"}}
@@ -126,11 +150,11 @@ func (s *Server) patchWorkspace(w http.ResponseWriter, r *http.Request) error {
 		n := strings.TrimSpace(*req.Name)
 		req.Name = &n
 	}
-	normaliseProfile(req.RelevanceProfile)
+	profile := req.RelevanceProfile.profile()
 	if err := s.check(&req, nil); err != nil {
 		return err
 	}
-	updated, err := s.store.UpdateWorkspace(r.Context(), ws.ID, req.Name, req.RelevanceProfile)
+	updated, err := s.store.UpdateWorkspace(r.Context(), ws.ID, req.Name, profile)
 	if errors.Is(err, store.ErrConflict) {
 		return &apiError{Status: http.StatusConflict, Message: "a workspace named " + strconv.Quote(*req.Name) + " already exists",
 			Fields: map[string]string{"name": "is taken"}}

@@ -3,6 +3,8 @@ package api_test
 import (
 	"net/http"
 	"testing"
+
+	"github.com/feedpoller/feedpoller/store"
 )
 
 func TestWorkspaceLifecycle(t *testing.T) {
@@ -96,6 +98,38 @@ func TestWorkspaceFailures(t *testing.T) {
 		e.do("GET", path("/%d", other.ID), e.admin, nil).want(t, http.StatusOK).decode(t, &got)
 		if got.Name != "other" {
 			t.Fatalf("refused rename still renamed: %q", got.Name)
+		}
+	})
+}
+
+// A workspace created (or a profile replaced) without a threshold gets the
+// one documented default, the CLI's too; an explicit 0 stays 0.
+func TestWorkspaceThresholdDefault(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, e *env) {
+		var ws workspaceJSON
+		e.do("POST", wsPath, e.admin, map[string]any{"name": "bare"}).want(t, http.StatusCreated).decode(t, &ws)
+		if ws.RelevanceProfile.Threshold != store.DefaultThreshold || store.DefaultThreshold != 0.2 {
+			t.Fatalf("workspace without a profile: threshold %v, want the default 0.2", ws.RelevanceProfile.Threshold)
+		}
+		e.do("POST", wsPath, e.admin, map[string]any{"name": "keywords only",
+			"relevance_profile": map[string]any{"keywords": []map[string]any{{"term": "go"}}}}).want(t, http.StatusCreated).decode(t, &ws)
+		if ws.RelevanceProfile.Threshold != 0.2 {
+			t.Fatalf("profile without a threshold: %v, want 0.2", ws.RelevanceProfile.Threshold)
+		}
+		var got workspaceJSON
+		e.do("GET", path("/%d", ws.ID), e.admin, nil).want(t, http.StatusOK).decode(t, &got)
+		if got.RelevanceProfile.Threshold != 0.2 {
+			t.Fatalf("stored threshold %v, want 0.2", got.RelevanceProfile.Threshold)
+		}
+		e.do("PATCH", path("/%d", ws.ID), e.admin, map[string]any{"relevance_profile": map[string]any{"threshold": 0}}).
+			want(t, http.StatusOK).decode(t, &got)
+		if got.RelevanceProfile.Threshold != 0 {
+			t.Fatalf("explicit threshold 0 became %v", got.RelevanceProfile.Threshold)
+		}
+		e.do("PATCH", path("/%d", ws.ID), e.admin, map[string]any{"relevance_profile": map[string]any{"exclusions": []string{"ads"}}}).
+			want(t, http.StatusOK).decode(t, &got)
+		if got.RelevanceProfile.Threshold != 0.2 {
+			t.Fatalf("replaced profile without a threshold: %v, want 0.2", got.RelevanceProfile.Threshold)
 		}
 	})
 }

@@ -34,7 +34,8 @@ func (f ListFilter) limit() int {
 
 // where builds the shared WHERE clause; alias is the table holding the
 // listed rows, art the feed_articles alias (source lives there).
-func (f ListFilter) where(workspaceID int64, alias, art, dateCol string) (string, []any) {
+func (f ListFilter) where(workspaceID int64, alias, art, dateCol string, asTime func(string) string) (string, []any) {
+	date := asTime("COALESCE(" + alias + ".published_at, " + alias + "." + dateCol + ")")
 	conds := []string{alias + ".workspace_id = ?"}
 	args := []any{workspaceID}
 	if f.SourceID != 0 {
@@ -42,11 +43,11 @@ func (f ListFilter) where(workspaceID int64, alias, art, dateCol string) (string
 		args = append(args, f.SourceID)
 	}
 	if f.Since != nil {
-		conds = append(conds, "COALESCE("+alias+".published_at, "+alias+"."+dateCol+") >= ?")
+		conds = append(conds, date+" >= "+asTime("?"))
 		args = append(args, f.Since.UTC())
 	}
 	if f.Until != nil {
-		conds = append(conds, "COALESCE("+alias+".published_at, "+alias+"."+dateCol+") < ?")
+		conds = append(conds, date+" < "+asTime("?"))
 		args = append(args, f.Until.UTC())
 	}
 	if f.MinScore != nil {
@@ -77,7 +78,7 @@ type articleRow struct {
 
 // ListArticles returns a page of a workspace's articles, newest first.
 func (s *Store) ListArticles(ctx context.Context, workspaceID int64, f ListFilter) ([]FeedArticle, error) {
-	where, args := f.where(workspaceID, "a", "a", "created_at")
+	where, args := f.where(workspaceID, "a", "a", "created_at", s.asTime)
 	var rows []articleRow
 	q := `SELECT ` + articleColumns + `, a.matched_terms FROM feed_articles a WHERE ` + where +
 		fmt.Sprintf(` ORDER BY a.id DESC LIMIT %d`, f.limit())
@@ -113,7 +114,7 @@ const itemSelect = `SELECT c.id, c.workspace_id, c.feed_article_id, c.url, c.tit
 // ListContentItems returns a page of a workspace's content items, newest
 // first.
 func (s *Store) ListContentItems(ctx context.Context, workspaceID int64, f ListFilter) ([]ContentItemView, error) {
-	where, args := f.where(workspaceID, "c", "a", "promoted_at")
+	where, args := f.where(workspaceID, "c", "a", "promoted_at", s.asTime)
 	var rows []ContentItemView
 	q := itemSelect + ` WHERE ` + where + fmt.Sprintf(` ORDER BY c.id DESC LIMIT %d`, f.limit())
 	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {

@@ -29,6 +29,11 @@ type Keyword struct {
 	Weight float64 `json:"weight" validate:"gte=0,lte=100"`
 }
 
+// DefaultThreshold is the relevance threshold of a workspace created
+// without one, through the API or the CLI alike: an article must match
+// some of the keywords to be promoted, not merely exist.
+const DefaultThreshold = 0.2
+
 // RelevanceProfile is what a workspace cares about. A profile with no
 // keywords promotes everything.
 type RelevanceProfile struct {

@@ -109,7 +109,7 @@ func (s *Store) DeleteSource(ctx context.Context, workspaceID, id int64) error {
 func (s *Store) CountDue(ctx context.Context) (int, error) {
 	var n int
 	err := s.db.GetContext(ctx, &n, s.q(`SELECT COUNT(*) FROM feed_sources
-		WHERE is_active AND consecutive_failures < 10 AND next_poll_at <= ?`), now())
+		WHERE `+s.dueCondition("?")), now())
 	if err != nil {
 		return 0, fmt.Errorf("count due sources: %w", err)
 	}
@@ -137,16 +137,28 @@ func (s *Store) claimDueQuery() string {
 		// a scan of the whole table.
 		return `UPDATE feed_sources SET due_at = next_poll_at, next_poll_at = $1, lease_until = $1, lease_owner = $2
 			WHERE id = ANY(ARRAY(SELECT id FROM feed_sources
-				WHERE is_active AND consecutive_failures < 10 AND next_poll_at <= $3
+				WHERE ` + s.dueCondition("$3") + `
 				ORDER BY next_poll_at LIMIT $4 FOR UPDATE SKIP LOCKED))
 			RETURNING ` + sourceColumns
 	}
 	// SQLite has one writer at a time: the statement is atomic by itself.
 	return `UPDATE feed_sources SET due_at = next_poll_at, next_poll_at = ?1, lease_until = ?1, lease_owner = ?2
 		WHERE id IN (SELECT id FROM feed_sources
-			WHERE is_active AND consecutive_failures < 10 AND next_poll_at <= ?3
-			ORDER BY next_poll_at LIMIT ?4)
+			WHERE ` + s.dueCondition("?3") + `
+			ORDER BY ` + s.asTime("next_poll_at") + ` LIMIT ?4)
 		RETURNING ` + sourceColumns
+}
+
+// dueCondition is "due at the time in param" stated exactly as the partial
+// index feed_sources_due is, so that the planner reads the index instead of
+// the table: SQLite only uses a partial index whose WHERE the query repeats
+// (is_active = 1, not a bare is_active), and an expression index only for
+// the same expression (see asTime).
+func (s *Store) dueCondition(param string) string {
+	if s.dialect == SQLite {
+		return "is_active = 1 AND consecutive_failures < 10 AND " + s.asTime("next_poll_at") + " <= " + s.asTime(param)
+	}
+	return "is_active AND consecutive_failures < 10 AND next_poll_at <= " + param
 }
 
 // ExplainClaimDue runs ClaimDue's statement under EXPLAIN ANALYZE in a
@@ -193,7 +205,7 @@ func (s *Store) ClaimSource(ctx context.Context, workspaceID, id int64, owner st
 	t := now()
 	var src FeedSource
 	err := s.db.GetContext(ctx, &src, s.q(`UPDATE feed_sources SET due_at = ?, next_poll_at = ?, lease_until = ?, lease_owner = ?
-		WHERE id = ? AND (? = 0 OR workspace_id = ?) AND (lease_until IS NULL OR lease_until <= ?)
+		WHERE id = ? AND (? = 0 OR workspace_id = ?) AND (lease_until IS NULL OR `+s.asTime("lease_until")+` <= `+s.asTime("?")+`)
 		RETURNING `+sourceColumns), t, t.Add(lease), t.Add(lease), owner, id, workspaceID, workspaceID, t)
 	if errors.Is(err, sql.ErrNoRows) {
 		if _, gerr := s.GetSource(ctx, workspaceID, id); gerr != nil {

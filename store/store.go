@@ -4,6 +4,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -41,24 +42,46 @@ type Store struct {
 	dialect string
 }
 
-// Open connects to databaseURL: empty → the SQLite file under ./data/;
-// postgres:// or postgresql:// → Postgres; sqlite:PATH, file:PATH or a plain
-// path → that SQLite file.
+// Options tunes the connection pool.
+type Options struct {
+	// MaxOpenConns caps the connections to the database; 0 keeps the
+	// default: 20 on PostgreSQL, 4 on SQLite (one writer at a time).
+	MaxOpenConns int
+	// MaxIdleConns is how many connections stay open while idle; 0 means
+	// as many as MaxOpenConns, so a busy daemon never closes a connection
+	// it needs again a moment later (every PostgreSQL session opened costs
+	// a backend process and an authentication round).
+	MaxIdleConns int
+}
+
+// Open connects to databaseURL with the default pool: see OpenWith.
 func Open(ctx context.Context, databaseURL string) (*Store, error) {
-	dialect, dsn, err := parseURL(databaseURL)
+	return OpenWith(ctx, databaseURL, Options{})
+}
+
+// OpenWith connects to databaseURL: empty → the SQLite file under ./data/;
+// postgres:// or postgresql:// → PostgreSQL; sqlite:PATH, file:PATH or a
+// plain path → that SQLite file (see ParseURL).
+func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, error) {
+	dialect, dsn, err := ParseURL(databaseURL)
 	if err != nil {
 		return nil, err
 	}
+	maxOpen := opts.MaxOpenConns
 	var db *sqlx.DB
 	switch dialect {
 	case Postgres:
+		if maxOpen <= 0 {
+			maxOpen = 20
+		}
 		db, err = sqlx.Open("postgres", withBinaryParameters(dsn))
 		if err == nil {
-			db.SetMaxOpenConns(20)
-			db.SetMaxIdleConns(10)
 			db.SetConnMaxIdleTime(5 * time.Minute)
 		}
 	case SQLite:
+		if maxOpen <= 0 {
+			maxOpen = 4
+		}
 		if dir := filepath.Dir(dsn); dir != "" && dir != "." {
 			if err := os.MkdirAll(dir, 0o750); err != nil {
 				return nil, fmt.Errorf("create database directory %s: %w", dir, err)
@@ -68,39 +91,32 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		// and a busy timeout make concurrent writers queue instead of failing.
 		db, err = sqlx.Open("sqlite", "file:"+dsn+"?_pragma=busy_timeout(15000)&_pragma=journal_mode(WAL)"+
 			"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate&_time_format=sqlite")
-		if err == nil {
-			db.SetMaxOpenConns(4)
-		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open %s database: %w", dialect, err)
+		return nil, fmt.Errorf("open %s database %s: %w", dialect, RedactURL(databaseURL), err)
 	}
-	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := db.PingContext(pingCtx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("connect to %s database: %w", dialect, err)
+	maxIdle := opts.MaxIdleConns
+	if maxIdle <= 0 || maxIdle > maxOpen {
+		maxIdle = maxOpen
+	}
+	db.SetMaxOpenConns(maxOpen)
+	db.SetMaxIdleConns(maxIdle)
+	if err := connect(ctx, db, dialect, databaseURL, ""); err != nil {
+		return nil, err
 	}
 	return &Store{db: db, dialect: dialect}, nil
 }
 
-func parseURL(u string) (dialect, dsn string, err error) {
-	switch {
-	case u == "":
-		return SQLite, DefaultSQLitePath, nil
-	case strings.HasPrefix(u, "postgres://"), strings.HasPrefix(u, "postgresql://"):
-		return Postgres, u, nil
-	case strings.HasPrefix(u, "sqlite://"):
-		return SQLite, strings.TrimPrefix(u, "sqlite://"), nil
-	case strings.HasPrefix(u, "sqlite:"):
-		return SQLite, strings.TrimPrefix(u, "sqlite:"), nil
-	case strings.HasPrefix(u, "file:"):
-		return SQLite, strings.TrimPrefix(u, "file:"), nil
-	case strings.Contains(u, "://"):
-		return "", "", fmt.Errorf("database URL %q: unsupported scheme (use postgres://… or a SQLite file path)", redactURL(u))
-	default:
-		return SQLite, u, nil
+// connect checks that db answers, closing it when it does not; how (for
+// example " read-only") goes into the error, the URL without its password.
+func connect(ctx context.Context, db *sqlx.DB, dialect, databaseURL, how string) error {
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		db.Close()
+		return fmt.Errorf("connect to %s database %s%s: %w", dialect, RedactURL(databaseURL), how, err)
 	}
+	return nil
 }
 
 // withBinaryParameters turns on lib/pq's binary_parameters unless the URL
@@ -117,22 +133,9 @@ func withBinaryParameters(dsn string) string {
 	return dsn + "?binary_parameters=yes"
 }
 
-// redactURL hides a password in a database URL for messages.
-func redactURL(u string) string {
-	at := strings.LastIndex(u, "@")
-	scheme := strings.Index(u, "://")
-	if at < 0 || scheme < 0 || at < scheme {
-		return u
-	}
-	creds := u[scheme+3 : at]
-	if user, _, ok := strings.Cut(creds, ":"); ok {
-		return u[:scheme+3] + user + ":xxxxx" + u[at:]
-	}
-	return u
-}
-
-// RedactURL hides the password of a database URL, for logs and `config`.
-func RedactURL(u string) string { return redactURL(u) }
+// PoolStats reports the pool's limits and use, for the daemon's start-up
+// log and tests.
+func (s *Store) PoolStats() sql.DBStats { return s.db.Stats() }
 
 // Dialect is "postgres" or "sqlite".
 func (s *Store) Dialect() string { return s.dialect }
@@ -170,9 +173,22 @@ func (s *Store) Ready(ctx context.Context) error {
 // q rebinds a query written with ? placeholders to the dialect.
 func (s *Store) q(query string) string { return s.db.Rebind(query) }
 
-// now is the one clock of the store: UTC, so SQLite's text timestamps
-// compare in time order.
+// now is the one clock of the store, in UTC.
 func now() time.Time { return time.Now().UTC() }
+
+// asTime wraps a timestamp column or parameter for comparing and ordering.
+// SQLite keeps timestamps as text, and writers use several forms: the
+// column defaults write 2026-01-02T03:04:05.000Z, datetime('now') writes
+// 2026-01-02 03:04:05, this driver 2026-01-02 03:04:05.123+00:00. As text
+// they do not sort in time order (a row inserted by another client would
+// never be due), so SQLite compares julianday() of both sides; the due
+// index is built on the same expression. PostgreSQL has real timestamps.
+func (s *Store) asTime(expr string) string {
+	if s.dialect == SQLite {
+		return "julianday(" + expr + ")"
+	}
+	return expr
+}
 
 // isUniqueViolation reports a unique-constraint failure in either dialect.
 func isUniqueViolation(err error) bool {

@@ -12,12 +12,17 @@ import (
 
 // APIToken is a stored bearer token; only its SHA-256 is kept.
 type APIToken struct {
-	ID          int64      `db:"id" json:"id"`
-	WorkspaceID *int64     `db:"workspace_id" json:"workspace_id"` // nil: admin
-	Name        string     `db:"name" json:"name"`
-	CreatedAt   time.Time  `db:"created_at" json:"created_at"`
-	RevokedAt   *time.Time `db:"revoked_at" json:"revoked_at,omitempty"`
+	ID          int64  `db:"id" json:"id"`
+	WorkspaceID *int64 `db:"workspace_id" json:"workspace_id"` // nil: admin
+	Name        string `db:"name" json:"name"`
+	// Generated marks the admin token the daemon made at first start for
+	// want of FEEDPOLLER_ADMIN_TOKEN; configuring one revokes it.
+	Generated bool       `db:"generated" json:"generated"`
+	CreatedAt time.Time  `db:"created_at" json:"created_at"`
+	RevokedAt *time.Time `db:"revoked_at" json:"revoked_at,omitempty"`
 }
+
+const tokenColumns = `id, workspace_id, name, generated, created_at, revoked_at`
 
 // HashToken is how tokens are stored and looked up.
 func HashToken(token string) string {
@@ -25,11 +30,23 @@ func HashToken(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// CreateToken stores the hash of a new token.
+// CreateToken stores the hash of a new token of a workspace, or an admin
+// token when workspaceID is nil.
 func (s *Store) CreateToken(ctx context.Context, workspaceID *int64, name, token string) (*APIToken, error) {
-	t := APIToken{WorkspaceID: workspaceID, Name: name, CreatedAt: now()}
-	err := s.db.GetContext(ctx, &t.ID, s.q(`INSERT INTO api_tokens (workspace_id, name, token_hash, created_at)
-		VALUES (?, ?, ?, ?) RETURNING id`), workspaceID, name, HashToken(token), t.CreatedAt)
+	return s.createToken(ctx, workspaceID, name, token, false)
+}
+
+// CreateGeneratedAdminToken stores the hash of the admin token generated at
+// first start, marked so that configuring FEEDPOLLER_ADMIN_TOKEN later
+// revokes it (RevokeGeneratedAdminTokens).
+func (s *Store) CreateGeneratedAdminToken(ctx context.Context, name, token string) (*APIToken, error) {
+	return s.createToken(ctx, nil, name, token, true)
+}
+
+func (s *Store) createToken(ctx context.Context, workspaceID *int64, name, token string, generated bool) (*APIToken, error) {
+	t := APIToken{WorkspaceID: workspaceID, Name: name, Generated: generated, CreatedAt: now()}
+	err := s.db.GetContext(ctx, &t.ID, s.q(`INSERT INTO api_tokens (workspace_id, name, token_hash, generated, created_at)
+		VALUES (?, ?, ?, ?, ?) RETURNING id`), workspaceID, name, HashToken(token), generated, t.CreatedAt)
 	if err != nil {
 		return nil, fmt.Errorf("create token %q: %w", name, err)
 	}
@@ -39,7 +56,7 @@ func (s *Store) CreateToken(ctx context.Context, workspaceID *int64, name, token
 // LookupToken finds the live token with this secret.
 func (s *Store) LookupToken(ctx context.Context, token string) (*APIToken, error) {
 	var t APIToken
-	err := s.db.GetContext(ctx, &t, s.q(`SELECT id, workspace_id, name, created_at, revoked_at FROM api_tokens
+	err := s.db.GetContext(ctx, &t, s.q(`SELECT `+tokenColumns+` FROM api_tokens
 		WHERE token_hash = ? AND revoked_at IS NULL`), HashToken(token))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -50,10 +67,11 @@ func (s *Store) LookupToken(ctx context.Context, token string) (*APIToken, error
 	return &t, nil
 }
 
-// ListTokens lists a workspace's tokens (workspaceID 0: admin tokens).
+// ListTokens lists a workspace's tokens (workspaceID 0: admin tokens),
+// revoked ones included, oldest first.
 func (s *Store) ListTokens(ctx context.Context, workspaceID int64) ([]APIToken, error) {
 	var out []APIToken
-	err := s.db.SelectContext(ctx, &out, s.q(`SELECT id, workspace_id, name, created_at, revoked_at FROM api_tokens
+	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+tokenColumns+` FROM api_tokens
 		WHERE (? = 0 AND workspace_id IS NULL) OR workspace_id = ? ORDER BY id`), workspaceID, workspaceID)
 	if err != nil {
 		return nil, fmt.Errorf("list tokens: %w", err)
@@ -61,10 +79,33 @@ func (s *Store) ListTokens(ctx context.Context, workspaceID int64) ([]APIToken, 
 	return out, nil
 }
 
-// RevokeToken revokes a workspace's token.
+// AllTokens lists every token, admin and workspace, oldest first.
+func (s *Store) AllTokens(ctx context.Context) ([]APIToken, error) {
+	var out []APIToken
+	if err := s.db.SelectContext(ctx, &out, `SELECT `+tokenColumns+` FROM api_tokens ORDER BY id`); err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	return out, nil
+}
+
+// RevokeToken revokes a live token of a workspace (workspaceID 0: an admin
+// token). A token that does not exist there, or is revoked already, is
+// ErrNotFound.
 func (s *Store) RevokeToken(ctx context.Context, workspaceID, id int64) error {
-	res, err := s.db.ExecContext(ctx, s.q(`UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND workspace_id = ? AND revoked_at IS NULL`),
-		now(), id, workspaceID)
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE api_tokens SET revoked_at = ?
+		WHERE id = ? AND ((? = 0 AND workspace_id IS NULL) OR workspace_id = ?) AND revoked_at IS NULL`),
+		now(), id, workspaceID, workspaceID)
+	return revoked(res, err, id)
+}
+
+// RevokeAnyToken revokes a live token whatever it belongs to: the
+// operator's `feedpoller tokens revoke` on the host.
+func (s *Store) RevokeAnyToken(ctx context.Context, id int64) error {
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`), now(), id)
+	return revoked(res, err, id)
+}
+
+func revoked(res sql.Result, err error, id int64) error {
 	if err != nil {
 		return fmt.Errorf("revoke token %d: %w", id, err)
 	}
@@ -74,11 +115,29 @@ func (s *Store) RevokeToken(ctx context.Context, workspaceID, id int64) error {
 	return nil
 }
 
-// HasAdminToken reports whether an admin token was ever stored.
-func (s *Store) HasAdminToken(ctx context.Context) (bool, error) {
+// RevokeGeneratedAdminTokens revokes the admin tokens generated at first
+// start and returns how many were live.
+func (s *Store) RevokeGeneratedAdminTokens(ctx context.Context) (int64, error) {
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE api_tokens SET revoked_at = ?
+		WHERE workspace_id IS NULL AND generated = TRUE AND revoked_at IS NULL`), now())
+	if err != nil {
+		return 0, fmt.Errorf("revoke generated admin tokens: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
+}
+
+// CountAdminTokens counts the live admin tokens.
+func (s *Store) CountAdminTokens(ctx context.Context) (int, error) {
 	var n int
 	if err := s.db.GetContext(ctx, &n, `SELECT COUNT(*) FROM api_tokens WHERE workspace_id IS NULL AND revoked_at IS NULL`); err != nil {
-		return false, fmt.Errorf("count admin tokens: %w", err)
+		return 0, fmt.Errorf("count admin tokens: %w", err)
 	}
-	return n > 0, nil
+	return n, nil
+}
+
+// HasAdminToken reports whether a live admin token is stored.
+func (s *Store) HasAdminToken(ctx context.Context) (bool, error) {
+	n, err := s.CountAdminTokens(ctx)
+	return n > 0, err
 }

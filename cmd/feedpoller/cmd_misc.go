@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
+	"github.com/feedpoller/feedpoller/migrations"
 	"github.com/feedpoller/feedpoller/sources/extract"
 	"github.com/feedpoller/feedpoller/sources/fetch"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 func runMigrate(ctx context.Context, env *cliEnv, args []string) error {
@@ -14,10 +16,29 @@ func runMigrate(ctx context.Context, env *cliEnv, args []string) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	return withStore(ctx, env, func(st *store.Store) error {
-		fmt.Fprintf(env.stdout, "database (%s) is at the latest schema\n", st.Dialect())
+	st, applied, err := env.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	latest, err := migrations.Latest(st.Dialect())
+	if err != nil {
+		return err
+	}
+	if len(applied) > 0 {
+		fmt.Fprintf(env.stdout, "database (%s) migrated to schema version %d (applied %s)\n", st.Dialect(), latest, versions(applied))
 		return nil
-	})
+	}
+	fmt.Fprintf(env.stdout, "database (%s) is at the latest schema version, %d\n", st.Dialect(), latest)
+	return nil
+}
+
+func versions(vs []int) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = strconv.Itoa(v)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func runConfig(ctx context.Context, env *cliEnv, args []string) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -11,8 +12,29 @@ import (
 	"github.com/feedpoller/feedpoller/api"
 )
 
+const serveAbout = `Runs the daemon: the scheduler polls due sources on its schedule, and the REST API
+(/api/intelligence/…), /healthz, /readyz, /metrics and /openapi.yaml are served on the
+listen address until SIGINT or SIGTERM.
+
+The configuration comes from config.yaml in the working directory (or --config FILE /
+FEEDPOLLER_CONFIG) and FEEDPOLLER_* environment variables; 'feedpoller config' prints
+the effective one. The main variables:
+
+  FEEDPOLLER_LISTEN          API address (default 127.0.0.1:8080; --listen overrides it)
+  FEEDPOLLER_DATABASE_URL    postgres://USER:PASSWORD@HOST/DB, sqlite:PATH or a file path
+                             (default: SQLite data/feedpoller.db)
+  FEEDPOLLER_ADMIN_TOKEN     admin bearer token; without it one is generated at first start
+                             and written to admin-token in the data directory (mode 0600)
+  FEEDPOLLER_POLLER_WORKERS  polls in flight (default 8)
+  FEEDPOLLER_POLLER_SCHEDULE scheduler tick (default @every 1m)
+  FEEDPOLLER_ENV             production refuses to start without FIRECRAWL_API_KEY unless
+                             FEEDPOLLER_WEB_FETCHER=native
+  FIRECRAWL_API_KEY          Firecrawl key for web sources
+  FEEDPOLLER_LOG_LEVEL       debug, info, warn or error (default info)`
+
 func runServe(ctx context.Context, env *cliEnv, args []string) error {
-	fs := newFlags(env, "serve", "serve")
+	fs := newFlagsAbout(env, "serve", "serve [--listen ADDR]", serveAbout)
+	listen := fs.String("listen", "", "API address, overriding FEEDPOLLER_LISTEN and listen in config.yaml")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -20,21 +42,39 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	log := newLogger(cfg)
-	a, err := wire(ctx, cfg, log)
+	if *listen != "" {
+		cfg.Listen = *listen
+	}
+	log := newLogger(cfg, env.stderr)
+	a, err := wire(ctx, cfg, log, slog.LevelInfo)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
 
-	generated, err := api.EnsureAdminToken(ctx, a.store, cfg.AdminToken)
+	tokenFile, err := adminTokenFile(cfg)
 	if err != nil {
 		return err
 	}
-	if generated != "" {
-		// Printed once, to the terminal only; the database keeps its hash.
-		fmt.Fprintf(env.stdout, "\nNo FEEDPOLLER_ADMIN_TOKEN was configured, so an admin token was generated.\n"+
-			"It is shown only this once; store it now:\n\n    %s\n\n", generated)
+	change, err := api.EnsureAdminToken(ctx, a.store, cfg.AdminToken, func(token string) error {
+		return writeSecretFile(tokenFile, token)
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case change.Generated != "":
+		// Only the path is printed: stdout ends up in container and service
+		// logs, which are no place for a credential.
+		fmt.Fprintf(env.stdout, "\nNo FEEDPOLLER_ADMIN_TOKEN was configured, so an admin token was generated and written to\n\n"+
+			"    %s\n\n(readable by this user only; only its hash is stored). Use it as\n\n"+
+			"    curl -H \"Authorization: Bearer $(cat %s)\" http://%s/api/intelligence/workspaces\n\n",
+			tokenFile, tokenFile, cfg.Listen)
+	case change.Revoked > 0:
+		if err := removeStaleTokenFile(tokenFile); err != nil {
+			log.Warn("revoked admin token", "err", err)
+		}
+		log.Info("FEEDPOLLER_ADMIN_TOKEN is set: the admin token generated at first start is revoked", "revoked", change.Revoked)
 	}
 	srv, err := api.New(api.Options{Store: a.store, Validator: validator{a.rss, a.web}, Poller: pollNower{a.poller},
 		Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log,

@@ -10,19 +10,20 @@ import (
 
 func runSources(ctx context.Context, env *cliEnv, args []string) error {
 	return subcommands(ctx, env, "sources",
-		"Usage: feedpoller sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes]\n"+
+		"Usage: feedpoller sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes] [--quiet]\n"+
 			"       feedpoller sources list [--workspace ID]",
 		args, map[string]func(context.Context, *cliEnv, []string) error{"add": sourcesAdd, "list": sourcesList})
 }
 
 func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
-	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes]")
+	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes] [--quiet]")
 	wsID := fs.Int64("workspace", 0, "workspace id (required)")
 	url := fs.String("url", "", "feed or page URL (required)")
 	typ := fs.String("type", store.SourceRSS, "source type: rss, web or api")
 	interval := fs.Int("interval", 0, "polling interval in minutes (default 30 for rss, web.default_interval_minutes for web)")
 	title := fs.String("title", "", "title (default: the feed's or page's own)")
 	track := fs.Bool("track-changes", false, "web sources: keep a new revision whenever the page's main content changes")
+	quiet := fs.Bool("quiet", false, "print only the new source's id")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -79,6 +80,10 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	if err := a.store.CreateSource(ctx, src); err != nil {
 		return err
+	}
+	if *quiet {
+		fmt.Fprintln(env.stdout, src.ID)
+		return nil
 	}
 	fmt.Fprintf(env.stdout, "source %d added to workspace %d (%s, every %d min): %s\n",
 		src.ID, src.WorkspaceID, src.SourceType, src.PollingIntervalMinutes, note)

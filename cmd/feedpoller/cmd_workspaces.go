@@ -17,7 +17,7 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func runWorkspaces(ctx context.Context, env *cliEnv, args []string) error {
 	return subcommands(ctx, env, "workspaces",
-		"Usage: feedpoller workspaces add --name NAME [--keyword TERM[:WEIGHT]]... [--exclude TERM]... [--threshold X]\n"+
+		"Usage: feedpoller workspaces add --name NAME [--keyword TERM[:WEIGHT]]... [--exclude TERM]... [--threshold X] [--quiet]\n"+
 			"       feedpoller workspaces list",
 		args, map[string]func(context.Context, *cliEnv, []string) error{"add": workspacesAdd, "list": workspacesList})
 }
@@ -42,12 +42,13 @@ func parseKeyword(s string) (store.Keyword, error) {
 }
 
 func workspacesAdd(ctx context.Context, env *cliEnv, args []string) error {
-	fs := newFlags(env, "workspaces add", "workspaces add --name NAME [--keyword TERM[:WEIGHT]]... [--exclude TERM]... [--threshold X]")
+	fs := newFlags(env, "workspaces add", "workspaces add --name NAME [--keyword TERM[:WEIGHT]]... [--exclude TERM]... [--threshold X] [--quiet]")
 	name := fs.String("name", "", "workspace name (required)")
 	var keywords, excludes listFlag
 	fs.Var(&keywords, "keyword", "a keyword or phrase with an optional weight, e.g. 'large language model:2' (repeatable)")
 	fs.Var(&excludes, "exclude", "an exclusion term: articles containing it are never promoted (repeatable)")
-	threshold := fs.Float64("threshold", 0.2, "relevance score (0..1) at or above which articles are promoted")
+	threshold := fs.Float64("threshold", store.DefaultThreshold, "relevance score (0..1) at or above which articles are promoted")
+	quiet := fs.Bool("quiet", false, "print only the new workspace's id (for scripts: WS=$(feedpoller workspaces add … --quiet))")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -69,6 +70,10 @@ func workspacesAdd(ctx context.Context, env *cliEnv, args []string) error {
 		ws, err := st.CreateWorkspace(ctx, strings.TrimSpace(*name), p)
 		if err != nil {
 			return err
+		}
+		if *quiet {
+			fmt.Fprintln(env.stdout, ws.ID)
+			return nil
 		}
 		fmt.Fprintf(env.stdout, "workspace %d %q created (%d keywords, %d exclusions, threshold %.2f)\n",
 			ws.ID, ws.Name, len(p.Keywords), len(p.Exclusions), p.Threshold)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"reflect"
 	"strconv"
@@ -22,9 +23,17 @@ type Config struct {
 	Env         string `yaml:"env"`
 	Listen      string `yaml:"listen"`
 	DatabaseURL string `yaml:"database_url" secret:"url"`
-	AdminToken  string `yaml:"admin_token" secret:"true"`
-	LogLevel    string `yaml:"log_level"`
-	LogFormat   string `yaml:"log_format"`
+	// DatabaseMaxOpenConns caps the connection pool; 0 sizes it from the
+	// workers (see poolOptions). DatabaseMaxIdleConns is how many stay
+	// open while idle; 0 keeps all of them.
+	DatabaseMaxOpenConns int `yaml:"database_max_open_conns"`
+	DatabaseMaxIdleConns int `yaml:"database_max_idle_conns"`
+	// SQLDatabaseURL is where `feedpoller sql` connects instead of
+	// DatabaseURL when set: a database role that may only read.
+	SQLDatabaseURL string `yaml:"sql_database_url" secret:"url"`
+	AdminToken     string `yaml:"admin_token" secret:"true"`
+	LogLevel       string `yaml:"log_level"`
+	LogFormat      string `yaml:"log_format"`
 
 	Poller    PollerConfig    `yaml:"poller"`
 	Fetch     FetchConfig     `yaml:"fetch"`
@@ -211,6 +220,29 @@ func setField(fv reflect.Value, val string) error {
 
 func (c Config) validate() error {
 	var errs []string
+	for _, u := range []struct{ key, val string }{{"database_url (FEEDPOLLER_DATABASE_URL)", c.DatabaseURL},
+		{"sql_database_url (FEEDPOLLER_SQL_DATABASE_URL)", c.SQLDatabaseURL}} {
+		if u.val == "" {
+			continue
+		}
+		if _, _, err := store.ParseURL(u.val); err != nil {
+			errs = append(errs, u.key+": "+err.Error())
+		}
+	}
+	if u := c.Firecrawl.APIURL; u != "" {
+		// Checked here so that no later error repeats the URL with its
+		// credentials.
+		p, err := url.Parse(u)
+		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			errs = append(errs, fmt.Sprintf("firecrawl.api_url (FIRECRAWL_API_URL) %s is not an absolute http(s) URL", store.RedactURL(u)))
+		}
+	}
+	if c.DatabaseMaxOpenConns < 0 || c.DatabaseMaxOpenConns > 10000 {
+		errs = append(errs, "database_max_open_conns must be 0 (sized from poller.workers) or 1..10000")
+	}
+	if c.DatabaseMaxIdleConns < 0 {
+		errs = append(errs, "database_max_idle_conns must be 0 (as many as open) or more")
+	}
 	if c.Env != "development" && c.Env != "production" {
 		errs = append(errs, fmt.Sprintf("env (FEEDPOLLER_ENV) is %q: want development or production", c.Env))
 	}
@@ -241,22 +273,38 @@ func (c Config) validate() error {
 }
 
 // useFirecrawl decides the web fetcher. In production, a configuration that
-// selects Firecrawl without a key refuses to start.
+// needs Firecrawl (web.fetcher firecrawl, or the default auto) without a
+// key refuses to start: production pages are fetched through Firecrawl
+// unless the native fetcher is chosen explicitly.
 func (c Config) useFirecrawl() (bool, error) {
-	switch c.Web.Fetcher {
-	case "firecrawl":
-		if c.Firecrawl.APIKey == "" {
-			if c.Env == "production" {
-				return false, errors.New("web.fetcher is firecrawl but FIRECRAWL_API_KEY is not set: set FIRECRAWL_API_KEY, or FEEDPOLLER_WEB_FETCHER=native")
-			}
-			return false, nil
-		}
+	if c.Web.Fetcher == "native" {
+		return false, nil
+	}
+	if c.Firecrawl.APIKey != "" {
 		return true, nil
-	case "auto":
-		return c.Firecrawl.APIKey != "", nil
+	}
+	if c.Env == "production" {
+		return false, fmt.Errorf("FEEDPOLLER_ENV is production and web.fetcher is %s, but FIRECRAWL_API_KEY is not set: "+
+			"set FIRECRAWL_API_KEY, or choose the native fetcher explicitly with FEEDPOLLER_WEB_FETCHER=native", c.Web.Fetcher)
 	}
 	return false, nil
 }
+
+// poolOptions sizes the database pool: by default one connection per
+// worker plus a few for the scheduler's claims, the API and the metrics,
+// all kept open while idle, so a polling round opens no new sessions.
+// SQLite keeps its small pool: it has one writer at a time.
+func (c Config) poolOptions(dialect string) store.Options {
+	o := store.Options{MaxOpenConns: c.DatabaseMaxOpenConns, MaxIdleConns: c.DatabaseMaxIdleConns}
+	if o.MaxOpenConns == 0 && dialect == store.Postgres {
+		o.MaxOpenConns = c.Poller.Workers + poolSpare
+	}
+	return o
+}
+
+// poolSpare is the connections beyond the workers': a claim, two API
+// requests and a metrics scrape at once.
+const poolSpare = 4
 
 // redacted renders the configuration as YAML with secrets hidden.
 func (c Config) redacted() (string, error) {
@@ -268,6 +316,8 @@ func (c Config) redacted() (string, error) {
 		cp.Firecrawl.APIKey = "(set, hidden)"
 	}
 	cp.DatabaseURL = store.RedactURL(cp.DatabaseURL)
+	cp.SQLDatabaseURL = store.RedactURL(cp.SQLDatabaseURL)
+	cp.Firecrawl.APIURL = store.RedactURL(cp.Firecrawl.APIURL)
 	out, err := yaml.Marshal(cp)
 	return string(out), err
 }

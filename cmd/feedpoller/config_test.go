@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/feedpoller/feedpoller/store"
 )
 
 // The documented config.yaml must say exactly what the binary does without it.
@@ -64,13 +66,61 @@ func TestBadConfigNamesTheProblem(t *testing.T) {
 	}
 }
 
-func TestProductionNeedsFirecrawlKeyOnlyWhenSelected(t *testing.T) {
-	cfg, _ := loadConfig("", false, []string{"FEEDPOLLER_ENV=production", "FEEDPOLLER_WEB_FETCHER=firecrawl"})
-	if _, err := cfg.useFirecrawl(); err == nil || !strings.Contains(err.Error(), "FIRECRAWL_API_KEY") {
-		t.Fatalf("production with firecrawl and no key: %v, want an error naming FIRECRAWL_API_KEY", err)
+// In production, a configuration that needs Firecrawl without a key
+// refuses: web.fetcher firecrawl, and the default auto as well. Choosing
+// the native fetcher explicitly, or setting the key, is the way out.
+func TestProductionNeedsFirecrawlKeyUnlessNative(t *testing.T) {
+	for _, c := range []struct {
+		env     []string
+		wantErr bool
+		useFC   bool
+	}{
+		{env: []string{"FEEDPOLLER_ENV=production", "FEEDPOLLER_WEB_FETCHER=firecrawl"}, wantErr: true},
+		{env: []string{"FEEDPOLLER_ENV=production"}, wantErr: true}, // auto
+		{env: []string{"FEEDPOLLER_ENV=production", "FEEDPOLLER_WEB_FETCHER=native"}},
+		{env: []string{"FEEDPOLLER_ENV=production", "FIRECRAWL_API_KEY=fc-key"}, useFC: true},
+		{env: []string{"FEEDPOLLER_ENV=production", "FEEDPOLLER_WEB_FETCHER=native", "FIRECRAWL_API_KEY=fc-key"}},
+		{env: []string{"FEEDPOLLER_WEB_FETCHER=firecrawl"}}, // development: native, with a warning
+		{env: nil},
+	} {
+		cfg, err := loadConfig("", false, c.env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		use, err := cfg.useFirecrawl()
+		if c.wantErr {
+			if err == nil || !strings.Contains(err.Error(), "FIRECRAWL_API_KEY") || !strings.Contains(err.Error(), "FEEDPOLLER_WEB_FETCHER=native") {
+				t.Errorf("%v: %v, want a refusal naming FIRECRAWL_API_KEY and FEEDPOLLER_WEB_FETCHER=native", c.env, err)
+			}
+			continue
+		}
+		if err != nil || use != c.useFC {
+			t.Errorf("%v: use Firecrawl %v, %v; want %v", c.env, use, err, c.useFC)
+		}
 	}
-	cfg, _ = loadConfig("", false, []string{"FEEDPOLLER_ENV=production"})
-	if use, err := cfg.useFirecrawl(); err != nil || use {
-		t.Fatalf("production without firecrawl selected: use=%v err=%v, want native", use, err)
+}
+
+// The pool is sized from the workers on PostgreSQL unless configured.
+func TestPoolOptionsFollowWorkers(t *testing.T) {
+	cfg, err := loadConfig("", false, []string{"FEEDPOLLER_POLLER_WORKERS=16"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := cfg.poolOptions(store.Postgres); o.MaxOpenConns != 20 || o.MaxIdleConns != 0 {
+		t.Fatalf("16 workers on PostgreSQL: %+v, want 20 open, all kept idle", o)
+	}
+	if o := cfg.poolOptions(store.SQLite); o.MaxOpenConns != 0 {
+		t.Fatalf("SQLite: %+v, want the store's default", o)
+	}
+	cfg, err = loadConfig("", false, []string{"FEEDPOLLER_DATABASE_MAX_OPEN_CONNS=7", "FEEDPOLLER_DATABASE_MAX_IDLE_CONNS=3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := cfg.poolOptions(store.Postgres); o.MaxOpenConns != 7 || o.MaxIdleConns != 3 {
+		t.Fatalf("configured pool: %+v", o)
+	}
+	if _, err := loadConfig("", false, []string{"FEEDPOLLER_DATABASE_MAX_OPEN_CONNS=-1"}); err == nil ||
+		!strings.Contains(err.Error(), "database_max_open_conns") {
+		t.Fatalf("negative pool size: %v", err)
 	}
 }

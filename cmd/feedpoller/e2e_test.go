@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -135,9 +134,10 @@ func TestDaemonEndToEnd(t *testing.T) {
 				t.Fatalf("create web source for a PDF: %d %v, want 400 naming the content type", code, pdf)
 			}
 
-			// The scheduler polls both sources on its own.
+			// The scheduler polls both sources on its own. The deadline only
+			// guards against a hang: the two polls take well under a second.
 			var items []any
-			deadline := time.Now().Add(30 * time.Second)
+			deadline := time.Now().Add(3 * time.Minute)
 			for time.Now().Before(deadline) {
 				_, list := d.call(t, token, "GET", wsPath+"/content-items", nil)
 				items, _ = list["items"].([]any)
@@ -177,52 +177,92 @@ func TestDaemonEndToEnd(t *testing.T) {
 	}
 }
 
-func TestGeneratedAdminTokenIsPrintedOnce(t *testing.T) {
+// Without FEEDPOLLER_ADMIN_TOKEN, the first start generates an admin token
+// and writes it to a file only its user can read: the output (which Docker
+// and systemd keep) shows the path, never the token. Once the variable is
+// set, the generated token stops working and its file is removed.
+func TestGeneratedAdminTokenGoesToAFile(t *testing.T) {
 	dir := t.TempDir()
-	env := baseEnv("sqlite:" + filepath.Join(dir, "fp.db"))
+	env := baseEnv("sqlite:" + filepath.Join(dir, "db", "fp.db"))
 	d := startDaemon(t, dir, env)
-	var token string
-	sc := bufio.NewScanner(strings.NewReader(d.Output()))
-	for sc.Scan() {
-		if line := strings.TrimSpace(sc.Text()); len(line) > 30 && !strings.Contains(line, " ") {
-			token = line
-		}
+	tokenFile := filepath.Join(dir, "db", "admin-token")
+	raw, err := os.ReadFile(tokenFile)
+	if err != nil {
+		t.Fatalf("no token file: %v\n%s", err, d.Output())
 	}
-	if token == "" {
-		t.Fatalf("no generated token printed:\n%s", d.Output())
+	token := strings.TrimSpace(string(raw))
+	if len(token) != 43 {
+		t.Fatalf("token file holds %q", raw)
+	}
+	if fi, _ := os.Stat(tokenFile); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("token file mode %v, want 0600", fi.Mode().Perm())
+	}
+	if strings.Contains(d.Output(), token) || !strings.Contains(d.Output(), tokenFile) {
+		t.Fatalf("output shows the token or lacks its file's path:\n%s", d.Output())
 	}
 	if code, _ := d.call(t, token, "GET", "/api/intelligence/workspaces", nil); code != 200 {
 		t.Fatalf("generated token refused: %d", code)
 	}
 	d.Stop(t, syscall.SIGTERM, 40*time.Second)
+
 	d2 := startDaemon(t, dir, env)
-	if strings.Contains(d2.Output(), token) {
-		t.Fatal("token printed again on the second start")
+	if strings.Contains(d2.Output(), "admin-token") {
+		t.Fatalf("second start generated again:\n%s", d2.Output())
 	}
 	if code, _ := d2.call(t, token, "GET", "/api/intelligence/workspaces", nil); code != 200 {
 		t.Fatalf("generated token refused after restart: %d", code)
 	}
 	d2.Stop(t, syscall.SIGTERM, 40*time.Second)
-	sql := exec.Command(binary, "sql", "SELECT token_hash FROM api_tokens")
-	sql.Dir, sql.Env = dir, env
-	out, err := sql.CombinedOutput()
-	if err != nil || strings.Contains(string(out), token) || !strings.Contains(string(out), "token_hash") {
+	out, err := cli(t, dir, env, "sql", "SELECT token_hash FROM api_tokens")
+	if err != nil || strings.Contains(out, token) || !strings.Contains(out, "token_hash") {
 		t.Fatalf("stored tokens (%v): %s; want only a hash", err, out)
+	}
+
+	const configured = "configured-admin-token-0123456789"
+	d3 := startDaemon(t, dir, append(env, "FEEDPOLLER_ADMIN_TOKEN="+configured))
+	if code, _ := d3.call(t, token, "GET", "/api/intelligence/workspaces", nil); code != 401 {
+		t.Fatalf("generated token with FEEDPOLLER_ADMIN_TOKEN set: %d, want 401", code)
+	}
+	if code, _ := d3.call(t, configured, "GET", "/api/intelligence/workspaces", nil); code != 200 {
+		t.Fatalf("configured token: %d", code)
+	}
+	if _, err := os.Stat(tokenFile); !os.IsNotExist(err) {
+		t.Fatalf("the revoked token's file is still there (%v)", err)
 	}
 }
 
+// In production, web pages need Firecrawl unless the native fetcher is
+// chosen explicitly: without FIRECRAWL_API_KEY, web.fetcher firecrawl and
+// the default auto refuse to start, naming both ways out.
 func TestProductionRefusesFirecrawlWithoutKey(t *testing.T) {
-	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "serve")
-	cmd.Dir = dir
-	cmd.Env = baseEnv("sqlite:"+filepath.Join(dir, "fp.db"), "FEEDPOLLER_ENV=production", "FEEDPOLLER_WEB_FETCHER=firecrawl",
-		"FEEDPOLLER_LISTEN="+daemontest.FreeAddr(t))
-	out, err := cmd.CombinedOutput()
-	if err == nil || ctx.Err() != nil || !strings.Contains(string(out), "FIRECRAWL_API_KEY") {
-		t.Fatalf("production with firecrawl and no key: err %v, output %q; want a refusal naming FIRECRAWL_API_KEY", err, out)
+	for _, fetcher := range []string{"firecrawl", "auto", ""} {
+		t.Run("fetcher="+fetcher, func(t *testing.T) {
+			dir := t.TempDir()
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang guard: it exits at once
+			defer cancel()
+			cmd := exec.CommandContext(ctx, binary, "serve")
+			cmd.Dir = dir
+			cmd.Env = baseEnv("sqlite:"+filepath.Join(dir, "fp.db"), "FEEDPOLLER_ENV=production",
+				"FEEDPOLLER_LISTEN="+daemontest.FreeAddr(t))
+			if fetcher != "" {
+				cmd.Env = append(cmd.Env, "FEEDPOLLER_WEB_FETCHER="+fetcher)
+			}
+			out, err := cmd.CombinedOutput()
+			if err == nil || ctx.Err() != nil || !strings.Contains(string(out), "FIRECRAWL_API_KEY") ||
+				!strings.Contains(string(out), "FEEDPOLLER_WEB_FETCHER=native") {
+				t.Fatalf("production, fetcher %q, no key: err %v, output %q; want a refusal naming FIRECRAWL_API_KEY and FEEDPOLLER_WEB_FETCHER=native",
+					fetcher, err, out)
+			}
+		})
 	}
+	t.Run("native", func(t *testing.T) {
+		dir := t.TempDir()
+		d := startDaemon(t, dir, baseEnv("sqlite:"+filepath.Join(dir, "fp.db"), "FEEDPOLLER_ENV=production",
+			"FEEDPOLLER_WEB_FETCHER=native", "FEEDPOLLER_ADMIN_TOKEN=production-admin-token"))
+		if err := d.Stop(t, syscall.SIGTERM, 40*time.Second); err != nil {
+			t.Fatalf("production with the native fetcher chosen: %v", err)
+		}
+	})
 }
 
 func TestCLIQuickStart(t *testing.T) {
@@ -230,19 +270,17 @@ func TestCLIQuickStart(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			web := site(t)
 			dir := t.TempDir()
-			env := baseEnv(testdb.URL(t, dialect))
+			env := quietEnv(testdb.URL(t, dialect)) // as the README runs it: stdout is the output
 			run := func(args ...string) string {
 				t.Helper()
-				cmd := exec.Command(binary, args...)
-				cmd.Dir, cmd.Env = dir, env
-				out, err := cmd.CombinedOutput()
-				if err != nil {
-					t.Fatalf("feedpoller %v: %v\n%s", args, err, out)
-				}
-				return string(out)
+				return mustCLI(t, dir, env, args...)
 			}
-			run("workspaces", "add", "--name", "go", "--keyword", "golang:2", "--threshold", "0.2")
-			if out := run("sources", "add", "--workspace", "1", "--url", web.URL+"/feed.xml"); !strings.Contains(out, `feed "Go News" with 2 items`) {
+			run("workspaces", "add", "--name", "other")
+			ws := strings.TrimSpace(run("workspaces", "add", "--name", "go", "--keyword", "golang:2", "--quiet"))
+			if ws != "2" {
+				t.Fatalf("workspaces add --quiet printed %q, want the id alone", ws)
+			}
+			if out := run("sources", "add", "--workspace", ws, "--url", web.URL+"/feed.xml"); !strings.Contains(out, `feed "Go News" with 2 items`) {
 				t.Fatalf("sources add: %s", out)
 			}
 			if out := run("poll"); !strings.Contains(out, "ok http=200 seen=2 new=2 duplicate=0 promoted=1") {

@@ -1,5 +1,5 @@
 // Command feedpoller is the daemon and its command line: serve, migrate,
-// poll, workspaces, sources, extract, config and version.
+// poll, workspaces, sources, tokens, extract, sql, config and version.
 package main
 
 import (
@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"sort"
@@ -48,7 +49,8 @@ func commands() map[string]command {
 		"sources":    {"add or list feed sources (sources add|list)", runSources},
 		"extract":    {"print what feedpoller would store for a page (file or URL)", runExtract},
 		"config":     {"print the effective configuration, secrets redacted", runConfig},
-		"sql":        {"run a read-only SQL query against the database and print the rows", runSQL},
+		"sql":        {"run one read-only SQL query against the database and print the rows", runSQL},
+		"tokens":     {"list, create or revoke API tokens, admin ones included (tokens list|create|revoke)", runTokens},
 		"version":    {"print the version", runVersion},
 	}
 }
@@ -150,11 +152,25 @@ func envValue(environ []string, key string) string {
 
 // newFlags makes a command's flag set that prints its usage to stderr.
 func newFlags(env *cliEnv, name, synopsis string) *flag.FlagSet {
+	return newFlagsAbout(env, name, synopsis, "")
+}
+
+// newFlagsAbout is newFlags with a paragraph explaining the command,
+// printed between the synopsis and the flags.
+func newFlagsAbout(env *cliEnv, name, synopsis, about string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "Usage: feedpoller %s\n\nFlags:\n", synopsis)
-		fs.PrintDefaults()
+		fmt.Fprintf(env.stderr, "Usage: feedpoller %s\n", synopsis)
+		if about != "" {
+			fmt.Fprintf(env.stderr, "\n%s\n", strings.TrimRight(about, "\n"))
+		}
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprintln(env.stderr, "\nFlags:")
+			fs.PrintDefaults()
+		}
 	}
 	return fs
 }
@@ -200,11 +216,7 @@ func subcommands(ctx context.Context, env *cliEnv, name, help string, args []str
 // withStore loads the configuration, opens (and migrates) the database and
 // hands it to f.
 func withStore(ctx context.Context, env *cliEnv, f func(st *store.Store) error) error {
-	cfg, err := env.config()
-	if err != nil {
-		return err
-	}
-	st, err := openStore(ctx, cfg, newLogger(cfg))
+	st, _, err := env.openStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -212,11 +224,35 @@ func withStore(ctx context.Context, env *cliEnv, f func(st *store.Store) error) 
 	return f(st)
 }
 
-// wire loads the configuration and builds the whole daemon.
+// openStore loads the configuration and opens (and migrates) its database
+// for a one-shot command; it returns the migration versions it applied.
+func (e *cliEnv) openStore(ctx context.Context) (*store.Store, []int, error) {
+	cfg, err := e.config()
+	if err != nil {
+		return nil, nil, err
+	}
+	return openStore(ctx, cfg, newLogger(cfg, e.stderr), slog.LevelDebug)
+}
+
+// oneArg parses flags and the one positional argument a command takes.
+func oneArg(fs *flag.FlagSet, args []string) (string, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return "", errUsage
+	}
+	return pos[0], nil
+}
+
+// wire loads the configuration and builds the whole daemon for a one-shot
+// command: its wiring is logged at debug only.
 func (e *cliEnv) wire(ctx context.Context) (*app, error) {
 	cfg, err := e.config()
 	if err != nil {
 		return nil, err
 	}
-	return wire(ctx, cfg, newLogger(cfg))
+	return wire(ctx, cfg, newLogger(cfg, e.stderr), slog.LevelDebug)
 }

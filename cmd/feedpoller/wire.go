@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -31,47 +31,62 @@ type app struct {
 	registry  *prometheus.Registry
 }
 
-func newLogger(cfg Config) *slog.Logger {
+// newLogger logs to w (the command's standard error) at the configured
+// level and format.
+func newLogger(cfg Config, w io.Writer) *slog.Logger {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
 		level = slog.LevelInfo
 	}
 	opts := &slog.HandlerOptions{Level: level}
 	if cfg.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+		return slog.New(slog.NewJSONHandler(w, opts))
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// openStore connects and migrates.
-func openStore(ctx context.Context, cfg Config, log *slog.Logger) (*store.Store, error) {
-	st, err := store.Open(ctx, cfg.DatabaseURL)
+// openStore connects with the configured pool and migrates; it returns
+// the migration versions it applied. Wiring chatter goes to log at level:
+// info for serve, debug for one-shot commands, whose output is their own.
+func openStore(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (*store.Store, []int, error) {
+	dialect, dsn, err := store.ParseURL(cfg.DatabaseURL)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	st, err := store.OpenWith(ctx, cfg.DatabaseURL, cfg.poolOptions(dialect))
+	if err != nil {
+		return nil, nil, err
 	}
 	applied, err := st.Migrate(ctx)
 	if err != nil {
 		st.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	if len(applied) > 0 {
-		log.Info("database migrated", "dialect", st.Dialect(), "versions", applied)
+		log.Log(ctx, level, "database migrated", "dialect", st.Dialect(), "versions", applied)
 	}
-	return st, nil
+	pool := st.PoolStats()
+	log.Log(ctx, level, "database connected", "dialect", st.Dialect(), "database", store.RedactURL(dsn),
+		"max_open_conns", pool.MaxOpenConnections)
+	return st, applied, nil
 }
 
-// wire builds the whole daemon.
-func wire(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
+// wire builds the whole daemon; level is that of its wiring chatter (see
+// openStore).
+func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (*app, error) {
 	useFC, err := cfg.useFirecrawl()
 	if err != nil {
 		return nil, err
 	}
-	st, err := openStore(ctx, cfg, log)
+	st, _, err := openStore(ctx, cfg, log, level)
 	if err != nil {
 		return nil, err
 	}
 	a := &app{cfg: cfg, log: log, store: st, registry: prometheus.NewRegistry()}
-	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	// go_sql_* shows the pool at work: connections open and in use, waits,
+	// and connections closed for being idle (churn, should it come back).
+	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		collectors.NewDBStatsCollector(st.DB().DB, "feedpoller"))
 	a.fetch = fetch.New(fetch.Options{
 		Timeout: cfg.Fetch.Timeout, MaxBodyBytes: cfg.Fetch.MaxBodyBytes, UserAgent: cfg.Fetch.UserAgent,
 		AllowPrivateNetworks: cfg.Fetch.AllowPrivateNetworks, Allow: cfg.Fetch.Allow, Attempts: cfg.Fetch.Attempts,
@@ -89,13 +104,14 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger) (*app, error) {
 			return nil, fmt.Errorf("firecrawl: %w", err)
 		}
 		a.web.Firecrawl = a.firecrawl
-		log.Info("web sources fetched through Firecrawl", "api_url", orDefault(cfg.Firecrawl.APIURL, "https://api.firecrawl.dev"))
+		log.Log(ctx, level, "web sources fetched through Firecrawl",
+			"api_url", store.RedactURL(orDefault(cfg.Firecrawl.APIURL, "https://api.firecrawl.dev")))
 	} else {
 		msg := "web sources fetched by the native fetcher (Firecrawl not configured)"
 		if cfg.Web.Fetcher == "firecrawl" {
 			msg = "web.fetcher is firecrawl but FIRECRAWL_API_KEY is not set: using the native fetcher (production refuses this)"
 		}
-		log.Info(msg, "env", cfg.Env)
+		log.Log(ctx, level, msg, "env", cfg.Env)
 	}
 	opts := poller.Options{
 		Store: st, Schedule: cfg.Poller.Schedule, Workers: cfg.Poller.Workers, BatchSize: cfg.Poller.BatchSize,

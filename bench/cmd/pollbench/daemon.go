@@ -35,6 +35,8 @@ type daemonConfig struct {
 	batchSize   int // 0: the daemon's default
 	perDomain   int // requests in flight per domain: the farm is one host
 	logFile     string
+	// maxOpen and maxIdle size the daemon's database pool; 0: its default.
+	maxOpen, maxIdle int
 }
 
 func (c daemonConfig) env() []string {
@@ -55,6 +57,12 @@ func (c daemonConfig) env() []string {
 	}
 	if c.batchSize > 0 {
 		env = append(env, "FEEDPOLLER_POLLER_BATCH_SIZE="+strconv.Itoa(c.batchSize))
+	}
+	if c.maxOpen > 0 {
+		env = append(env, "FEEDPOLLER_DATABASE_MAX_OPEN_CONNS="+strconv.Itoa(c.maxOpen))
+	}
+	if c.maxIdle > 0 {
+		env = append(env, "FEEDPOLLER_DATABASE_MAX_IDLE_CONNS="+strconv.Itoa(c.maxIdle))
 	}
 	return env
 }

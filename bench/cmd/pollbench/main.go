@@ -52,6 +52,35 @@ type config struct {
 	timeout   time.Duration
 	jsonOut   string
 	keep      bool
+	// pools are the PostgreSQL pool settings to compare, each run on its
+	// own database and daemon: "default" (the daemon sizes the pool from
+	// its workers) or "OPEN/IDLE".
+	pools []poolSetting
+}
+
+// poolSetting is one database pool configuration of the daemon.
+type poolSetting struct {
+	name       string
+	open, idle int // 0: the daemon's default
+}
+
+func parsePools(s string) ([]poolSetting, error) {
+	var out []poolSetting
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSpace(p)
+		if p == "default" {
+			out = append(out, poolSetting{name: p})
+			continue
+		}
+		o, i, ok := strings.Cut(p, "/")
+		open, err1 := strconv.Atoi(o)
+		idle, err2 := strconv.Atoi(i)
+		if !ok || err1 != nil || err2 != nil || open <= 0 || idle <= 0 {
+			return nil, fmt.Errorf("-pools %q: want default or OPEN/IDLE, e.g. 20/10", p)
+		}
+		out = append(out, poolSetting{name: p, open: open, idle: idle})
+	}
+	return out, nil
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -72,7 +101,12 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.timeout, "round-timeout", 3*time.Minute, "give up on a round after this long")
 	fs.StringVar(&c.jsonOut, "json", "", "also write every result as JSON lines to this file")
 	fs.BoolVar(&c.keep, "keep", false, "keep the work directory (databases, daemon logs)")
+	pools := fs.String("pools", "default", "PostgreSQL pool settings to compare, each on a fresh database: default (sized from the workers) or OPEN/IDLE, e.g. 20/10,default")
 	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	var err error
+	if c.pools, err = parsePools(*pools); err != nil {
 		return c, err
 	}
 	for _, s := range strings.Split(*sizes, ",") {
@@ -157,17 +191,23 @@ func benchmark(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 	}
 	var all []result
 	for _, d := range cfg.dbs {
+		pools := cfg.pools
+		if d == store.SQLite {
+			pools = []poolSetting{{name: "default"}} // one writer: the pool is not what is compared
+		}
 		for _, n := range cfg.sizes {
-			progress("%s, %d sources:", d, n)
-			rs, err := runOne(ctx, cfg, work, d, n, cluster, progress)
-			for _, r := range rs {
-				all = append(all, r)
-				if jsonOut != nil {
-					_ = jsonOut.Encode(r)
+			for _, pool := range pools {
+				progress("%s, %d sources, pool %s:", d, n, pool.name)
+				rs, err := runOne(ctx, cfg, work, d, n, pool, cluster, progress)
+				for _, r := range rs {
+					all = append(all, r)
+					if jsonOut != nil {
+						_ = jsonOut.Encode(r)
+					}
 				}
-			}
-			if err != nil {
-				return fmt.Errorf("%s with %d sources: %w", d, n, err)
+				if err != nil {
+					return fmt.Errorf("%s with %d sources, pool %s: %w", d, n, pool.name, err)
+				}
 			}
 		}
 	}
@@ -177,9 +217,9 @@ func benchmark(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 
 // runOne measures one database at one size, from a fresh database to a
 // stopped daemon.
-func runOne(ctx context.Context, cfg config, work, dialect string, n int, cluster *pgcluster.Cluster,
+func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool poolSetting, cluster *pgcluster.Cluster,
 	progress func(string, ...any)) ([]result, error) {
-	dir := filepath.Join(work, fmt.Sprintf("%s-%d", dialect, n))
+	dir := filepath.Join(work, fmt.Sprintf("%s-%d-%s", dialect, n, strings.ReplaceAll(pool.name, "/", "-")))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -189,7 +229,7 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, cluste
 	case store.SQLite:
 		dbURL = "sqlite:" + filepath.Join(dir, "feedpoller.db")
 	case store.Postgres:
-		u, err := cluster.CreateDatabase(ctx, fmt.Sprintf("pollbench_%d", n), false)
+		u, err := cluster.CreateDatabase(ctx, fmt.Sprintf("pollbench_%d_%s", n, strings.NewReplacer("/", "_").Replace(pool.name)), false)
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +253,8 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, cluste
 		return nil, err
 	}
 	dc := daemonConfig{bin: cfg.bin, databaseURL: dbURL, listen: listen, workers: cfg.workers,
-		batchSize: cfg.batchSize, perDomain: cfg.perDomain, logFile: filepath.Join(dir, "feedpoller.log")}
+		batchSize: cfg.batchSize, perDomain: cfg.perDomain, logFile: filepath.Join(dir, "feedpoller.log"),
+		maxOpen: pool.open, maxIdle: pool.idle}
 	if _, err := dc.run(ctx, "migrate"); err != nil {
 		return nil, err
 	}
@@ -252,7 +293,7 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, cluste
 				time.Since(started).Seconds(), cpu.Seconds(), float64(mem.rssKB)/1024, float64(mem.hwmKB)/1024)
 		}
 	}
-	r := &run{db: dialect, st: st, farm: farm, daemon: d, pgPID: pgPID, ids: ids, timeout: cfg.timeout, progress: progress}
+	r := &run{db: dialect, pool: pool.name, st: st, farm: farm, daemon: d, pgPID: pgPID, ids: ids, timeout: cfg.timeout, progress: progress}
 	var out []result
 	for _, name := range cfg.rounds {
 		pick := farm.Changing
@@ -264,8 +305,9 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, cluste
 			d.stop()
 			return out, fmt.Errorf("round %s: %w", name, err)
 		}
-		progress("  %-9s %6d polls in %6.1fs: %7.1f polls/s, %6.2f CPU s/1k polls (db %5.2f), lag p50 %.2fs p99 %.2fs, peak RSS %.0f MB, outcomes %v",
-			name, res.Polls, res.WallS, res.PollsPS, res.DaemonCPUPer1k, res.DBCPUPer1k, res.LagP50, res.LagP99, res.PeakRSSMB, res.Outcomes)
+		progress("  %-9s %6d polls in %6.1fs: %7.1f polls/s, %6.2f CPU s/1k polls (db %5.2f), lag p50 %.2fs p99 %.2fs, peak RSS %.0f MB, new PG sessions %s, outcomes %v",
+			name, res.Polls, res.WallS, res.PollsPS, res.DaemonCPUPer1k, res.DBCPUPer1k, res.LagP50, res.LagP99, res.PeakRSSMB,
+			sessions(res), res.Outcomes)
 		out = append(out, res)
 		if !res.Complete {
 			// The unfinished polls would spill into the next round's count.

@@ -24,19 +24,30 @@ func TestParseProcStat(t *testing.T) {
 }
 
 func TestOwnProcessCPUAndMemory(t *testing.T) {
-	// Burn a little CPU and check /proc sees it: the same readers measure
-	// the daemon.
+	// Burn CPU until /proc shows it: the same readers measure the daemon.
+	// The loop ends on the CPU counter, not on a clock, so a busy machine
+	// only makes it take longer; the deadline only guards against a
+	// reader that never moves.
 	before, err := processCPU(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}
 	x := 0.0
-	for start := time.Now(); time.Since(start) < 150*time.Millisecond; {
-		x += math.Sqrt(x + 1)
-	}
-	after, _ := processCPU(os.Getpid())
-	if after-before < 50*time.Millisecond {
-		t.Fatalf("CPU went from %v to %v after a 150 ms busy loop (%v)", before, after, x)
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		for i := 0; i < 1_000_000; i++ {
+			x += math.Sqrt(x + 1)
+		}
+		after, err := processCPU(os.Getpid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after-before >= 2*clockTick {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the process's CPU stayed at %v through minutes of a busy loop (%v)", after, x)
+		}
 	}
 	m, err := readMemory(os.Getpid())
 	if err != nil {

@@ -13,42 +13,44 @@ import (
 func writeReport(w io.Writer, cfg config, rs []result) {
 	fmt.Fprintf(w, "\n%d items per feed, ~%d B of HTML each, %.0f%% of feeds changing; workers %s, batch %s\n\n",
 		cfg.items, cfg.body, cfg.change*100, orDefault(cfg.workers), orDefault(cfg.batchSize))
-	fmt.Fprintln(w, "| db | sources | round | polls | wall s | polls/s | daemon CPU s /1k polls | db CPU s /1k polls | lag p50 s | lag p99 s | hist p50/p99 s | inserts/s | rows written/s | new articles | promoted | RSS MB | peak RSS MB | outcomes |")
-	fmt.Fprintln(w, "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|")
+	fmt.Fprintln(w, "| db | pool | sources | round | polls | wall s | polls/s | daemon CPU s /1k polls | db CPU s /1k polls | lag p50 s | lag p99 s | hist p50/p99 s | inserts/s | rows written/s | new articles | promoted | RSS MB | peak RSS MB | new PG sessions | outcomes |")
+	fmt.Fprintln(w, "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, r := range rs {
 		incomplete := ""
 		if !r.Complete {
 			incomplete = fmt.Sprintf(" (incomplete: %d/%d)", r.Polls, r.Expected)
 		}
-		fmt.Fprintf(w, "| %s | %d | %s | %d | %.1f | %.1f | %.2f | %s | %.2f | %.2f | %s/%s | %.0f | %.0f | %d | %d | %.0f | %.0f | %s%s |\n",
-			r.DB, r.Sources, r.Round, r.Polls, r.WallS, r.PollsPS, r.DaemonCPUPer1k, dbCPU(r), r.LagP50, r.LagP99,
+		fmt.Fprintf(w, "| %s | %s | %d | %s | %d | %.1f | %.1f | %.2f | %s | %.2f | %.2f | %s/%s | %.0f | %.0f | %d | %d | %.0f | %.0f | %s | %s%s |\n",
+			r.DB, r.Pool, r.Sources, r.Round, r.Polls, r.WallS, r.PollsPS, r.DaemonCPUPer1k, dbCPU(r), r.LagP50, r.LagP99,
 			num(r.HistP50), num(r.HistP99), r.InsertsPS, r.WritesPS, r.ArticlesNew, r.Promoted, r.RSSMB, r.PeakRSSMB,
-			outcomes(r.Outcomes), incomplete)
+			sessions(r), outcomes(r.Outcomes), incomplete)
 	}
 	if len(cfg.sizes) < 2 {
 		return
 	}
 	small, large := cfg.sizes[0], cfg.sizes[len(cfg.sizes)-1]
 	fmt.Fprintf(w, "\nGrowth from %d to %d sources (×%.0f sources): large ÷ small\n\n", small, large, float64(large)/float64(small))
-	fmt.Fprintln(w, "| db | round | polls/s | daemon CPU /1k polls | lag p50 | lag p99 | rows written/s | peak RSS |")
-	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| db | pool | round | polls/s | daemon CPU /1k polls | lag p50 | lag p99 | rows written/s | peak RSS |")
+	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|")
 	for _, db := range cfg.dbs {
-		for _, round := range cfg.rounds {
-			a, okA := find(rs, db, small, round)
-			b, okB := find(rs, db, large, round)
-			if !okA || !okB {
-				continue
+		for _, pool := range cfg.pools {
+			for _, round := range cfg.rounds {
+				a, okA := find(rs, db, pool.name, small, round)
+				b, okB := find(rs, db, pool.name, large, round)
+				if !okA || !okB {
+					continue
+				}
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", db, pool.name, round,
+					ratio(b.PollsPS, a.PollsPS), ratio(b.DaemonCPUPer1k, a.DaemonCPUPer1k), ratio(b.LagP50, a.LagP50),
+					ratio(b.LagP99, a.LagP99), ratio(b.WritesPS, a.WritesPS), ratio(b.PeakRSSMB, a.PeakRSSMB))
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", db, round,
-				ratio(b.PollsPS, a.PollsPS), ratio(b.DaemonCPUPer1k, a.DaemonCPUPer1k), ratio(b.LagP50, a.LagP50),
-				ratio(b.LagP99, a.LagP99), ratio(b.WritesPS, a.WritesPS), ratio(b.PeakRSSMB, a.PeakRSSMB))
 		}
 	}
 }
 
-func find(rs []result, db string, n int, round string) (result, bool) {
+func find(rs []result, db, pool string, n int, round string) (result, bool) {
 	for _, r := range rs {
-		if r.DB == db && r.Sources == n && r.Round == round {
+		if r.DB == db && r.Pool == pool && r.Sources == n && r.Round == round {
 			return r, true
 		}
 	}
@@ -74,6 +76,13 @@ func dbCPU(r result) string {
 		return "(in daemon)"
 	}
 	return fmt.Sprintf("%.2f", r.DBCPUPer1k)
+}
+
+func sessions(r result) string {
+	if r.NewSessions < 0 {
+		return "–"
+	}
+	return fmt.Sprint(r.NewSessions)
 }
 
 func orDefault(n int) string {

@@ -26,6 +26,7 @@ var expectedStatus = map[string]string{
 // result is what one round measured.
 type result struct {
 	DB       string         `json:"db"`
+	Pool     string         `json:"pool"`
 	Sources  int            `json:"sources"`
 	Round    string         `json:"round"`
 	Polls    int            `json:"polls"`
@@ -52,12 +53,16 @@ type result struct {
 	FarmItemReqs int64   `json:"farm_item_requests"`
 	RSSMB        float64 `json:"rss_mb"`
 	PeakRSSMB    float64 `json:"peak_rss_mb"`
-	Complete     bool    `json:"complete"`
+	// NewSessions is how many PostgreSQL sessions the round opened on the
+	// database (pg_stat_database.sessions); -1 on SQLite.
+	NewSessions int64 `json:"new_pg_sessions"`
+	Complete    bool  `json:"complete"`
 }
 
 // run is one daemon on one database with its farm and sources.
 type run struct {
 	db       string
+	pool     string
 	st       *store.Store
 	farm     *feedfarm.Farm
 	daemon   *daemon
@@ -90,7 +95,7 @@ func (r *run) dbCPU() time.Duration {
 // round makes the sources of the feeds that pick selects due at once and
 // measures until every one of them has a poll_runs row (or the timeout).
 func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (result, error) {
-	res := result{DB: r.db, Sources: len(r.ids), Round: name, Outcomes: map[string]int{}}
+	res := result{DB: r.db, Pool: r.pool, Sources: len(r.ids), Round: name, Outcomes: map[string]int{}, NewSessions: -1}
 	var ids []int64
 	for n, id := range r.ids {
 		if pick(n) {
@@ -120,6 +125,10 @@ func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (re
 		return res, err
 	}
 	db0 := r.dbCPU()
+	sessions0, err := r.sessions(ctx)
+	if err != nil {
+		return res, err
+	}
 
 	t0 := time.Now().UTC()
 	if err := makeDue(ctx, r.st, ids, t0); err != nil {
@@ -154,6 +163,13 @@ func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (re
 		return res, err
 	}
 	db1 := r.dbCPU()
+	if r.pgPID != 0 {
+		sessions1, err := r.settledSessions(ctx)
+		if err != nil {
+			return res, err
+		}
+		res.NewSessions = sessions1 - sessions0
+	}
 	mem, err := readMemory(r.daemon.pid())
 	if err != nil {
 		return res, err
@@ -219,6 +235,46 @@ func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (re
 	res.FarmOK, res.FarmNotMod, res.FarmItemReqs = fs.OK, fs.NotModified, fs.ItemRequests
 	res.RSSMB, res.PeakRSSMB = float64(mem.rssKB)/1024, float64(mem.hwmKB)/1024
 	return res, nil
+}
+
+// sessions is how many sessions were ever opened on the benchmark's
+// PostgreSQL database (0 on SQLite). The benchmark's own connection stays
+// open throughout, so differences are the daemon's.
+func (r *run) sessions(ctx context.Context) (int64, error) {
+	if r.pgPID == 0 {
+		return 0, nil
+	}
+	var n int64
+	if err := r.st.DB().GetContext(ctx, &n, `SELECT sessions FROM pg_stat_database WHERE datname = current_database()`); err != nil {
+		return 0, fmt.Errorf("read pg_stat_database.sessions: %w", err)
+	}
+	return n, nil
+}
+
+// settledSessions reads sessions once the count stops moving: a backend
+// reports its session to the statistics after its first transaction, and
+// a session closed at the end of the round a moment later.
+func (r *run) settledSessions(ctx context.Context) (int64, error) {
+	last, err := r.sessions(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for i := 0; i < 20; i++ {
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(1500 * time.Millisecond):
+		}
+		n, err := r.sessions(ctx)
+		if err != nil {
+			return 0, err
+		}
+		if n == last {
+			return n, nil
+		}
+		last = n
+	}
+	return last, nil
 }
 
 // percentile of sorted values, nearest rank; NaN when empty.

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+const tokensHelp = `Usage: feedpoller tokens list [--admin | --workspace ID]
+       feedpoller tokens create (--admin | --workspace ID) [--name NAME] [--quiet]
+       feedpoller tokens revoke ID
+
+Manage API bearer tokens on the host, admin and workspace alike: the way back in when
+the admin token is lost (feedpoller tokens create --admin). Only hashes are stored; a
+new token's secret is printed once.`
+
+func runTokens(ctx context.Context, env *cliEnv, args []string) error {
+	return subcommands(ctx, env, "tokens", tokensHelp, args,
+		map[string]func(context.Context, *cliEnv, []string) error{"list": tokensList, "create": tokensCreate, "revoke": tokensRevoke})
+}
+
+func tokensList(ctx context.Context, env *cliEnv, args []string) error {
+	fs := newFlags(env, "tokens list", "tokens list [--admin | --workspace ID]")
+	admin := fs.Bool("admin", false, "only admin tokens")
+	wsID := fs.Int64("workspace", 0, "only this workspace's tokens")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if *admin && *wsID != 0 {
+		return errors.New("--admin and --workspace exclude each other")
+	}
+	return withStore(ctx, env, func(st *store.Store) error {
+		var toks []store.APIToken
+		var err error
+		switch {
+		case *admin:
+			toks, err = st.ListTokens(ctx, 0)
+		case *wsID != 0:
+			if _, err := st.GetWorkspace(ctx, *wsID); err != nil {
+				return err
+			}
+			toks, err = st.ListTokens(ctx, *wsID)
+		default:
+			toks, err = st.AllTokens(ctx)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.stdout, "ID\tSCOPE\tSTATE\tCREATED\tNAME")
+		for _, t := range toks {
+			scope := "admin"
+			if t.WorkspaceID != nil {
+				scope = fmt.Sprintf("workspace %d", *t.WorkspaceID)
+			}
+			state := "live"
+			if t.RevokedAt != nil {
+				state = "revoked " + t.RevokedAt.UTC().Format("2006-01-02T15:04:05Z")
+			}
+			fmt.Fprintf(env.stdout, "%d\t%s\t%s\t%s\t%s\n", t.ID, scope, state, t.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), t.Name)
+		}
+		return nil
+	})
+}
+
+func tokensCreate(ctx context.Context, env *cliEnv, args []string) error {
+	fs := newFlags(env, "tokens create", "tokens create (--admin | --workspace ID) [--name NAME] [--quiet]")
+	admin := fs.Bool("admin", false, "an admin token (may do anything)")
+	wsID := fs.Int64("workspace", 0, "a token acting only inside this workspace")
+	name := fs.String("name", "", "what the token is for (default: created on the command line)")
+	quiet := fs.Bool("quiet", false, "print only the token")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if *admin == (*wsID != 0) {
+		return errors.New("say which token: --admin or --workspace ID")
+	}
+	n := strings.TrimSpace(*name)
+	if n == "" {
+		n = "created on the command line"
+	}
+	if len(n) > 200 {
+		return errors.New("--name is longer than 200 characters")
+	}
+	return withStore(ctx, env, func(st *store.Store) error {
+		var ws *int64
+		if !*admin {
+			if _, err := st.GetWorkspace(ctx, *wsID); err != nil {
+				return err
+			}
+			ws = wsID
+		}
+		secret, err := api.NewToken()
+		if err != nil {
+			return err
+		}
+		t, err := st.CreateToken(ctx, ws, n, secret)
+		if err != nil {
+			return err
+		}
+		if *quiet {
+			fmt.Fprintln(env.stdout, secret)
+			return nil
+		}
+		scope := "admin token"
+		if ws != nil {
+			scope = fmt.Sprintf("token of workspace %d", *ws)
+		}
+		fmt.Fprintf(env.stdout, "%s %d %q created; store it now, it is not shown again:\n%s\n", scope, t.ID, t.Name, secret)
+		return nil
+	})
+}
+
+func tokensRevoke(ctx context.Context, env *cliEnv, args []string) error {
+	fs := newFlags(env, "tokens revoke", "tokens revoke ID")
+	arg, err := oneArg(fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil || id <= 0 {
+		return fmt.Errorf("token id %q: want a positive number (see feedpoller tokens list)", arg)
+	}
+	return withStore(ctx, env, func(st *store.Store) error {
+		if err := st.RevokeAnyToken(ctx, id); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return fmt.Errorf("no live token %d (see feedpoller tokens list)", id)
+			}
+			return err
+		}
+		fmt.Fprintf(env.stdout, "token %d revoked\n", id)
+		return nil
+	})
+}

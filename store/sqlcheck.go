@@ -1,0 +1,195 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrNotReadOnly is returned for a query `feedpoller sql` refuses to run.
+var ErrNotReadOnly = errors.New("refused")
+
+// readKeywords are the statements a read-only query may start with, per
+// dialect. PRAGMA on SQLite is further limited to the schema-reading ones
+// by the connection's authorizer.
+var readKeywords = map[string][]string{
+	Postgres: {"SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN", "SHOW"},
+	SQLite:   {"SELECT", "WITH", "VALUES", "EXPLAIN", "PRAGMA"},
+}
+
+// checkReadQuery is the first of the read-only layers of `feedpoller sql`:
+// exactly one statement, which starts with a reading keyword. It lexes
+// quotes and comments the way the dialect does, so a ";" inside a string
+// is no separator, and refuses what it cannot read (an unterminated quote).
+// It is not the only guard: the connection refuses writes by itself (see
+// OpenReadOnly), and PostgreSQL refuses a second statement in a prepared
+// one, so where this lexer and the server's could ever disagree the server
+// still runs at most one read-only statement.
+func checkReadQuery(dialect, query string) error {
+	end, err := firstStatementEnd(dialect, query)
+	if err != nil {
+		return err
+	}
+	if end < len(query) {
+		rest, err := skipSpaceAndComments(dialect, query[end+1:])
+		if err != nil {
+			return err
+		}
+		if rest != "" {
+			return fmt.Errorf("%w: one statement at a time, and %q follows the first one's ';'", ErrNotReadOnly, clip(rest))
+		}
+	}
+	head, err := skipSpaceAndComments(dialect, query[:end])
+	if err != nil {
+		return err
+	}
+	head = strings.TrimLeft(head, "( \t\r\n")
+	if head == "" {
+		return fmt.Errorf("%w: the query is empty", ErrNotReadOnly)
+	}
+	word := head
+	if i := strings.IndexFunc(head, func(r rune) bool { return !isWordChar(r) }); i >= 0 {
+		word = head[:i]
+	}
+	for _, k := range readKeywords[dialect] {
+		if strings.EqualFold(word, k) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: only reading statements run here (%s), and %q is not one",
+		ErrNotReadOnly, strings.Join(readKeywords[dialect], ", "), clip(word))
+}
+
+func isWordChar(r rune) bool {
+	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// firstStatementEnd returns the index of the first ";" outside quotes and
+// comments, or len(q) when there is none.
+func firstStatementEnd(dialect, q string) (int, error) {
+	for i := 0; i < len(q); {
+		if q[i] == ';' {
+			return i, nil
+		}
+		next, err := skipToken(dialect, q, i)
+		if err != nil {
+			return 0, err
+		}
+		i = next
+	}
+	return len(q), nil
+}
+
+// skipSpaceAndComments drops leading white space and comments.
+func skipSpaceAndComments(dialect, q string) (string, error) {
+	for i := 0; i < len(q); {
+		switch {
+		case q[i] == ' ' || q[i] == '\t' || q[i] == '\n' || q[i] == '\r' || q[i] == '\f':
+			i++
+		case strings.HasPrefix(q[i:], "--") || strings.HasPrefix(q[i:], "/*"):
+			next, err := skipToken(dialect, q, i)
+			if err != nil {
+				return "", err
+			}
+			i = next
+		default:
+			return q[i:], nil
+		}
+	}
+	return "", nil
+}
+
+var errUnterminated = fmt.Errorf("%w: a quote or comment is not closed", ErrNotReadOnly)
+
+// skipToken returns the index after the lexical unit starting at i: a
+// quoted string or identifier, a comment, or a single other byte.
+func skipToken(dialect string, q string, i int) (int, error) {
+	rest := q[i:]
+	switch {
+	case strings.HasPrefix(rest, "--"):
+		if j := strings.IndexByte(rest, '\n'); j >= 0 {
+			return i + j + 1, nil
+		}
+		return len(q), nil
+	case strings.HasPrefix(rest, "/*"):
+		return skipBlockComment(dialect, q, i)
+	case q[i] == '\'':
+		backslash := dialect == Postgres && i > 0 && (q[i-1] == 'E' || q[i-1] == 'e') && (i < 2 || !isWordChar(rune(q[i-2])))
+		return skipQuoted(q, i, '\'', backslash)
+	case q[i] == '"':
+		return skipQuoted(q, i, '"', false)
+	case dialect == SQLite && q[i] == '`':
+		return skipQuoted(q, i, '`', false)
+	case dialect == SQLite && q[i] == '[':
+		if j := strings.IndexByte(rest, ']'); j >= 0 {
+			return i + j + 1, nil
+		}
+		return 0, errUnterminated
+	case dialect == Postgres && q[i] == '$' && (i == 0 || !isWordChar(rune(q[i-1])) && q[i-1] != '$' && q[i-1] < 0x80):
+		return skipDollarQuoted(q, i)
+	}
+	return i + 1, nil
+}
+
+// skipQuoted skips a quoted run where a doubled quote stands for itself
+// (and, for PostgreSQL's E'…' strings, a backslash escapes the next byte).
+func skipQuoted(q string, i int, quote byte, backslash bool) (int, error) {
+	for j := i + 1; j < len(q); j++ {
+		switch {
+		case backslash && q[j] == '\\':
+			j++
+		case q[j] == quote:
+			if j+1 < len(q) && q[j+1] == quote {
+				j++
+				continue
+			}
+			return j + 1, nil
+		}
+	}
+	return 0, errUnterminated
+}
+
+// skipBlockComment skips /* … */; PostgreSQL nests them, SQLite does not.
+func skipBlockComment(dialect, q string, i int) (int, error) {
+	depth := 0
+	for j := i; j+1 < len(q); {
+		switch {
+		case q[j] == '/' && q[j+1] == '*' && (depth == 0 || dialect == Postgres):
+			depth++
+			j += 2
+		case q[j] == '*' && q[j+1] == '/':
+			depth--
+			j += 2
+			if depth == 0 {
+				return j, nil
+			}
+		default:
+			j++
+		}
+	}
+	return 0, errUnterminated
+}
+
+// skipDollarQuoted skips PostgreSQL's $tag$ … $tag$ string. A $ that does
+// not open one ($1, a lone $) is a single byte.
+func skipDollarQuoted(q string, i int) (int, error) {
+	j := i + 1
+	for j < len(q) && (isWordChar(rune(q[j])) || q[j] >= 0x80) {
+		j++
+	}
+	if j >= len(q) || q[j] != '$' || (j > i+1 && q[i+1] >= '0' && q[i+1] <= '9') {
+		return i + 1, nil
+	}
+	tag := q[i : j+1]
+	if k := strings.Index(q[j+1:], tag); k >= 0 {
+		return j + 1 + k + len(tag), nil
+	}
+	return 0, errUnterminated
+}
