@@ -39,6 +39,7 @@ var ErrConflict = errors.New("already exists")
 type Store struct {
 	db      *sqlx.DB
 	dialect string
+	writes  writeHealth
 }
 
 // Open connects to databaseURL: empty → the SQLite file under ./data/;
