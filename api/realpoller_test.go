@@ -144,7 +144,7 @@ func TestReadyzWhileWritesFail(t *testing.T) {
 	}
 	e.do("GET", "/healthz", "", nil).want(t, http.StatusOK)
 	e.do("GET", path("/%d/sources", ws.ID), e.admin, nil).want(t, http.StatusOK)
-	if n := len(strings.Split(strings.TrimSpace(logLines(logs.String(), "database unavailable")), "\n")); n != 1 {
+	if n := len(logs.Lines("database unavailable")); n != 1 {
 		t.Errorf("%d outage lines for %d failed writes within the interval, want 1", n, failed)
 	}
 
@@ -161,19 +161,7 @@ func TestReadyzWhileWritesFail(t *testing.T) {
 	if h.Status != "ready" {
 		t.Fatalf("readyz after writes succeed again: %+v", h)
 	}
-	rec := logLines(logs.String(), "database reachable again")
-	if !strings.Contains(rec, fmt.Sprintf("failures_total=%d", failed)) {
+	if len(logs.Lines("database reachable again", fmt.Sprintf("failures_total=%d", failed))) != 1 {
 		t.Errorf("the recovery line does not count the %d failed writes:\n%s", failed, logs)
 	}
-}
-
-// logLines returns the lines of log holding s.
-func logLines(log, s string) string {
-	var out []string
-	for _, l := range strings.Split(log, "\n") {
-		if strings.Contains(l, s) {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
 }

@@ -147,7 +147,7 @@ func TestDataErrorIsAFailedPoll(t *testing.T) {
 		if n := e.count("feed_articles"); n != 0 {
 			t.Errorf("%d articles stored from refused polls, want none", n)
 		}
-		if l := logs.lines("database unavailable"); len(l) != 0 {
+		if l := logs.Lines("database unavailable"); len(l) != 0 {
 			t.Errorf("a refused value was logged as an outage: %q", l)
 		}
 	})

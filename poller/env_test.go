@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/logbuf"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources/fetch"
@@ -182,37 +183,7 @@ func logTo(buf *syncBuffer) func(*poller.Options, *fetch.Options) {
 }
 
 // syncBuffer collects log output written from several goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// lines returns the log lines holding every one of parts.
-func (b *syncBuffer) lines(parts ...string) []string {
-	var out []string
-	for _, l := range strings.Split(b.String(), "\n") {
-		ok := l != ""
-		for _, p := range parts {
-			ok = ok && strings.Contains(l, p)
-		}
-		if ok {
-			out = append(out, l)
-		}
-	}
-	return out
-}
+type syncBuffer = logbuf.Buffer
 
 func (e *env) addSource(path string) *store.FeedSource {
 	e.t.Helper()

@@ -33,12 +33,12 @@ func TestScheduledPollsLogAtInfo(t *testing.T) {
 
 	// The poll, then three ticks with nothing due; the tick's summary is
 	// written when its polls are done, so it may trail a little.
-	waitFor(t, logs, func() bool { return e.count("poll_runs") == 1 && len(logs.lines("level=DEBUG", "nothing due")) >= 3 })
-	waitFor(t, logs, func() bool { return len(logs.lines("msg=tick ", "claimed=1")) > 0 })
+	waitFor(t, logs, func() bool { return e.count("poll_runs") == 1 && len(logs.Lines("level=DEBUG", "nothing due")) >= 3 })
+	waitFor(t, logs, func() bool { return len(logs.Lines("msg=tick ", "claimed=1")) > 0 })
 	cancel()
 	wg.Wait()
 
-	polls := logs.lines("level=INFO", "msg=poll ")
+	polls := logs.Lines("level=INFO", "msg=poll ")
 	if len(polls) != 1 {
 		t.Fatalf("%d info lines for the one poll, want 1; log:\n%s", len(polls), logs)
 	}
@@ -48,7 +48,7 @@ func TestScheduledPollsLogAtInfo(t *testing.T) {
 			t.Errorf("poll line lacks %q: %s", want, polls[0])
 		}
 	}
-	ticks := logs.lines("level=INFO", "msg=tick ")
+	ticks := logs.Lines("level=INFO", "msg=tick ")
 	if len(ticks) != 1 {
 		t.Fatalf("%d info tick lines, want 1 (idle ticks log at debug only); log:\n%s", len(ticks), logs)
 	}
