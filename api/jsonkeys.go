@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -18,14 +19,23 @@ import (
 func checkKeys(raw []byte, t reflect.Type) *apiError {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
-	ae, err := walkKeys(dec, t, "")
+	ae, err := walkKeys(dec, t, "", 0)
 	if err != nil {
 		return nil
 	}
 	return ae
 }
 
-func walkKeys(dec *json.Decoder, t reflect.Type, at string) (*apiError, error) {
+// maxDepth is where the walk stops and leaves the body to the decoder,
+// which refuses nesting deeper than this.
+const maxDepth = 10000
+
+var errTooDeep = errors.New("nested too deep")
+
+func walkKeys(dec *json.Decoder, t reflect.Type, at string, depth int) (*apiError, error) {
+	if depth > maxDepth {
+		return nil, errTooDeep
+	}
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -35,14 +45,14 @@ func walkKeys(dec *json.Decoder, t reflect.Type, at string) (*apiError, error) {
 	}
 	switch tok {
 	case json.Delim('{'):
-		return walkObject(dec, t, at)
+		return walkObject(dec, t, at, depth)
 	case json.Delim('['):
 		var elem reflect.Type
 		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
 			elem = t.Elem()
 		}
 		for i := 0; dec.More(); i++ {
-			if ae, err := walkKeys(dec, elem, fmt.Sprintf("%s[%d]", at, i)); ae != nil || err != nil {
+			if ae, err := walkKeys(dec, elem, fmt.Sprintf("%s[%d]", at, i), depth+1); ae != nil || err != nil {
 				return ae, err
 			}
 		}
@@ -52,7 +62,7 @@ func walkKeys(dec *json.Decoder, t reflect.Type, at string) (*apiError, error) {
 	return nil, nil
 }
 
-func walkObject(dec *json.Decoder, t reflect.Type, at string) (*apiError, error) {
+func walkObject(dec *json.Decoder, t reflect.Type, at string, depth int) (*apiError, error) {
 	var fields map[string]reflect.Type // exact JSON name → type
 	byFold := map[string]string{}      // folded field name → exact name
 	if t != nil && t.Kind() == reflect.Struct {
@@ -105,7 +115,7 @@ func walkObject(dec *json.Decoder, t reflect.Type, at string) (*apiError, error)
 		case t != nil && t.Kind() == reflect.Map:
 			sub = t.Elem()
 		}
-		if ae, err := walkKeys(dec, sub, path); ae != nil || err != nil {
+		if ae, err := walkKeys(dec, sub, path, depth+1); ae != nil || err != nil {
 			return ae, err
 		}
 	}

@@ -60,6 +60,9 @@ func TestDuplicateAndCaseVariantKeys(t *testing.T) {
 				})
 			}
 		}
+		// Nesting past the decoder's limit is its 400, not a deep walk.
+		deep := `{"name": "deep", "relevance_profile": ` + strings.Repeat(`{"a": `, 20000) + "1" + strings.Repeat("}", 20001)
+		e.call(call{method: "POST", path: wsPath, token: e.admin, body: deep}).want(t, http.StatusBadRequest)
 		// A key named a second time in another object is no duplicate.
 		e.do("POST", wsPath, e.admin, map[string]any{"name": "ok", "relevance_profile": map[string]any{
 			"keywords": []map[string]any{{"term": "a", "weight": 1}, {"term": "b", "weight": 2}}}}).want(t, http.StatusCreated)

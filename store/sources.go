@@ -24,11 +24,7 @@ func (s *Store) CreateSource(ctx context.Context, src *FeedSource) error {
 		src.WorkspaceID, src.URL, src.SourceType, src.Title, src.IsActive, src.PollingIntervalMinutes, src.TrackChanges,
 		src.NextPollAt, src.CreatedAt, src.UpdatedAt)
 	if isUniqueViolation(err) {
-		err = fmt.Errorf("source %s in workspace %d: %w", src.URL, src.WorkspaceID, ErrConflict)
-	}
-	s.noteWrite(ctx, "creating sources", err)
-	if errors.Is(err, ErrConflict) {
-		return err
+		return fmt.Errorf("source %s in workspace %d: %w", src.URL, src.WorkspaceID, ErrConflict)
 	}
 	if err != nil {
 		return fmt.Errorf("create source %s: %w", src.URL, err)
@@ -227,9 +223,7 @@ func (s *Store) ReleaseLeases(ctx context.Context, owner string, ids []int64) er
 	if err != nil {
 		return err
 	}
-	_, err = s.db.ExecContext(ctx, s.q(q), args...)
-	s.noteWrite(ctx, "releasing leases", err)
-	if err != nil {
+	if _, err := s.db.ExecContext(ctx, s.q(q), args...); err != nil {
 		return fmt.Errorf("release %d leases: %w", len(ids), err)
 	}
 	return nil

@@ -12,7 +12,10 @@ import (
 
 // writeHealth remembers which kinds of write are failing now. A database
 // on a full disk still answers pings and reads, so readiness has to come
-// from the writes themselves.
+// from the writes themselves. Only the writes the daemon retries by itself
+// are tracked (claiming sources every tick, saving polls, which are redone
+// when their lease runs out), so a failure is always followed by another
+// attempt that can clear it.
 type writeHealth struct {
 	mu      sync.Mutex
 	failing map[string]*writeFailure // by operation
@@ -34,7 +37,7 @@ func (s *Store) noteWrite(ctx context.Context, op string, err error) {
 	switch {
 	case err == nil:
 		delete(h.failing, op)
-	case ctx.Err() != nil || IsDataError(err) || errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrConflict):
+	case ctx.Err() != nil || IsDataError(err) || errors.Is(err, ErrLeaseLost):
 	default:
 		if h.failing == nil {
 			h.failing = map[string]*writeFailure{}
