@@ -16,8 +16,9 @@ import (
 const maxBodyBytes = 1 << 20
 
 // decodeBody reads r's JSON body into dst strictly: JSON content type, at
-// most 1 MiB, one object, no unknown fields, every value of its field's
-// type. Each refusal names what to fix.
+// most 1 MiB, one object, no unknown fields, field names spelled exactly
+// and no key twice in one object, every value of its field's type. Each
+// refusal names what to fix.
 func decodeBody(w http.ResponseWriter, r *http.Request, dst any) error {
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
@@ -30,6 +31,9 @@ func decodeBody(w http.ResponseWriter, r *http.Request, dst any) error {
 			return decodeError(err)
 		}
 		return badRequest("request body could not be read: "+err.Error(), nil)
+	}
+	if ae := checkKeys(raw, reflect.TypeOf(dst)); ae != nil {
+		return ae
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()

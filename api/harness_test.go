@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/internal/logbuf"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/rss"
@@ -261,22 +262,7 @@ func (e *env) countRows(t testing.TB, table string) int {
 }
 
 // syncBuffer collects log output from concurrent handlers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type syncBuffer = logbuf.Buffer
 
 // loopbackValidator is the daemon's validator wiring, over the real RSS
 // fetcher and web poller, allowed to reach loopback.

@@ -29,6 +29,12 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, healthBody{Status: "unavailable", Reason: err.Error()})
 		return
 	}
+	// A database on a full disk (or turned read-only) still answers the
+	// ping and reads: only the writes tell.
+	if err := s.store.WriteFailure(); err != nil {
+		writeJSON(w, http.StatusServiceUnavailable, healthBody{Status: "unavailable", Reason: err.Error()})
+		return
+	}
 	writeJSON(w, http.StatusOK, healthBody{Status: "ready"})
 }
 

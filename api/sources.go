@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/net/idna"
+
+	"github.com/feedpoller/feedpoller/poller/urlnorm"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -76,12 +80,23 @@ func (s *Server) createSource(w http.ResponseWriter, r *http.Request) error {
 	if msg := checkURL(req.URL); msg != "" {
 		extra["url"] = msg
 	}
+	key := ""
+	if _, bad := extra["url"]; !bad {
+		var err error
+		if key, err = urlnorm.SourceKey(req.URL); err != nil {
+			extra["url"] = "is not a usable URL: " + err.Error()
+		}
+	}
 	if err := s.check(&req, extra); err != nil {
+		return err
+	}
+	// Before the validation fetch: a duplicate costs the site no request.
+	if err := s.sameSource(r.Context(), ws.ID, key); err != nil {
 		return err
 	}
 	src := store.FeedSource{
 		WorkspaceID:            ws.ID,
-		URL:                    req.URL,
+		URL:                    key,
 		SourceType:             req.SourceType,
 		IsActive:               req.IsActive == nil || *req.IsActive,
 		TrackChanges:           req.TrackChanges != nil && *req.TrackChanges,
@@ -112,14 +127,47 @@ func (s *Server) createSource(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err := s.store.CreateSource(r.Context(), &src); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			return &apiError{Status: http.StatusConflict, Message: "this workspace already has a source with url " + src.URL,
-				Fields: map[string]string{"url": "is already a source of this workspace"}}
+			return duplicateSource(src.URL, 0)
 		}
 		return err
 	}
 	out.sourceView = viewSource(src, time.Now())
 	writeJSON(w, http.StatusCreated, out)
 	return nil
+}
+
+// sameSource answers 409 when the workspace already has a source whose URL
+// is key written another way (see urlnorm.SourceKey): new sources are
+// stored under their key, and sources stored before that are found by
+// host and compared by key.
+func (s *Server) sameSource(ctx context.Context, workspaceID int64, key string) error {
+	u, err := url.Parse(key)
+	if err != nil {
+		return fmt.Errorf("parse source key %s: %w", key, err)
+	}
+	hosts := []string{u.Hostname()}
+	if uni, err := idna.ToUnicode(u.Hostname()); err == nil && uni != u.Hostname() {
+		hosts = append(hosts, uni)
+	}
+	cands, err := s.store.SourcesMentioning(ctx, workspaceID, hosts...)
+	if err != nil {
+		return err
+	}
+	for _, c := range cands {
+		if k, err := urlnorm.SourceKey(c.URL); err == nil && k == key {
+			return duplicateSource(c.URL, c.ID)
+		}
+	}
+	return nil
+}
+
+func duplicateSource(stored string, id int64) *apiError {
+	msg := "this workspace already has a source with url " + stored
+	if id != 0 {
+		msg = fmt.Sprintf("this workspace already has this feed as source %d (url %s)", id, stored)
+	}
+	return &apiError{Status: http.StatusConflict, Message: msg,
+		Fields: map[string]string{"url": "is already a source of this workspace"}}
 }
 
 // validateSource fetches the new source's URL through the validator and

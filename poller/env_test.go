@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/logbuf"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources/fetch"
@@ -80,6 +82,13 @@ func (fs *feedServer) serve(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprint(w, body)
 }
 
+// named is the address of path under siteHost, a public-looking name the
+// test pollers resolve to the loopback server: article links and canonical
+// URLs on an IP literal would be internal hosts.
+func (fs *feedServer) named(path string) string {
+	return "http://" + siteHost + ":" + fs.URL[strings.LastIndex(fs.URL, ":")+1:] + path
+}
+
 func (fs *feedServer) set(path, body string) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
@@ -145,18 +154,36 @@ func newEnv(t *testing.T, dialect string, profile store.RelevanceProfile) *env {
 	return &env{t: t, store: st, poller: newPoller(t, st, "test-owner"), feeds: newFeedServer(t), ws: ws}
 }
 
-func newPoller(t *testing.T, st *store.Store, owner string) *poller.Poller {
+// newPoller builds a poller over st with the RSS fetcher and article
+// pages; each change adjusts its options (and may replace the client's).
+func newPoller(t *testing.T, st *store.Store, owner string, changes ...func(*poller.Options, *fetch.Options)) *poller.Poller {
 	t.Helper()
-	client := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1,
-		PerDomainConcurrency: 64, BreakerFailures: 1 << 20, Timeout: 5 * time.Second})
-	p, err := poller.New(poller.Options{Store: st, Owner: owner, Workers: 4, BatchSize: 7, Jitter: 0,
-		Fetchers: map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}},
-		Pages:    poller.HTTPPages{Client: client}})
+	fo := fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1,
+		PerDomainConcurrency: 64, BreakerFailures: 1 << 20, Timeout: 5 * time.Second, Resolver: loopback{}}
+	po := poller.Options{Store: st, Owner: owner, Workers: 4, BatchSize: 7, Jitter: 0}
+	for _, c := range changes {
+		c(&po, &fo)
+	}
+	client := fetch.New(fo)
+	t.Cleanup(client.CloseIdleConnections)
+	po.Fetchers = map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}}
+	po.Pages = poller.HTTPPages{Client: client}
+	p, err := poller.New(po)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
+
+// logTo sends a poller's log, debug lines included, to buf.
+func logTo(buf *syncBuffer) func(*poller.Options, *fetch.Options) {
+	return func(o *poller.Options, _ *fetch.Options) {
+		o.Log = slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+}
+
+// syncBuffer collects log output written from several goroutines.
+type syncBuffer = logbuf.Buffer
 
 func (e *env) addSource(path string) *store.FeedSource {
 	e.t.Helper()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/feedpoller/feedpoller/poller/urlnorm"
 	"github.com/feedpoller/feedpoller/sources"
@@ -19,8 +20,10 @@ type candidate struct {
 
 // process turns a poll's items into the articles to store. Dedup costs one
 // query per poll, whatever the number of items. It returns the articles
-// and how many items were duplicates of stored ones.
-func (p *Poller) process(ctx context.Context, src store.FeedSource, items []sources.FeedItem) ([]store.NewArticle, int, error) {
+// and how many items were duplicates of stored ones. Database lookups run
+// on ctx; page fetches for extraction on netCtx, which ends earlier so the
+// poll can still be saved within its lease.
+func (p *Poller) process(ctx, netCtx context.Context, src store.FeedSource, items []sources.FeedItem) ([]store.NewArticle, int, error) {
 	cands := make([]candidate, 0, len(items))
 	seen := make(map[string]bool, len(items))
 	dups := 0
@@ -56,7 +59,7 @@ func (p *Poller) process(ctx context.Context, src store.FeedSource, items []sour
 	var canon []string // per article: its page's canonical URL when that differs
 	b := &budget{pages: p.opts.MaxArticleFetches}
 	for _, c := range cands {
-		if c.item.GUID != "" && known.GUIDs[c.item.GUID] {
+		if c.item.GUID != "" && known.HasGUID(c.item.GUID) {
 			dups++
 			continue
 		}
@@ -65,7 +68,7 @@ func (p *Poller) process(ctx context.Context, src store.FeedSource, items []sour
 			dups++
 			continue
 		}
-		ex := p.extractItem(ctx, src, c.item, c.link, b)
+		ex := p.extractItem(netCtx, src, c.item, c.link, b)
 		hashText := ex.text
 		if strings.TrimSpace(hashText) == "" {
 			hashText = c.item.Title + " " + c.url
@@ -130,12 +133,18 @@ func (p *Poller) candidateOf(src store.FeedSource, it sources.FeedItem) (candida
 	return candidate{item: it, url: norm, link: pageLink(it, link)}, true
 }
 
+// article builds the stored article. Whatever path the content took, the
+// values stored are checked here: Markdown capped, the summary converted
+// to Markdown (never stored as the feed's HTML), implausible dates
+// dropped.
 func (p *Poller) article(src store.FeedSource, c candidate, ex extraction, hash string) store.FeedArticle {
 	it := c.item
+	summary := summaryMarkdown(it.Summary, c.link, src.SourceType != store.SourceWeb)
 	a := store.FeedArticle{
 		WorkspaceID: src.WorkspaceID, ExternalURL: c.url, Title: strings.TrimSpace(it.Title),
-		Author: it.Author, PublishedAt: it.PublishedAt, Summary: it.Summary,
-		ContentMarkdown: ex.markdown, ExtractionMethod: ex.method, WordCount: ex.stats.WordCount,
+		Author: it.Author, PublishedAt: plausibleDate(it.PublishedAt, time.Now()),
+		Summary:         capMarkdown(summary, p.opts.MaxMarkdownBytes),
+		ContentMarkdown: capMarkdown(ex.markdown, p.opts.MaxMarkdownBytes), ExtractionMethod: ex.method, WordCount: ex.stats.WordCount,
 		ContentTextHash: hash, Revision: 1, ReadingTimeSeconds: ex.stats.ReadingTimeSeconds,
 		InputTokens: ex.stats.InputTokens, OutputTokens: ex.stats.OutputTokens, QualityScore: ex.stats.Quality,
 		Language: firstNonEmpty(ex.meta.Language, it.Language),
@@ -159,11 +168,11 @@ func (p *Poller) article(src store.FeedSource, c candidate, ex extraction, hash 
 	if a.Author == "" {
 		a.Author = ex.meta.Author
 	}
-	if a.PublishedAt == nil && ex.meta.Published != nil {
-		a.PublishedAt = ex.meta.Published
+	if a.PublishedAt == nil {
+		a.PublishedAt = plausibleDate(ex.meta.Published, time.Now())
 	}
 	if a.Summary == "" {
-		a.Summary = ex.meta.Description
+		a.Summary = capMarkdown(summaryMarkdown(ex.meta.Description, c.link, false), p.opts.MaxMarkdownBytes)
 	}
 	return a
 }
@@ -171,7 +180,10 @@ func (p *Poller) article(src store.FeedSource, c candidate, ex extraction, hash 
 // canonicalOf is the normalised canonical URL an article page declares,
 // when it differs from the item's link. Web sources keep their source URL
 // (DESIGN.md §2), and a canonical pointing at a site's home page is a
-// template mistake, not an identity.
+// template mistake, not an identity. Nor is a canonical URL on another
+// site, or on an internal host: a page may not claim another site's
+// identity (and with it that site's article in the workspace) or make the
+// stored link point inside the network.
 func canonicalOf(src store.FeedSource, c candidate, ex extraction) string {
 	if src.SourceType == store.SourceWeb || ex.meta.CanonicalURL == "" {
 		return ""
@@ -180,7 +192,12 @@ func canonicalOf(src store.FeedSource, c candidate, ex extraction) string {
 	if err != nil || u == c.url {
 		return ""
 	}
-	if parsed, err := url.Parse(u); err != nil || parsed.Path == "/" || parsed.Path == "" {
+	parsed, err := url.Parse(u)
+	if err != nil || parsed.Path == "/" || parsed.Path == "" {
+		return ""
+	}
+	link, err := url.Parse(c.url)
+	if err != nil || !sameSite(parsed.Hostname(), link.Hostname()) || internalHost(parsed.Hostname()) {
 		return ""
 	}
 	return u

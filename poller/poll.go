@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/feedpoller/feedpoller/sources"
@@ -39,7 +40,14 @@ func (p *Poller) PollNow(ctx context.Context, workspaceID, sourceID int64) (Outc
 
 // Poll runs one poll of a source this poller has leased and records its
 // outcome. An error means the outcome could not be stored (the poll will be
-// redone once the lease runs out); a failed fetch is an Outcome, not an error.
+// redone once the lease runs out); a failed fetch is an Outcome, not an
+// error, and so is a poll whose data the database refused.
+//
+// A poll ends within its lease: fetching (the feed, article pages,
+// renders) stops when the lease is about to run out, leaving time to save,
+// and the save itself only counts while the lease is still held. So no
+// other poll of the source, by this daemon or another, can start while
+// this one runs.
 func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error) {
 	start := time.Now()
 	if src.DueAt != nil {
@@ -51,6 +59,19 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 	out := Outcome{SourceID: src.ID, SourceType: src.SourceType}
 	save := store.PollSave{WorkspaceID: src.WorkspaceID, SourceID: src.ID, Owner: p.opts.Owner,
 		Run: store.PollRun{StartedAt: start.UTC()}}
+
+	leaseEnd, fetchBy := p.pollDeadlines(src, start)
+	if !start.Before(fetchBy) {
+		// Waited for a worker until the lease was all but spent: give it
+		// back so the source is claimed afresh.
+		_ = p.store.ReleaseLeases(context.WithoutCancel(ctx), p.opts.Owner, []int64{src.ID})
+		return out, fmt.Errorf("poll source %d: %w: its lease ran out before a worker took it", src.ID, errNotRecorded)
+	}
+	// The write gets the whole lease; the network only the part before it.
+	ctx, cancel := context.WithDeadline(ctx, leaseEnd)
+	defer cancel()
+	netCtx, cancelNet := context.WithDeadline(ctx, fetchBy)
+	defer cancelNet()
 
 	fetcher, ok := p.opts.Fetchers[src.SourceType]
 	if !ok {
@@ -66,12 +87,16 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 		// stale cannot hide new items forever.
 		req.ETag, req.LastModified = "", ""
 	}
-	res, err := fetcher.Fetch(ctx, req)
+	res, err := fetcher.Fetch(netCtx, req)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Shutting down: not the source's failure. Give the lease back.
 			_ = p.store.ReleaseLeases(context.WithoutCancel(ctx), p.opts.Owner, []int64{src.ID})
 			return out, fmt.Errorf("poll source %d: %w", src.ID, ctx.Err())
+		}
+		if netCtx.Err() != nil {
+			err = fmt.Errorf("poll took longer than its lease allows (%s to fetch, the rest kept to save it): %w",
+				fetchBy.Sub(start).Round(time.Millisecond), err)
 		}
 		save.Source = p.failure(src, err)
 		save.Run.HTTPStatus = httpStatusOf(err)
@@ -92,39 +117,74 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 		return p.finish(ctx, src, save, out, start)
 	}
 	save.Run.ItemsSeen = len(res.Items)
-	arts, dups, err := p.process(ctx, src, res.Items)
+	arts, dups, err := p.process(ctx, netCtx, src, res.Items)
 	if err != nil {
 		if ctx.Err() != nil {
 			_ = p.store.ReleaseLeases(context.WithoutCancel(ctx), p.opts.Owner, []int64{src.ID})
 			return out, fmt.Errorf("poll source %d: %w", src.ID, ctx.Err())
 		}
+		if store.IsDataError(err) {
+			return p.finish(ctx, src, p.refused(src, save, err), out, start)
+		}
 		p.metrics.DatabaseErrors.Inc()
-		p.outage.report("dedup lookup", err)
+		p.outage.report(opLookup, err)
 		return out, fmt.Errorf("poll source %d: %w: %w", src.ID, errNotRecorded, err)
 	}
+	p.outage.recovered(opLookup)
 	save.Articles = arts
 	save.Run.ItemsDuplicate = dups
 	return p.finish(ctx, src, save, out, start)
 }
 
+// pollDeadlines returns when src's lease ends and when fetching must stop
+// so that saving fits before it. The margin kept for the save is a fifth
+// of the lease, at most 30s.
+func (p *Poller) pollDeadlines(src store.FeedSource, start time.Time) (leaseEnd, fetchBy time.Time) {
+	leaseEnd = start.Add(p.opts.Lease)
+	if src.LeaseUntil != nil {
+		leaseEnd = *src.LeaseUntil
+	}
+	return leaseEnd, leaseEnd.Add(-min(p.opts.Lease/5, 30*time.Second))
+}
+
+// refused turns a poll whose data the database refused (a data error, not
+// an outage) into a failed poll of its source: recorded, counted, backed
+// off like any failure, so the source cannot wedge the daemon by being
+// redone at every lease expiry.
+func (p *Poller) refused(src store.FeedSource, save store.PollSave, err error) store.PollSave {
+	save.Articles = nil
+	save.Run.ItemsDuplicate = 0
+	save.Source = store.SourceUpdate{Status: store.StatusError, Failed: true,
+		NextPollAt: p.nextPoll(src, src.ConsecutiveFailures+1),
+		Error:      "the database refused this poll's data, nothing of it was stored: " + err.Error()}
+	return save
+}
+
 // finish stores the poll and reports it.
 func (p *Poller) finish(ctx context.Context, src store.FeedSource, save store.PollSave, out Outcome, start time.Time) (Outcome, error) {
-	save.Run.Outcome = save.Source.Status
-	save.Run.Error = save.Source.Error
-	fin := time.Now().UTC()
-	save.Run.FinishedAt = &fin
-	save.Run.DurationMS = fin.Sub(start).Milliseconds()
 	// The write must not be cut short by a shutdown signal: a poll that got
-	// this far is stored whole or not at all.
-	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	// this far is stored whole or not at all. It must not outlast the
+	// lease either (ctx carries the lease's end).
+	dl, _ := ctx.Deadline()
+	wctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), dl)
 	defer cancel()
-	counts, err := p.store.SavePoll(wctx, save)
-	if err != nil {
-		p.metrics.DatabaseErrors.Inc()
-		p.outage.report("saving a poll", err)
+	counts, err := p.save(wctx, &save, start)
+	if err != nil && store.IsDataError(err) {
+		p.log.Warn("the database refused a poll's data; recording the poll as failed", "source_id", src.ID, "err", err)
+		save = p.refused(src, save, err)
+		counts, err = p.save(wctx, &save, start)
+	}
+	if errors.Is(err, store.ErrLeaseLost) {
+		p.log.Warn("poll not recorded: its lease ran out or the source was deleted", "source_id", src.ID,
+			"err", err, "ms", time.Since(start).Milliseconds())
 		return out, fmt.Errorf("poll source %d: %w: %w", src.ID, errNotRecorded, err)
 	}
-	p.outage.recovered()
+	if err != nil {
+		p.metrics.DatabaseErrors.Inc()
+		p.outage.report(opSave, err)
+		return out, fmt.Errorf("poll source %d: %w: %w", src.ID, errNotRecorded, err)
+	}
+	p.outage.recovered(opSave)
 	out.Status = save.Source.Status
 	out.HTTPStatus = save.Run.HTTPStatus
 	out.ItemsSeen = save.Run.ItemsSeen
@@ -139,14 +199,46 @@ func (p *Poller) finish(ctx context.Context, src store.FeedSource, save store.Po
 	p.metrics.Items.WithLabelValues("new").Add(float64(out.ItemsNew))
 	p.metrics.Items.WithLabelValues("duplicate").Add(float64(out.ItemsDuplicate))
 	p.metrics.Items.WithLabelValues("promoted").Add(float64(out.ItemsPromoted))
-	level := p.log.Debug
+	p.logPoll(src, out, save.Source.NextPollAt)
+	return out, nil
+}
+
+// save completes the poll_runs row and writes the poll.
+func (p *Poller) save(ctx context.Context, save *store.PollSave, start time.Time) (store.SaveCounts, error) {
+	save.Run.Outcome = save.Source.Status
+	save.Run.Error = save.Source.Error
+	fin := time.Now().UTC()
+	save.Run.FinishedAt = &fin
+	save.Run.DurationMS = fin.Sub(start).Milliseconds()
+	return p.store.SavePoll(ctx, *save)
+}
+
+// logPoll writes the one line every poll gets at info level (warn when it
+// failed): which source, what came of it, how long it took and when the
+// source is polled next.
+func (p *Poller) logPoll(src store.FeedSource, out Outcome, next time.Time) {
+	level := p.log.Info
 	if out.Status == store.StatusError || out.Status == store.StatusGone {
 		level = p.log.Warn
 	}
-	level("poll", "source_id", src.ID, "type", src.SourceType, "status", out.Status, "http_status", out.HTTPStatus,
+	args := []any{"source_id", src.ID, "host", hostOf(src.URL)}
+	if src.Title != "" {
+		args = append(args, "title", src.Title)
+	}
+	args = append(args, "type", src.SourceType, "status", out.Status, "http_status", out.HTTPStatus,
 		"seen", out.ItemsSeen, "new", out.ItemsNew, "duplicate", out.ItemsDuplicate, "promoted", out.ItemsPromoted,
-		"error", out.Error, "ms", out.DurationMS)
-	return out, nil
+		"ms", out.DurationMS, "next_poll", next.UTC().Format(time.RFC3339))
+	if out.Error != "" {
+		args = append(args, "error", out.Error)
+	}
+	level("poll", args...)
+}
+
+func hostOf(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return raw
 }
 
 func httpStatusOf(err error) int {

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/feedpoller/feedpoller/sources"
@@ -44,7 +43,10 @@ type Options struct {
 	// BatchSize is how many sources one claim takes (default 100).
 	BatchSize int
 	// Lease is how long a claimed source stays ours before another
-	// replica may take it (default 10m).
+	// replica may take it (default 10m). It also bounds a poll: fetching
+	// stops a fifth of the lease (at most 30s) before it ends, and a poll
+	// saved after its lease ended is discarded, so no source is ever
+	// polled twice at once.
 	Lease time.Duration
 	// ShutdownGrace is how long in-flight polls may finish after a stop
 	// signal (default 30s).
@@ -61,6 +63,10 @@ type Options struct {
 	// UnconditionalEvery is how often a source is fetched without
 	// validators (default 24h).
 	UnconditionalEvery time.Duration
+	// MaxMarkdownBytes caps the Markdown stored per article (and per
+	// summary); longer content is cut at a line boundary and ends with a
+	// marker saying so (default 1 MiB).
+	MaxMarkdownBytes int
 	// Owner names this daemon in leases (default host-pid-random).
 	Owner   string
 	Metrics *Metrics
@@ -112,6 +118,9 @@ func New(opts Options) (*Poller, error) {
 	if opts.UnconditionalEvery <= 0 {
 		opts.UnconditionalEvery = 24 * time.Hour
 	}
+	if opts.MaxMarkdownBytes <= 0 {
+		opts.MaxMarkdownBytes = DefaultMaxMarkdownBytes
+	}
 	if opts.Owner == "" {
 		opts.Owner = defaultOwner()
 	}
@@ -124,7 +133,7 @@ func New(opts Options) (*Poller, error) {
 	return &Poller{
 		opts: opts, store: opts.Store, log: opts.Log, metrics: opts.Metrics,
 		profiles: newProfileCache(opts.Store, 30*time.Second),
-		outage:   &outageLog{log: opts.Log, every: time.Minute},
+		outage:   newOutageLog(opts.Log, time.Minute),
 	}, nil
 }
 
@@ -136,34 +145,4 @@ func defaultOwner() string {
 	var b [4]byte
 	_, _ = rand.Read(b[:])
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
-}
-
-// outageLog logs database trouble once per interval, not once per source.
-type outageLog struct {
-	log   *slog.Logger
-	every time.Duration
-	mu    sync.Mutex
-	last  time.Time
-	count int
-}
-
-func (o *outageLog) report(what string, err error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.count++
-	if time.Since(o.last) < o.every {
-		return
-	}
-	o.log.Error("database unavailable; polls will be redone when it returns", "during", what, "err", err,
-		"failures_since_last_report", o.count)
-	o.last, o.count = time.Now(), 0
-}
-
-func (o *outageLog) recovered() {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if !o.last.IsZero() {
-		o.log.Info("database reachable again")
-		o.last, o.count = time.Time{}, 0
-	}
 }

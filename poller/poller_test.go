@@ -212,12 +212,12 @@ func TestCanonicalURLDedupsAcrossLinks(t *testing.T) {
 			return `<html><head><title>Story</title><link rel="canonical" href="` + canonical + `"></head><body><article><h1>Story</h1>` +
 				body("the canonical story") + `</article></body></html>`
 		}
-		canonical := e.feeds.URL + "/story"
+		canonical := e.feeds.named("/story")
 		e.feeds.set("/story-amp", page(canonical))
 		e.feeds.set("/story", page(canonical))
 		// Feeds that carry only a teaser, so the article page is fetched.
-		e.feeds.set("/one", rssDoc("One", entry{"a", e.feeds.URL + "/story-amp?utm_source=rss", "Story", "<p>Teaser.</p>"}))
-		e.feeds.set("/two", rssDoc("Two", entry{"b", e.feeds.URL + "/story", "Story", "<p>Teaser.</p>"}))
+		e.feeds.set("/one", rssDoc("One", entry{"a", e.feeds.named("/story-amp?utm_source=rss"), "Story", "<p>Teaser.</p>"}))
+		e.feeds.set("/two", rssDoc("Two", entry{"b", e.feeds.named("/story"), "Story", "<p>Teaser.</p>"}))
 		first := e.pollNow(e.addSource("/one"))
 		second := e.pollNow(e.addSource("/two"))
 		if first.ItemsNew != 1 || second.ItemsNew != 0 || second.ItemsDuplicate != 1 {

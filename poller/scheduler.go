@@ -27,16 +27,18 @@ func (p *Poller) Run(ctx context.Context) error {
 	pollCtx, cancelPolls := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelPolls()
 
-	jobs := make(chan store.FeedSource)
+	jobs := make(chan job)
 	var wg sync.WaitGroup
 	for i := 0; i < p.opts.Workers; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for src := range jobs {
-				if _, err := p.Poll(pollCtx, src); err != nil && !errors.Is(err, context.Canceled) {
-					p.log.Debug("poll not recorded", "source_id", src.ID, "err", err)
+			for j := range jobs {
+				out, err := p.Poll(pollCtx, j.src)
+				if err != nil && !errors.Is(err, context.Canceled) {
+					p.log.Debug("poll not recorded", "source_id", j.src.ID, "err", err)
 				}
+				j.tally.add(out, err)
 			}
 		}()
 	}
@@ -73,25 +75,31 @@ func (p *Poller) drain(wg *sync.WaitGroup, cancelPolls context.CancelFunc) error
 
 // tick claims due sources batch after batch and hands them to the workers,
 // until none is due. A batch is claimed only as workers take work, so a
-// lease is not spent waiting in a queue.
-func (p *Poller) tick(ctx context.Context, jobs chan<- store.FeedSource) {
+// lease is not spent waiting in a queue. When the tick's polls are done,
+// one line sums them up; a tick that found nothing due logs nothing.
+func (p *Poller) tick(ctx context.Context, jobs chan<- job) {
+	p.outage.flush()
 	if n, err := p.store.CountDue(ctx); err == nil {
 		p.metrics.DueBacklog.Set(float64(n))
 	}
+	t := newTally()
+	defer t.close(p.log)
 	for ctx.Err() == nil {
 		batch, err := p.store.ClaimDue(ctx, p.opts.Owner, p.opts.BatchSize, p.opts.Lease)
 		if err != nil {
 			if ctx.Err() == nil {
 				p.metrics.DatabaseErrors.Inc()
-				p.outage.report("claiming due sources", err)
+				p.outage.report(opClaim, err)
 			}
 			return
 		}
-		p.outage.recovered()
+		p.outage.recovered(opClaim)
+		t.claim(len(batch))
 		for i, src := range batch {
 			select {
-			case jobs <- src:
+			case jobs <- job{src: src, tally: t}:
 			case <-ctx.Done():
+				t.unclaim(len(batch) - i)
 				p.release(batch[i:])
 				return
 			}

@@ -118,6 +118,8 @@ type webSetup struct {
 	firecrawl *firecrawltest.Config
 	// clientKey overrides the key the client sends (default fcKey).
 	clientKey string
+	// maxMarkdown sets the poller's MaxMarkdownBytes (0: the default).
+	maxMarkdown int
 }
 
 func newWebEnv(t *testing.T, dialect string, profile store.RelevanceProfile, setup webSetup) *webEnv {
@@ -127,7 +129,7 @@ func newWebEnv(t *testing.T, dialect string, profile store.RelevanceProfile, set
 		PerDomainConcurrency: 64, BreakerFailures: 1 << 20, Timeout: 5 * time.Second, Resolver: loopback{}})
 	t.Cleanup(native.CloseIdleConnections)
 	webPoller := &web.Poller{Fetcher: native}
-	opts := poller.Options{Store: e.store, Owner: "web-test", Workers: 2, BatchSize: 7, Jitter: 0,
+	opts := poller.Options{Store: e.store, Owner: "web-test", Workers: 2, BatchSize: 7, Jitter: 0, MaxMarkdownBytes: setup.maxMarkdown,
 		Fetchers: map[string]poller.Fetcher{
 			store.SourceRSS: &rss.Fetcher{Client: native},
 			store.SourceWeb: webPoller,

@@ -19,9 +19,14 @@ type KnownArticle struct {
 type Known struct {
 	// ByURL maps a normalised URL to its latest revision.
 	ByURL map[string]KnownArticle
-	// GUIDs of the source that are already stored.
+	// GUIDs of the source that are already stored, as stored (see
+	// CleanText); look them up with HasGUID.
 	GUIDs map[string]bool
 }
+
+// HasGUID reports whether the source already stored an item with guid,
+// compared as it would be stored.
+func (k *Known) HasGUID(guid string) bool { return k.GUIDs[CleanText(guid)] }
 
 // KnownArticles looks up, in one query, which of a poll's URLs the
 // workspace already has and which GUIDs the source already yielded.
@@ -39,7 +44,7 @@ func (s *Store) KnownArticles(ctx context.Context, workspaceID, sourceID int64, 
 		UNION ALL
 		SELECT id, external_url, external_id, feed_source_id, revision, content_text_hash
 		FROM feed_articles WHERE feed_source_id = ? AND external_id IN (?)`,
-		workspaceID, orSentinel(urls), sourceID, orSentinel(guids))
+		workspaceID, orSentinel(cleanAll(urls)), sourceID, orSentinel(cleanAll(guids)))
 	if err != nil {
 		return nil, err
 	}

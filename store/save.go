@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -63,11 +65,24 @@ type SaveCounts struct {
 // SQLite's and Postgres' limits.
 const articleBatch = 200
 
+// ErrLeaseLost is returned by SavePoll when the source is no longer leased
+// to the poll's owner (the lease ran out, or the source was deleted):
+// nothing of the poll is stored, so two polls of one source never both
+// count.
+var ErrLeaseLost = errors.New("lease lost before the poll was saved")
+
 // SavePoll stores a poll's articles, promotions, source bookkeeping and
 // poll_runs row atomically: if anything fails, nothing is kept, the lease
 // runs out and the poll is redone. Inserts are batched, so the number of
-// statements does not grow with the number of items.
+// statements does not grow with the number of items. Every text field is
+// made storable first (see CleanText), the same way in both databases.
 func (s *Store) SavePoll(ctx context.Context, p PollSave) (SaveCounts, error) {
+	c, err := s.savePoll(ctx, p.cleaned())
+	s.noteWrite(ctx, "saving polls", err)
+	return c, err
+}
+
+func (s *Store) savePoll(ctx context.Context, p PollSave) (SaveCounts, error) {
 	var c SaveCounts
 	if len(p.Articles) == 0 && s.dialect == Postgres {
 		// The 304 path: one round trip for the whole bookkeeping.
@@ -78,6 +93,12 @@ func (s *Store) SavePoll(ctx context.Context, p PollSave) (SaveCounts, error) {
 		return c, fmt.Errorf("save poll of source %d: begin: %w", p.SourceID, err)
 	}
 	defer tx.Rollback()
+	// The source row first: it proves the lease is still ours and, on
+	// PostgreSQL, locks the row so no claim can take the source until the
+	// poll is committed.
+	if err := s.updateSource(ctx, tx, p); err != nil {
+		return SaveCounts{}, err
+	}
 	for start := 0; start < len(p.Articles); start += articleBatch {
 		end := min(start+articleBatch, len(p.Articles))
 		got, err := s.insertArticles(ctx, tx, p, p.Articles[start:end])
@@ -92,9 +113,6 @@ func (s *Store) SavePoll(ctx context.Context, p PollSave) (SaveCounts, error) {
 	p.Run.ItemsNew = c.New
 	p.Run.ItemsDuplicate += c.Duplicate
 	p.Run.ItemsPromoted = c.Promoted
-	if err := s.updateSource(ctx, tx, p); err != nil {
-		return SaveCounts{}, err
-	}
 	if err := s.insertRun(ctx, tx, p); err != nil {
 		return SaveCounts{}, err
 	}
@@ -190,17 +208,32 @@ const sourceSet = `last_polled_at = ?, last_polled_status = ?, last_polled_error
 	title = CASE WHEN title = '' THEN ? ELSE title END,
 	lease_until = NULL, lease_owner = '', updated_at = ?`
 
+// sourceLeased is the WHERE clause of both bookkeeping paths: the source,
+// still leased to this poll's owner.
+const sourceLeased = ` WHERE id = ? AND lease_owner = ? AND lease_until > ?`
+
 func (p PollSave) sourceArgs(t time.Time) []any {
 	u := p.Source
 	return []any{t, u.Status, truncate(u.Error, 2000), u.Failed, u.Reset, u.NextPollAt.UTC(), u.Deactivate, false,
-		u.ETag, u.LastModified, u.Unconditional, t, u.Title, t, p.SourceID, p.Owner}
+		u.ETag, u.LastModified, u.Unconditional, t, u.Title, t, p.SourceID, p.Owner, t}
 }
 
 func (s *Store) updateSource(ctx context.Context, tx *sqlx.Tx, p PollSave) error {
-	_, err := tx.ExecContext(ctx, s.q(`UPDATE feed_sources SET `+sourceSet+` WHERE id = ? AND lease_owner = ?`),
-		p.sourceArgs(now())...)
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE feed_sources SET `+sourceSet+sourceLeased), p.sourceArgs(now())...)
 	if err != nil {
 		return fmt.Errorf("record poll of source %d: %w", p.SourceID, err)
+	}
+	return p.leaseHeld(res)
+}
+
+// leaseHeld turns "no row updated" into ErrLeaseLost.
+func (p PollSave) leaseHeld(res sql.Result) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("record poll of source %d: %w", p.SourceID, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("record poll of source %d: %w", p.SourceID, ErrLeaseLost)
 	}
 	return nil
 }
@@ -227,14 +260,14 @@ func (s *Store) insertRun(ctx context.Context, tx *sqlx.Tx, p PollSave) error {
 // single Postgres statement.
 func (s *Store) saveBookkeepingOnly(ctx context.Context, p PollSave) error {
 	args := append(p.sourceArgs(now()), p.runArgs()...)
-	_, err := s.db.ExecContext(ctx, s.q(`WITH u AS (UPDATE feed_sources SET `+sourceSet+`
-		WHERE id = ? AND lease_owner = ? RETURNING id)
+	res, err := s.db.ExecContext(ctx, s.q(`WITH u AS (UPDATE feed_sources SET `+sourceSet+sourceLeased+`
+		RETURNING id)
 		INSERT INTO poll_runs (`+runColumns+`)
 		SELECT u.id, ?::timestamptz, ?::timestamptz, ?::text, ?::int, ?::int, ?::int, ?::int, ?::int, ?::bigint, ?::text FROM u`), args...)
 	if err != nil {
 		return fmt.Errorf("record poll of source %d: %w", p.SourceID, err)
 	}
-	return nil
+	return p.leaseHeld(res)
 }
 
 func utcPtr(t *time.Time) *time.Time {
@@ -250,11 +283,4 @@ func orEmpty(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n]
 }

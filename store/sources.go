@@ -124,7 +124,9 @@ func (s *Store) CountDue(ctx context.Context) (int, error) {
 func (s *Store) ClaimDue(ctx context.Context, owner string, limit int, lease time.Duration) ([]FeedSource, error) {
 	t := now()
 	var out []FeedSource
-	if err := s.db.SelectContext(ctx, &out, s.claimDueQuery(), t.Add(lease), owner, t, limit); err != nil {
+	err := s.db.SelectContext(ctx, &out, s.claimDueQuery(), t.Add(lease), owner, t, limit)
+	s.noteWrite(ctx, "claiming sources", err)
+	if err != nil {
 		return nil, fmt.Errorf("claim due sources: %w", err)
 	}
 	return out, nil
@@ -208,11 +210,13 @@ func (s *Store) ClaimSource(ctx context.Context, workspaceID, id int64, owner st
 		WHERE id = ? AND (? = 0 OR workspace_id = ?) AND (lease_until IS NULL OR `+s.asTime("lease_until")+` <= `+s.asTime("?")+`)
 		RETURNING `+sourceColumns), t, t.Add(lease), t.Add(lease), owner, id, workspaceID, workspaceID, t)
 	if errors.Is(err, sql.ErrNoRows) {
+		s.noteWrite(ctx, "claiming sources", nil)
 		if _, gerr := s.GetSource(ctx, workspaceID, id); gerr != nil {
 			return nil, gerr
 		}
 		return nil, fmt.Errorf("source %d: %w", id, ErrLeased)
 	}
+	s.noteWrite(ctx, "claiming sources", err)
 	if err != nil {
 		return nil, fmt.Errorf("claim source %d: %w", id, err)
 	}
@@ -236,3 +240,30 @@ func (s *Store) ReleaseLeases(ctx context.Context, owner string, ids []int64) er
 	}
 	return nil
 }
+
+// SourcesMentioning returns the workspace's sources whose URL contains one
+// of the given strings, compared case-insensitively: the candidates a
+// caller normalises to find a source that is the same URL written another
+// way (host case, default port, fragment, ...), stored before source URLs
+// were stored normalised. Matching on the host keeps this to a handful of
+// rows instead of every source of the workspace.
+func (s *Store) SourcesMentioning(ctx context.Context, workspaceID int64, parts ...string) ([]FeedSource, error) {
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	var conds []string
+	args := []any{workspaceID}
+	for _, p := range parts {
+		conds = append(conds, `LOWER(url) LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscaper.Replace(strings.ToLower(p))+"%")
+	}
+	var out []FeedSource
+	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+sourceColumns+` FROM feed_sources
+		WHERE workspace_id = ? AND (`+strings.Join(conds, " OR ")+`) ORDER BY id`), args...)
+	if err != nil {
+		return nil, fmt.Errorf("look up sources of workspace %d by url: %w", workspaceID, err)
+	}
+	return out, nil
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)

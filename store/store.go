@@ -40,6 +40,7 @@ var ErrConflict = errors.New("already exists")
 type Store struct {
 	db      *sqlx.DB
 	dialect string
+	writes  writeHealth
 }
 
 // Options tunes the connection pool.

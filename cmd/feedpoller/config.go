@@ -53,6 +53,7 @@ type PollerConfig struct {
 	FetchArticles     bool          `yaml:"fetch_articles"`
 	MaxArticleFetches int           `yaml:"max_article_fetches"`
 	MaxBackoff        time.Duration `yaml:"max_backoff"`
+	MaxMarkdownBytes  int           `yaml:"max_markdown_bytes"`
 }
 
 // FetchConfig configures the hardened HTTP fetcher.
@@ -95,7 +96,7 @@ func defaultConfig() Config {
 		LogFormat: "text",
 		Poller: PollerConfig{Schedule: "@every 1m", Workers: 8, BatchSize: 100, Lease: 10 * time.Minute,
 			ShutdownGrace: 30 * time.Second, Jitter: 0.1, MinWords: 50, FetchArticles: true, MaxArticleFetches: 10,
-			MaxBackoff: 24 * time.Hour},
+			MaxBackoff: 24 * time.Hour, MaxMarkdownBytes: 1 << 20},
 		Fetch: FetchConfig{Timeout: 30 * time.Second, MaxBodyBytes: 10 << 20,
 			UserAgent: "feedpoller/" + Version + " (+https://github.com/feedpoller/feedpoller)",
 			MaxItems:  1000, Attempts: 3, PerDomainConcurrency: 2, PerDomainGap: time.Second, RespectRobots: true,
@@ -251,6 +252,9 @@ func (c Config) validate() error {
 	}
 	if c.Poller.BatchSize < 1 || c.Poller.BatchSize > 10000 {
 		errs = append(errs, "poller.batch_size must be 1..10000")
+	}
+	if c.Poller.MaxMarkdownBytes < 4096 {
+		errs = append(errs, "poller.max_markdown_bytes must be at least 4096")
 	}
 	if c.Fetch.Timeout <= 0 || c.Fetch.Timeout > 60*time.Second {
 		errs = append(errs, "fetch.timeout must be more than 0 and at most 60s")

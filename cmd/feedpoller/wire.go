@@ -117,8 +117,9 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		Store: st, Schedule: cfg.Poller.Schedule, Workers: cfg.Poller.Workers, BatchSize: cfg.Poller.BatchSize,
 		Lease: cfg.Poller.Lease, ShutdownGrace: cfg.Poller.ShutdownGrace, Jitter: cfg.Poller.Jitter,
 		MinWords: cfg.Poller.MinWords, MaxArticleFetches: cfg.Poller.MaxArticleFetches, MaxBackoff: cfg.Poller.MaxBackoff,
-		Fetchers: map[string]poller.Fetcher{store.SourceRSS: a.rss, store.SourceWeb: a.web},
-		Metrics:  poller.NewMetrics(a.registry), Log: log,
+		MaxMarkdownBytes: cfg.Poller.MaxMarkdownBytes,
+		Fetchers:         map[string]poller.Fetcher{store.SourceRSS: a.rss, store.SourceWeb: a.web},
+		Metrics:          poller.NewMetrics(a.registry), Log: log,
 	}
 	if cfg.Poller.FetchArticles {
 		opts.Pages = poller.HTTPPages{Client: a.fetch}

@@ -34,6 +34,22 @@ var idnaProfile = idna.New(
 // the package documentation. It fails, naming the problem, on URLs that do
 // not parse, have no host, or use another scheme.
 func Normalize(raw string) (string, error) {
+	return normalize(raw, normalizeQuery)
+}
+
+// SourceKey is the form a feed source's URL is stored and compared in, so
+// that one feed cannot be added twice by writing its URL another way. It
+// is Normalize with the query kept as the publisher wrote it: every
+// parameter (tracking-looking ones too) in its order, because a feed URL's
+// parameters often select the feed itself (?format=rss, ?tag=go,
+// ?utm_source=... that the server requires). Only percent-encoding is made
+// canonical and an empty query ("…/feed?") is dropped, as is the fragment,
+// which is never sent to the server.
+func SourceKey(raw string) (string, error) {
+	return normalize(raw, sourceQuery)
+}
+
+func normalize(raw string, query func(string) string) (string, error) {
 	s := strings.TrimSpace(raw)
 	u, err := url.Parse(s)
 	if err != nil {
@@ -73,7 +89,7 @@ func Normalize(raw string) (string, error) {
 		b.WriteString(port)
 	}
 	b.WriteString(normalizePath(u.EscapedPath()))
-	if q := normalizeQuery(u.RawQuery); q != "" {
+	if q := query(u.RawQuery); q != "" {
 		b.WriteByte('?')
 		b.WriteString(q)
 	}
@@ -250,6 +266,28 @@ func normalizeQuery(raw string) string {
 		}
 	}
 	return b.String()
+}
+
+// sourceQuery canonicalises a source URL's query escapes and drops empty
+// pairs ("a=1&&b=2"), keeping every other pair in its place.
+func sourceQuery(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	parts := strings.Split(raw, "&")
+	kept := parts[:0]
+	for _, part := range parts {
+		if part == "" {
+			continue
+		}
+		k, v, has := strings.Cut(part, "=")
+		k = normalizeEscapes(k, queryAllowed)
+		if has {
+			k += "=" + normalizeEscapes(v, queryValueAllowed)
+		}
+		kept = append(kept, k)
+	}
+	return strings.Join(kept, "&")
 }
 
 // short quotes a URL for an error message, cut so that a hostile

@@ -34,6 +34,7 @@ func newConverter() *converter.Converter {
 		),
 	)
 	registerTextEscaping(conv)
+	registerSafeLinks(conv)
 	return conv
 }
 
@@ -78,9 +79,11 @@ func convertFragment(fragment string, baseURL string) (md, text string, err erro
 			if err != nil {
 				return "", "", fmt.Errorf("parse unescaped html fragment: %w", err)
 			}
-		case looksLikeMarkdown(plain):
+		case looksLikeMarkdown(plain) && markdownIsSafe(plain):
 			plain = strings.TrimSpace(plain)
 			return plain, plain, nil
+		case looksLikeMarkdown(plain):
+			nodes = markdownNodes(plain, nodes)
 		}
 	}
 	root := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}

@@ -1,0 +1,79 @@
+package store_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net"
+	"testing"
+
+	_ "github.com/lib/pq"
+
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// TestIsDataErrorOnRealErrors provokes each kind of error from the real
+// databases: what a statement's values cause is a data error, what the
+// database's state causes (read-only, full, unreachable) is not.
+func TestIsDataErrorOnRealErrors(t *testing.T) {
+	ctx := context.Background()
+	forEachDialect(t, func(t *testing.T, s *store.Store) {
+		db := s.DB()
+		db.MustExec(`CREATE TABLE probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)`)
+		db.MustExec(db.Rebind(`INSERT INTO probe (id, v) VALUES (1, ?)`), "taken")
+		data := map[string]error{}
+		_, data["unique violation"] = db.Exec(db.Rebind(`INSERT INTO probe (id, v) VALUES (2, ?)`), "taken")
+		_, data["not null"] = db.Exec(`INSERT INTO probe (id, v) VALUES (3, NULL)`)
+		if s.Dialect() == store.Postgres {
+			_, data["NUL in text"] = db.Exec(`INSERT INTO probe (id, v) VALUES (4, $1)`, "a\x00b")
+			_, data["value out of range"] = db.Exec(`SELECT 2147483647::int + 1`)
+		} else {
+			db.MustExec(`CREATE TRIGGER probe_guard BEFORE INSERT ON probe WHEN NEW.v = 'bad' BEGIN SELECT RAISE(ABORT, 'bad value'); END`)
+			_, data["trigger RAISE"] = db.Exec(`INSERT INTO probe (id, v) VALUES (5, 'bad')`)
+		}
+		for name, err := range data {
+			if err == nil || !store.IsDataError(err) {
+				t.Errorf("%s: %v is not a data error", name, err)
+			}
+		}
+
+		state := map[string]error{}
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if s.Dialect() == store.Postgres {
+			tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, state["read-only transaction"] = tx.Exec(`INSERT INTO probe (id, v) VALUES (6, 'x')`)
+			tx.Rollback()
+			l, _ := net.Listen("tcp", "127.0.0.1:0")
+			addr := l.Addr().String()
+			l.Close()
+			gone, _ := sql.Open("postgres", fmt.Sprintf("postgres://nobody@%s/none?sslmode=disable", addr))
+			state["connection refused"] = gone.PingContext(ctx)
+			gone.Close()
+		} else {
+			var pages int
+			if err := conn.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
+				t.Fatal(err)
+			}
+			conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages))
+			big := make([]byte, 1<<20)
+			_, state["database full"] = conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (7, ?)`, string(big))
+			conn.ExecContext(ctx, `PRAGMA max_page_count = 1073741823`)
+			conn.ExecContext(ctx, `PRAGMA query_only = ON`)
+			_, state["read-only connection"] = conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (8, 'y')`)
+			conn.ExecContext(ctx, `PRAGMA query_only = OFF`)
+		}
+		state["cancelled"] = context.Canceled
+		for name, err := range state {
+			if err == nil || store.IsDataError(err) {
+				t.Errorf("%s: %v is taken for a data error", name, err)
+			}
+		}
+	})
+}
