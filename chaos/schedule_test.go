@@ -31,7 +31,7 @@ func TestPausedSourceIsNeverFetched(t *testing.T) {
 
 	const rounds = 4
 	for round := 1; round <= rounds; round++ {
-		if !eventually(20*time.Second, func() bool { return len(sql.runs(control)) >= round }) {
+		if !eventually(2*time.Minute, func() bool { return len(sql.runs(control)) >= round }) {
 			t.Fatalf("round %d: the control source was not polled (%d polls)", round, len(sql.runs(control)))
 		}
 		// Due again at once, and the paused ones overdue too.
@@ -119,7 +119,7 @@ func TestBackoffAndDeferrals(t *testing.T) {
 		site := newAlias(t, farm.Addr())
 		ids[i], _ = sql.addSource(ws, newSource{url: site.URL() + c.path, intervalMinutes: c.interval, consecutiveFailures: c.failures})
 	}
-	if !eventually(30*time.Second, func() bool {
+	if !eventually(2*time.Minute, func() bool {
 		return sql.int(`SELECT COUNT(*) FROM feed_sources WHERE last_polled_at IS NOT NULL AND lease_owner = ''`) == len(cases)
 	}) {
 		t.Fatalf("only %d of %d sources were polled", sql.int(`SELECT COUNT(*) FROM feed_sources WHERE last_polled_at IS NOT NULL`), len(cases))
@@ -179,14 +179,14 @@ func TestOpenBreakerDefersWithoutCountingFailure(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		sql.addSource(ws, newSource{url: failing.URL() + "/status/500?source=" + strconv.Itoa(i)})
 	}
-	if !eventually(20*time.Second, func() bool {
+	if !eventually(2*time.Minute, func() bool {
 		return sql.int(`SELECT COUNT(*) FROM feed_sources WHERE last_polled_status = 'error' AND lease_owner = ''`) == 5
 	}) {
 		t.Fatal("the failing sources were not polled")
 	}
 	sameSite, _ := sql.addSource(ws, newSource{url: failing.URL() + FeedPath(7)})
 	otherSite, _ := sql.addSource(ws, newSource{url: other.URL() + FeedPath(8)})
-	if !eventually(20*time.Second, func() bool {
+	if !eventually(2*time.Minute, func() bool {
 		return sql.source(sameSite).LastPolledAt.Valid && sql.source(otherSite).LastPolledAt.Valid
 	}) {
 		t.Fatal("the healthy feeds were not polled")

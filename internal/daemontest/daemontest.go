@@ -82,7 +82,8 @@ func Start(t testing.TB, binary, dir string, env []string) *Daemon {
 			t.Logf("daemon %d output (last 60 lines):\n%s", d.PID(), tail(d.Output(), 60))
 		}
 	})
-	deadline := time.Now().Add(30 * time.Second)
+	// A hang guard, not a measure: start-up on a loaded machine may be slow.
+	deadline := time.Now().Add(3 * time.Minute)
 	for time.Now().Before(deadline) {
 		if resp, err := http.Get(d.Base + "/healthz"); err == nil {
 			resp.Body.Close()
