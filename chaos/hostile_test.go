@@ -24,7 +24,6 @@ const hostileWorkers = 16
 // read the bomb or the 100 MB body whole would be far over it.
 const memoryBound = 4 * hostileWorkers * 2 << 20
 
-
 // hostileErrors is the error each hostile endpoint's source must end with,
 // when it ends in an error: what a person reading last_polled_error needs
 // to know. An endpoint listed by hostile.Endpoints but missing here fails
