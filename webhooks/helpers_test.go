@@ -57,7 +57,7 @@ type rig struct {
 	metrics *webhooks.Metrics
 }
 
-func newRig(t *testing.T, policy webhooks.AddressPolicy, b webhooks.Backoff) *rig {
+func newRig(t *testing.T, policy *fetch.Policy, b webhooks.Backoff) *rig {
 	t.Helper()
 	r := &rig{clock: &clock{now: t0}, outbox: webhookstest.NewMemoryOutbox(), metrics: webhooks.NewMetrics(nil)}
 	var err error

@@ -6,13 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
-	"syscall"
 	"time"
+
+	"github.com/feedpoller/feedpoller/sources/fetch"
 )
 
 // Defaults for the zero values of SenderOptions.
@@ -21,17 +20,11 @@ const (
 	DefaultUserAgent = "feedpoller-webhooks/1 (+https://github.com/feedpoller/feedpoller)"
 )
 
-// AddressPolicy says which addresses a host may be reached at, refusing
-// internal ones unless the operator allowed them. *fetch.Policy is one: a
-// webhook target is held to the same policy as every fetch.
-type AddressPolicy interface {
-	Resolve(ctx context.Context, host string) ([]netip.Addr, error)
-}
-
 // SenderOptions configure a Sender.
 type SenderOptions struct {
-	// Policy is required: every dial goes through it.
-	Policy AddressPolicy
+	// Policy is required: every connection is dialled through it, so a
+	// webhook target is held to the same address policy as every fetch.
+	Policy *fetch.Policy
 	// Timeout bounds one attempt, connect to the end of the answer
 	// (default 10s). The worker's lease must be longer.
 	Timeout time.Duration
@@ -44,7 +37,7 @@ type SenderOptions struct {
 // Sender POSTs deliveries. It is safe for concurrent use.
 type Sender struct {
 	client *http.Client
-	policy AddressPolicy
+	policy *fetch.Policy
 	ua     string
 	now    func() time.Time
 }
@@ -69,7 +62,7 @@ func NewSender(opts SenderOptions) (*Sender, error) {
 	transport := &http.Transport{
 		// A proxy would dial for us, past the policy.
 		Proxy:                 nil,
-		DialContext:           s.dial,
+		DialContext:           opts.Policy.DialContext,
 		ForceAttemptHTTP2:     true,
 		TLSHandshakeTimeout:   opts.Timeout,
 		ResponseHeaderTimeout: opts.Timeout,
@@ -88,54 +81,6 @@ func NewSender(opts SenderOptions) (*Sender, error) {
 
 // CloseIdleConnections closes kept-alive connections (for shutdown).
 func (s *Sender) CloseIdleConnections() { s.client.CloseIdleConnections() }
-
-// refusedError is a target the address policy refused.
-type refusedError struct{ err error }
-
-func (e *refusedError) Error() string { return e.err.Error() }
-func (e *refusedError) Unwrap() error { return e.err }
-
-// dial connects only to the addresses the policy resolved for the host,
-// and checks the socket's peer against them once more before connecting.
-func (s *Sender) dial(ctx context.Context, network, address string) (net.Conn, error) {
-	host, port, err := net.SplitHostPort(address)
-	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", address, err)
-	}
-	ips, err := s.policy.Resolve(ctx, host)
-	if err != nil {
-		var dnsErr *net.DNSError
-		if errors.As(err, &dnsErr) || ctx.Err() != nil {
-			return nil, err
-		}
-		return nil, &refusedError{err}
-	}
-	allowed := make(map[netip.Addr]bool, len(ips))
-	for _, ip := range ips {
-		allowed[ip.Unmap()] = true
-	}
-	d := &net.Dialer{Control: func(_, addr string, _ syscall.RawConn) error {
-		ap, err := netip.ParseAddrPort(addr)
-		if err != nil || !allowed[ap.Addr().Unmap()] {
-			return &refusedError{fmt.Errorf("dial %s: not an address the policy passed for %s", addr, host)}
-		}
-		return nil
-	}}
-	var firstErr error
-	for _, ip := range ips {
-		conn, err := d.DialContext(ctx, network, net.JoinHostPort(ip.String(), port))
-		if err == nil {
-			return conn, nil
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	return nil, firstErr
-}
 
 // ValidateURL checks a webhook target's form: an absolute http or https
 // URL with a host and no credentials. Whether its host may be reached is
@@ -183,9 +128,8 @@ func (s *Sender) send(ctx context.Context, d Delivery) Attempt {
 	req.Header.Set(HeaderSignature, Sign(d.Secret, d.Payload))
 	resp, err := s.client.Do(req)
 	if err != nil {
-		var refused *refusedError
-		if errors.As(err, &refused) {
-			return Attempt{Class: ClassRefused, Error: refused.Error()}
+		if fetch.IsRefused(err) {
+			return Attempt{Class: ClassRefused, Error: unwrapURLError(err).Error()}
 		}
 		return Attempt{Class: ClassRetry, Error: fmt.Sprintf("POST %s: %v", redact(d.URL), unwrapURLError(err))}
 	}
