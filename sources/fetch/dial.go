@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -53,4 +54,18 @@ func (d *safeDialer) DialContext(ctx context.Context, network, address string) (
 		}
 	}
 	return nil, firstErr
+}
+
+// DialContext connects to address only at the addresses the policy passes
+// for its host, checking each socket's peer once more before connect, so a
+// name cannot rebind inward between check and dial. Senders that are not
+// fetches (webhooks) dial through it; a refusal is told by IsRefused.
+func (p *Policy) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
+	return (&safeDialer{policy: p, timeout: DefaultConnectTimeout}).DialContext(ctx, network, address)
+}
+
+// IsRefused reports whether err is the policy's refusal of a host.
+func IsRefused(err error) bool {
+	var be *blockedError
+	return errors.As(err, &be)
 }

@@ -1,0 +1,89 @@
+package webhooks
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Events a webhook can subscribe to.
+const (
+	// EventContentItemPromoted: an article passed relevance and dedup and
+	// became a content item.
+	EventContentItemPromoted = "content_item.promoted"
+)
+
+// Events lists every event, for validating a webhook's subscription.
+var Events = []string{EventContentItemPromoted}
+
+// KnownEvent reports whether e is an event webhooks can subscribe to.
+func KnownEvent(e string) bool {
+	for _, k := range Events {
+		if k == e {
+			return true
+		}
+	}
+	return false
+}
+
+// Payload is the JSON body of one delivery.
+type Payload struct {
+	// DeliveryID is the same on every attempt of one delivery: receivers
+	// deduplicate by it.
+	DeliveryID string `json:"delivery_id"`
+	Event      string `json:"event"`
+	// Timestamp is when the event happened (the promotion), not when
+	// this attempt was sent.
+	Timestamp   time.Time    `json:"timestamp"`
+	WorkspaceID int64        `json:"workspace_id"`
+	ContentItem *ContentItem `json:"content_item,omitempty"`
+}
+
+// ContentItem is the promoted item as a delivery carries it.
+type ContentItem struct {
+	ID          int64      `json:"id"`
+	Title       string     `json:"title"`
+	URL         string     `json:"url"`
+	Summary     string     `json:"summary,omitempty"`
+	Relevance   float64    `json:"relevance"`
+	PublishedAt *time.Time `json:"published_at,omitempty"`
+	PromotedAt  time.Time  `json:"promoted_at"`
+	Source      Source     `json:"source"`
+}
+
+// Source is the feed source an item came from.
+type Source struct {
+	ID    int64  `json:"id"`
+	Title string `json:"title"`
+	URL   string `json:"url"`
+}
+
+// NewDeliveryID returns a new delivery id: a UUIDv7, so ids sort by
+// creation time and index well.
+func NewDeliveryID() string {
+	return uuid.Must(uuid.NewV7()).String()
+}
+
+// PromotedBody is the body of a content_item.promoted delivery: the
+// integrator builds it inside the promotion's transaction and stores it in
+// the outbox row, so every attempt sends the very same bytes.
+func PromotedBody(deliveryID string, workspaceID int64, item ContentItem) ([]byte, error) {
+	b, err := json.Marshal(Payload{DeliveryID: deliveryID, Event: EventContentItemPromoted,
+		Timestamp: item.PromotedAt.UTC(), WorkspaceID: workspaceID, ContentItem: &item})
+	if err != nil {
+		return nil, fmt.Errorf("encode %s delivery %s: %w", EventContentItemPromoted, deliveryID, err)
+	}
+	return b, nil
+}
+
+// NewSecret returns a random signing secret (32 bytes, base64url), for a
+// webhook created without one.
+func NewSecret() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // never fails (crypto/rand panics rather than return an error)
+	return "whsec_" + base64.RawURLEncoding.EncodeToString(b)
+}
