@@ -153,3 +153,36 @@ func meanOf(xs []float64) float64 {
 	}
 	return sum / float64(len(xs))
 }
+
+// BenchmarkTokenCountPages measures exact token counting of whole pages
+// (the raw HTML, as Stats.InputTokens counts it) in both encodings, per
+// page, beside Extract on the same pages, and checks every count against
+// tiktoken-go on the first pass:
+//
+//	FEEDPOLLER_EXTRACTION_BENCHMARK=../shared/extraction-benchmark \
+//	    go test -run '^$' -bench BenchmarkTokenCountPages -benchtime 1x ./sources/extract
+func BenchmarkTokenCountPages(b *testing.B) {
+	pages := loadBenchmarkPages(b)
+	cl, o2 := mustCounter(b, CL100kBase), mustCounter(b, O200kBase)
+	for _, p := range pages {
+		s := string(p.html)
+		if got, want := cl.Count(s), referenceCount(CL100kBase, s); got != want {
+			b.Errorf("cl100k %s: %d, tiktoken-go %d", p.url, got, want)
+		}
+		if got, want := o2.Count(s), referenceCount(O200kBase, s); got != want {
+			b.Errorf("o200k %s: %d, tiktoken-go %d", p.url, got, want)
+		}
+	}
+	for b.Loop() {
+		var count, extract []float64
+		for _, p := range pages {
+			s := string(p.html)
+			count = append(count, ms(bestCPU(3, func() { cl.Count(s); o2.Count(s) })))
+			extract = append(extract, ms(bestCPU(3, func() { _, _ = Extract(p.html, p.url, Options{}) })))
+		}
+		b.ReportMetric(medianOf(count), "count-both-cpu-ms/page-median")
+		b.ReportMetric(meanOf(count), "count-both-cpu-ms/page-mean")
+		b.ReportMetric(medianOf(extract), "extract-cpu-ms/page-median")
+		b.ReportMetric(meanOf(extract), "extract-cpu-ms/page-mean")
+	}
+}
