@@ -54,16 +54,17 @@ func Extract(page []byte, pageURL string, opts Options) (doc *Document, err erro
 
 	// What the refinements need from the page is read before extraction,
 	// so that readability may then work on root itself instead of a copy.
-	links, pres, lists := originalLinks(root), originalCode(root), originalLists(root)
+	text, pres, lists := readPageText(root), originalCode(root), originalLists(root)
 
 	node, method, cleaned := mainContent(root, base, opts)
 	if node == nil {
 		return nil, fmt.Errorf("extract %s: %w", pageURL, ErrNoContent)
 	}
 	fixAtoms(node)
+	restoreSpacing(node, text.lines)
 	if cleaned {
-		pruneLinkBlocks(node, links)
-		relink(node, links)
+		pruneLinkBlocks(node, text)
+		relink(node, text)
 		restoreCode(node, pres)
 		restoreListNumbering(node, lists)
 	}

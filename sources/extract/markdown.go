@@ -226,6 +226,7 @@ func cleanForMarkdown(root *html.Node, base *url.URL) {
 	for _, n := range unwrap {
 		unwrapNode(n)
 	}
+	fixEmphasisEdges(root)
 }
 
 // maxCellSpan bounds colspan and rowspan: the table renderer copies a

@@ -3,7 +3,6 @@ package extract
 import (
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/go-shiori/dom"
 	"golang.org/x/net/html"
@@ -23,11 +22,6 @@ var blockAtoms = map[atom.Atom]bool{
 	atom.Section: true, atom.Article: true, atom.Body: true, atom.Code: true, atom.Pre: true,
 }
 
-// linkRef is one link of the original page.
-type linkRef struct {
-	text, href string
-}
-
 // nearestBlock returns the closest ancestor of n that is a block.
 func nearestBlock(n *html.Node) *html.Node {
 	for p := n.Parent; p != nil; p = p.Parent {
@@ -36,74 +30,6 @@ func nearestBlock(n *html.Node) *html.Node {
 		}
 	}
 	return nil
-}
-
-// originalLinks maps the collapsed text of each block of the original page
-// to the links inside it, in document order.
-func originalLinks(root *html.Node) map[string][]linkRef {
-	out := map[string][]linkRef{}
-	keys := map[*html.Node]string{}
-	walk(root, func(n *html.Node) bool {
-		if n.Type != html.ElementNode {
-			return true
-		}
-		switch n.DataAtom {
-		case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head:
-			return false
-		case atom.A:
-			href := strings.TrimSpace(attr(n, "href"))
-			text := textContent(n)
-			if href == "" || text == "" || strings.HasPrefix(href, "#") || strings.HasPrefix(strings.ToLower(href), "javascript:") {
-				return false
-			}
-			b := nearestBlock(n)
-			if b == nil {
-				return false
-			}
-			key, ok := keys[b]
-			if !ok {
-				key = keyText(b)
-				keys[b] = key
-			}
-			out[key] = append(out[key], linkRef{text: text, href: href})
-			return false
-		}
-		return true
-	})
-	return out
-}
-
-// relink puts the page's links back into the extracted tree: inside every
-// block whose text is exactly the text of a block of the page, each link
-// text of that page block is wrapped again in <a href>. Blocks the
-// extractor reshaped keep their text unlinked rather than risk a link on
-// the wrong words.
-func relink(content *html.Node, links map[string][]linkRef) {
-	if len(links) == 0 {
-		return
-	}
-	var blocks []*html.Node
-	walk(content, func(n *html.Node) bool {
-		if n.Type != html.ElementNode {
-			return true
-		}
-		if n.DataAtom == atom.A || n.DataAtom == atom.Pre || n.Data == "code" && isBlockCode(n) {
-			return false
-		}
-		if blockAtoms[n.DataAtom] && n != content {
-			blocks = append(blocks, n)
-		}
-		return true
-	})
-	for _, b := range blocks {
-		refs := links[keyText(b)]
-		if len(refs) == 0 || hasDescendant(b, atom.A) {
-			continue
-		}
-		for _, ref := range refs {
-			wrapFirst(b, ref)
-		}
-	}
 }
 
 func hasDescendant(n *html.Node, a atom.Atom) bool {
@@ -115,52 +41,6 @@ func hasDescendant(n *html.Node, a atom.Atom) bool {
 		return !found
 	})
 	return found
-}
-
-// wrapFirst wraps the first not-yet-linked occurrence of ref.text that
-// lies inside one text node of b.
-func wrapFirst(b *html.Node, ref linkRef) {
-	var done bool
-	walk(b, func(n *html.Node) bool {
-		if done {
-			return false
-		}
-		if n.Type == html.ElementNode && (n.DataAtom == atom.A || n.Data == "code") {
-			return false
-		}
-		if n.Type != html.TextNode {
-			return true
-		}
-		i := indexCollapsed(n.Data, ref.text)
-		if i < 0 {
-			return false
-		}
-		start, end := i, i+len(ref.text)
-		before, mid, after := n.Data[:start], n.Data[start:end], n.Data[end:]
-		a := &html.Node{Type: html.ElementNode, Data: "a", DataAtom: atom.A, Attr: []html.Attribute{{Key: "href", Val: ref.href}}}
-		a.AppendChild(&html.Node{Type: html.TextNode, Data: mid})
-		p := n.Parent
-		if before != "" {
-			p.InsertBefore(&html.Node{Type: html.TextNode, Data: before}, n)
-		}
-		p.InsertBefore(a, n)
-		if after != "" {
-			p.InsertBefore(&html.Node{Type: html.TextNode, Data: after}, n)
-		}
-		p.RemoveChild(n)
-		done = true
-		return false
-	})
-}
-
-// indexCollapsed finds needle in s; needle has collapsed white space, s
-// may not. It returns the byte offset in s, or -1. Only exact matches and
-// matches differing in white space runs are found.
-func indexCollapsed(s, needle string) int {
-	if i := strings.Index(s, needle); i >= 0 {
-		return i
-	}
-	return -1
 }
 
 // isBlockCode reports a <code> the extractor uses as a code block: one
@@ -416,101 +296,6 @@ func fixAtoms(root *html.Node) {
 		}
 		return true
 	})
-}
-
-// pruneLinkBlocks removes blocks that were nothing but links on the page:
-// "Read more" teasers, related-article headlines, app and newsletter
-// calls to action. The extractor measures link density too, but only on
-// whole sections; a single all-link line inside the article slips through.
-// Link text is measured on the original page, since the extracted tree
-// has lost its links by then.
-func pruneLinkBlocks(content *html.Node, links map[string][]linkRef) {
-	if len(links) == 0 {
-		return
-	}
-	var drop []*html.Node
-	walk(content, func(n *html.Node) bool {
-		if n.Type != html.ElementNode || n == content {
-			return true
-		}
-		switch n.DataAtom {
-		case atom.P, atom.Li, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Dt, atom.Dd:
-		case atom.Pre, atom.Table, atom.Code:
-			return false
-		default:
-			return true
-		}
-		if hasBlockChild(n) {
-			return true
-		}
-		key := keyText(n)
-		refs := links[key]
-		if len(refs) == 0 {
-			return false
-		}
-		linked := 0
-		for _, r := range refs {
-			linked += utf8.RuneCountInString(r.text)
-		}
-		total := utf8.RuneCountInString(key)
-		if total > 0 && float64(linked) >= 0.8*float64(total) && CountWords(key) <= 25 {
-			switch n.DataAtom {
-			case atom.Li:
-				if !hasProseAfter(content, n) {
-					drop = append(drop, n)
-				}
-			case atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-				// A linked heading over a paragraph is a section title
-				// (a product in a gift guide); over nothing, a teaser.
-				if !proseFollows(n) {
-					drop = append(drop, n)
-				}
-			default:
-				drop = append(drop, n)
-			}
-		}
-		return false
-	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
-	removeEmptyLists(content)
-}
-
-// hasProseAfter reports whether a paragraph of running text (20 words or
-// more) follows n in the content. Lists of links inside the article are
-// often its substance (a gift guide, a reading list); after the last
-// paragraph they are the site's "related" strip.
-func hasProseAfter(content, n *html.Node) bool {
-	seen, found := false, false
-	walk(content, func(c *html.Node) bool {
-		if found {
-			return false
-		}
-		if c == n {
-			seen = true
-			return false
-		}
-		if seen && c.Type == html.ElementNode && c.DataAtom == atom.P && CountWords(keyText(c)) >= 20 {
-			found = true
-		}
-		return true
-	})
-	return found
-}
-
-// proseFollows reports whether the next element after n is a paragraph
-// of 20 words or more.
-func proseFollows(n *html.Node) bool {
-	for c := n.NextSibling; c != nil; c = c.NextSibling {
-		if c.Type == html.TextNode && strings.TrimSpace(c.Data) == "" {
-			continue
-		}
-		return c.Type == html.ElementNode && CountWords(keyText(c)) >= 20
-	}
-	return false
 }
 
 // hasBlockChild reports whether n holds a nested block (a list in a list
