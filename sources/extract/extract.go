@@ -51,6 +51,7 @@ func Extract(page []byte, pageURL string, opts Options) (doc *Document, err erro
 	meta := metadataFromDoc(root, pageURL)
 	base := documentBase(root, pageURL)
 	removeTrackingPixels(root)
+	renameCustomElements(root)
 
 	// What the refinements need from the page is read before extraction,
 	// so that readability may then work on root itself instead of a copy.
@@ -70,6 +71,7 @@ func Extract(page []byte, pageURL string, opts Options) (doc *Document, err erro
 	}
 	dropLeadingTitle(node, meta.Title, meta.Description)
 	dropMetaLines(node, meta.Author)
+	dropTrailingHeadings(node)
 	md, err := nodeToMarkdown(node, base)
 	if err != nil {
 		return nil, fmt.Errorf("extract %s: %w", pageURL, err)

@@ -29,6 +29,10 @@ func newConverter() *converter.Converter {
 			),
 			table.NewTablePlugin(
 				table.WithSpanCellBehavior(table.SpanBehaviorMirror),
+				// By default the plugin gives up on a table with a line
+				// break in a cell and flattens it into run-together text;
+				// the break is kept as <br /> in the cell instead.
+				table.WithNewlineBehavior(table.NewlineBehaviorPreserve),
 				table.WithCellPaddingBehavior(table.CellPaddingBehaviorMinimal),
 			),
 		),
@@ -226,6 +230,10 @@ func cleanForMarkdown(root *html.Node, base *url.URL) {
 	for _, n := range unwrap {
 		unwrapNode(n)
 	}
+	cleanTables(root)
+	italicCaptions(root)
+	dropShareLinks(root)
+	dropInvisibleBlocks(root)
 	fixEmphasisEdges(root)
 }
 
@@ -402,6 +410,10 @@ var (
 // with it. Trailing spaces stay: two of them are a hard line break, and
 // code blocks keep their bytes.
 func tidyMarkdown(md string) string {
+	// A line break in a table cell is written "  <br />" (the converter's
+	// hard break, then the table plugin's replacement of the newline);
+	// the spaces mean nothing there.
+	md = strings.ReplaceAll(md, "  <br />", "<br />")
 	if strings.Contains(md, listEndMarker) {
 		lines := strings.Split(md, "\n")
 		out := lines[:0:0]

@@ -156,13 +156,33 @@ func restoreCode(content *html.Node, pres map[string]codeRef) {
 	}
 }
 
-// dropLeadingTitle removes headings at the start of the content that
-// belong to the page's header, not its body: the headline (the article's
-// title) and the standfirst under it, a heading that repeats the page's
-// description or reads as a sentence rather than a section title.
+// dropLeadingTitle removes what belongs to the page's header, not its
+// body: the headline (a heading that reads as the article's title, first
+// among the leading blocks, after at most pictures and short lines such
+// as a kicker), the logos above it (a print header), and the standfirst
+// under it, a heading that repeats the page's description or reads as a
+// sentence rather than a section title.
 func dropLeadingTitle(content *html.Node, title, description string) {
 	titleK, descK := titleKey(title), titleKey(description)
 	removedTitle := false
+	lead := leadBlocks(content, 4)
+	for i, b := range lead {
+		if isHeading(b) {
+			if t := titleKey(textContent(b)); t != "" && readsAsTitle(t, titleK, b) {
+				for _, p := range lead[:i] {
+					if isLogo(p) {
+						p.Parent.RemoveChild(p)
+					}
+				}
+				b.Parent.RemoveChild(b)
+				removedTitle = true
+			}
+			break
+		}
+		if !isPicture(b) && CountWords(textContent(b)) > 40 {
+			break
+		}
+	}
 	for range 2 {
 		h := leadingHeading(content)
 		if h == nil {
@@ -172,8 +192,7 @@ func dropLeadingTitle(content *html.Node, title, description string) {
 		if t == "" {
 			return
 		}
-		isTitle := !removedTitle && (t == titleK || titleK == "" && h.DataAtom == atom.H1 ||
-			len(t) > 10 && strings.HasPrefix(titleK, t) || len(titleK) > 10 && strings.HasPrefix(t, titleK))
+		isTitle := !removedTitle && readsAsTitle(t, titleK, h)
 		isDek := h.DataAtom != atom.H1 && (descK != "" && (t == descK || len(t) > 20 && strings.HasPrefix(descK, t)) ||
 			removedTitle && CountWords(textContent(h)) >= 12)
 		switch {
@@ -185,6 +204,68 @@ func dropLeadingTitle(content *html.Node, title, description string) {
 		}
 		h.Parent.RemoveChild(h)
 	}
+}
+
+// readsAsTitle reports whether a heading's key t is the title's key (or
+// one begins the other), or, when the page names no title, an <h1>.
+func readsAsTitle(t, titleK string, h *html.Node) bool {
+	return t == titleK || titleK == "" && h.DataAtom == atom.H1 ||
+		len(t) > 10 && strings.HasPrefix(titleK, t) || len(titleK) > 10 && strings.HasPrefix(t, titleK)
+}
+
+// leadBlocks returns the first n blocks of content in reading order;
+// loose text counts as the block of its parent.
+func leadBlocks(content *html.Node, n int) []*html.Node {
+	var out []*html.Node
+	walk(content, func(c *html.Node) bool {
+		if len(out) >= n {
+			return false
+		}
+		if c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" && c.Parent != content {
+			out = append(out, c.Parent)
+			return false
+		}
+		if c.Type != html.ElementNode {
+			return true
+		}
+		switch c.DataAtom {
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.P, atom.Img, atom.Figure, atom.Picture,
+			atom.Ul, atom.Ol, atom.Table, atom.Blockquote, atom.Pre:
+			out = append(out, c)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+func isHeading(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}
+
+// isPicture reports an image, or a block holding images and no text.
+func isPicture(n *html.Node) bool {
+	return n.DataAtom == atom.Img || hasDescendant(n, atom.Img) && strings.TrimSpace(textContent(n)) == ""
+}
+
+// isLogo reports a picture whose image names itself a logo.
+func isLogo(n *html.Node) bool {
+	if !isPicture(n) {
+		return false
+	}
+	logo := false
+	walk(n, func(c *html.Node) bool {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Img {
+			s := strings.ToLower(attr(c, "src") + " " + attr(c, "alt") + " " + attr(c, "class") + " " + attr(c, "id"))
+			logo = logo || strings.Contains(s, "logo")
+		}
+		return !logo
+	})
+	return logo
 }
 
 // leadingHeading returns the heading that holds the first text of content,

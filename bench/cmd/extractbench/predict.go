@@ -15,7 +15,8 @@ import (
 // variants are the settings the cross-validation chooses between: the
 // default and each alternative worth measuring.
 var variants = map[string]extract.Options{
-	"default": {},
+	"default":  {},
+	"captions": {KeepCaptions: true},
 }
 
 func variantNames() string {
