@@ -52,6 +52,12 @@ func Extract(page []byte, pageURL string, opts Options) (doc *Document, err erro
 	base := documentBase(root, pageURL)
 	removeTrackingPixels(root)
 	renameCustomElements(root)
+	wrapLooseText(root)
+	dropRepeatedFooters(root)
+	if opts.KeepCaptions {
+		// The extractor drops <figcaption>; a paragraph it keeps.
+		italicCaptions(root)
+	}
 
 	// What the refinements need from the page is read before extraction,
 	// so that readability may then work on root itself instead of a copy.

@@ -85,6 +85,21 @@ func unwrapTable(t *html.Node) {
 	t.Parent.RemoveChild(t)
 }
 
+// dropRepeatedFooters applies fixFooter to every table of the page before
+// extraction, which turns footers into ordinary rows.
+func dropRepeatedFooters(root *html.Node) {
+	var tables []*html.Node
+	walk(root, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Table {
+			tables = append(tables, n)
+		}
+		return true
+	})
+	for _, t := range tables {
+		fixFooter(t)
+	}
+}
+
 func fixFooter(t *html.Node) {
 	var head, foot *html.Node
 	walk(t, func(c *html.Node) bool {

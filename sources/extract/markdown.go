@@ -87,10 +87,7 @@ func convertFragment(fragment string, baseURL string) (md, text string, err erro
 			return plain, plain, nil
 		}
 	}
-	root := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-	for _, n := range nodes {
-		root.AppendChild(n)
-	}
+	root := fragmentRoot(nodes)
 	var b *url.URL
 	if u, err := url.Parse(strings.TrimSpace(baseURL)); err == nil && u.IsAbs() {
 		b = u
@@ -113,6 +110,15 @@ func nodeToMarkdown(root *html.Node, base *url.URL) (string, error) {
 		return "", fmt.Errorf("convert html to markdown: %w", err)
 	}
 	return tidyMarkdown(restoreSpecials(string(out))), nil
+}
+
+// fragmentRoot puts parsed fragment nodes under one <div>.
+func fragmentRoot(nodes []*html.Node) *html.Node {
+	root := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	for _, n := range nodes {
+		root.AppendChild(n)
+	}
+	return root
 }
 
 func parseFragment(s string) ([]*html.Node, error) {
@@ -414,6 +420,9 @@ func tidyMarkdown(md string) string {
 	// hard break, then the table plugin's replacement of the newline);
 	// the spaces mean nothing there.
 	md = strings.ReplaceAll(md, "  <br />", "<br />")
+	for strings.Contains(md, "<br /><br />") {
+		md = strings.ReplaceAll(md, "<br /><br />", "<br />")
+	}
 	if strings.Contains(md, listEndMarker) {
 		lines := strings.Split(md, "\n")
 		out := lines[:0:0]

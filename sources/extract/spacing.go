@@ -141,3 +141,89 @@ func firstRunes(s string, n int) string {
 	}
 	return s[:i]
 }
+
+// wrapLooseText wraps each run of text and inline elements that sits
+// directly in a container (<div>, <blockquote>, <section>…) beside other
+// content in a <p>, before extraction. go-trafilatura keeps paragraphs
+// but drops text that opens a <div> ahead of inline markup ("The survey
+// is <em>not</em> …" lost "The survey is"), and splits the rest.
+func wrapLooseText(root *html.Node) {
+	var containers []*html.Node
+	walk(root, func(n *html.Node) bool {
+		if n.Type != html.ElementNode {
+			return true
+		}
+		switch n.DataAtom {
+		case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Pre, atom.Table, atom.Ul, atom.Ol, atom.P,
+			atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Code:
+			return false
+		case atom.Div, atom.Blockquote, atom.Section, atom.Article, atom.Main, atom.Aside, atom.Center:
+			containers = append(containers, n)
+		}
+		return true
+	})
+	for _, c := range containers {
+		var run []*html.Node
+		flush := func() {
+			if runHasText(run) {
+				p := &html.Node{Type: html.ElementNode, Data: "p", DataAtom: atom.P}
+				c.InsertBefore(p, run[0])
+				for _, k := range run {
+					c.RemoveChild(k)
+					p.AppendChild(k)
+				}
+			}
+			run = run[:0]
+		}
+		for k := c.FirstChild; k != nil; k = k.NextSibling {
+			if isInline(k) {
+				run = append(run, k)
+			} else {
+				flush()
+			}
+		}
+		flush()
+	}
+}
+
+// isInline reports text and phrasing elements, what a paragraph holds.
+func isInline(n *html.Node) bool {
+	switch n.Type {
+	case html.TextNode:
+		return true
+	case html.ElementNode:
+		switch n.DataAtom {
+		case atom.A, atom.Abbr, atom.B, atom.Bdi, atom.Bdo, atom.Br, atom.Cite, atom.Code, atom.Data, atom.Dfn, atom.Em,
+			atom.Font, atom.I, atom.Img, atom.Kbd, atom.Mark, atom.Q, atom.S, atom.Samp, atom.Small, atom.Span,
+			atom.Strong, atom.Sub, atom.Sup, atom.Time, atom.U, atom.Var, atom.Wbr, atom.Del, atom.Ins, atom.Strike, atom.Tt:
+			return !hasBlockChild(n)
+		}
+	}
+	return false
+}
+
+// runHasText reports whether a run of inline nodes is a sentence the
+// extractor would damage: text of its own beside inline markup with
+// text, a dozen words or more. Short loose text (a date, "Share", a
+// label) stays as it is: wrapped, the extractor would take it for a
+// paragraph of the article.
+func runHasText(run []*html.Node) bool {
+	ownText, markup := false, false
+	var text strings.Builder
+	for _, n := range run {
+		t := textContentRaw(n)
+		text.WriteString(t)
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		if n.Type == html.TextNode {
+			ownText = true
+		} else {
+			markup = true
+		}
+	}
+	return ownText && markup && CountWords(text.String()) >= minLooseWords
+}
+
+// minLooseWords is the length from which loose text is a sentence.
+const minLooseWords = 12
