@@ -61,7 +61,7 @@ func FromFragment(fragment string, baseURL string) (*Document, error) {
 		return nil, err
 	}
 	d := &Document{Markdown: md, Text: text, Method: "fragment"}
-	d.Stats = computeStats([]byte(fragment), d)
+	d.Stats = computeStats([]byte(fragment), d, true)
 	return d, nil
 }
 

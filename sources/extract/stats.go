@@ -39,10 +39,12 @@ func (s Stats) TokenReduction() float64 {
 	return 1 - float64(s.OutputTokens)/float64(s.InputTokens)
 }
 
-func computeStats(page []byte, d *Document) Stats {
+func computeStats(page []byte, d *Document, tokens bool) Stats {
 	s := Stats{WordCount: CountWords(d.Text)}
-	s.InputTokens, s.InputTokensO200k = countTokens(string(page))
-	s.OutputTokens, s.OutputTokensO200k = countTokens(d.Markdown)
+	if tokens {
+		s.InputTokens, s.InputTokensO200k = countTokens(string(page))
+		s.OutputTokens, s.OutputTokensO200k = countTokens(d.Markdown)
+	}
 	s.ReadingTimeSeconds = int(math.Ceil(float64(s.WordCount) * 60 / wordsPerMinute))
 	if len(d.Markdown) > 0 {
 		s.CompressionRatio = math.Round(float64(len(page))/float64(len(d.Markdown))*100) / 100
