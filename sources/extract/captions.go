@@ -26,11 +26,7 @@ func dropCaptions(root *html.Node) {
 		}
 		return true
 	})
-	for _, n := range doomed {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	removeNodes(doomed)
 }
 
 func captionBlockTag(a atom.Atom) bool {
@@ -80,12 +76,7 @@ func italicCaptions(root *html.Node) {
 		if hasBlockChild(c) {
 			em.AppendChild(&html.Node{Type: html.TextNode, Data: text})
 		} else {
-			for k := c.FirstChild; k != nil; {
-				next := k.NextSibling
-				c.RemoveChild(k)
-				em.AppendChild(k)
-				k = next
-			}
+			moveChildren(c, em)
 		}
 		c.Parent.InsertBefore(p, c)
 		c.Parent.RemoveChild(c)

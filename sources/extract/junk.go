@@ -74,12 +74,7 @@ func unwrapTable(t *html.Node) {
 	})
 	for _, c := range cells {
 		div := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-		for k := c.FirstChild; k != nil; {
-			next := k.NextSibling
-			c.RemoveChild(k)
-			div.AppendChild(k)
-			k = next
-		}
+		moveChildren(c, div)
 		t.Parent.InsertBefore(div, t)
 	}
 	t.Parent.RemoveChild(t)
@@ -166,11 +161,7 @@ func dropInvisibleBlocks(root *html.Node) {
 		}
 		return true
 	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	removeNodes(drop)
 }
 
 // isShareLink reports a link that asks a social network or messenger to

@@ -198,11 +198,7 @@ func pruneLinkBlocks(content *html.Node, pt *pageText) {
 		}
 		return false
 	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	removeNodes(drop)
 	removeEmptyLists(content)
 }
 

@@ -228,11 +228,7 @@ func cleanForMarkdown(root *html.Node, base *url.URL) {
 		n.Attr = kept
 		return true
 	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	removeNodes(drop)
 	for _, n := range unwrap {
 		unwrapNode(n)
 	}

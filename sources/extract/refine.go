@@ -361,11 +361,7 @@ func removeTrackingPixels(root *html.Node) {
 		}
 		return true
 	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	removeNodes(drop)
 }
 
 // fixAtoms sets DataAtom on elements created by name only, as the
@@ -406,11 +402,7 @@ func removeEmptyLists(content *html.Node) {
 		}
 		return true
 	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	removeNodes(drop)
 }
 
 // bylineRe matches lines that only credit or date the article.
@@ -456,9 +448,5 @@ func dropMetaLines(content *html.Node, author string) {
 	for i := len(blocks) - 1; i >= len(drop) && i >= len(blocks)-2 && blocks[i] != nil && isMeta(blocks[i]); i-- {
 		drop = append(drop, blocks[i])
 	}
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	removeNodes(drop)
 }

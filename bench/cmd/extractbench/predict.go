@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/feedpoller/feedpoller/internal/benchpages"
 	"github.com/feedpoller/feedpoller/sources/extract"
 )
 
@@ -44,7 +45,7 @@ func predictCmd(args []string) error {
 	if *data == "" || *out == "" {
 		return fmt.Errorf("-data and -o are required")
 	}
-	pages, err := loadPages(*data)
+	pages, err := benchpages.Load(*data)
 	if err != nil {
 		return err
 	}
@@ -54,6 +55,8 @@ func predictCmd(args []string) error {
 		}
 	}
 	preds := map[string]map[string]string{}
+	var in, outTok, in2, out2 int
+	var reductions []float64
 	for _, p := range pages {
 		md := ""
 		doc, err := extract.Extract(p.HTML, p.URL, opts)
@@ -61,6 +64,9 @@ func predictCmd(args []string) error {
 			fmt.Fprintf(os.Stderr, "page %s: %v\n", p.ID, err)
 		} else {
 			md = doc.Markdown
+			st := doc.Stats
+			in, outTok, in2, out2 = in+st.InputTokens, outTok+st.OutputTokens, in2+st.InputTokensO200k, out2+st.OutputTokensO200k
+			reductions = append(reductions, st.TokenReduction())
 		}
 		preds[p.ID] = map[string]string{"articleBody": md}
 		if *mdDir != "" {
@@ -68,6 +74,12 @@ func predictCmd(args []string) error {
 				return err
 			}
 		}
+	}
+	slices.Sort(reductions)
+	if len(reductions) > 0 && in > 0 && in2 > 0 {
+		fmt.Fprintf(os.Stderr, "tokens over %d pages: cl100k_base %d of HTML, %d of Markdown (%.1f %% fewer); o200k_base %d, %d (%.1f %% fewer); median page %.1f %% fewer, least %.1f %%\n",
+			len(reductions), in, outTok, 100*(1-float64(outTok)/float64(in)), in2, out2, 100*(1-float64(out2)/float64(in2)),
+			100*reductions[len(reductions)/2], 100*reductions[0])
 	}
 	b, err := json.MarshalIndent(preds, "", " ")
 	if err != nil {

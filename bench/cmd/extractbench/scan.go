@@ -15,6 +15,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/feedpoller/feedpoller/internal/benchpages"
 	"github.com/feedpoller/feedpoller/sources/extract"
 )
 
@@ -56,8 +57,9 @@ func scanPage(pageHTML []byte, pageURL string, doc *extract.Document) []finding 
 		add(defectGlued, "%s", g)
 	}
 	if diff := textDiff(md, doc.Text); diff != "" {
-		// Asterisks lost or gained are the converter's escaping.
-		if strings.Count(squeeze(renderedText(md)), "*") != strings.Count(squeeze(doc.Text), "*") {
+		// Asterisks lost, gained or shown where the page has none are
+		// emphasis the Markdown broke.
+		if strings.Count(squeeze(renderedText(md)), "*") != strings.Count(squeeze(doc.Text), "*") || strings.Contains(diff, "*") {
 			add(defectEscape, "%s", diff)
 		} else {
 			add(defectTextChanged, "%s", diff)
@@ -310,7 +312,7 @@ func tableChecks(md string, add func(kind, format string, args ...any)) {
 		j := i + 2
 		empty := strings.Trim(header, "| ") == ""
 		for ; j < len(lines) && strings.HasPrefix(lines[j], "|"); j++ {
-			if lines[j] == header {
+			if lines[j] == header && strings.Trim(header, "| ") != "" {
 				add(defectTfoot, "%q", header)
 			}
 			if strings.Trim(lines[j], "| ") != "" {
@@ -336,7 +338,7 @@ func scanCmd(args []string, w io.Writer) error {
 	if !ok {
 		return fmt.Errorf("unknown variant %q", *variant)
 	}
-	pages, err := loadPages(*data)
+	pages, err := benchpages.Load(*data)
 	if err != nil {
 		return err
 	}

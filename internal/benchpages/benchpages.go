@@ -1,4 +1,8 @@
-package main
+// Package benchpages reads the pages of the article-extraction benchmark
+// from a directory in its layout (ground-truth.json and html/<id>.html.gz
+// or .html). The pages are not in the repository; the benchmarks and
+// tools that use them take the directory as an argument.
+package benchpages
 
 import (
 	"bytes"
@@ -11,15 +15,15 @@ import (
 	"slices"
 )
 
-// page is one page of the article-extraction benchmark.
-type page struct {
+// Page is one page of the benchmark: its id, address, human-written
+// article body and HTML.
+type Page struct {
 	ID, URL, Truth string
 	HTML           []byte
 }
 
-// loadPages reads a directory in the benchmark's layout:
-// ground-truth.json and html/<id>.html.gz (or .html).
-func loadPages(dir string) ([]page, error) {
+// Load reads every page of dir, in id order.
+func Load(dir string) ([]Page, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, "ground-truth.json"))
 	if err != nil {
 		return nil, fmt.Errorf("read ground truth: %w", err)
@@ -36,13 +40,13 @@ func loadPages(dir string) ([]page, error) {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	pages := make([]page, 0, len(ids))
+	pages := make([]Page, 0, len(ids))
 	for _, id := range ids {
 		h, err := readHTML(filepath.Join(dir, "html", id))
 		if err != nil {
 			return nil, fmt.Errorf("page %s: %w", id, err)
 		}
-		pages = append(pages, page{ID: id, URL: truth[id].URL, Truth: truth[id].ArticleBody, HTML: h})
+		pages = append(pages, Page{ID: id, URL: truth[id].URL, Truth: truth[id].ArticleBody, HTML: h})
 	}
 	return pages, nil
 }
