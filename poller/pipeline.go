@@ -147,6 +147,7 @@ func (p *Poller) article(src store.FeedSource, c candidate, ex extraction, hash 
 		ContentMarkdown: capMarkdown(ex.markdown, p.opts.MaxMarkdownBytes), ExtractionMethod: ex.method, WordCount: ex.stats.WordCount,
 		ContentTextHash: hash, Revision: 1, ReadingTimeSeconds: ex.stats.ReadingTimeSeconds,
 		InputTokens: ex.stats.InputTokens, OutputTokens: ex.stats.OutputTokens, QualityScore: ex.stats.Quality,
+		InputTokensO200k: ex.stats.InputTokensO200k, OutputTokensO200k: ex.stats.OutputTokensO200k,
 		Language: firstNonEmpty(ex.meta.Language, it.Language),
 	}
 	if it.GUID != "" {

@@ -69,7 +69,7 @@ func (f ListFilter) where(workspaceID int64, alias, art, dateCol string, asTime 
 const articleColumns = `a.id, a.workspace_id, a.feed_source_id, a.external_url, a.external_id, a.title, a.author,
 	a.published_at, a.summary, a.content_markdown, a.extraction_method, a.word_count, a.relevance_score,
 	a.content_text_hash, a.revision, a.previous_article_id, a.reading_time_seconds, a.input_tokens,
-	a.output_tokens, a.quality_score, a.language, a.created_at`
+	a.output_tokens, a.quality_score, a.language, a.created_at, a.input_tokens_o200k, a.output_tokens_o200k`
 
 type articleRow struct {
 	FeedArticle

@@ -103,6 +103,8 @@ type FeedArticle struct {
 	ReadingTimeSeconds int       `db:"reading_time_seconds" json:"reading_time_seconds"`
 	InputTokens        int       `db:"input_tokens" json:"input_tokens"`
 	OutputTokens       int       `db:"output_tokens" json:"output_tokens"`
+	InputTokensO200k   int       `db:"input_tokens_o200k" json:"input_tokens_o200k"` // cl100k_base above, o200k_base here
+	OutputTokensO200k  int       `db:"output_tokens_o200k" json:"output_tokens_o200k"`
 	QualityScore       float64   `db:"quality_score" json:"quality_score"`
 	Language           string    `db:"language" json:"language"`
 	CreatedAt          time.Time `db:"created_at" json:"created_at"`

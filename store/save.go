@@ -124,12 +124,12 @@ func (s *Store) savePoll(ctx context.Context, p PollSave) (SaveCounts, error) {
 
 func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p PollSave, arts []NewArticle) (SaveCounts, error) {
 	var c SaveCounts
-	const cols = 19
+	const cols = 21
 	var sb strings.Builder
 	sb.WriteString(`INSERT INTO feed_articles (workspace_id, feed_source_id, external_url, external_id, title, author,
 		published_at, summary, content_markdown, extraction_method, word_count, relevance_score, matched_terms,
 		content_text_hash, revision, previous_article_id, reading_time_seconds, input_tokens, output_tokens,
-		quality_score, language, created_at) VALUES `)
+		quality_score, language, created_at, input_tokens_o200k, output_tokens_o200k) VALUES `)
 	args := make([]any, 0, len(arts)*(cols+3))
 	t := now()
 	for i, na := range arts {
@@ -137,13 +137,13 @@ func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p PollSave, art
 		if i > 0 {
 			sb.WriteString(", ")
 		}
-		sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		sb.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 		terms, _ := json.Marshal(orEmpty(a.MatchedTerms))
 		rev := max(a.Revision, 1)
 		args = append(args, p.WorkspaceID, p.SourceID, a.ExternalURL, a.ExternalID, a.Title, a.Author,
 			utcPtr(a.PublishedAt), a.Summary, a.ContentMarkdown, a.ExtractionMethod, a.WordCount, a.RelevanceScore,
 			string(terms), a.ContentTextHash, rev, a.PreviousArticleID, a.ReadingTimeSeconds, a.InputTokens,
-			a.OutputTokens, a.QualityScore, a.Language, t)
+			a.OutputTokens, a.QualityScore, a.Language, t, a.InputTokensO200k, a.OutputTokensO200k)
 	}
 	sb.WriteString(` ON CONFLICT (workspace_id, external_url, revision) DO NOTHING RETURNING id, external_url, revision`)
 	var inserted []struct {

@@ -2,11 +2,7 @@ package extract
 
 import (
 	"bytes"
-	"compress/gzip"
-	"encoding/json"
-	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"syscall"
 	"testing"
@@ -14,6 +10,8 @@ import (
 
 	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
+
+	"github.com/feedpoller/feedpoller/internal/benchpages"
 )
 
 // benchmarkDataEnv names the directory of the article-extraction benchmark
@@ -31,45 +29,15 @@ func loadBenchmarkPages(b *testing.B) []benchPage {
 	if dir == "" {
 		b.Skipf("set %s to the benchmark's data directory", benchmarkDataEnv)
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, "ground-truth.json"))
+	pages, err := benchpages.Load(dir)
 	if err != nil {
-		b.Fatalf("read ground truth: %v", err)
+		b.Fatal(err)
 	}
-	var truth map[string]struct {
-		URL string `json:"url"`
+	out := make([]benchPage, 0, len(pages))
+	for _, p := range pages {
+		out = append(out, benchPage{url: p.URL, html: p.HTML})
 	}
-	if err := json.Unmarshal(raw, &truth); err != nil {
-		b.Fatalf("parse ground truth: %v", err)
-	}
-	ids := make([]string, 0, len(truth))
-	for id := range truth {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	pages := make([]benchPage, 0, len(ids))
-	for _, id := range ids {
-		page, err := readBenchmarkHTML(filepath.Join(dir, "html", id))
-		if err != nil {
-			b.Fatalf("page %s: %v", id, err)
-		}
-		pages = append(pages, benchPage{url: truth[id].URL, html: page})
-	}
-	return pages
-}
-
-func readBenchmarkHTML(stem string) ([]byte, error) {
-	if b, err := os.ReadFile(stem + ".html"); err == nil {
-		return b, nil
-	}
-	gz, err := os.ReadFile(stem + ".html.gz")
-	if err != nil {
-		return nil, err
-	}
-	r, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(r)
+	return out
 }
 
 func processCPU() time.Duration {
@@ -152,4 +120,37 @@ func meanOf(xs []float64) float64 {
 		sum += x
 	}
 	return sum / float64(len(xs))
+}
+
+// BenchmarkTokenCountPages measures exact token counting of whole pages
+// (the raw HTML, as Stats.InputTokens counts it) in both encodings, per
+// page, beside Extract without counting on the same pages, and checks
+// every count against tiktoken-go on the first pass:
+//
+//	FEEDPOLLER_EXTRACTION_BENCHMARK=../shared/extraction-benchmark \
+//	    go test -run '^$' -bench BenchmarkTokenCountPages -benchtime 1x ./sources/extract
+func BenchmarkTokenCountPages(b *testing.B) {
+	pages := loadBenchmarkPages(b)
+	cl, o2 := mustCounter(b, CL100kBase), mustCounter(b, O200kBase)
+	for _, p := range pages {
+		s := string(p.html)
+		if got, want := cl.Count(s), referenceCount(CL100kBase, s); got != want {
+			b.Errorf("cl100k %s: %d, tiktoken-go %d", p.url, got, want)
+		}
+		if got, want := o2.Count(s), referenceCount(O200kBase, s); got != want {
+			b.Errorf("o200k %s: %d, tiktoken-go %d", p.url, got, want)
+		}
+	}
+	for b.Loop() {
+		var count, extract []float64
+		for _, p := range pages {
+			s := string(p.html)
+			count = append(count, ms(bestCPU(3, func() { cl.Count(s); o2.Count(s) })))
+			extract = append(extract, ms(bestCPU(3, func() { _, _ = Extract(p.html, p.url, Options{SkipTokenCounts: true}) })))
+		}
+		b.ReportMetric(medianOf(count), "count-both-cpu-ms/page-median")
+		b.ReportMetric(meanOf(count), "count-both-cpu-ms/page-mean")
+		b.ReportMetric(medianOf(extract), "extract-cpu-ms/page-median")
+		b.ReportMetric(meanOf(extract), "extract-cpu-ms/page-mean")
+	}
 }

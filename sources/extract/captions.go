@@ -26,11 +26,7 @@ func dropCaptions(root *html.Node) {
 		}
 		return true
 	})
-	for _, n := range doomed {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	removeNodes(doomed)
 }
 
 func captionBlockTag(a atom.Atom) bool {
@@ -52,4 +48,37 @@ func holdsArticleBlocks(n *html.Node) bool {
 		return paragraphs <= 2
 	})
 	return paragraphs > 2
+}
+
+// italicCaptions writes each kept <figcaption> as a paragraph of italic
+// text, so the caption reads as one under its picture rather than as
+// body text.
+func italicCaptions(root *html.Node) {
+	var caps []*html.Node
+	walk(root, func(n *html.Node) bool {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Figcaption {
+			caps = append(caps, n)
+			return false
+		}
+		return true
+	})
+	for _, c := range caps {
+		text := textContent(c)
+		if text == "" || c.Parent == nil {
+			if c.Parent != nil {
+				c.Parent.RemoveChild(c)
+			}
+			continue
+		}
+		p := &html.Node{Type: html.ElementNode, Data: "p", DataAtom: atom.P}
+		em := &html.Node{Type: html.ElementNode, Data: "em", DataAtom: atom.Em}
+		p.AppendChild(em)
+		if hasBlockChild(c) {
+			em.AppendChild(&html.Node{Type: html.TextNode, Data: text})
+		} else {
+			moveChildren(c, em)
+		}
+		c.Parent.InsertBefore(p, c)
+		c.Parent.RemoveChild(c)
+	}
 }

@@ -94,7 +94,8 @@ func Command(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "extract: %v\n", err)
 		return 1
 	}
-	doc, err := Extract(page, *pageURL, Options{})
+	// Only the json format prints token counts.
+	doc, err := Extract(page, *pageURL, Options{SkipTokenCounts: *format != "json"})
 	if err != nil {
 		fmt.Fprintf(stderr, "extract: %v\n", err)
 		return 1
@@ -227,6 +228,8 @@ type jsonStats struct {
 	ReadingTimeSeconds int     `json:"reading_time_seconds"`
 	InputTokens        int     `json:"input_tokens"`
 	OutputTokens       int     `json:"output_tokens"`
+	InputTokensO200k   int     `json:"input_tokens_o200k"`
+	OutputTokensO200k  int     `json:"output_tokens_o200k"`
 	TokenReduction     float64 `json:"token_reduction"`
 	CompressionRatio   float64 `json:"compression_ratio"`
 }
@@ -245,6 +248,7 @@ func writeJSON(w io.Writer, d *Document, pageURL string) error {
 		Stats: jsonStats{
 			WordCount: d.Stats.WordCount, ReadingTimeSeconds: d.Stats.ReadingTimeSeconds,
 			InputTokens: d.Stats.InputTokens, OutputTokens: d.Stats.OutputTokens,
+			InputTokensO200k: d.Stats.InputTokensO200k, OutputTokensO200k: d.Stats.OutputTokensO200k,
 			TokenReduction:   float64(int(d.Stats.TokenReduction()*10000)) / 10000,
 			CompressionRatio: d.Stats.CompressionRatio,
 		},

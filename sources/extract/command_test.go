@@ -86,10 +86,12 @@ func TestCommandJSON(t *testing.T) {
 			Title string `json:"title"`
 		} `json:"metadata"`
 		Statistics struct {
-			WordCount      int     `json:"word_count"`
-			InputTokens    int     `json:"input_tokens"`
-			OutputTokens   int     `json:"output_tokens"`
-			TokenReduction float64 `json:"token_reduction"`
+			WordCount         int     `json:"word_count"`
+			InputTokens       int     `json:"input_tokens"`
+			OutputTokens      int     `json:"output_tokens"`
+			InputTokensO200k  int     `json:"input_tokens_o200k"`
+			OutputTokensO200k int     `json:"output_tokens_o200k"`
+			TokenReduction    float64 `json:"token_reduction"`
 		} `json:"statistics"`
 		Quality float64 `json:"quality"`
 		Method  string  `json:"extraction_method"`
@@ -103,6 +105,22 @@ func TestCommandJSON(t *testing.T) {
 	if got.Metadata.Title != "Tuning a Go HTTP client for slow feeds" || got.Statistics.WordCount == 0 ||
 		got.Statistics.OutputTokens >= got.Statistics.InputTokens || got.Quality <= 0 || got.Method == "" {
 		t.Errorf("unexpected JSON: %+v", got)
+	}
+	// The counts are tiktoken's, exactly, of the page and of the body.
+	page := readTestdata(t, "pages/structure.html")
+	st := got.Statistics
+	for _, c := range []struct {
+		name      string
+		got, want int
+	}{
+		{"input_tokens", st.InputTokens, referenceCount(CL100kBase, page)},
+		{"output_tokens", st.OutputTokens, referenceCount(CL100kBase, got.Markdown)},
+		{"input_tokens_o200k", st.InputTokensO200k, referenceCount(O200kBase, page)},
+		{"output_tokens_o200k", st.OutputTokensO200k, referenceCount(O200kBase, got.Markdown)},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, tiktoken-go counts %d", c.name, c.got, c.want)
+		}
 	}
 }
 

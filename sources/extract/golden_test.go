@@ -17,17 +17,45 @@ import (
 // heading levels, ordered-list start and nesting, fenced code with
 // language hints kept byte for byte, GFM tables, links and images
 // resolved against <base href>, tracking pixels, empty links and inline
-// styles dropped.
+// styles dropped. The defect-* pages each hold one kind of defect seen on
+// real pages, with the Markdown a reader should get instead:
+//
+//   - defect-spacing: text directly in a <div> or <blockquote> beside
+//     inline markup kept its spaces ("**will**appreciate"), in one
+//     paragraph, and lines split by <br> stay apart;
+//   - defect-table-br: a table with a <br> in a cell stays a table;
+//   - defect-emphasis: asterisks inside bold text are escaped so none
+//     is lost, and emphasis over punctuation does not show asterisks;
+//   - defect-links: links go back at their own place, not on the first
+//     words that read the same ("knowl[ed]ge") nor on a table header
+//     that reads like a menu link ("Stats");
+//   - defect-custom-element: the text after an unknown element is kept;
+//   - defect-junk: an empty layout table, zero-width-space paragraphs, a
+//     <tfoot> repeating the header, share links, a dangling "You may
+//     also like:" heading and a print-header logo are left out;
+//   - captions (with KeepCaptions): a figure caption is an italic line
+//     under its picture.
 func TestExtractGoldenPages(t *testing.T) {
-	pageURLs := map[string]string{
-		"structure.html": "https://example.org/blog/go-client.html",
-		"news.html":      "https://gazette.example.com/news/2026/03/river-levels-fall?utm_source=x",
+	const gazette = "https://gazette.example.com/news/2026/03/valley"
+	pages := []struct {
+		name, url string
+		opts      Options
+	}{
+		{"structure.html", "https://example.org/blog/go-client.html", Options{}},
+		{"news.html", "https://gazette.example.com/news/2026/03/river-levels-fall?utm_source=x", Options{}},
+		{"defect-spacing.html", gazette, Options{}},
+		{"defect-table-br.html", gazette, Options{}},
+		{"defect-emphasis.html", gazette, Options{}},
+		{"defect-links.html", gazette, Options{}},
+		{"defect-custom-element.html", gazette, Options{}},
+		{"defect-junk.html", gazette, Options{}},
+		{"captions.html", gazette, Options{KeepCaptions: true}},
 	}
-	for name, pageURL := range pageURLs {
-		t.Run(name, func(t *testing.T) {
-			page := readTestdata(t, filepath.Join("pages", name))
-			want := strings.TrimRight(readTestdata(t, filepath.Join("pages", strings.TrimSuffix(name, ".html")+".md")), "\n")
-			doc, err := Extract([]byte(page), pageURL, Options{})
+	for _, p := range pages {
+		t.Run(p.name, func(t *testing.T) {
+			page := readTestdata(t, filepath.Join("pages", p.name))
+			want := strings.TrimRight(readTestdata(t, filepath.Join("pages", strings.TrimSuffix(p.name, ".html")+".md")), "\n")
+			doc, err := Extract([]byte(page), p.url, p.opts)
 			if err != nil {
 				t.Fatalf("Extract: %v", err)
 			}

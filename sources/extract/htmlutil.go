@@ -148,3 +148,23 @@ func documentBase(doc *html.Node, pageURL string) *url.URL {
 	}
 	return b
 }
+
+// removeNodes takes each node out of its tree; nodes already out (inside
+// one removed before) are left alone.
+func removeNodes(nodes []*html.Node) {
+	for _, n := range nodes {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+}
+
+// moveChildren moves the children of from, in order, to the end of to.
+func moveChildren(from, to *html.Node) {
+	for k := from.FirstChild; k != nil; {
+		next := k.NextSibling
+		from.RemoveChild(k)
+		to.AppendChild(k)
+		k = next
+	}
+}

@@ -29,6 +29,10 @@ func newConverter() *converter.Converter {
 			),
 			table.NewTablePlugin(
 				table.WithSpanCellBehavior(table.SpanBehaviorMirror),
+				// By default the plugin gives up on a table with a line
+				// break in a cell and flattens it into run-together text;
+				// the break is kept as <br /> in the cell instead.
+				table.WithNewlineBehavior(table.NewlineBehaviorPreserve),
 				table.WithCellPaddingBehavior(table.CellPaddingBehaviorMinimal),
 			),
 		),
@@ -58,7 +62,7 @@ func FromFragment(fragment string, baseURL string) (*Document, error) {
 		return nil, err
 	}
 	d := &Document{Markdown: md, Text: text, Method: "fragment"}
-	d.Stats = computeStats([]byte(fragment), d)
+	d.Stats = computeStats([]byte(fragment), d, true)
 	return d, nil
 }
 
@@ -86,10 +90,7 @@ func convertFragment(fragment string, baseURL string) (md, text string, err erro
 			nodes = markdownNodes(plain, nodes)
 		}
 	}
-	root := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
-	for _, n := range nodes {
-		root.AppendChild(n)
-	}
+	root := fragmentRoot(nodes)
 	var b *url.URL
 	if u, err := url.Parse(strings.TrimSpace(baseURL)); err == nil && u.IsAbs() {
 		b = u
@@ -112,6 +113,15 @@ func nodeToMarkdown(root *html.Node, base *url.URL) (string, error) {
 		return "", fmt.Errorf("convert html to markdown: %w", err)
 	}
 	return tidyMarkdown(restoreSpecials(string(out))), nil
+}
+
+// fragmentRoot puts parsed fragment nodes under one <div>.
+func fragmentRoot(nodes []*html.Node) *html.Node {
+	root := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+	for _, n := range nodes {
+		root.AppendChild(n)
+	}
+	return root
 }
 
 func parseFragment(s string) ([]*html.Node, error) {
@@ -221,14 +231,15 @@ func cleanForMarkdown(root *html.Node, base *url.URL) {
 		n.Attr = kept
 		return true
 	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	removeNodes(drop)
 	for _, n := range unwrap {
 		unwrapNode(n)
 	}
+	cleanTables(root)
+	italicCaptions(root)
+	dropShareLinks(root)
+	dropInvisibleBlocks(root)
+	fixEmphasisEdges(root)
 }
 
 // maxCellSpan bounds colspan and rowspan: the table renderer copies a
@@ -404,6 +415,13 @@ var (
 // with it. Trailing spaces stay: two of them are a hard line break, and
 // code blocks keep their bytes.
 func tidyMarkdown(md string) string {
+	// A line break in a table cell is written "  <br />" (the converter's
+	// hard break, then the table plugin's replacement of the newline);
+	// the spaces mean nothing there.
+	md = strings.ReplaceAll(md, "  <br />", "<br />")
+	for strings.Contains(md, "<br /><br />") {
+		md = strings.ReplaceAll(md, "<br /><br />", "<br />")
+	}
 	if strings.Contains(md, listEndMarker) {
 		lines := strings.Split(md, "\n")
 		out := lines[:0:0]

@@ -14,21 +14,30 @@ import (
 // text nodes are hidden behind noncharacters before the converter sees
 // them, and after conversion each one is written literally, or
 // backslash-escaped where CommonMark would read it as markup.
+//
+// Asterisks go the same way: the converter escapes them itself, but runs
+// of them inside bold text come out wrong ("**Dia\*\*\** Co\**" for
+// <strong>Dia**** Co**</strong>, which loses asterisks and breaks the
+// bold). Each one is escaped unless spaces stand on both sides of it
+// ("5 * 3"), where it can neither open nor close emphasis.
 const (
-	sentinelLT  = '\uFDD0'
-	sentinelGT  = '\uFDD1'
-	sentinelAmp = '\uFDD2'
+	sentinelLT   = '\uFDD0'
+	sentinelGT   = '\uFDD1'
+	sentinelAmp  = '\uFDD2'
+	sentinelStar = '\uFDD3'
 )
 
 var hideSpecials = strings.NewReplacer(
 	"<", string(sentinelLT),
 	">", string(sentinelGT),
 	"&", string(sentinelAmp),
+	"*", string(sentinelStar),
 	// Noncharacters have no business in text; dropping any that arrive
 	// keeps them from being taken for ours.
 	string(sentinelLT), "\uFFFD",
 	string(sentinelGT), "\uFFFD",
 	string(sentinelAmp), "\uFFFD",
+	string(sentinelStar), "\uFFFD",
 )
 
 // registerTextEscaping hides "<", ">" and "&" of text nodes from the
@@ -58,12 +67,12 @@ const maxContainerPrefix = 256
 
 // restoreSpecials writes the hidden characters back into md.
 func restoreSpecials(md string) string {
-	if !strings.ContainsAny(md, string([]rune{sentinelLT, sentinelGT, sentinelAmp})) {
+	if !strings.ContainsAny(md, string([]rune{sentinelLT, sentinelGT, sentinelAmp, sentinelStar})) {
 		return md
 	}
 	// Decisions look at the text as it will read, with the other hidden
 	// characters already in their literal form.
-	plain := strings.NewReplacer(string(sentinelLT), "<", string(sentinelGT), ">", string(sentinelAmp), "&").Replace(md)
+	plain := strings.NewReplacer(string(sentinelLT), "<", string(sentinelGT), ">", string(sentinelAmp), "&", string(sentinelStar), "*").Replace(md)
 	var b strings.Builder
 	b.Grow(len(md) + 16)
 	lineStart := 0 // in plain
@@ -93,6 +102,12 @@ func restoreSpecials(md string) string {
 			}
 			b.WriteByte('&')
 			pi++
+		case sentinelStar:
+			if !spacedStar(plain, pi) {
+				b.WriteByte('\\')
+			}
+			b.WriteByte('*')
+			pi++
 		default:
 			// Bytes are copied as they are, invalid UTF-8 included, so
 			// that pi stays aligned with plain.
@@ -120,4 +135,14 @@ func ltIsMarkup(s string) bool {
 		return true
 	}
 	return emailAutolinkRe.MatchString(s)
+}
+
+// spacedStar reports an asterisk at plain[i] with a space or tab before
+// it and white space or the end after it: CommonMark reads it as text.
+// At the start of a line it would be a list marker, so it is not spaced.
+func spacedStar(plain string, i int) bool {
+	if i == 0 || plain[i-1] != ' ' && plain[i-1] != '\t' {
+		return false
+	}
+	return i+1 == len(plain) || plain[i+1] == ' ' || plain[i+1] == '\t' || plain[i+1] == '\n' || plain[i+1] == '\r'
 }

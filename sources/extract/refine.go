@@ -3,7 +3,6 @@ package extract
 import (
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/go-shiori/dom"
 	"golang.org/x/net/html"
@@ -23,11 +22,6 @@ var blockAtoms = map[atom.Atom]bool{
 	atom.Section: true, atom.Article: true, atom.Body: true, atom.Code: true, atom.Pre: true,
 }
 
-// linkRef is one link of the original page.
-type linkRef struct {
-	text, href string
-}
-
 // nearestBlock returns the closest ancestor of n that is a block.
 func nearestBlock(n *html.Node) *html.Node {
 	for p := n.Parent; p != nil; p = p.Parent {
@@ -36,74 +30,6 @@ func nearestBlock(n *html.Node) *html.Node {
 		}
 	}
 	return nil
-}
-
-// originalLinks maps the collapsed text of each block of the original page
-// to the links inside it, in document order.
-func originalLinks(root *html.Node) map[string][]linkRef {
-	out := map[string][]linkRef{}
-	keys := map[*html.Node]string{}
-	walk(root, func(n *html.Node) bool {
-		if n.Type != html.ElementNode {
-			return true
-		}
-		switch n.DataAtom {
-		case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head:
-			return false
-		case atom.A:
-			href := strings.TrimSpace(attr(n, "href"))
-			text := textContent(n)
-			if href == "" || text == "" || strings.HasPrefix(href, "#") || strings.HasPrefix(strings.ToLower(href), "javascript:") {
-				return false
-			}
-			b := nearestBlock(n)
-			if b == nil {
-				return false
-			}
-			key, ok := keys[b]
-			if !ok {
-				key = keyText(b)
-				keys[b] = key
-			}
-			out[key] = append(out[key], linkRef{text: text, href: href})
-			return false
-		}
-		return true
-	})
-	return out
-}
-
-// relink puts the page's links back into the extracted tree: inside every
-// block whose text is exactly the text of a block of the page, each link
-// text of that page block is wrapped again in <a href>. Blocks the
-// extractor reshaped keep their text unlinked rather than risk a link on
-// the wrong words.
-func relink(content *html.Node, links map[string][]linkRef) {
-	if len(links) == 0 {
-		return
-	}
-	var blocks []*html.Node
-	walk(content, func(n *html.Node) bool {
-		if n.Type != html.ElementNode {
-			return true
-		}
-		if n.DataAtom == atom.A || n.DataAtom == atom.Pre || n.Data == "code" && isBlockCode(n) {
-			return false
-		}
-		if blockAtoms[n.DataAtom] && n != content {
-			blocks = append(blocks, n)
-		}
-		return true
-	})
-	for _, b := range blocks {
-		refs := links[keyText(b)]
-		if len(refs) == 0 || hasDescendant(b, atom.A) {
-			continue
-		}
-		for _, ref := range refs {
-			wrapFirst(b, ref)
-		}
-	}
 }
 
 func hasDescendant(n *html.Node, a atom.Atom) bool {
@@ -115,52 +41,6 @@ func hasDescendant(n *html.Node, a atom.Atom) bool {
 		return !found
 	})
 	return found
-}
-
-// wrapFirst wraps the first not-yet-linked occurrence of ref.text that
-// lies inside one text node of b.
-func wrapFirst(b *html.Node, ref linkRef) {
-	var done bool
-	walk(b, func(n *html.Node) bool {
-		if done {
-			return false
-		}
-		if n.Type == html.ElementNode && (n.DataAtom == atom.A || n.Data == "code") {
-			return false
-		}
-		if n.Type != html.TextNode {
-			return true
-		}
-		i := indexCollapsed(n.Data, ref.text)
-		if i < 0 {
-			return false
-		}
-		start, end := i, i+len(ref.text)
-		before, mid, after := n.Data[:start], n.Data[start:end], n.Data[end:]
-		a := &html.Node{Type: html.ElementNode, Data: "a", DataAtom: atom.A, Attr: []html.Attribute{{Key: "href", Val: ref.href}}}
-		a.AppendChild(&html.Node{Type: html.TextNode, Data: mid})
-		p := n.Parent
-		if before != "" {
-			p.InsertBefore(&html.Node{Type: html.TextNode, Data: before}, n)
-		}
-		p.InsertBefore(a, n)
-		if after != "" {
-			p.InsertBefore(&html.Node{Type: html.TextNode, Data: after}, n)
-		}
-		p.RemoveChild(n)
-		done = true
-		return false
-	})
-}
-
-// indexCollapsed finds needle in s; needle has collapsed white space, s
-// may not. It returns the byte offset in s, or -1. Only exact matches and
-// matches differing in white space runs are found.
-func indexCollapsed(s, needle string) int {
-	if i := strings.Index(s, needle); i >= 0 {
-		return i
-	}
-	return -1
 }
 
 // isBlockCode reports a <code> the extractor uses as a code block: one
@@ -276,13 +156,33 @@ func restoreCode(content *html.Node, pres map[string]codeRef) {
 	}
 }
 
-// dropLeadingTitle removes headings at the start of the content that
-// belong to the page's header, not its body: the headline (the article's
-// title) and the standfirst under it, a heading that repeats the page's
-// description or reads as a sentence rather than a section title.
+// dropLeadingTitle removes what belongs to the page's header, not its
+// body: the headline (a heading that reads as the article's title, first
+// among the leading blocks, after at most pictures and short lines such
+// as a kicker), the logos above it (a print header), and the standfirst
+// under it, a heading that repeats the page's description or reads as a
+// sentence rather than a section title.
 func dropLeadingTitle(content *html.Node, title, description string) {
 	titleK, descK := titleKey(title), titleKey(description)
 	removedTitle := false
+	lead := leadBlocks(content, 4)
+	for i, b := range lead {
+		if isHeading(b) {
+			if t := titleKey(textContent(b)); t != "" && readsAsTitle(t, titleK, b) {
+				for _, p := range lead[:i] {
+					if isLogo(p) {
+						p.Parent.RemoveChild(p)
+					}
+				}
+				b.Parent.RemoveChild(b)
+				removedTitle = true
+			}
+			break
+		}
+		if !isPicture(b) && CountWords(textContent(b)) > 40 {
+			break
+		}
+	}
 	for range 2 {
 		h := leadingHeading(content)
 		if h == nil {
@@ -292,8 +192,7 @@ func dropLeadingTitle(content *html.Node, title, description string) {
 		if t == "" {
 			return
 		}
-		isTitle := !removedTitle && (t == titleK || titleK == "" && h.DataAtom == atom.H1 ||
-			len(t) > 10 && strings.HasPrefix(titleK, t) || len(titleK) > 10 && strings.HasPrefix(t, titleK))
+		isTitle := !removedTitle && readsAsTitle(t, titleK, h)
 		isDek := h.DataAtom != atom.H1 && (descK != "" && (t == descK || len(t) > 20 && strings.HasPrefix(descK, t)) ||
 			removedTitle && CountWords(textContent(h)) >= 12)
 		switch {
@@ -305,6 +204,68 @@ func dropLeadingTitle(content *html.Node, title, description string) {
 		}
 		h.Parent.RemoveChild(h)
 	}
+}
+
+// readsAsTitle reports whether a heading's key t is the title's key (or
+// one begins the other), or, when the page names no title, an <h1>.
+func readsAsTitle(t, titleK string, h *html.Node) bool {
+	return t == titleK || titleK == "" && h.DataAtom == atom.H1 ||
+		len(t) > 10 && strings.HasPrefix(titleK, t) || len(titleK) > 10 && strings.HasPrefix(t, titleK)
+}
+
+// leadBlocks returns the first n blocks of content in reading order;
+// loose text counts as the block of its parent.
+func leadBlocks(content *html.Node, n int) []*html.Node {
+	var out []*html.Node
+	walk(content, func(c *html.Node) bool {
+		if len(out) >= n {
+			return false
+		}
+		if c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" && c.Parent != content {
+			out = append(out, c.Parent)
+			return false
+		}
+		if c.Type != html.ElementNode {
+			return true
+		}
+		switch c.DataAtom {
+		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.P, atom.Img, atom.Figure, atom.Picture,
+			atom.Ul, atom.Ol, atom.Table, atom.Blockquote, atom.Pre:
+			out = append(out, c)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+func isHeading(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}
+
+// isPicture reports an image, or a block holding images and no text.
+func isPicture(n *html.Node) bool {
+	return n.DataAtom == atom.Img || hasDescendant(n, atom.Img) && strings.TrimSpace(textContent(n)) == ""
+}
+
+// isLogo reports a picture whose image names itself a logo.
+func isLogo(n *html.Node) bool {
+	if !isPicture(n) {
+		return false
+	}
+	logo := false
+	walk(n, func(c *html.Node) bool {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Img {
+			s := strings.ToLower(attr(c, "src") + " " + attr(c, "alt") + " " + attr(c, "class") + " " + attr(c, "id"))
+			logo = logo || strings.Contains(s, "logo")
+		}
+		return !logo
+	})
+	return logo
 }
 
 // leadingHeading returns the heading that holds the first text of content,
@@ -400,11 +361,7 @@ func removeTrackingPixels(root *html.Node) {
 		}
 		return true
 	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	removeNodes(drop)
 }
 
 // fixAtoms sets DataAtom on elements created by name only, as the
@@ -416,101 +373,6 @@ func fixAtoms(root *html.Node) {
 		}
 		return true
 	})
-}
-
-// pruneLinkBlocks removes blocks that were nothing but links on the page:
-// "Read more" teasers, related-article headlines, app and newsletter
-// calls to action. The extractor measures link density too, but only on
-// whole sections; a single all-link line inside the article slips through.
-// Link text is measured on the original page, since the extracted tree
-// has lost its links by then.
-func pruneLinkBlocks(content *html.Node, links map[string][]linkRef) {
-	if len(links) == 0 {
-		return
-	}
-	var drop []*html.Node
-	walk(content, func(n *html.Node) bool {
-		if n.Type != html.ElementNode || n == content {
-			return true
-		}
-		switch n.DataAtom {
-		case atom.P, atom.Li, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Dt, atom.Dd:
-		case atom.Pre, atom.Table, atom.Code:
-			return false
-		default:
-			return true
-		}
-		if hasBlockChild(n) {
-			return true
-		}
-		key := keyText(n)
-		refs := links[key]
-		if len(refs) == 0 {
-			return false
-		}
-		linked := 0
-		for _, r := range refs {
-			linked += utf8.RuneCountInString(r.text)
-		}
-		total := utf8.RuneCountInString(key)
-		if total > 0 && float64(linked) >= 0.8*float64(total) && CountWords(key) <= 25 {
-			switch n.DataAtom {
-			case atom.Li:
-				if !hasProseAfter(content, n) {
-					drop = append(drop, n)
-				}
-			case atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-				// A linked heading over a paragraph is a section title
-				// (a product in a gift guide); over nothing, a teaser.
-				if !proseFollows(n) {
-					drop = append(drop, n)
-				}
-			default:
-				drop = append(drop, n)
-			}
-		}
-		return false
-	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
-	removeEmptyLists(content)
-}
-
-// hasProseAfter reports whether a paragraph of running text (20 words or
-// more) follows n in the content. Lists of links inside the article are
-// often its substance (a gift guide, a reading list); after the last
-// paragraph they are the site's "related" strip.
-func hasProseAfter(content, n *html.Node) bool {
-	seen, found := false, false
-	walk(content, func(c *html.Node) bool {
-		if found {
-			return false
-		}
-		if c == n {
-			seen = true
-			return false
-		}
-		if seen && c.Type == html.ElementNode && c.DataAtom == atom.P && CountWords(keyText(c)) >= 20 {
-			found = true
-		}
-		return true
-	})
-	return found
-}
-
-// proseFollows reports whether the next element after n is a paragraph
-// of 20 words or more.
-func proseFollows(n *html.Node) bool {
-	for c := n.NextSibling; c != nil; c = c.NextSibling {
-		if c.Type == html.TextNode && strings.TrimSpace(c.Data) == "" {
-			continue
-		}
-		return c.Type == html.ElementNode && CountWords(keyText(c)) >= 20
-	}
-	return false
 }
 
 // hasBlockChild reports whether n holds a nested block (a list in a list
@@ -540,11 +402,7 @@ func removeEmptyLists(content *html.Node) {
 		}
 		return true
 	})
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	removeNodes(drop)
 }
 
 // bylineRe matches lines that only credit or date the article.
@@ -590,9 +448,5 @@ func dropMetaLines(content *html.Node, author string) {
 	for i := len(blocks) - 1; i >= len(drop) && i >= len(blocks)-2 && blocks[i] != nil && isMeta(blocks[i]); i-- {
 		drop = append(drop, blocks[i])
 	}
-	for _, n := range drop {
-		if n.Parent != nil {
-			n.Parent.RemoveChild(n)
-		}
-	}
+	removeNodes(drop)
 }

@@ -15,9 +15,11 @@ type Stats struct {
 	WordCount int
 	// ReadingTimeSeconds assumes 230 words a minute.
 	ReadingTimeSeconds int
-	// InputTokens and OutputTokens estimate LLM tokens (see EstimateTokens)
-	// of the raw HTML and of the body Markdown.
+	// InputTokens and OutputTokens are the cl100k_base tokens of the raw
+	// HTML and of the body Markdown, counted exactly (see TokenCounter).
 	InputTokens, OutputTokens int
+	// InputTokensO200k and OutputTokensO200k are the same in o200k_base.
+	InputTokensO200k, OutputTokensO200k int
 	// CompressionRatio is raw HTML bytes divided by Markdown bytes.
 	CompressionRatio float64
 	// Quality is 0..1: how much the body reads like a clean article (see
@@ -37,11 +39,11 @@ func (s Stats) TokenReduction() float64 {
 	return 1 - float64(s.OutputTokens)/float64(s.InputTokens)
 }
 
-func computeStats(page []byte, d *Document) Stats {
-	s := Stats{
-		WordCount:    CountWords(d.Text),
-		InputTokens:  EstimateTokens(string(page)),
-		OutputTokens: EstimateTokens(d.Markdown),
+func computeStats(page []byte, d *Document, tokens bool) Stats {
+	s := Stats{WordCount: CountWords(d.Text)}
+	if tokens {
+		s.InputTokens, s.InputTokensO200k = countTokens(string(page))
+		s.OutputTokens, s.OutputTokensO200k = countTokens(d.Markdown)
 	}
 	s.ReadingTimeSeconds = int(math.Ceil(float64(s.WordCount) * 60 / wordsPerMinute))
 	if len(d.Markdown) > 0 {
@@ -49,6 +51,20 @@ func computeStats(page []byte, d *Document) Stats {
 	}
 	s.Quality = qualityScore(d.Markdown, d.Text, s.WordCount)
 	return s
+}
+
+// countTokens counts s in cl100k_base and o200k_base. The vocabularies
+// are embedded in the binary, so loading them fails only in a broken
+// build (which the tests catch); the counts are then 0, unknown, rather
+// than failing the article.
+func countTokens(s string) (cl100k, o200k int) {
+	if cl, err := Counter(CL100kBase); err == nil {
+		cl100k = cl.Count(s)
+	}
+	if o2, err := Counter(O200kBase); err == nil {
+		o200k = o2.Count(s)
+	}
+	return cl100k, o200k
 }
 
 // isCJK reports scripts written without spaces between words (Thai,
@@ -118,119 +134,6 @@ func CountWords(text string) int {
 		}
 	}
 	return n
-}
-
-// EstimateTokens approximates the number of tokens a cl100k-style BPE
-// tokenizer (GPT-4 family) produces for s, without its 1.7 MB vocabulary
-// or its regular expressions, which would cost more CPU than extracting
-// the page. It mirrors cl100k's pre-tokenisation: a letter run with its
-// leading space is one piece, digits go in groups of three, a punctuation
-// run is one piece, line breaks are their own piece; then long pieces are
-// split the way BPE splits rare words: one more token per 5 ASCII letters
-// beyond the first 6, one per character in CJK scripts, one per three
-// letters in other scripts. It is an estimate (not calibrated against
-// the real vocabulary), good for ratios and budgets, not billing.
-func EstimateTokens(s string) int {
-	tokens := 0
-	i := 0
-	// next returns the rune at i and its size, with a fast path for ASCII.
-	next := func(i int) (rune, int) {
-		if c := s[i]; c < utf8.RuneSelf {
-			return rune(c), 1
-		}
-		return utf8.DecodeRuneInString(s[i:])
-	}
-	for i < len(s) {
-		r, size := next(i)
-		switch {
-		case r == '\n' || r == '\r':
-			// A run of line breaks is one piece.
-			for i < len(s) && (s[i] == '\n' || s[i] == '\r') {
-				i++
-			}
-			tokens++
-		case r == ' ' || r == '\t':
-			// A single space joins the next piece; longer runs are a piece.
-			j := i
-			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-				j++
-			}
-			if j-i > 1 {
-				tokens++
-			}
-			i = j
-		case r < utf8.RuneSelf && asciiLetter(byte(r)):
-			j := i
-			for j < len(s) && asciiLetter(s[j]) {
-				j++
-			}
-			n := j - i
-			i = j
-			// A word continuing in non-ASCII letters (accents) costs more.
-			other := 0
-			for i < len(s) && s[i] >= utf8.RuneSelf {
-				r, size = next(i)
-				if !unicode.IsLetter(r) || isCJK(r) {
-					break
-				}
-				other++
-				i += size
-				for i < len(s) && asciiLetter(s[i]) {
-					i++
-					n++
-				}
-			}
-			tokens += 1 + max(0, n-6)/5 + other/2
-		case r < utf8.RuneSelf && asciiDigit(byte(r)):
-			j := i
-			for j < len(s) && asciiDigit(s[j]) {
-				j++
-			}
-			tokens += (j - i + 2) / 3
-			i = j
-		case r < utf8.RuneSelf:
-			// ASCII punctuation and symbols: one piece per run.
-			j := i
-			for j < len(s) && s[j] < utf8.RuneSelf && !asciiLetter(s[j]) && !asciiDigit(s[j]) && s[j] != ' ' && s[j] != '\n' && s[j] != '\r' && s[j] != '\t' {
-				j++
-			}
-			if j == i {
-				j++ // \v, \f and other controls
-			}
-			tokens += (j - i + 1) / 2
-			i = j
-		case isCJK(r):
-			tokens++
-			i += size
-		case unicode.IsLetter(r):
-			n := 0
-			for i < len(s) {
-				r, size = next(i)
-				if !isLetter(r) || isCJK(r) {
-					break
-				}
-				n++
-				i += size
-			}
-			tokens += 1 + n/3
-		case unicode.IsDigit(r):
-			for i < len(s) {
-				r, size = next(i)
-				if !isDigit(r) {
-					break
-				}
-				i += size
-			}
-			tokens++
-		default:
-			// Non-ASCII punctuation, symbols, emoji, no-break spaces.
-			if !unicode.IsSpace(r) {
-				tokens++
-			}
-			i += size
-		}
-	}
-	return tokens
 }
 
 // qualityScore rates the body 0..1 from three signals: length (short

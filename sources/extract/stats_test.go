@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -21,46 +20,6 @@ func TestCountWords(t *testing.T) {
 	for _, tt := range tests {
 		if got := CountWords(tt.in); got != tt.want {
 			t.Errorf("CountWords(%q) = %d, want %d", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestEstimateTokens(t *testing.T) {
-	tests := []struct {
-		in       string
-		min, max int
-	}{
-		{"", 0, 0},
-		{"Hello, world!", 3, 5},
-		{"The quick brown fox jumps over the lazy dog.", 9, 11},
-		{"1234567", 3, 3},
-		{"internationalization", 3, 6},
-		{`<div class="wrapper"><a href="/x">x</a></div>`, 14, 30},
-		{"東京", 2, 2},
-	}
-	for _, tt := range tests {
-		if got := EstimateTokens(tt.in); got < tt.min || got > tt.max {
-			t.Errorf("EstimateTokens(%q) = %d, want %d..%d", tt.in, got, tt.min, tt.max)
-		}
-	}
-}
-
-// TestEstimateTokensTerminates feeds every kind of character, including
-// the white space and control characters that once stalled the scanner.
-func TestEstimateTokensTerminates(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	alphabet := []rune("a Z9 \t\n\r\v\f\u00a0\u2003\u200b.,;<>&é東한ไ😀\x00\x7f")
-	for range 200 {
-		var b strings.Builder
-		for range r.IntN(200) {
-			b.WriteRune(alphabet[r.IntN(len(alphabet))])
-		}
-		if r.IntN(4) == 0 {
-			b.WriteString("\xff\xfe") // invalid UTF-8
-		}
-		s := b.String()
-		if n := EstimateTokens(s); n < 0 || n > len(s) {
-			t.Fatalf("EstimateTokens(%q) = %d, outside 0..%d", s, n, len(s))
 		}
 	}
 }
