@@ -44,13 +44,15 @@ func Fixed() Policy {
 
 // Adaptive is the scheduling package with its defaults, its state stored
 // and read back as text at every poll, as the daemon stores it.
-func Adaptive(webSub bool) Policy {
+// Zero target and balance take the package's defaults.
+func Adaptive(webSub bool, target, balance time.Duration) Policy {
 	name := "adaptive"
 	if webSub {
 		name = "adaptive + WebSub"
 	}
 	return Policy{Name: name, WebSub: webSub, New: func(_ *Source, seed uint64) Scheduler {
-		cfg := schedule.Config{Base: 30 * time.Minute, Jitter: 0.1, Rand: rand.New(rand.NewPCG(seed, 2)).Float64}
+		cfg := schedule.Config{Base: 30 * time.Minute, Jitter: 0.1, Target: target, Balance: balance,
+			Rand: rand.New(rand.NewPCG(seed, 2)).Float64}
 		return &ours{cfg: cfg, subscribed: webSub, kinds: map[schedule.Kind]int{}}
 	}}
 }

@@ -13,15 +13,15 @@ import (
 // Row sums up one policy over a class of sources (Class "all": every
 // source).
 type Row struct {
-	Policy, Class string
+	Policy, Class   string
 	Sources, Items  int
 	Requests, Empty int
 	Pushes          int
 	P50, P95, Max   time.Duration
 	Missed          int
 	// Active are the sources with at least 3 items in the week; Starved
-	// those of them whose worst detection latency (a missed item counts)
-	// exceeds twice their mean gap. Worst is the largest ratio.
+	// those of them with an item detected later than twice the typical
+	// gap around it, or missed. Worst is the largest ratio.
 	Active, Starved int
 	Worst           float64
 	Kinds           map[schedule.Kind]int
@@ -68,15 +68,10 @@ func summarise(policy, class string, rs []SourceResult) Row {
 			row.Kinds[k] += n
 		}
 		row.StateBytes = max(row.StateBytes, r.StateBytes)
-		if n := len(r.Latencies) + r.Missed; n >= 3 && r.Gap > 0 {
+		if r.Worst > 0 {
 			row.Active++
-			worst := slices.Max(append([]time.Duration{0}, r.Latencies...))
-			ratio := float64(worst) / float64(r.Gap)
-			if r.Missed > 0 {
-				ratio = 1e9
-			}
-			row.Worst = max(row.Worst, ratio)
-			if ratio > 2 {
+			row.Worst = max(row.Worst, r.Worst)
+			if r.Worst > 2 {
 				row.Starved++
 			}
 		}

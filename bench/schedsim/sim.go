@@ -1,6 +1,7 @@
 package schedsim
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"sort"
@@ -29,8 +30,11 @@ type SourceResult struct {
 	// were not found by the end of the run-out day).
 	Latencies []time.Duration
 	Missed    int
-	// Gap is the mean gap between the week's items (n ≥ 2), 0 otherwise.
-	Gap time.Duration
+	// Worst is the largest ratio, over the week's items, of detection
+	// latency to the source's typical gap around the item (24 hours over
+	// the items published within 12 hours of it); +Inf when an item was
+	// missed. Zero for sources with fewer than 3 items in the week.
+	Worst float64
 	// Kinds counts the decisions by rule (the adaptive policies).
 	Kinds map[schedule.Kind]int
 	// StateBytes is the largest stored state seen.
@@ -74,10 +78,12 @@ func simulate(src *Source, pol Policy, w Window, seed uint64) SourceResult {
 	ev := src.Events
 	seen := make([]bool, len(ev))
 	measured := func(i int) bool { return !ev[i].Before(w.Start) && ev[i].Before(w.End) }
+	latency := make([]time.Duration, len(ev))
 	found := func(i int, at time.Time) {
 		seen[i] = true
+		latency[i] = at.Sub(ev[i])
 		if measured(i) {
-			res.Latencies = append(res.Latencies, at.Sub(ev[i]))
+			res.Latencies = append(res.Latencies, latency[i])
 		}
 	}
 
@@ -117,7 +123,7 @@ func simulate(src *Source, pol Policy, w Window, seed uint64) SourceResult {
 			}
 		}
 		obs := schedule.Observation{Outcome: schedule.NotModified, NewItems: len(published), Published: published,
-			Subscribed: src.Hub}
+			Subscribed: src.Hub, Listed: min(visible, FeedLength)}
 		if visible != lastVisible {
 			obs.Outcome, obs.Hints = schedule.Fetched, src.Hints
 		}
@@ -134,24 +140,7 @@ func simulate(src *Source, pol Policy, w Window, seed uint64) SourceResult {
 		next := sch.Next(t, Poll{Obs: obs, MaxAge: src.MaxAge})
 		t = later(next, t.Add(time.Second))
 	}
-	var first, last time.Time
-	n := 0
-	for i := range ev {
-		if !measured(i) {
-			continue
-		}
-		if !seen[i] {
-			res.Missed++
-		}
-		if n == 0 {
-			first = ev[i]
-		}
-		last = ev[i]
-		n++
-	}
-	if n >= 2 {
-		res.Gap = last.Sub(first) / time.Duration(n-1)
-	}
+	res.Missed, res.Worst = worst(ev, seen, latency, measured)
 	if o, ok := sch.(*ours); ok {
 		res.Kinds, res.StateBytes = o.kinds, o.maxText
 	}
@@ -163,4 +152,29 @@ func later(a, b time.Time) time.Time {
 		return a
 	}
 	return b
+}
+
+// worst counts the week's missed items and finds the worst ratio of
+// latency to typical gap (see SourceResult.Worst).
+func worst(ev []time.Time, seen []bool, latency []time.Duration, measured func(int) bool) (missed int, ratio float64) {
+	n := 0
+	for i := range ev {
+		if !measured(i) {
+			continue
+		}
+		n++
+		if !seen[i] {
+			missed++
+			ratio = math.Inf(1)
+			continue
+		}
+		lo := sort.Search(len(ev), func(j int) bool { return !ev[j].Before(ev[i].Add(-12 * time.Hour)) })
+		hi := sort.Search(len(ev), func(j int) bool { return !ev[j].Before(ev[i].Add(12 * time.Hour)) })
+		gap := 24 * time.Hour / time.Duration(hi-lo)
+		ratio = max(ratio, float64(latency[i])/float64(gap))
+	}
+	if n < 3 {
+		return missed, 0
+	}
+	return missed, ratio
 }

@@ -27,7 +27,7 @@ func adaptive(now time.Time, cfg Config, s State) (time.Time, string) {
 	}
 	minD, maxD := 1/cfg.Ceiling.Hours(), 1/cfg.Floor.Hours()
 	density := func(t time.Time) float64 {
-		return min(max(1/steadyInterval(cfg, s.rateAt(t)), minD), maxD)
+		return min(max(1/steadyInterval(cfg, s.rateAt(t), s.Listed), minD), maxD)
 	}
 	limit := now.Add(cfg.Ceiling)
 	at := limit
@@ -56,7 +56,7 @@ func adaptiveReason(now time.Time, cfg Config, s State, interval time.Duration) 
 	if quiet := now.Sub(s.LastNew); !s.LastNew.IsZero() && quiet >= 48*time.Hour {
 		why = "quiet " + fmtDur(quiet.Truncate(time.Hour)) + ", " + why
 	}
-	flat := time.Duration(steadyInterval(cfg, long) * float64(time.Hour))
+	flat := time.Duration(steadyInterval(cfg, long, s.Listed) * float64(time.Hour))
 	flat = min(max(flat, cfg.Floor), cfg.Ceiling)
 	switch {
 	case float64(interval) > 1.3*float64(flat):
@@ -76,12 +76,23 @@ func earliest(first time.Time, rest ...time.Time) time.Time {
 	return first
 }
 
-// interval is the adaptive interval, in hours, for a steady rate (items
-// an hour).
-func steadyInterval(cfg Config, rate float64) float64 {
+// steadyInterval is the adaptive interval, in hours, for a steady rate
+// (items an hour), and no longer than it takes half of the listed items
+// of a feed to be replaced.
+func steadyInterval(cfg Config, rate float64, listed int) float64 {
 	if rate <= 0 {
 		return math.Inf(1)
 	}
 	target := cfg.Target.Hours()
-	return math.Sqrt(target*target + 2*cfg.Balance.Hours()/rate)
+	d := math.Sqrt(target*target + 2*cfg.Balance.Hours()/rate)
+	if listed >= 2 {
+		d = min(d, rollOver(rate, listed))
+	}
+	return d
+}
+
+// rollOver is how long, in hours, half of a feed's listed items last at
+// a rate.
+func rollOver(rate float64, listed int) float64 {
+	return float64(listed) / 2 / rate
 }

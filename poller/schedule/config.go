@@ -49,7 +49,7 @@ const (
 	DefaultMaxBackoff = 24 * time.Hour
 	DefaultSafety     = 24 * time.Hour
 	DefaultTarget     = 20 * time.Minute
-	DefaultBalance    = 6 * time.Minute
+	DefaultBalance    = 20 * time.Minute
 )
 
 // Config is one source's scheduling settings. Zero fields take the
@@ -82,7 +82,7 @@ type Config struct {
 	Target time.Duration
 	// Balance is how much waiting beyond Target one request is worth: an
 	// adaptive source whose items come every gap g on average is polled
-	// every √(Target² + 2·Balance·g) (default 6m).
+	// every √(Target² + 2·Balance·g) (default 20m).
 	Balance time.Duration
 	// Rand draws the jitter, uniform in [0,1); nil means no jitter. Inject
 	// a seeded source where runs must repeat.

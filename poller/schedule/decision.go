@@ -46,6 +46,11 @@ type Observation struct {
 	// Published are the publish times of the new items, when the source
 	// gave them (len ≤ NewItems; zero times are unknown).
 	Published []time.Time
+	// Listed is how many items the fetched feed lists (len of
+	// sources.Result.Items), 0 when not known. A feed's items roll over:
+	// the policy comes back before half of them could have been replaced,
+	// so that neither a burst nor a missed push loses items.
+	Listed int
 	// Hints are the fetch result's hints (sources.Result.Hints).
 	Hints sources.Hints
 	// Subscribed says the source's pushes arrive through WebSub (an

@@ -19,13 +19,19 @@ const (
 	burstHalfLife = 2 * time.Hour
 	// priorHours is how much a new source's starting rate (its Base
 	// interval) weighs against what its first polls show.
-	priorHours = 12.0
+	priorHours = 6.0
 	// minHistory is the shortest span a first poll's item dates are read
 	// over, so that a feed whose items all carry one date does not look
 	// infinitely fast.
 	minHistory = 6 * time.Hour
 	// maxHistory is the longest: older items say little about today.
 	maxHistory = 4 * halfLife
+	// wakeMemory is how much of a long silence is remembered once the
+	// source publishes again.
+	wakeMemory = 24 * time.Hour
+	// wakeGaps is how many expected gaps of silence make a new item a
+	// wake-up rather than chance.
+	wakeGaps = 4.0
 	// rhythmPrior is the pseudo-count of every hour and weekday bucket,
 	// so that a few items do not draw a rhythm.
 	rhythmPrior = 2.0
@@ -56,6 +62,9 @@ func learn(now time.Time, cfg Config, s State, o Observation) State {
 	if o.Outcome == Fetched && o.Hints.FeedRead {
 		s.Feed = feedHintsOf(o)
 	}
+	if o.Outcome == Fetched && o.Listed > 0 {
+		s.Listed = min(o.Listed, 1<<16)
+	}
 	if s.Fresh() {
 		return first(now, cfg, s, o)
 	}
@@ -66,6 +75,13 @@ func learn(now time.Time, cfg Config, s State, o Observation) State {
 	s = s.aged(now)
 	s.Exposure += watched(since)
 	times := itemTimes(o, s.Updated, now)
+	if len(times) > 0 && s.woke(slices.MinFunc(times, time.Time.Compare)) {
+		// A long silence has ended: it says little about what follows, so
+		// it stops weighing more than wakeMemory of watching.
+		k := min(1, wakeMemory.Hours()/s.Exposure)
+		s.Count *= k
+		s.Exposure *= k
+	}
 	s.Updated = now
 	s = s.counted(now, times)
 	if len(times) >= 2 {
@@ -79,32 +95,43 @@ func learn(now time.Time, cfg Config, s State, o Observation) State {
 }
 
 // first starts the estimate from a source's first poll: the items a feed
-// lists at once, with their dates, are its recent history. The Base
-// interval is a prior of priorHours, placed before that history.
+// lists at once, with their dates, are its recent history, read back to
+// the oldest item or maxHistory, whichever is nearer (a feed whose newest
+// item is months old has been silent all that window). The Base interval
+// is a prior of priorHours, placed before that history.
 func first(now time.Time, cfg Config, s State, o Observation) State {
 	var dated []time.Time
 	for i, t := range o.Published {
-		if i < o.NewItems && !t.IsZero() && !t.After(now) && now.Sub(t) <= maxHistory {
+		if i < o.NewItems && !t.IsZero() && !t.After(now) {
 			dated = append(dated, t)
 		}
 	}
+	slices.SortFunc(dated, time.Time.Compare)
 	span := minHistory
 	if len(dated) > 0 {
-		span = min(max(span, now.Sub(slices.MinFunc(dated, time.Time.Compare))), maxHistory)
+		span = min(max(span, now.Sub(dated[0])), maxHistory)
+		s.LastNew = dated[len(dated)-1]
 	}
 	prior := priorRate(cfg)
 	s.Updated = now
+	if len(dated) == 0 {
+		// No dates, or no items: nothing is known yet but the prior.
+		s.Exposure, s.Count = priorHours, prior*priorHours
+		return s
+	}
 	s.Exposure = watched(span) + priorHours*decay(span, halfLife)
 	s.Count = prior * priorHours * decay(span, halfLife)
-	if len(dated) > 1 {
-		// The oldest item marks where the window starts: count the others.
-		slices.SortFunc(dated, time.Time.Compare)
-		s = s.counted(now, dated[1:])
+	// When the oldest item marks where the window starts, the others are
+	// what came after it. Items older than the window are not counted.
+	startsAtOldest := len(dated) > 0 && span == now.Sub(dated[0])
+	cut := now.Add(-span)
+	var counted []time.Time
+	for i, t := range dated {
+		if t.After(cut) && !(i == 0 && startsAtOldest) {
+			counted = append(counted, t)
+		}
 	}
-	if len(dated) > 0 {
-		s.LastNew = slices.MaxFunc(dated, time.Time.Compare)
-	}
-	return s
+	return s.counted(now, counted)
 }
 
 // priorRate is the rate, items an hour, at which the adaptive rule polls
@@ -170,6 +197,18 @@ func (s State) counted(now time.Time, times []time.Time) State {
 		}
 	}
 	return s
+}
+
+// woke reports whether an item at t ends a silence of more than a day
+// that was either longer than wakeGaps expected gaps or long enough for
+// the source to look dead (under a quarter of an item a day).
+func (s State) woke(t time.Time) bool {
+	silence := t.Sub(s.LastNew)
+	if s.LastNew.IsZero() || silence < wakeMemory {
+		return false
+	}
+	rate := s.longRate()
+	return silence.Hours()*rate > wakeGaps || rate*wakeMemory.Hours() < 0.25
 }
 
 // longRate is the decayed publishing rate, items an hour.

@@ -36,8 +36,7 @@ func Next(now time.Time, cfg Config, s State, o Observation) (Decision, State) {
 		return deferred(now, cfg, o, plainDur), s
 	}
 	if o.Subscribed && cfg.Mode == Adaptive && !(o.Outcome == Fetched && o.NewItems > 0) {
-		d := cfg.Safety + cfg.jitter(cfg.Safety)
-		return Decision{At: now.Add(d), Reason: "websub: subscribed, safety poll", Kind: KindWebSub}, s
+		return safety(now, cfg, s, plainDur), s
 	}
 	if cfg.Mode == Fixed || o.Outcome == Skipped || o.Outcome == Pushed {
 		return Decision{At: now.Add(plainDur + cfg.jitter(plainDur)), Reason: plainText, Kind: plainKind}, s
@@ -47,6 +46,19 @@ func Next(now time.Time, cfg Config, s State, o Observation) (Decision, State) {
 		d.Reason = "websub: " + plural(o.NewItems, "new item", "new items") + " not pushed; " + d.Reason
 	}
 	return d, s
+}
+
+// safety is the poll of a source whose items are pushed: it catches what
+// the hub failed to deliver, once per Safety interval, or sooner when a
+// busy feed would otherwise roll its items over unseen.
+func safety(now time.Time, cfg Config, s State, plainDur time.Duration) Decision {
+	d := cfg.Safety
+	if rate := s.longRate(); s.Listed >= 2 && rate > 0 {
+		roll := time.Duration(min(rollOver(rate, s.Listed), cfg.Safety.Hours()) * float64(time.Hour))
+		d = min(d, max(roll, plainDur))
+	}
+	d += cfg.jitter(d)
+	return Decision{At: now.Add(d), Reason: "websub: subscribed, safety poll → " + fmtDur(d), Kind: KindWebSub}
 }
 
 // Learn takes in new items that arrived without a poll (a WebSub push),

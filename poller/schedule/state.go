@@ -33,6 +33,8 @@ type State struct {
 	// LastNew is the newest new item's publish time (or, without one,
 	// when it was found).
 	LastNew time.Time
+	// Listed is how many items the feed listed at its last fetch.
+	Listed int
 	// Feed holds the feed's declared hints from the last body read: a 304
 	// has none of its own.
 	Feed FeedHints
@@ -69,6 +71,7 @@ type wireState struct {
 	Hours    []num      `json:"h,omitempty"`
 	Days     []num      `json:"d,omitempty"`
 	LastNew  int64      `json:"l,omitempty"`
+	Listed   int        `json:"k,omitempty"`
 	Feed     *wireHints `json:"f,omitempty"`
 }
 
@@ -91,7 +94,8 @@ func (n num) MarshalJSON() ([]byte, error) {
 
 // MarshalText stores the state (JSON, versioned).
 func (s State) MarshalText() ([]byte, error) {
-	w := wireState{V: stateVersion, Count: num(s.Count), Exposure: num(s.Exposure), Burst: num(s.Burst)}
+	w := wireState{V: stateVersion, Count: num(s.Count), Exposure: num(s.Exposure), Burst: num(s.Burst),
+		Listed: s.Listed}
 	if !s.Updated.IsZero() {
 		w.Updated = s.Updated.Unix()
 	}
@@ -134,7 +138,8 @@ func (s *State) UnmarshalText(text []byte) error {
 	if w.V != stateVersion {
 		return fmt.Errorf("schedule state version %d unknown, starting afresh", w.V)
 	}
-	got := State{Count: float64(w.Count), Exposure: float64(w.Exposure), Burst: float64(w.Burst)}
+	got := State{Count: float64(w.Count), Exposure: float64(w.Exposure), Burst: float64(w.Burst),
+		Listed: min(max(w.Listed, 0), 1<<16)}
 	if w.Updated != 0 {
 		got.Updated = time.Unix(w.Updated, 0).UTC()
 	}

@@ -19,6 +19,8 @@ func main() {
 	n := flag.Int("n", 10000, "number of sources")
 	seed := flag.Uint64("seed", 1, "seed of the population and the jitter")
 	mixName := flag.String("mix", "realistic", "population: realistic or news-heavy")
+	target := flag.Duration("target", 0, "adaptive policy's Target (0: the default)")
+	balance := flag.Duration("balance", 0, "adaptive policy's Balance (0: the default)")
 	flag.Parse()
 
 	mix := schedsim.Realistic
@@ -33,7 +35,8 @@ func main() {
 	w := schedsim.DefaultWindow()
 	start := time.Now()
 	srcs := schedsim.Generate(*n, mix, *seed, w)
-	policies := []schedsim.Policy{schedsim.Fixed(), schedsim.EntryFrequency(), schedsim.Adaptive(false), schedsim.Adaptive(true)}
+	policies := []schedsim.Policy{schedsim.Fixed(), schedsim.EntryFrequency(), 
+		schedsim.Adaptive(false, *target, *balance), schedsim.Adaptive(true, *target, *balance)}
 	results := schedsim.Run(srcs, policies, w, *seed)
 	rows := schedsim.Summarise(results, policies)
 	fmt.Printf("%d sources (%s mix, seed %d), measured week %s – %s after a week of warm-up; %s of CPU time\n\n",
