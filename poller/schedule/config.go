@@ -48,8 +48,8 @@ const (
 	DefaultCeiling    = 24 * time.Hour
 	DefaultMaxBackoff = 24 * time.Hour
 	DefaultSafety     = 24 * time.Hour
-	DefaultTarget     = 20 * time.Minute
-	DefaultBalance    = 20 * time.Minute
+	DefaultTarget     = 25 * time.Minute
+	DefaultBalance    = 30 * time.Minute
 )
 
 // Config is one source's scheduling settings. Zero fields take the
@@ -78,11 +78,11 @@ type Config struct {
 	Safety time.Duration
 	// Target is the detection latency the adaptive rule aims at for
 	// active sources: polling faster than Target is never worth a request
-	// (default 20m).
+	// (default 25m).
 	Target time.Duration
 	// Balance is how much waiting beyond Target one request is worth: an
 	// adaptive source whose items come every gap g on average is polled
-	// every √(Target² + 2·Balance·g) (default 20m).
+	// every √(Target² + 2·Balance·g) (default 30m).
 	Balance time.Duration
 	// Rand draws the jitter, uniform in [0,1); nil means no jitter. Inject
 	// a seeded source where runs must repeat.

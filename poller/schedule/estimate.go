@@ -135,11 +135,12 @@ func first(now time.Time, cfg Config, s State, o Observation) State {
 }
 
 // priorRate is the rate, items an hour, at which the adaptive rule polls
-// every Base: what a new source is assumed to publish. (A Base at or
-// below Target is read as "a very active source".)
+// every Base: what a new source is assumed to publish. A Base under twice
+// the Target is read as twice the Target: near the Target the rule's rate
+// grows without bound, and a prior must stay modest.
 func priorRate(cfg Config) float64 {
-	b, t := cfg.Base.Hours(), cfg.Target.Hours()
-	return 2 * cfg.Balance.Hours() / max(b*b-t*t, b*b/16)
+	b, t := max(cfg.Base.Hours(), 2*cfg.Target.Hours()), cfg.Target.Hours()
+	return 2 * cfg.Balance.Hours() / (b*b - t*t)
 }
 
 // itemTimes are when the new items appeared, kept inside the window the

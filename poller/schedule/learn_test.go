@@ -107,7 +107,7 @@ func TestBurstIsCaught(t *testing.T) {
 		burst = append(burst, now.Add(-time.Duration(i)*5*time.Minute))
 	}
 	d, s2 := Next(now, cfg, s, Observation{Outcome: Fetched, NewItems: 8, Published: burst, Listed: 20})
-	if in := d.At.Sub(now); in > 30*time.Minute || !strings.Contains(d.Reason, "burst") {
+	if in := d.At.Sub(now); in > 35*time.Minute || 4*in > before.At.Sub(now) || !strings.Contains(d.Reason, "burst") {
 		t.Errorf("after a burst of 8 items in 35 minutes: next poll in %v (%q); without it %v",
 			in, d.Reason, before.At.Sub(now))
 	}

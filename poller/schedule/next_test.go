@@ -21,7 +21,7 @@ func steadyState(now time.Time, rate float64) State {
 }
 
 // busy publishes 30 items an hour: its adaptive interval (√(Target² +
-// 2·Balance/rate) with the defaults) is about 21.9 minutes.
+// 2·Balance/rate) with the defaults) is about 27 minutes.
 const busy = 30.0
 
 func TestNextHints(t *testing.T) {
@@ -37,7 +37,7 @@ func TestNextHints(t *testing.T) {
 	}
 	fri := time.Date(2026, 3, 6, 23, 50, 0, 0, time.UTC)
 	cases := []tc{
-		{name: "adaptive", obs: Observation{Outcome: NotModified}, kind: KindAdaptive, reason: "adaptive: ~720 new/day → 22m"},
+		{name: "adaptive", obs: Observation{Outcome: NotModified}, kind: KindAdaptive, reason: "adaptive: ~720 new/day → 27m"},
 		{name: "ttl moves the poll later", feed: FeedHints{TTL: 2 * time.Hour, HasTTL: true},
 			obs: Observation{Outcome: NotModified}, wantIn: 2 * time.Hour, kind: KindTTL, reason: "ttl 120m"},
 		{name: "ttl shorter than the adaptive interval", feed: FeedHints{TTL: 10 * time.Minute, HasTTL: true},
@@ -80,7 +80,7 @@ func TestNextHints(t *testing.T) {
 			wantIn: 24 * time.Hour, kind: KindCache, reason: "cache-control max-age 8760h, clamped to ceiling 24h"},
 		{name: "short max-age changes nothing and is not noted",
 			obs:  Observation{Outcome: NotModified, Hints: sources.Hints{MaxAge: dur(time.Minute)}},
-			kind: KindAdaptive, reason: "→ 22m"},
+			kind: KindAdaptive, reason: "→ 27m"},
 		{name: "retry-after on a success",
 			obs:    Observation{Outcome: Fetched, Hints: sources.Hints{RetryAfter: monday.Add(3 * time.Hour)}},
 			wantIn: 3 * time.Hour, kind: KindRetryAfter, reason: "retry-after 3h"},
