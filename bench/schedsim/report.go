@@ -20,8 +20,8 @@ type Row struct {
 	P50, P95, Max   time.Duration
 	Missed          int
 	// Active are the sources with at least 3 items in the week; Starved
-	// those of them with an item detected later than twice the typical
-	// gap around it, or missed. Worst is the largest ratio.
+	// those of them whose worst detection latency exceeds twice their
+	// mean gap, or that missed an item. Worst is the largest ratio.
 	Active, Starved int
 	Worst           float64
 	Kinds           map[schedule.Kind]int

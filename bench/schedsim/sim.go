@@ -30,10 +30,10 @@ type SourceResult struct {
 	// were not found by the end of the run-out day).
 	Latencies []time.Duration
 	Missed    int
-	// Worst is the largest ratio, over the week's items, of detection
-	// latency to the source's typical gap around the item (24 hours over
-	// the items published within 12 hours of it); +Inf when an item was
-	// missed. Zero for sources with fewer than 3 items in the week.
+	// Worst is the source's worst detection latency of the week over its
+	// typical gap (the mean gap between its items of the week); +Inf when
+	// an item was missed. Zero for sources with fewer than 3 items in the
+	// week.
 	Worst float64
 	// Kinds counts the decisions by rule (the adaptive policies).
 	Kinds map[schedule.Kind]int
@@ -155,26 +155,32 @@ func later(a, b time.Time) time.Time {
 }
 
 // worst counts the week's missed items and finds the worst ratio of
-// latency to typical gap (see SourceResult.Worst).
+// latency to the source's typical gap: the mean gap between its items of
+// the week (see SourceResult.Worst).
 func worst(ev []time.Time, seen []bool, latency []time.Duration, measured func(int) bool) (missed int, ratio float64) {
+	var first, last time.Time
+	var longest time.Duration
 	n := 0
 	for i := range ev {
 		if !measured(i) {
 			continue
 		}
+		if n == 0 {
+			first = ev[i]
+		}
+		last = ev[i]
 		n++
 		if !seen[i] {
 			missed++
-			ratio = math.Inf(1)
 			continue
 		}
-		lo := sort.Search(len(ev), func(j int) bool { return !ev[j].Before(ev[i].Add(-12 * time.Hour)) })
-		hi := sort.Search(len(ev), func(j int) bool { return !ev[j].Before(ev[i].Add(12 * time.Hour)) })
-		gap := 24 * time.Hour / time.Duration(hi-lo)
-		ratio = max(ratio, float64(latency[i])/float64(gap))
+		longest = max(longest, latency[i])
 	}
-	if n < 3 {
+	if n < 3 || last.Equal(first) {
 		return missed, 0
 	}
-	return missed, ratio
+	if missed > 0 {
+		return missed, math.Inf(1)
+	}
+	return missed, float64(longest) / float64(last.Sub(first)/time.Duration(n-1))
 }

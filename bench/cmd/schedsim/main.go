@@ -35,11 +35,11 @@ func main() {
 	w := schedsim.DefaultWindow()
 	start := time.Now()
 	srcs := schedsim.Generate(*n, mix, *seed, w)
-	policies := []schedsim.Policy{schedsim.Fixed(), schedsim.EntryFrequency(), 
+	policies := []schedsim.Policy{schedsim.Fixed(), schedsim.EntryFrequency(),
 		schedsim.Adaptive(false, *target, *balance), schedsim.Adaptive(true, *target, *balance)}
 	results := schedsim.Run(srcs, policies, w, *seed)
 	rows := schedsim.Summarise(results, policies)
-	fmt.Printf("%d sources (%s mix, seed %d), measured week %s – %s after a week of warm-up; %s of CPU time\n\n",
+	fmt.Printf("%d sources (%s mix, seed %d), measured week %s – %s after a week of warm-up; %s wall time\n\n",
 		*n, *mixName, *seed, w.Start.Format("2006-01-02"), w.End.Format("2006-01-02"), time.Since(start).Round(time.Second))
 	fmt.Print(schedsim.Markdown(rows, policies))
 }
