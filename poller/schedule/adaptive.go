@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -54,7 +55,7 @@ func adaptiveReason(now time.Time, cfg Config, s State, interval time.Duration) 
 	}
 	why := fmtRate(long)
 	if quiet := now.Sub(s.LastNew); !s.LastNew.IsZero() && quiet >= 48*time.Hour {
-		why = "quiet " + fmtDur(quiet.Truncate(time.Hour)) + ", " + why
+		why = "quiet " + strconv.Itoa(int(quiet/(24*time.Hour))) + "d, " + why
 	}
 	flat := time.Duration(steadyInterval(cfg, long, s.Listed) * float64(time.Hour))
 	flat = min(max(flat, cfg.Floor), cfg.Ceiling)
