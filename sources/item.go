@@ -57,4 +57,8 @@ type Result struct {
 	LastModified string
 	// FinalURL is where redirects ended, for information only.
 	FinalURL string
+	// Hints are what the feed and the response's headers said about when
+	// to poll next and where the feed pushes (a 304 carries the headers'
+	// hints only). The scheduling policy (poller/schedule) reads them.
+	Hints Hints
 }

@@ -33,6 +33,16 @@ type Fetcher struct {
 	MaxItems int
 	// ValidateTimeout bounds Validate (default 10s).
 	ValidateTimeout time.Duration
+	// Now is the clock that dates the response's caching hints (default
+	// time.Now).
+	Now func() time.Time
+}
+
+func (f *Fetcher) now() time.Time {
+	if f.Now != nil {
+		return f.Now()
+	}
+	return time.Now()
 }
 
 func (f *Fetcher) maxItems() int {
@@ -59,7 +69,8 @@ func (f *Fetcher) Fetch(ctx context.Context, req sources.Request) (*sources.Resu
 	if err != nil {
 		return nil, err
 	}
-	res := &sources.Result{HTTPStatus: resp.Status, FinalURL: resp.FinalURL}
+	res := &sources.Result{HTTPStatus: resp.Status, FinalURL: resp.FinalURL,
+		Hints: sources.HTTPHints(resp.Header, resp.FinalURL, f.now())}
 	if resp.Status == 304 {
 		// A 304 may omit the validators; the stored ones stay valid then.
 		res.NotModified = true
@@ -81,6 +92,9 @@ func (f *Fetcher) Fetch(ctx context.Context, req sources.Request) (*sources.Resu
 	}
 	res.FeedTitle = parsed.title
 	res.Items = parsed.items
+	// Link headers name the hub first: WebSub asks subscribers to prefer
+	// them to the links in the document.
+	res.Hints = res.Hints.Merge(parsed.hints)
 	return res, nil
 }
 

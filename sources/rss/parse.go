@@ -3,6 +3,7 @@ package rss
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -15,6 +16,8 @@ import (
 type parsedFeed struct {
 	title string
 	items []sources.FeedItem
+	// hints are what the feed declares about its schedule and hubs.
+	hints sources.Hints
 }
 
 // parseFeed parses body (already capped in size by the fetcher) and maps
@@ -39,7 +42,8 @@ func parseFeed(body []byte, contentType, httpCharset, feedURL string, maxItems i
 	body = capItems(body, kind, maxItems)
 
 	side := sideTable{}
-	feed, err := parseBytes(body, side)
+	var hints sources.Hints
+	feed, err := parseBytes(body, side, &hints)
 	if err != nil {
 		return nil, notAFeed(shortParseError(err))
 	}
@@ -58,7 +62,9 @@ func parseFeed(body []byte, contentType, httpCharset, feedURL string, maxItems i
 		fc.titleKind, feedTitleKind = kindText, kindText
 		fc.authors = feed.Authors
 	}
-	out := &parsedFeed{title: titleText(feed.Title, feedTitleKind)}
+	// Hub and self links are relative to the document, not to its site.
+	docURL, _ := url.Parse(feedURL)
+	out := &parsedFeed{title: titleText(feed.Title, feedTitleKind), hints: resolveHints(hints, docURL)}
 	n := min(len(feed.Items), maxItems)
 	out.items = make([]sources.FeedItem, 0, n)
 	for i, it := range feed.Items[:n] {
@@ -76,7 +82,7 @@ func detect(body []byte) gofeed.FeedType {
 
 // parseBytes runs gofeed on an in-memory body; never on a URL, so every
 // request goes through the hardened fetcher.
-func parseBytes(body []byte, side sideTable) (feed *gofeed.Feed, err error) {
+func parseBytes(body []byte, side sideTable, hints *sources.Hints) (feed *gofeed.Feed, err error) {
 	// gofeed is third-party code fed hostile input: a panic in it must
 	// cost one poll, not the process.
 	defer func() {
@@ -84,7 +90,7 @@ func parseBytes(body []byte, side sideTable) (feed *gofeed.Feed, err error) {
 			feed, err = nil, fmt.Errorf("parser panic: %v", r)
 		}
 	}()
-	return newParser(side).Parse(bytes.NewReader(body))
+	return newParser(side, hints, body).Parse(bytes.NewReader(body))
 }
 
 func notAFeed(reason string) *sources.FetchError {

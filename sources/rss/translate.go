@@ -8,6 +8,8 @@ import (
 	"github.com/mmcdole/gofeed/atom"
 	gjson "github.com/mmcdole/gofeed/json"
 	grss "github.com/mmcdole/gofeed/rss"
+
+	"github.com/feedpoller/feedpoller/sources"
 )
 
 // itemSide is what the parser saw of an item that gofeed's universal Item
@@ -36,24 +38,29 @@ func (s sideTable) of(it *gofeed.Item) *itemSide {
 	return &itemSide{}
 }
 
-// newParser is a gofeed parser whose translators fill side.
-func newParser(side sideTable) *gofeed.Parser {
+// newParser is a gofeed parser whose translators fill side, and hints with
+// what the feed declares about its schedule.
+func newParser(side sideTable, hints *sources.Hints, body []byte) *gofeed.Parser {
 	p := gofeed.NewParser()
-	p.RSSTranslator = rssTranslator{side}
-	p.AtomTranslator = atomTranslator{side}
-	p.JSONTranslator = jsonTranslator{side}
+	p.RSSTranslator = rssTranslator{side, hints}
+	p.AtomTranslator = atomTranslator{side, hints}
+	p.JSONTranslator = jsonTranslator{side, hints, body}
 	return p
 }
 
 var errWrongFeedType = errors.New("translator got another feed type")
 
-type rssTranslator struct{ side sideTable }
+type rssTranslator struct {
+	side  sideTable
+	hints *sources.Hints
+}
 
 func (t rssTranslator) Translate(feed interface{}) (*gofeed.Feed, error) {
 	rf, ok := feed.(*grss.Feed)
 	if !ok {
 		return nil, errWrongFeedType
 	}
+	*t.hints = rssHints(rf)
 	out, err := (&gofeed.DefaultRSSTranslator{}).Translate(rf)
 	if err != nil || len(out.Items) != len(rf.Items) {
 		return out, err
@@ -66,13 +73,17 @@ func (t rssTranslator) Translate(feed interface{}) (*gofeed.Feed, error) {
 	return out, nil
 }
 
-type atomTranslator struct{ side sideTable }
+type atomTranslator struct {
+	side  sideTable
+	hints *sources.Hints
+}
 
 func (t atomTranslator) Translate(feed interface{}) (*gofeed.Feed, error) {
 	af, ok := feed.(*atom.Feed)
 	if !ok {
 		return nil, errWrongFeedType
 	}
+	*t.hints = atomHints(af)
 	out, err := (&gofeed.DefaultAtomTranslator{}).Translate(af)
 	if err != nil || len(out.Items) != len(af.Entries) {
 		return out, err
@@ -92,13 +103,18 @@ func (t atomTranslator) Translate(feed interface{}) (*gofeed.Feed, error) {
 	return out, nil
 }
 
-type jsonTranslator struct{ side sideTable }
+type jsonTranslator struct {
+	side  sideTable
+	hints *sources.Hints
+	body  []byte
+}
 
 func (t jsonTranslator) Translate(feed interface{}) (*gofeed.Feed, error) {
 	jf, ok := feed.(*gjson.Feed)
 	if !ok {
 		return nil, errWrongFeedType
 	}
+	*t.hints = jsonHints(jf, t.body)
 	out, err := (&gofeed.DefaultJSONTranslator{}).Translate(jf)
 	if err != nil || len(out.Items) != len(jf.Items) {
 		return out, err

@@ -1,0 +1,109 @@
+package schedule
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// todaysNextPoll is the poller's rule before this package, as it stood in
+// poller/schedule_next.go: the interval stretched by 2^failures, capped at
+// MaxBackoff (or the interval, when longer), jitter included.
+func todaysNextPoll(now time.Time, base time.Duration, failures int, jitter, r float64, maxBackoff time.Duration) time.Time {
+	interval := base
+	if failures > 0 {
+		backoff := interval
+		for i := 0; i < failures && backoff < maxBackoff; i++ {
+			backoff *= 2
+		}
+		interval = max(interval, min(backoff, maxBackoff))
+	}
+	if jitter > 0 {
+		interval += time.Duration(r * jitter * float64(interval))
+	}
+	if failures > 0 {
+		interval = min(interval, max(base, maxBackoff))
+	}
+	return now.Add(interval)
+}
+
+func TestBackoffKeepsTodaysRule(t *testing.T) {
+	for _, base := range []time.Duration{time.Minute, 30 * time.Minute, 360 * time.Minute, 48 * time.Hour} {
+		for failures := 1; failures <= 12; failures++ {
+			for _, r := range []float64{0, 0.5, 0.999} {
+				name := fmt.Sprintf("base %v, %d failures, rand %v", base, failures, r)
+				cfg := Config{Mode: Fixed, Base: base, Jitter: 0.1, Rand: func() float64 { return r }}
+				d, _ := Next(monday, cfg, State{}, Observation{Outcome: Failed, Failures: failures})
+				want := todaysNextPoll(monday, base, failures, 0.1, r, DefaultMaxBackoff)
+				if !d.At.Equal(want) {
+					t.Errorf("%s: next poll %v, today's rule %v", name, d.At.Sub(monday), want.Sub(monday))
+				}
+				if d.Kind != KindBackoff || !strings.HasPrefix(d.Reason, "backoff: ") {
+					t.Errorf("%s: %s %q", name, d.Kind, d.Reason)
+				}
+			}
+		}
+	}
+	// The success path is today's too: the interval plus jitter.
+	cfg := Config{Mode: Fixed, Base: 30 * time.Minute, Jitter: 0.1, Rand: func() float64 { return 0.5 }}
+	d, _ := Next(monday, cfg, State{}, Observation{Outcome: Fetched})
+	if want := todaysNextPoll(monday, 30*time.Minute, 0, 0.1, 0.5, DefaultMaxBackoff); !d.At.Equal(want) {
+		t.Errorf("success: next poll %v, today's rule %v", d.At.Sub(monday), want.Sub(monday))
+	}
+}
+
+func TestFailuresAndDeferrals(t *testing.T) {
+	fixed := Config{Mode: Fixed, Base: 30 * time.Minute}
+	cases := []struct {
+		name   string
+		cfg    Config
+		obs    Observation
+		wantIn time.Duration
+		kind   Kind
+		reason string
+	}{
+		{"one failure", fixed, Observation{Outcome: Failed, Failures: 1}, time.Hour, KindBackoff, "backoff: 1 failure → 1h"},
+		{"three failures", fixed, Observation{Outcome: Failed, Failures: 3}, 4 * time.Hour, KindBackoff,
+			"backoff: 3 failures → 4h"},
+		{"backoff capped at MaxBackoff", fixed, Observation{Outcome: Failed, Failures: 9}, 24 * time.Hour, KindBackoff,
+			"backoff: 9 failures → 24h"},
+		{"a later Retry-After wins", fixed,
+			Observation{Outcome: Failed, Failures: 1, RetryAfter: monday.Add(6 * time.Hour)}, 6 * time.Hour,
+			KindRetryAfter, "retry-after 6h (1 failure)"},
+		{"an earlier Retry-After does not shorten the backoff", fixed,
+			Observation{Outcome: Failed, Failures: 3, RetryAfter: monday.Add(time.Hour)}, 4 * time.Hour, KindBackoff,
+			"backoff: 3 failures → 4h"},
+		{"a Retry-After of days is capped", fixed,
+			Observation{Outcome: Failed, Failures: 3, RetryAfter: monday.Add(72 * time.Hour)}, 24 * time.Hour,
+			KindRetryAfter, "retry-after 72h, clamped to 24h (3 failures)"},
+		{"rate limited: at the Retry-After", fixed,
+			Observation{Outcome: Deferred, RetryAfter: monday.Add(10 * time.Minute), Cause: "rate limited"},
+			10 * time.Minute, KindRetryAfter, "retry-after 10m (rate limited)"},
+		{"a deferral's Retry-After may be sooner than the interval", fixed,
+			Observation{Outcome: Deferred, RetryAfter: monday.Add(90 * time.Second)}, 90 * time.Second,
+			KindRetryAfter, "retry-after 2m"},
+		{"deferred without Retry-After: the plain interval", fixed,
+			Observation{Outcome: Deferred, Cause: "circuit open"}, 30 * time.Minute, KindDeferred,
+			"deferred (circuit open) → 30m"},
+		{"adaptive backs off from its own interval", Config{}, Observation{Outcome: Failed, Failures: 2},
+			0, KindBackoff, "backoff: 2 failures → 1h49m"},
+		{"gone: the plain interval, nothing learnt", fixed, Observation{Outcome: Skipped}, 30 * time.Minute,
+			KindFixed, "fixed 30m"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := steadyState(monday, busy)
+			d, after := Next(monday, c.cfg, s, c.obs)
+			if d.Kind != c.kind || d.Reason != c.reason {
+				t.Errorf("decision %s %q, want %s %q", d.Kind, d.Reason, c.kind, c.reason)
+			}
+			if c.wantIn != 0 && d.At.Sub(monday) != c.wantIn {
+				t.Errorf("next poll in %v, want %v", d.At.Sub(monday), c.wantIn)
+			}
+			if after.Count != s.Count || !after.Updated.Equal(s.Updated) {
+				t.Errorf("a poll that saw nothing changed the estimate: %+v → %+v", s, after)
+			}
+		})
+	}
+}

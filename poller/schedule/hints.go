@@ -1,0 +1,132 @@
+package schedule
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/feedpoller/feedpoller/sources"
+)
+
+// bound is a hint's earliest time for the next poll, with the text the
+// reason shows for it.
+type bound struct {
+	at   time.Time
+	text string
+	kind Kind
+}
+
+// hintBounds are the publisher's hints that ask for a later poll, each
+// kept within [Floor, Ceiling], and notes on the hints that were out of
+// bounds: a hint past the ceiling is clamped to it (and its text says
+// so); a declared hint below the floor cannot move anything (hints only
+// move polls later) and is noted.
+func hintBounds(now time.Time, cfg Config, f FeedHints, h sources.Hints) (bounds []bound, notes []string) {
+	add := func(d time.Duration, text string, kind Kind, declared bool) {
+		switch {
+		case d > cfg.Ceiling:
+			bounds = append(bounds, bound{now.Add(cfg.Ceiling), text + ", clamped to ceiling " + fmtDur(cfg.Ceiling), kind})
+		case d >= cfg.Floor:
+			bounds = append(bounds, bound{now.Add(d), text, kind})
+		case declared:
+			notes = append(notes, text+" below floor "+fmtDur(cfg.Floor))
+		}
+	}
+	if f.HasTTL {
+		add(f.TTL, "ttl "+fmtMinutes(f.TTL), KindTTL, true)
+	}
+	if f.SyPeriod != "" {
+		d, text, note := syndication(now, cfg, f)
+		if note != "" {
+			notes = append(notes, note)
+		} else {
+			add(d, text, KindSyndication, true)
+		}
+	}
+	if h.MaxAge != nil {
+		add(*h.MaxAge, "cache-control max-age "+fmtDur(*h.MaxAge), KindCache, false)
+	}
+	if !h.Expires.IsZero() {
+		d := h.Expires.Sub(now)
+		add(d, "expires in "+fmtDur(d), KindCache, false)
+	}
+	if !h.RetryAfter.IsZero() {
+		d := h.RetryAfter.Sub(now)
+		add(d, "retry-after "+fmtDur(d), KindRetryAfter, false)
+	}
+	return bounds, notes
+}
+
+// syPeriods are the syndication module's update periods.
+var syPeriods = map[string]time.Duration{
+	"hourly": time.Hour, "daily": 24 * time.Hour, "weekly": 7 * 24 * time.Hour,
+	"monthly": 30 * 24 * time.Hour, "yearly": 365 * 24 * time.Hour,
+}
+
+// syndication is the wait the syndication module asks for: Frequency
+// updates per Period, on slots counted from Base when the feed gives one
+// (the next poll then goes to the first slot past the floor). note is set
+// instead when the declaration cannot be used.
+func syndication(now time.Time, cfg Config, f FeedHints) (d time.Duration, text, note string) {
+	period, ok := syPeriods[f.SyPeriod]
+	if !ok {
+		return 0, "", "sy:updatePeriod " + strconv.Quote(f.SyPeriod) + " unknown, ignored"
+	}
+	if f.SyFrequency <= 0 {
+		return 0, "", "sy:updateFrequency " + strconv.FormatInt(f.SyFrequency, 10) + " ignored"
+	}
+	d = period / time.Duration(min(f.SyFrequency, int64(period)))
+	text = "syndication " + strconv.FormatInt(f.SyFrequency, 10) + "/" + f.SyPeriod
+	if d < cfg.Floor || f.SyBase.IsZero() || absDur(now.Sub(f.SyBase)) > 100*365*24*time.Hour {
+		return d, text, ""
+	}
+	// The first slot Base + k·d that is at least the floor away.
+	k := now.Add(cfg.Floor).Sub(f.SyBase) / d
+	slot := f.SyBase.Add(k * d)
+	for slot.Before(now.Add(cfg.Floor)) {
+		slot = slot.Add(d)
+	}
+	return slot.Sub(now), text + ", next slot " + fmtClock(slot, now), ""
+}
+
+func absDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+// skip moves at out of the feed's skipHours and skipDays (GMT), to the
+// start of the first hour that is read again. A declaration that skips
+// every hour or every day would stop the source: it is ignored, and
+// noted. moved is false when at was not in a skipped hour.
+func skip(now, at time.Time, f FeedHints) (next time.Time, text string, moved bool, notes []string) {
+	hours, days := f.SkipHours, f.SkipDays
+	if hours == 1<<24-1 {
+		notes = append(notes, "skipHours covers all 24 hours, ignored")
+		hours = 0
+	}
+	if days == 1<<7-1 {
+		notes = append(notes, "skipDays covers all 7 days, ignored")
+		days = 0
+	}
+	skipped := func(t time.Time) (hour, day bool) {
+		u := t.UTC()
+		return hours&(1<<u.Hour()) != 0, days&(1<<u.Weekday()) != 0
+	}
+	h, d := skipped(at)
+	if !h && !d {
+		return at, "", false, notes
+	}
+	which := "skipHours"
+	if d {
+		which = "skipDays"
+	}
+	t := at.UTC().Truncate(time.Hour)
+	for range 8 * 24 {
+		t = t.Add(time.Hour)
+		if h, d := skipped(t); !h && !d {
+			break
+		}
+	}
+	return t, which + " until " + fmtClock(t, now), true, notes
+}
