@@ -2,6 +2,8 @@
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
+# The module go.mod replaces go-htmldate with (see modules/htmldate).
+COPY modules ./modules
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o /out/feedpoller ./cmd/feedpoller && \
