@@ -32,7 +32,11 @@ func (s *Signature) Keys() []int64 {
 	if s.Empty() {
 		return nil
 	}
-	keys := make([]int64, 0, MaxKeys)
+	return s.appendKeys(make([]int64, 0, MaxKeys))
+}
+
+// appendKeys appends the band keys of a non-empty signature to keys.
+func (s *Signature) appendKeys(keys []int64) []int64 {
 	if s.TermCount >= MinTerms {
 		keys = appendBandKeys(keys, s.Terms[:], TermBands, TermRows, 1)
 	}

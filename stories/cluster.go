@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -122,59 +123,78 @@ func Decide(items []Item, candidates []Candidate, opts Options) ([]Assignment, e
 	if err != nil {
 		return nil, err
 	}
-	owners := map[int64][]int{} // band key → candidates holding it
-	for i := range candidates {
-		for _, k := range candidates[i].Signature.Keys() {
-			owners[k] = append(owners[k], i)
+	// Band keys of candidates and items, each sorted, in one buffer.
+	buf := make([]int64, 0, (len(candidates)+len(items))*MaxKeys)
+	span := func(sig *Signature) []int64 {
+		from := len(buf)
+		if !sig.Empty() {
+			buf = sig.appendKeys(buf)
 		}
+		k := buf[from:len(buf):len(buf)]
+		slices.Sort(k)
+		return k
 	}
-	batchOwners := map[int64][]int{} // band key → earlier batch items
+	candKeys := make([][]int64, len(candidates))
+	for i := range candidates {
+		candKeys[i] = span(candidates[i].Signature)
+	}
+	itemKeys := make([][]int64, len(items))
+	for i := range items {
+		itemKeys[i] = span(&items[i].Signature)
+	}
 	out := make([]Assignment, len(items))
 	for i := range items {
 		it := &items[i]
 		best := Assignment{JoinsItem: -1}
-		bestScore := -1.0
+		bestScore, bestBody := -1.0, -1.0
 		consider := func(sim Similarity, story int64, article int64, item int) {
+			// Highest score wins; on a tie the closer whole text, then the
+			// first found (candidates come in index order).
 			s := sim.Score()
-			if s < o.Threshold || s <= bestScore {
+			if s < o.Threshold || s < bestScore || s == bestScore && sim.Body <= bestBody {
 				return
 			}
-			bestScore = s
+			bestScore, bestBody = s, sim.Body
 			best = Assignment{StoryID: story, JoinsItem: item, MatchedArticleID: article, Similarity: sim}
 		}
-		keys := it.Signature.Keys()
-		seenCand := map[int]bool{}
-		seenItem := map[int]bool{}
-		for _, k := range keys {
-			for _, ci := range owners[k] {
-				c := &candidates[ci]
-				if seenCand[ci] || !withinWindow(c.At, it.At, o.Window) {
-					continue
-				}
-				seenCand[ci] = true
-				consider(Compare(&it.Signature, &c.Signature), c.StoryID, c.ArticleID, -1)
+		for ci := range candidates {
+			c := &candidates[ci]
+			if !withinWindow(c.At, it.At, o.Window) || !shareKey(itemKeys[i], candKeys[ci]) {
+				continue
 			}
-			for _, j := range batchOwners[k] {
-				if seenItem[j] || !withinWindow(items[j].At, it.At, o.Window) {
-					continue
-				}
-				seenItem[j] = true
-				// Joining an earlier item means joining whatever it joined.
-				story, item := out[j].StoryID, j
-				if story != 0 {
-					item = -1
-				} else if out[j].JoinsItem >= 0 {
-					item = out[j].JoinsItem
-				}
-				consider(Compare(&it.Signature, &items[j].Signature), story, 0, item)
+			consider(Compare(&it.Signature, c.Signature), c.StoryID, c.ArticleID, -1)
+		}
+		for j := range i {
+			if !withinWindow(items[j].At, it.At, o.Window) || !shareKey(itemKeys[i], itemKeys[j]) {
+				continue
 			}
+			// Joining an earlier item means joining whatever it joined.
+			story, item := out[j].StoryID, j
+			if story != 0 {
+				item = -1
+			} else if out[j].JoinsItem >= 0 {
+				item = out[j].JoinsItem
+			}
+			consider(Compare(&it.Signature, &items[j].Signature), story, 0, item)
 		}
 		out[i] = best
-		for _, k := range keys {
-			batchOwners[k] = append(batchOwners[k], i)
-		}
 	}
 	return out, nil
+}
+
+// shareKey reports whether two sorted key lists have a key in common.
+func shareKey(a, b []int64) bool {
+	for len(a) > 0 && len(b) > 0 {
+		switch {
+		case a[0] < b[0]:
+			a = a[1:]
+		case a[0] > b[0]:
+			b = b[1:]
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // withinWindow reports whether a and b lie at most window apart.

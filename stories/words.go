@@ -58,6 +58,8 @@ func (wh *wordHasher) appendWords(dst []uint64, line string) []uint64 {
 		c := line[i]
 		if c < utf8.RuneSelf {
 			switch {
+			case (c == 'h' || c == 'H') && n == 0 && hasURLPrefix(line[i:]):
+				i = skipToSpace(line, i)
 			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
 				add(c)
 				i++
@@ -75,8 +77,6 @@ func (wh *wordHasher) appendWords(dst []uint64, line string) []uint64 {
 				// An image: neither alt text nor target is the story.
 				flush()
 				i = skipImage(line, i)
-			case (c == 'h' || c == 'H') && n == 0 && hasURLPrefix(line[i:]):
-				i = skipToSpace(line, i)
 			default:
 				flush()
 				i++
