@@ -38,8 +38,9 @@ var relatedPrefixes = []string{
 // paragraphs are longer, so a long paragraph is never dropped.
 const maxFurnitureWords = 40
 
-// isFurniture reports whether a trimmed line is site furniture.
-func isFurniture(line string) bool {
+// IsFurniture reports whether a trimmed line is site furniture (a share
+// bar, a byline, a newsletter pitch, a copyright line, a "read more").
+func IsFurniture(line string) bool {
 	if line == "" {
 		return false
 	}
@@ -125,7 +126,7 @@ func StripFurniture(markdown string) []string {
 			inRelated = true
 			continue
 		}
-		if isFurniture(line) {
+		if IsFurniture(line) {
 			continue
 		}
 		out = append(out, line)

@@ -170,3 +170,18 @@ func skipToSpace(s string, i int) int {
 	}
 	return i
 }
+
+// ContentWords returns the hashes of the words of text that are not stop
+// words, in order: the vocabulary story detection compares, for other
+// stages that compare texts the same way (the extractive summary).
+func ContentWords(text string) []uint64 {
+	var wh wordHasher
+	words := wh.appendWords(nil, text)
+	out := words[:0]
+	for _, w := range words {
+		if _, stop := stopWords[w]; !stop {
+			out = append(out, w)
+		}
+	}
+	return out
+}
