@@ -424,4 +424,3 @@ func TestLagText(t *testing.T) {
 		t.Error("first reporter")
 	}
 }
-
