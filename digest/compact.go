@@ -50,18 +50,22 @@ func (e *BudgetError) Is(target error) bool { return target == ErrBudget }
 // and the cited URLs, fitted to maxTokens by exact count: the output
 // counts at most maxTokens, and one more story would not fit. When even
 // the first story with its CompactCitations sources does not fit, it is
-// given with its first reporter alone; a budget that cannot hold that
-// single citation (or, for an empty digest, the line that says so) is a
-// *BudgetError.
+// given with its first reporter alone, then also without its summary; a
+// budget that cannot hold that single citation (or, for an empty digest,
+// the line that says so) is a *BudgetError.
 func Compact(d *Digest, maxTokens int, tc TokenCounter) (string, error) {
-	lines := compactLines(d, CompactCitations)
-	if tc.Count(lines.text(min(1, len(d.Stories)))) > maxTokens || maxTokens <= 0 {
-		single := compactLines(d, 1)
-		one := single.text(min(1, len(d.Stories)))
-		if need := tc.Count(one); maxTokens <= 0 || need > maxTokens {
-			return "", &BudgetError{MaxTokens: maxTokens, Need: need}
+	lines := compactLines(d, CompactCitations, true)
+	first := min(1, len(d.Stories))
+	if maxTokens <= 0 || tc.Count(lines.text(first)) > maxTokens {
+		need := 0
+		for _, summary := range []bool{true, false} {
+			one := compactLines(d, 1, summary).text(first)
+			need = tc.Count(one)
+			if maxTokens > 0 && need <= maxTokens {
+				return one, nil
+			}
 		}
-		return one, nil
+		return "", &BudgetError{MaxTokens: maxTokens, Need: need}
 	}
 	// Estimate by line, then settle on exact counts of the whole text:
 	// pieces do not add up exactly, since tokens can span line breaks.
@@ -121,7 +125,7 @@ func (c *compactDoc) text(k int) string {
 	return b.String()
 }
 
-func compactLines(d *Digest, maxCites int) *compactDoc {
+func compactLines(d *Digest, maxCites int, withSummary bool) *compactDoc {
 	name := oneLine(d.Workspace.Name)
 	if name == "" {
 		name = "workspace " + strconv.FormatInt(d.Workspace.ID, 10)
@@ -143,7 +147,7 @@ func compactLines(d *Digest, maxCites int) *compactDoc {
 			srcLines = append(srcLines, fmt.Sprintf("[%d] %s (tier %d)", n, src.URL, src.Tier))
 		}
 		line := fmt.Sprintf("%d. %s", i+1, clip(s.Title, 120))
-		if sum := firstSentence(s.Summary); sum != "" {
+		if sum := firstSentence(s.Summary); sum != "" && withSummary {
 			line += ": " + clip(sum, 160)
 		}
 		line += fmt.Sprintf(" [%s] confidence %.2f %s, %s", strings.Join(refs, ","), s.Confidence,

@@ -207,8 +207,6 @@ func TestJSON(t *testing.T) {
 			URL string `json:"url"`
 		} `json:"sources"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +234,7 @@ func TestJSON(t *testing.T) {
 func TestCompactFitsBudgetExactly(t *testing.T) {
 	tc := cl100k(t)
 	d := Build(storySetInput(t), Options{})
-	full := compactLines(d, CompactCitations)
+	full := compactLines(d, CompactCitations, true)
 	prev := 0
 	for budget := 60; budget <= 3000; budget += 37 {
 		out, err := Compact(d, budget, tc)
@@ -310,10 +308,11 @@ func checkCompactCitations(t *testing.T, out string) {
 func TestCompactBudgetTooSmall(t *testing.T) {
 	tc := cl100k(t)
 	d := Build(storySetInput(t), Options{})
-	single := tc.Count(compactLines(d, 1).text(1))
-	three := tc.Count(compactLines(d, CompactCitations).text(1))
-	if single >= three {
-		t.Fatalf("single citation %d tokens, three %d", single, three)
+	single := tc.Count(compactLines(d, 1, false).text(1))
+	withSummary := tc.Count(compactLines(d, 1, true).text(1))
+	two := tc.Count(compactLines(d, CompactCitations, true).text(1))
+	if single >= withSummary || withSummary >= two {
+		t.Fatalf("first story: %d tokens bare, %d with summary, %d with %d citations", single, withSummary, two, CompactCitations)
 	}
 	for _, budget := range []int{-5, 0, 1, single - 1} {
 		_, err := Compact(d, budget, tc)
@@ -325,11 +324,16 @@ func TestCompactBudgetTooSmall(t *testing.T) {
 			t.Errorf("error %q does not say how many tokens are needed", err)
 		}
 	}
-	out, err := Compact(d, single, tc)
-	if err != nil || tc.Count(out) > single || strings.Count(out, "\n[") != 1 {
-		t.Fatalf("budget %d: %q, %v; want the first story with one citation", single, out, err)
+	for _, budget := range []int{single, withSummary - 1, withSummary, two - 1} {
+		out, err := Compact(d, budget, tc)
+		if err != nil || tc.Count(out) > budget || strings.Count(out, "\n[") != 1 {
+			t.Fatalf("budget %d: %q, %v; want the first story with one citation", budget, out, err)
+		}
+		if hasSummary := strings.Contains(out, firstSentence(d.Stories[0].Summary)[:30]); hasSummary != (budget >= withSummary) {
+			t.Errorf("budget %d: summary given %v, want %v", budget, hasSummary, budget >= withSummary)
+		}
+		checkCompactCitations(t, out)
 	}
-	checkCompactCitations(t, out)
 }
 
 func TestEmptyDigest(t *testing.T) {

@@ -1,6 +1,10 @@
 package stories
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/feedpoller/feedpoller/internal/mdtext"
+)
 
 // Site furniture that travels with a syndicated copy but says nothing
 // about the event: share bars, newsletter pitches, copyright lines,
@@ -82,18 +86,6 @@ func opensRelatedBox(line string) bool {
 	return false
 }
 
-// isListItem reports whether a trimmed line is a Markdown list item.
-func isListItem(line string) bool {
-	if strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "+ ") {
-		return true
-	}
-	i := 0
-	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
-		i++
-	}
-	return i > 0 && i < len(line)-1 && (line[i] == '.' || line[i] == ')') && line[i+1] == ' '
-}
-
 func countWords(s string) int {
 	n, in := 0, false
 	for i := 0; i < len(s); i++ {
@@ -117,7 +109,7 @@ func StripFurniture(markdown string) []string {
 			continue
 		}
 		if inRelated {
-			if isListItem(line) {
+			if mdtext.IsListItem(line) {
 				continue
 			}
 			inRelated = false

@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/feedpoller/feedpoller/internal/mdtext"
 )
 
 // Word hashing. Articles are compared as sequences of words, each word
@@ -72,7 +74,7 @@ func (wh *wordHasher) appendWords(dst []uint64, line string) []uint64 {
 			case c == ']' && i+1 < len(line) && line[i+1] == '(':
 				// "[text](target)": the text is read, the target skipped.
 				flush()
-				i = skipParens(line, i+1)
+				i = mdtext.SkipParens(line, i+1)
 			case c == '!' && i+1 < len(line) && line[i+1] == '[':
 				// An image: neither alt text nor target is the story.
 				flush()
@@ -134,29 +136,12 @@ func eqFoldASCII(a, b string) bool {
 	return true
 }
 
-// skipParens returns the index after the ")" that closes the "(" at i.
-func skipParens(s string, i int) int {
-	depth := 0
-	for ; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return len(s)
-}
-
 // skipImage returns the index after "![alt](target)" starting at i.
 func skipImage(s string, i int) int {
 	for j := i + 2; j < len(s); j++ {
 		if s[j] == ']' {
 			if j+1 < len(s) && s[j+1] == '(' {
-				return skipParens(s, j+1)
+				return mdtext.SkipParens(s, j+1)
 			}
 			return j + 1
 		}

@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/feedpoller/feedpoller/internal/mdtext"
 	"github.com/feedpoller/feedpoller/stories"
 )
 
@@ -40,7 +41,7 @@ func paragraphs(markdown string) []string {
 			continue
 		case strings.HasPrefix(line, "#"), strings.HasPrefix(line, "|"), strings.HasPrefix(line, "<"),
 			strings.HasPrefix(line, "---"), strings.HasPrefix(line, "***"), strings.HasPrefix(line, "!["),
-			isListItem(line):
+			mdtext.IsListItem(line):
 			flush()
 			continue
 		}
@@ -84,17 +85,6 @@ func trimTeaser(p string) string {
 	return p
 }
 
-func isListItem(line string) bool {
-	if strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "+ ") {
-		return true
-	}
-	i := 0
-	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
-		i++
-	}
-	return i > 0 && i < len(line)-1 && (line[i] == '.' || line[i] == ')') && line[i+1] == ' '
-}
-
 // plain removes inline Markdown from a line: images, link targets,
 // emphasis and code marks, inline HTML tags.
 func plain(line string) string {
@@ -111,10 +101,10 @@ func plain(line string) string {
 			}
 			i += j + 1
 			if i < len(line) && line[i] == '(' {
-				i = skipParens(line, i)
+				i = mdtext.SkipParens(line, i)
 			}
 		case c == ']' && i+1 < len(line) && line[i+1] == '(':
-			i = skipParens(line, i+1)
+			i = mdtext.SkipParens(line, i+1)
 		case c == '[' || c == '*' || c == '`' || c == '\\':
 			i++
 		case c == '_' && (i == 0 || i+1 == len(line) || line[i-1] == ' ' || line[i+1] == ' '):
@@ -133,22 +123,6 @@ func plain(line string) string {
 		}
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
-}
-
-func skipParens(s string, i int) int {
-	depth := 0
-	for ; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return len(s)
 }
 
 // abbreviations end with a period that does not end a sentence.
