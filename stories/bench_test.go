@@ -59,12 +59,14 @@ func (s *synthArchive) article() (string, string) {
 	return strings.Join(title, " "), b.String()
 }
 
-// benchIndex holds n synthetic articles of workspace 1, reported `every`
-// apart and ending at end, each its own story.
+// benchIndex adds synthetic articles from..n-1 of workspace 1 to idx,
+// each its own story, article i reported i×every before end: grown
+// newest first, the index always holds the newest n articles of one
+// archive that ends at end.
 func benchIndex(t testing.TB, gen *synthArchive, idx *MemIndex, from, n int, end time.Time, every time.Duration) {
 	for i := from; i < n; i++ {
 		title, body := gen.article()
-		at := end.Add(-time.Duration(n-i) * every)
+		at := end.Add(-time.Duration(i+1) * every)
 		idx.Add(1, int64(i+1), int64(i+1), at, Sign(title, body))
 	}
 }
@@ -89,8 +91,6 @@ func BenchmarkStoryAssign(b *testing.B) {
 		idx := NewMemIndex()
 		held := 0
 		for _, n := range []int{1000, 10000, 100000} {
-			// Grow the same archive: its newest n articles are the ones a
-			// lookup at `end` can reach, whatever came before.
 			benchIndex(b, gen, idx, held, n, end, layout.every)
 			held = n
 			counted := &countingIndex{Index: idx}
