@@ -80,9 +80,9 @@ func storySetInput(t testing.TB) Input {
 	return in
 }
 
-func cl100k(t testing.TB) *tokens.CL100K {
+func cl100k(t testing.TB) *tokens.Counter {
 	t.Helper()
-	c, err := tokens.NewCL100K()
+	c, err := tokens.For(tokens.CL100kBase)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,20 +3,20 @@ package poller_test
 import (
 	"testing"
 
-	"github.com/feedpoller/feedpoller/sources/extract"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/tokens"
 )
 
 // TestPollStoresExactTokenCounts: a polled page's article carries the
 // exact cl100k_base and o200k_base token counts of the page's HTML and of
 // the stored Markdown, on both databases.
 func TestPollStoresExactTokenCounts(t *testing.T) {
-	cl, err := extract.Counter(extract.CL100kBase)
+	cl, err := tokens.For(tokens.CL100kBase)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o2, err := extract.Counter(extract.O200kBase)
+	o2, err := tokens.For(tokens.O200kBase)
 	if err != nil {
 		t.Fatal(err)
 	}

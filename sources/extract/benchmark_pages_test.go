@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/feedpoller/feedpoller/internal/benchpages"
+	"github.com/feedpoller/feedpoller/tokens"
 )
 
 // benchmarkDataEnv names the directory of the article-extraction benchmark
@@ -131,13 +132,20 @@ func meanOf(xs []float64) float64 {
 //	    go test -run '^$' -bench BenchmarkTokenCountPages -benchtime 1x ./sources/extract
 func BenchmarkTokenCountPages(b *testing.B) {
 	pages := loadBenchmarkPages(b)
-	cl, o2 := mustCounter(b, CL100kBase), mustCounter(b, O200kBase)
+	cl, err := tokens.For(tokens.CL100kBase)
+	if err != nil {
+		b.Fatal(err)
+	}
+	o2, err := tokens.For(tokens.O200kBase)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, p := range pages {
 		s := string(p.html)
-		if got, want := cl.Count(s), referenceCount(CL100kBase, s); got != want {
+		if got, want := cl.Count(s), referenceCount(tokens.CL100kBase, s); got != want {
 			b.Errorf("cl100k %s: %d, tiktoken-go %d", p.url, got, want)
 		}
-		if got, want := o2.Count(s), referenceCount(O200kBase, s); got != want {
+		if got, want := o2.Count(s), referenceCount(tokens.O200kBase, s); got != want {
 			b.Errorf("o200k %s: %d, tiktoken-go %d", p.url, got, want)
 		}
 	}

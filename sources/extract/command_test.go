@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/feedpoller/feedpoller/tokens"
 )
 
 func runCommand(t *testing.T, stdin string, fetch func(context.Context, string) ([]byte, error), args ...string) (code int, stdout, stderr string) {
@@ -113,10 +115,10 @@ func TestCommandJSON(t *testing.T) {
 		name      string
 		got, want int
 	}{
-		{"input_tokens", st.InputTokens, referenceCount(CL100kBase, page)},
-		{"output_tokens", st.OutputTokens, referenceCount(CL100kBase, got.Markdown)},
-		{"input_tokens_o200k", st.InputTokensO200k, referenceCount(O200kBase, page)},
-		{"output_tokens_o200k", st.OutputTokensO200k, referenceCount(O200kBase, got.Markdown)},
+		{"input_tokens", st.InputTokens, referenceCount(tokens.CL100kBase, page)},
+		{"output_tokens", st.OutputTokens, referenceCount(tokens.CL100kBase, got.Markdown)},
+		{"input_tokens_o200k", st.InputTokensO200k, referenceCount(tokens.O200kBase, page)},
+		{"output_tokens_o200k", st.OutputTokensO200k, referenceCount(tokens.O200kBase, got.Markdown)},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %d, tiktoken-go counts %d", c.name, c.got, c.want)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/feedpoller/feedpoller/bench/feedfarm"
 	"github.com/feedpoller/feedpoller/sources/extract"
+	"github.com/feedpoller/feedpoller/tokens"
 )
 
 // farmBodies returns the HTML bodies of one default farm feed: 20 items of
@@ -75,11 +76,11 @@ func BenchmarkStageMarkdown(b *testing.B) {
 	})
 	md, _ := extract.FragmentToMarkdown(bodies[0], base)
 	run("CountWords", func(string) int { return extract.CountWords(md) })
-	cl, err := extract.Counter(extract.CL100kBase)
+	cl, err := tokens.For(tokens.CL100kBase)
 	if err != nil {
 		b.Fatal(err)
 	}
-	o2, err := extract.Counter(extract.O200kBase)
+	o2, err := tokens.For(tokens.O200kBase)
 	if err != nil {
 		b.Fatal(err)
 	}

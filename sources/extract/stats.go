@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/feedpoller/feedpoller/tokens"
 )
 
 // Stats measures an extracted document.
@@ -58,10 +60,10 @@ func computeStats(page []byte, d *Document, tokens bool) Stats {
 // build (which the tests catch); the counts are then 0, unknown, rather
 // than failing the article.
 func countTokens(s string) (cl100k, o200k int) {
-	if cl, err := Counter(CL100kBase); err == nil {
+	if cl, err := tokens.For(tokens.CL100kBase); err == nil {
 		cl100k = cl.Count(s)
 	}
-	if o2, err := Counter(O200kBase); err == nil {
+	if o2, err := tokens.For(tokens.O200kBase); err == nil {
 		o200k = o2.Count(s)
 	}
 	return cl100k, o200k
@@ -107,13 +109,6 @@ func isDigit(r rune) bool {
 		return asciiDigit(byte(r))
 	}
 	return unicode.IsDigit(r)
-}
-
-func isSpace(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
-	}
-	return unicode.IsSpace(r)
 }
 
 // CountWords counts the words of a text (see Stats.WordCount).

@@ -1,4 +1,4 @@
-package extract
+package tokens
 
 import (
 	"math/rand/v2"
@@ -31,9 +31,9 @@ func referenceCount(enc Encoding, s string) int {
 	return len(referenceEncoder()[enc].EncodeOrdinary(s))
 }
 
-func mustCounter(t testing.TB, enc Encoding) *TokenCounter {
+func mustCounter(t testing.TB, enc Encoding) *Counter {
 	t.Helper()
-	c, err := Counter(enc)
+	c, err := For(enc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,8 @@ func TestCountMatchesTiktoken(t *testing.T) {
 // TestCountMatchesTiktokenOnPages runs the comparison over every test page
 // and fragment, as HTML and as the Markdown made of it.
 func TestCountMatchesTiktokenOnPages(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.*"))
+	// The extraction test pages and fragments, as HTML and as Markdown.
+	files, _ := filepath.Glob(filepath.Join("..", "sources", "extract", "testdata", "*", "*.*"))
 	if len(files) == 0 {
 		t.Fatal("no test files")
 	}
@@ -163,8 +164,8 @@ func TestCountRandomText(t *testing.T) {
 }
 
 func TestCounterUnknownEncoding(t *testing.T) {
-	if _, err := Counter("p50k_base"); err == nil || !strings.Contains(err.Error(), "p50k_base") {
-		t.Errorf("Counter(p50k_base) error = %v", err)
+	if _, err := For("p50k_base"); err == nil || !strings.Contains(err.Error(), "p50k_base") {
+		t.Errorf("For(p50k_base) error = %v", err)
 	}
 }
 

@@ -9,9 +9,9 @@ import (
 	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
 )
 
-func newCounter(t testing.TB) *CL100K {
+func newCL100K(t testing.TB) *Counter {
 	t.Helper()
-	c, err := NewCL100K()
+	c, err := For(CL100kBase)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +20,7 @@ func newCounter(t testing.TB) *CL100K {
 
 // Known cl100k_base counts, as OpenAI's tokenizer reports them.
 func TestCL100KKnownCounts(t *testing.T) {
-	c := newCounter(t)
+	c := newCL100K(t)
 	for _, tc := range []struct {
 		text string
 		want int
@@ -45,7 +45,7 @@ func TestCL100KMatchesLibraryEncoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newCounter(t)
+	c := newCL100K(t)
 	texts := []string{
 		"# Digest: golang — 2025-03-01 to 2025-03-02\n\n1. **Go 1.24 released** [1][2]\n",
 		"| # | Story | Sources |\n| --- | --- | --- |\n| 1 | A \\| B | [1] example.org (tier 1) |",
@@ -62,7 +62,7 @@ func TestCL100KMatchesLibraryEncoding(t *testing.T) {
 }
 
 func TestCL100KConcurrent(t *testing.T) {
-	c := newCounter(t)
+	c := newCL100K(t)
 	want := c.Count("The quick brown fox jumps over the lazy dog.")
 	var wg sync.WaitGroup
 	for range 8 {

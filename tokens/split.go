@@ -1,4 +1,4 @@
-package extract
+package tokens
 
 import (
 	"unicode"
@@ -251,4 +251,20 @@ func isLowerish(r rune) bool {
 		return r >= 'a' && r <= 'z'
 	}
 	return unicode.In(r, unicode.Ll, unicode.Lm, unicode.Lo, unicode.M)
+}
+
+// isLetter and isSpace are the classes \p{L} and \s of the encodings'
+// pre-tokenisation expressions, without the unicode tables for ASCII.
+func isLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r|0x20 >= 'a' && r|0x20 <= 'z'
+	}
+	return unicode.IsLetter(r)
+}
+
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
+	}
+	return unicode.IsSpace(r)
 }
