@@ -11,7 +11,7 @@ import (
 )
 
 // TokenCounter counts the tokens of a text exactly, in the encoding of
-// the model that reads the digest (tokens.CL100K).
+// the model that reads the digest (tokens.For(tokens.CL100kBase)).
 type TokenCounter interface {
 	Count(text string) int
 }
