@@ -83,7 +83,7 @@ func newPolicyEnv(t *testing.T, dialect string) *policyEnv {
 	e.poller, err = poller.New(poller.Options{Store: e.store, Owner: "policy-test", Workers: 1, Jitter: 0,
 		Fetchers: map[string]poller.Fetcher{
 			store.SourceRSS: &rss.Fetcher{Client: native},
-			store.SourceWeb: &web.Poller{Fetcher: native, Firecrawl: fc, RespectRobots: true, Log: slog.New(slog.DiscardHandler)},
+			store.SourceWeb: &web.Fetcher{Client: native, Firecrawl: fc, RespectRobots: true, Log: slog.New(slog.DiscardHandler)},
 		},
 		Pages:  poller.HTTPPages{Client: native},
 		Render: poller.FirecrawlPages{Client: fc},

@@ -128,7 +128,7 @@ func newWebEnv(t *testing.T, dialect string, profile store.RelevanceProfile, set
 	native := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1,
 		PerDomainConcurrency: 64, BreakerFailures: 1 << 20, Timeout: 5 * time.Second, Resolver: loopback{}})
 	t.Cleanup(native.CloseIdleConnections)
-	webPoller := &web.Poller{Fetcher: native}
+	webPoller := &web.Fetcher{Client: native}
 	opts := poller.Options{Store: e.store, Owner: "web-test", Workers: 2, BatchSize: 7, Jitter: 0, MaxMarkdownBytes: setup.maxMarkdown,
 		Fetchers: map[string]poller.Fetcher{
 			store.SourceRSS: &rss.Fetcher{Client: native},

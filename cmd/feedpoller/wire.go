@@ -25,7 +25,7 @@ type app struct {
 	store     *store.Store
 	fetch     *fetch.Client
 	rss       *rss.Fetcher
-	web       *web.Poller
+	web       *web.Fetcher
 	firecrawl *firecrawl.Client
 	poller    *poller.Poller
 	registry  *prometheus.Registry
@@ -93,7 +93,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		PerDomainConcurrency: cfg.Fetch.PerDomainConcurrency, PerDomainGap: gapOption(cfg.Fetch.PerDomainGap), Logger: log,
 	})
 	a.rss = &rss.Fetcher{Client: a.fetch, MaxItems: cfg.Fetch.MaxItems}
-	a.web = &web.Poller{Fetcher: a.fetch, RespectRobots: cfg.Fetch.RespectRobots, Log: log}
+	a.web = &web.Fetcher{Client: a.fetch, RespectRobots: cfg.Fetch.RespectRobots, Log: log}
 	if useFC {
 		// Firecrawl fetches whatever it is handed: hold it to the native
 		// fetcher's address policy (private networks, the allow list).
