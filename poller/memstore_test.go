@@ -21,6 +21,8 @@ type memStore struct {
 	saves    []store.PollSave
 	released []int64
 	known    store.Known
+	// releaseErr fails ReleaseLeases.
+	releaseErr error
 }
 
 func (m *memStore) CountDue(context.Context) (int, error) {
@@ -63,6 +65,9 @@ func (m *memStore) ClaimSource(_ context.Context, _, id int64, _ string, lease t
 func (m *memStore) ReleaseLeases(_ context.Context, _ string, ids []int64) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.releaseErr != nil {
+		return m.releaseErr
+	}
 	m.released = append(m.released, ids...)
 	return nil
 }

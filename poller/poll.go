@@ -118,7 +118,7 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 		return p.finish(ctx, src, save, out, start)
 	}
 	save.Run.ItemsSeen = len(res.Items)
-	batch, err := p.pipeline.Run(ctx, pipeline.Batch{Source: src, Items: res.Items, FetchBy: fetchBy})
+	processed, err := p.pipeline.Run(ctx, pipeline.Batch{Source: src, Items: res.Items, FetchBy: fetchBy})
 	if err != nil {
 		if ctx.Err() != nil {
 			p.release(ctx, src)
@@ -132,8 +132,8 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 		return out, fmt.Errorf("poll source %d: %w: %w", src.ID, errNotRecorded, err)
 	}
 	p.outage.recovered(opLookup)
-	save.Articles = batch.Articles
-	save.Run.ItemsDuplicate = batch.Duplicates
+	save.Articles = processed.Articles
+	save.Run.ItemsDuplicate = processed.Duplicates
 	return p.finish(ctx, src, save, out, start)
 }
 

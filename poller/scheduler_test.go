@@ -5,8 +5,10 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources"
@@ -54,8 +56,8 @@ func TestPollDueClaimsBatchAfterBatch(t *testing.T) {
 }
 
 // TestPollDueGivesBackUnstartedSources: stopped while its one worker is
-// busy, a round gives back the leases of the sources it claimed but did
-// not start, and says it was stopped.
+// busy, a round records nothing, gives back the lease of every source it
+// claimed, started or not, and says it was stopped.
 func TestPollDueGivesBackUnstartedSources(t *testing.T) {
 	st := &memStore{due: dueSources(3)}
 	f := &stubFetcher{gate: make(chan struct{}), started: make(chan int64, 3)}
@@ -64,10 +66,14 @@ func TestPollDueGivesBackUnstartedSources(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	var err error
-	var reports int
+	var recorded int
 	go func() {
 		defer wg.Done()
-		err = p.PollDue(ctx, func(poller.Outcome, error) { reports++ })
+		err = p.PollDue(ctx, func(_ poller.Outcome, err error) {
+			if err == nil {
+				recorded++
+			}
+		})
 	}()
 	if id := <-f.started; id != 1 {
 		t.Fatalf("first poll of source %d", id)
@@ -79,9 +85,35 @@ func TestPollDueGivesBackUnstartedSources(t *testing.T) {
 	}
 	released := slices.Clone(st.released)
 	slices.Sort(released)
-	// Sources 2 and 3 never started; source 1's poll was cut short by the
-	// stop, which is not its failure: its lease is given back too.
-	if !slices.Equal(released, []int64{1, 2, 3}) || len(st.saves) != 0 || reports != 1 {
-		t.Errorf("released %v, %d saves, %d reports; want [1 2 3], 0, 1", released, len(st.saves), reports)
+	// Source 1's poll was cut short by the stop, which is not its failure:
+	// its lease is given back like those of the sources not started. (A
+	// source handed to the worker as the stop came is polled on the
+	// cancelled context, which gives its lease back as well.)
+	if !slices.Equal(released, []int64{1, 2, 3}) || len(st.saves) != 0 || recorded != 0 {
+		t.Errorf("released %v, %d saves, %d polls recorded; want [1 2 3], 0, 0", released, len(st.saves), recorded)
+	}
+}
+
+// TestLeaseNotGivenBackIsLogged: a poll that gives its lease back (here:
+// its lease was spent before a worker took it) and cannot says so in the
+// log; the lease then runs out by itself.
+func TestLeaseNotGivenBackIsLogged(t *testing.T) {
+	st := &memStore{releaseErr: errors.New("database is locked")}
+	logs := &syncBuffer{}
+	o := testOptions(st, "mem")
+	o.Fetchers = map[string]poller.Fetcher{store.SourceRSS: &stubFetcher{}}
+	o.Log = slog.New(slog.NewTextHandler(logs, nil))
+	p, err := poller.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := dueSources(1)[0]
+	spent := time.Now().Add(-time.Second)
+	src.LeaseUntil = &spent
+	if _, err := p.Poll(context.Background(), src); err == nil || !strings.Contains(err.Error(), "lease ran out before a worker took it") {
+		t.Fatalf("err %v, want the poll not recorded", err)
+	}
+	if lines := logs.Lines("level=WARN", "could not release leases", `err="database is locked"`); len(lines) != 1 {
+		t.Errorf("log:\n%s\nwant one warning naming the error", logs)
 	}
 }

@@ -20,6 +20,7 @@ func TestAbsolute(t *testing.T) {
 		{"root-relative", base, "/2026/story", "https://news.example.com/2026/story"},
 		{"path-relative", base, "story.html", "https://news.example.com/feeds/story.html"},
 		{"dot segments", base, "../img/a.png", "https://news.example.com/img/a.png"},
+		{"absolute, dot segments removed", base, "https://other.example/a/./b/../c", "https://other.example/a/c"},
 		{"scheme-relative", base, "//cdn.example/x.jpg", "https://cdn.example/x.jpg"},
 		{"spaces trimmed", base, "  /padded \n", "https://news.example.com/padded"},
 		{"plain http", base, "http://old.example/", "http://old.example/"},
