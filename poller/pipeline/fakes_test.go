@@ -153,13 +153,5 @@ func feedItem(link, guid, title, content string) sources.FeedItem {
 	return sources.FeedItem{URL: link, GUID: guid, Title: title, ContentHTML: content}
 }
 
-func urlsOf(arts []store.NewArticle) []string {
-	var out []string
-	for _, a := range arts {
-		out = append(out, a.Article.ExternalURL)
-	}
-	return out
-}
-
 // relevanceNone is a profile with no keywords: everything is relevant.
 var relevanceNone = relevance.Profile{}
