@@ -44,7 +44,7 @@ func TestSourceRefusalNamesHostNotAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := loopbackValidator{feeds: &rss.Fetcher{Client: client}, pages: &web.Poller{Fetcher: client, Firecrawl: fc}}
+	v := loopbackValidator{feeds: &rss.Fetcher{Client: client}, pages: &web.Fetcher{Client: client, Firecrawl: fc}}
 	forEachDialect(t, func(t *testing.T, e *env) {
 		ws := e.createWorkspace(t, "intranet")
 		tok := e.workspaceToken(t, ws.ID)

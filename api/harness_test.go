@@ -265,16 +265,16 @@ func (e *env) countRows(t testing.TB, table string) int {
 type syncBuffer = logbuf.Buffer
 
 // loopbackValidator is the daemon's validator wiring, over the real RSS
-// fetcher and web poller, allowed to reach loopback.
+// fetcher and web fetcher, allowed to reach loopback.
 type loopbackValidator struct {
 	feeds *rss.Fetcher
-	pages *web.Poller
+	pages *web.Fetcher
 }
 
 func newLoopbackValidator() loopbackValidator {
 	client := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1, RetryBaseDelay: -1,
 		Timeout: 10 * time.Second, Logger: slog.New(slog.DiscardHandler)})
-	return loopbackValidator{feeds: &rss.Fetcher{Client: client}, pages: &web.Poller{Fetcher: client}}
+	return loopbackValidator{feeds: &rss.Fetcher{Client: client}, pages: &web.Fetcher{Client: client}}
 }
 
 func (v loopbackValidator) ValidateFeed(ctx context.Context, url string) (string, int, error) {

@@ -36,9 +36,11 @@ func withRealPoller(logs *syncBuffer) envOption {
 	return func(o *api.Options) {
 		client := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1, RetryBaseDelay: -1,
 			Timeout: 10 * time.Second, Logger: slog.New(slog.DiscardHandler)})
-		p, err := poller.New(poller.Options{Store: o.Store, Owner: "api-poller", Jitter: 0,
-			Fetchers: map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}},
-			Log:      slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+		po := poller.DefaultOptions()
+		po.Store, po.Owner, po.Jitter = o.Store, "api-poller", 0
+		po.Fetchers = map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}}
+		po.Log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		p, err := poller.New(po)
 		if err != nil {
 			panic(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/feedpoller/feedpoller/internal/logbuf"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/store"
@@ -160,19 +161,28 @@ func newPoller(t *testing.T, st *store.Store, owner string, changes ...func(*pol
 	t.Helper()
 	fo := fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1,
 		PerDomainConcurrency: 64, BreakerFailures: 1 << 20, Timeout: 5 * time.Second, Resolver: loopback{}}
-	po := poller.Options{Store: st, Owner: owner, Workers: 4, BatchSize: 7, Jitter: 0}
+	po := testOptions(st, owner)
+	po.Workers, po.BatchSize = 4, 7
 	for _, c := range changes {
 		c(&po, &fo)
 	}
 	client := fetch.New(fo)
 	t.Cleanup(client.CloseIdleConnections)
 	po.Fetchers = map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}}
-	po.Pages = poller.HTTPPages{Client: client}
+	po.Pages = pipeline.HTTPPages{Client: client}
 	p, err := poller.New(po)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// testOptions are the defaults with st, owner and no jitter, so that next
+// polls are exact.
+func testOptions(st poller.Store, owner string) poller.Options {
+	o := poller.DefaultOptions()
+	o.Store, o.Owner, o.Jitter = st, owner, 0
+	return o
 }
 
 // logTo sends a poller's log, debug lines included, to buf.

@@ -1,6 +1,8 @@
 package poller
 
 import (
+	"fmt"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -16,8 +18,9 @@ type Metrics struct {
 }
 
 // NewMetrics creates the collectors and registers them on reg (nil: not
-// registered, for tests that only read them).
-func NewMetrics(reg prometheus.Registerer) *Metrics {
+// registered, for tests that only read them). It fails when reg already
+// has collectors of these names.
+func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	m := &Metrics{
 		Polls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "feedpoller_polls_total", Help: "Polls by source type and outcome.",
@@ -43,8 +46,13 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "feedpoller_database_errors_total", Help: "Scheduler and poll writes that failed on the database.",
 		}),
 	}
-	if reg != nil {
-		reg.MustRegister(m.Polls, m.PollDuration, m.Items, m.DueBacklog, m.SchedulerLag, m.InFlight, m.DatabaseErrors)
+	if reg == nil {
+		return m, nil
 	}
-	return m
+	for _, c := range []prometheus.Collector{m.Polls, m.PollDuration, m.Items, m.DueBacklog, m.SchedulerLag, m.InFlight, m.DatabaseErrors} {
+		if err := reg.Register(c); err != nil {
+			return nil, fmt.Errorf("register poller metrics: %w", err)
+		}
+	}
+	return m, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/store"
@@ -22,9 +23,11 @@ func breakerEnv(t *testing.T, feeds int, pageStatus int) (*env, []*store.FeedSou
 	client := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1,
 		PerDomainConcurrency: 64, BreakerFailures: 3, Timeout: 5 * time.Second})
 	t.Cleanup(client.CloseIdleConnections)
-	p, err := poller.New(poller.Options{Store: e.store, Owner: "breaker-test", Workers: 1, BatchSize: 100, Jitter: 0,
-		Fetchers: map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}},
-		Pages:    poller.HTTPPages{Client: client}})
+	opts := testOptions(e.store, "breaker-test")
+	opts.Workers, opts.BatchSize = 1, 100
+	opts.Fetchers = map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}}
+	opts.Pages = pipeline.HTTPPages{Client: client}
+	p, err := poller.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

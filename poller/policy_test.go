@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
@@ -80,14 +81,16 @@ func newPolicyEnv(t *testing.T, dialect string) *policyEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.poller, err = poller.New(poller.Options{Store: e.store, Owner: "policy-test", Workers: 1, Jitter: 0,
-		Fetchers: map[string]poller.Fetcher{
-			store.SourceRSS: &rss.Fetcher{Client: native},
-			store.SourceWeb: &web.Poller{Fetcher: native, Firecrawl: fc, RespectRobots: true, Log: slog.New(slog.DiscardHandler)},
-		},
-		Pages:  poller.HTTPPages{Client: native},
-		Render: poller.FirecrawlPages{Client: fc},
-		Log:    slog.New(slog.DiscardHandler)})
+	opts := testOptions(e.store, "policy-test")
+	opts.Workers = 1
+	opts.Fetchers = map[string]poller.Fetcher{
+		store.SourceRSS: &rss.Fetcher{Client: native},
+		store.SourceWeb: &web.Fetcher{Client: native, Firecrawl: fc, RespectRobots: true, Log: slog.New(slog.DiscardHandler)},
+	}
+	opts.Pages = pipeline.HTTPPages{Client: native}
+	opts.Render = pipeline.FirecrawlPages{Client: fc}
+	opts.Log = slog.New(slog.DiscardHandler)
+	e.poller, err = poller.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +155,7 @@ func TestRenderTierHoldsToAddressPolicy(t *testing.T) {
 				if e.leaked(t) {
 					t.Fatal("the metadata service's answer was stored as an article")
 				}
-				if m := e.methods(t); len(m) != 1 || m[0] == poller.MethodRenderedPage {
+				if m := e.methods(t); len(m) != 1 || m[0] == pipeline.MethodRenderedPage {
 					t.Errorf("extraction methods %v: the item must keep its own text", m)
 				}
 				if n := len(e.fc.Requests()); n != tc.scrapes {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -64,7 +65,7 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 	if !start.Before(fetchBy) {
 		// Waited for a worker until the lease was all but spent: give it
 		// back so the source is claimed afresh.
-		_ = p.store.ReleaseLeases(context.WithoutCancel(ctx), p.opts.Owner, []int64{src.ID})
+		p.release(ctx, src)
 		return out, fmt.Errorf("poll source %d: %w: its lease ran out before a worker took it", src.ID, errNotRecorded)
 	}
 	// The write gets the whole lease; the network only the part before it.
@@ -91,7 +92,7 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 	if err != nil {
 		if ctx.Err() != nil {
 			// Shutting down: not the source's failure. Give the lease back.
-			_ = p.store.ReleaseLeases(context.WithoutCancel(ctx), p.opts.Owner, []int64{src.ID})
+			p.release(ctx, src)
 			return out, fmt.Errorf("poll source %d: %w", src.ID, ctx.Err())
 		}
 		if netCtx.Err() != nil {
@@ -117,10 +118,10 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 		return p.finish(ctx, src, save, out, start)
 	}
 	save.Run.ItemsSeen = len(res.Items)
-	arts, dups, err := p.process(ctx, netCtx, src, res.Items)
+	processed, err := p.pipeline.Run(ctx, pipeline.Batch{Source: src, Items: res.Items, FetchBy: fetchBy})
 	if err != nil {
 		if ctx.Err() != nil {
-			_ = p.store.ReleaseLeases(context.WithoutCancel(ctx), p.opts.Owner, []int64{src.ID})
+			p.release(ctx, src)
 			return out, fmt.Errorf("poll source %d: %w", src.ID, ctx.Err())
 		}
 		if store.IsDataError(err) {
@@ -131,8 +132,8 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 		return out, fmt.Errorf("poll source %d: %w: %w", src.ID, errNotRecorded, err)
 	}
 	p.outage.recovered(opLookup)
-	save.Articles = arts
-	save.Run.ItemsDuplicate = dups
+	save.Articles = processed.Articles
+	save.Run.ItemsDuplicate = processed.Duplicates
 	return p.finish(ctx, src, save, out, start)
 }
 
@@ -229,7 +230,7 @@ func (p *Poller) logPoll(src store.FeedSource, out Outcome, next time.Time) {
 		"seen", out.ItemsSeen, "new", out.ItemsNew, "duplicate", out.ItemsDuplicate, "promoted", out.ItemsPromoted,
 		"ms", out.DurationMS, "next_poll", next.UTC().Format(time.RFC3339))
 	if out.Error != "" {
-		args = append(args, "error", out.Error)
+		args = append(args, "err", out.Error)
 	}
 	level("poll", args...)
 }

@@ -1,6 +1,7 @@
-// Package poller schedules polls (cron tick, leased claiming, worker pool)
-// and runs the per-poll pipeline: fetch, per-item dedup, extraction,
-// relevance, storage and promotion, and the source's bookkeeping.
+// Package poller schedules polls (cron tick, leased claiming, one worker
+// pool) and runs each poll: fetch, the per-item pipeline (package
+// pipeline), one save, and the source's bookkeeping (outcome, next poll).
+// docs/architecture.md tells the whole path of a poll.
 package poller
 
 import (
@@ -10,8 +11,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/robfig/cron/v3"
+
+	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -21,119 +26,159 @@ type Fetcher interface {
 	Fetch(ctx context.Context, req sources.Request) (*sources.Result, error)
 }
 
-// PageFetcher gets an article page's HTML for the extraction cascade.
-type PageFetcher interface {
-	FetchPage(ctx context.Context, pageURL string) (html []byte, err error)
+// Store is what the poller needs of the database: claiming and giving back
+// sources, saving a poll, and what the pipeline reads (known articles,
+// workspace profiles). *store.Store satisfies it.
+type Store interface {
+	CountDue(ctx context.Context) (int, error)
+	ClaimDue(ctx context.Context, owner string, limit int, lease time.Duration) ([]store.FeedSource, error)
+	ClaimSource(ctx context.Context, workspaceID, id int64, owner string, lease time.Duration) (*store.FeedSource, error)
+	ReleaseLeases(ctx context.Context, owner string, ids []int64) error
+	SavePoll(ctx context.Context, p store.PollSave) (store.SaveCounts, error)
+	pipeline.ArticleLookup
+	pipeline.Workspaces
 }
 
-// Options configures a Poller. Zero values take the documented defaults.
+// Options configures a Poller. Start from DefaultOptions: New refuses
+// values it cannot work with rather than replacing them.
 type Options struct {
-	Store *store.Store
+	Store Store
 	// Fetchers by source type; a type with none is recorded as not supported.
 	Fetchers map[string]Fetcher
 	// Pages fetches article pages (cascade tier 2); nil skips that tier.
-	Pages PageFetcher
+	Pages pipeline.PageFetcher
 	// Render fetches a page through a JavaScript-capable renderer
 	// (Firecrawl); nil skips that tier.
-	Render PageFetcher
-	// Schedule is the cron spec of the tick (default "@every 1m").
+	Render pipeline.PageFetcher
+	// Schedule is the cron spec of the tick.
 	Schedule string
-	// Workers bounds polls in flight (default 8).
+	// Workers bounds polls in flight.
 	Workers int
-	// BatchSize is how many sources one claim takes (default 100).
+	// BatchSize is how many sources one claim takes.
 	BatchSize int
 	// Lease is how long a claimed source stays ours before another
-	// replica may take it (default 10m). It also bounds a poll: fetching
-	// stops a fifth of the lease (at most 30s) before it ends, and a poll
-	// saved after its lease ended is discarded, so no source is ever
-	// polled twice at once.
+	// replica may take it. It also bounds a poll: fetching stops a fifth
+	// of the lease (at most 30s) before it ends, and a poll saved after
+	// its lease ended is discarded, so no source is ever polled twice at
+	// once.
 	Lease time.Duration
 	// ShutdownGrace is how long in-flight polls may finish after a stop
-	// signal (default 30s).
+	// signal (0: they are cancelled at once).
 	ShutdownGrace time.Duration
-	// MinWords is what a cascade tier must reach to be accepted (default 50).
+	// MinWords is what a cascade tier must reach to be accepted.
 	MinWords int
-	// MaxArticleFetches bounds tier-2 page fetches per poll (default 10).
+	// MaxArticleFetches bounds tier-2 page fetches per poll (0: none).
 	MaxArticleFetches int
 	// Jitter spreads next polls by up to this share of the interval
-	// (default 0.1).
+	// (0 to 1).
 	Jitter float64
-	// MaxBackoff caps the failure backoff (default 24h).
+	// MaxBackoff caps the failure backoff.
 	MaxBackoff time.Duration
 	// UnconditionalEvery is how often a source is fetched without
-	// validators (default 24h).
+	// validators.
 	UnconditionalEvery time.Duration
 	// MaxMarkdownBytes caps the Markdown stored per article (and per
 	// summary); longer content is cut at a line boundary and ends with a
-	// marker saying so (default 1 MiB).
+	// marker saying so.
 	MaxMarkdownBytes int
 	// Owner names this daemon in leases (default host-pid-random).
-	Owner   string
+	Owner string
+	// Metrics default to collectors registered nowhere.
 	Metrics *Metrics
-	Log     *slog.Logger
+	// Log defaults to slog.Default().
+	Log *slog.Logger
+}
+
+// DefaultOptions are the poller's defaults: the values config.yaml
+// documents, from which the daemon's built-in configuration is built.
+// Store and Fetchers have none.
+func DefaultOptions() Options {
+	return Options{
+		Schedule:           "@every 1m",
+		Workers:            8,
+		BatchSize:          100,
+		Lease:              10 * time.Minute,
+		ShutdownGrace:      30 * time.Second,
+		MinWords:           50,
+		MaxArticleFetches:  10,
+		Jitter:             0.1,
+		MaxBackoff:         24 * time.Hour,
+		UnconditionalEvery: 24 * time.Hour,
+		MaxMarkdownBytes:   1 << 20,
+	}
 }
 
 // Poller runs polls.
 type Poller struct {
 	opts     Options
-	store    *store.Store
+	schedule cron.Schedule
+	store    Store
+	pipeline *pipeline.Pipeline
 	log      *slog.Logger
 	metrics  *Metrics
-	profiles *profileCache
 	outage   *outageLog
 }
 
-// New checks options and fills defaults.
+// profileTTL is how long a workspace's compiled profile is reused: an edit
+// over the API takes effect within it.
+const profileTTL = 30 * time.Second
+
+// New checks opts and builds the poller. Every value must be one it can
+// work with: none is silently replaced by a default (see DefaultOptions).
+// Only Owner, Metrics and Log are filled when unset.
 func New(opts Options) (*Poller, error) {
+	var errs []string
 	if opts.Store == nil {
-		return nil, fmt.Errorf("poller: a store is required")
+		errs = append(errs, "a store is required")
 	}
-	if opts.Schedule == "" {
-		opts.Schedule = "@every 1m"
+	schedule, err := cron.ParseStandard(opts.Schedule)
+	if err != nil {
+		errs = append(errs, fmt.Sprintf("Schedule %q: %v", opts.Schedule, err))
 	}
-	if opts.Workers <= 0 {
-		opts.Workers = 8
+	positive := []struct {
+		name string
+		val  int64
+	}{{"Workers", int64(opts.Workers)}, {"BatchSize", int64(opts.BatchSize)}, {"Lease", int64(opts.Lease)},
+		{"MaxBackoff", int64(opts.MaxBackoff)}, {"UnconditionalEvery", int64(opts.UnconditionalEvery)}}
+	for _, o := range positive {
+		if o.val <= 0 {
+			errs = append(errs, o.name+" must be more than 0")
+		}
 	}
-	if opts.BatchSize <= 0 {
-		opts.BatchSize = 100
+	if opts.ShutdownGrace < 0 {
+		errs = append(errs, fmt.Sprintf("ShutdownGrace %s is negative", opts.ShutdownGrace))
 	}
-	if opts.Lease <= 0 {
-		opts.Lease = 10 * time.Minute
-	}
-	if opts.ShutdownGrace <= 0 {
-		opts.ShutdownGrace = 30 * time.Second
-	}
-	if opts.MinWords <= 0 {
-		opts.MinWords = 50
-	}
-	if opts.MaxArticleFetches <= 0 {
-		opts.MaxArticleFetches = 10
-	}
-	if opts.Jitter < 0 || opts.Jitter > 1 {
-		return nil, fmt.Errorf("poller: jitter %v must be between 0 and 1", opts.Jitter)
-	}
-	if opts.MaxBackoff <= 0 {
-		opts.MaxBackoff = 24 * time.Hour
-	}
-	if opts.UnconditionalEvery <= 0 {
-		opts.UnconditionalEvery = 24 * time.Hour
-	}
-	if opts.MaxMarkdownBytes <= 0 {
-		opts.MaxMarkdownBytes = DefaultMaxMarkdownBytes
-	}
-	if opts.Owner == "" {
-		opts.Owner = defaultOwner()
+	if !(opts.Jitter >= 0 && opts.Jitter <= 1) { // NaN too
+		errs = append(errs, fmt.Sprintf("Jitter %v must be between 0 and 1", opts.Jitter))
 	}
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
+	var pl *pipeline.Pipeline
+	if opts.Store != nil {
+		pl, err = pipeline.New(pipeline.Options{
+			Lookup: opts.Store, Profiles: &pipeline.ProfileCache{Workspaces: opts.Store, TTL: profileTTL},
+			Pages: opts.Pages, Render: opts.Render, MinWords: opts.MinWords, MaxArticleFetches: opts.MaxArticleFetches,
+			MaxMarkdownBytes: opts.MaxMarkdownBytes, Log: opts.Log,
+		})
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("poller: %s", strings.Join(errs, "; "))
+	}
+	if opts.Owner == "" {
+		opts.Owner = defaultOwner()
+	}
 	if opts.Metrics == nil {
-		opts.Metrics = NewMetrics(nil)
+		if opts.Metrics, err = NewMetrics(nil); err != nil {
+			return nil, err
+		}
 	}
 	return &Poller{
-		opts: opts, store: opts.Store, log: opts.Log, metrics: opts.Metrics,
-		profiles: newProfileCache(opts.Store, 30*time.Second),
-		outage:   newOutageLog(opts.Log, time.Minute),
+		opts: opts, schedule: schedule, store: opts.Store, pipeline: pl, log: opts.Log, metrics: opts.Metrics,
+		outage: newOutageLog(opts.Log, time.Minute),
 	}, nil
 }
 

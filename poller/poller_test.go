@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -225,7 +226,7 @@ func TestCanonicalURLDedupsAcrossLinks(t *testing.T) {
 		}
 		var url, method string
 		e.store.DB().QueryRow("SELECT external_url, extraction_method FROM feed_articles").Scan(&url, &method)
-		if url != canonical || method != poller.MethodArticlePage {
+		if url != canonical || method != pipeline.MethodArticlePage {
 			t.Fatalf("stored %s via %s, want the canonical URL %s via the article page", url, method, canonical)
 		}
 	})

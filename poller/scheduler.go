@@ -3,11 +3,8 @@ package poller
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
-
-	"github.com/robfig/cron/v3"
 
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -18,23 +15,51 @@ import (
 // returns. A database outage is logged, never fatal: the next tick tries
 // again.
 func (p *Poller) Run(ctx context.Context) error {
-	sched, err := cron.ParseStandard(p.opts.Schedule)
-	if err != nil {
-		return fmt.Errorf("poller schedule %q: %w", p.opts.Schedule, err)
-	}
 	// Polls get their own context: a stop signal ends claiming at once but
 	// leaves running polls the grace period.
 	pollCtx, cancelPolls := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelPolls()
-
 	jobs := make(chan job)
+	wg := p.startWorkers(pollCtx, jobs)
+	p.log.Info("poller started", "schedule", p.opts.Schedule, "workers", p.opts.Workers, "owner", p.opts.Owner)
+
+	for {
+		p.tick(ctx, jobs)
+		next := p.schedule.Next(time.Now())
+		select {
+		case <-ctx.Done():
+			close(jobs)
+			return p.drain(wg, cancelPolls)
+		case <-time.After(time.Until(next)):
+		}
+	}
+}
+
+// PollDue claims and polls every due source once, waiting for all of them
+// (the CLI's `feedpoller poll`). report is called after each poll, one
+// call at a time. When ctx ends, the sources claimed but not yet started
+// are given back and ctx's error is returned.
+func (p *Poller) PollDue(ctx context.Context, report func(Outcome, error)) error {
+	jobs := make(chan job)
+	wg := p.startWorkers(ctx, jobs)
+	t := newTally()
+	t.report = report
+	err := p.claimAll(ctx, jobs, t)
+	close(jobs)
+	wg.Wait()
+	return err
+}
+
+// startWorkers starts the worker pool: Workers goroutines that poll the
+// sources sent on jobs, on ctx, until jobs is closed.
+func (p *Poller) startWorkers(ctx context.Context, jobs <-chan job) *sync.WaitGroup {
 	var wg sync.WaitGroup
-	for i := 0; i < p.opts.Workers; i++ {
+	for range p.opts.Workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				out, err := p.Poll(pollCtx, j.src)
+				out, err := p.Poll(ctx, j.src)
 				if err != nil && !errors.Is(err, context.Canceled) {
 					p.log.Debug("poll not recorded", "source_id", j.src.ID, "err", err)
 				}
@@ -42,18 +67,7 @@ func (p *Poller) Run(ctx context.Context) error {
 			}
 		}()
 	}
-	p.log.Info("poller started", "schedule", p.opts.Schedule, "workers", p.opts.Workers, "owner", p.opts.Owner)
-
-	for {
-		p.tick(ctx, jobs)
-		next := sched.Next(time.Now())
-		select {
-		case <-ctx.Done():
-			close(jobs)
-			return p.drain(&wg, cancelPolls)
-		case <-time.After(time.Until(next)):
-		}
-	}
+	return &wg
 }
 
 // drain waits for in-flight polls up to the grace period, then cancels them.
@@ -73,10 +87,10 @@ func (p *Poller) drain(wg *sync.WaitGroup, cancelPolls context.CancelFunc) error
 	}
 }
 
-// tick claims due sources batch after batch and hands them to the workers,
-// until none is due. A batch is claimed only as workers take work, so a
-// lease is not spent waiting in a queue. When the tick's polls are done,
-// one line sums them up; a tick that found nothing due logs nothing.
+// tick hands every due source to the workers. When the tick's polls are
+// done, one line sums them up; a tick that found nothing due logs nothing
+// at info. A failed claim is an outage, reported and retried at the next
+// tick.
 func (p *Poller) tick(ctx context.Context, jobs chan<- job) {
 	p.outage.flush()
 	if n, err := p.store.CountDue(ctx); err == nil {
@@ -84,14 +98,21 @@ func (p *Poller) tick(ctx context.Context, jobs chan<- job) {
 	}
 	t := newTally()
 	defer t.close(p.log)
+	if err := p.claimAll(ctx, jobs, t); err != nil && ctx.Err() == nil {
+		p.metrics.DatabaseErrors.Inc()
+		p.outage.report(opClaim, err)
+	}
+}
+
+// claimAll claims due sources batch after batch and hands them to the
+// workers, until none is due. A batch is claimed only as workers take
+// work, so a lease is not spent waiting in a queue. When ctx ends, the
+// sources claimed but not handed out are given back.
+func (p *Poller) claimAll(ctx context.Context, jobs chan<- job, t *tally) error {
 	for ctx.Err() == nil {
 		batch, err := p.store.ClaimDue(ctx, p.opts.Owner, p.opts.BatchSize, p.opts.Lease)
 		if err != nil {
-			if ctx.Err() == nil {
-				p.metrics.DatabaseErrors.Inc()
-				p.outage.report(opClaim, err)
-			}
-			return
+			return err
 		}
 		p.outage.recovered(opClaim)
 		t.claim(len(batch))
@@ -100,61 +121,29 @@ func (p *Poller) tick(ctx context.Context, jobs chan<- job) {
 			case jobs <- job{src: src, tally: t}:
 			case <-ctx.Done():
 				t.unclaim(len(batch) - i)
-				p.release(batch[i:])
-				return
+				p.release(ctx, batch[i:]...)
+				return ctx.Err()
 			}
 		}
 		if len(batch) < p.opts.BatchSize {
-			return
+			return nil
 		}
 	}
+	return ctx.Err()
 }
 
-func (p *Poller) release(srcs []store.FeedSource) {
+// release gives back the leases of sources this poller claimed and will
+// not poll now, so they are claimed afresh without waiting for the lease
+// to run out. It runs even when ctx is cancelled (a shutdown); a failure
+// is logged, and harmless: the leases expire by themselves.
+func (p *Poller) release(ctx context.Context, srcs ...store.FeedSource) {
 	ids := make([]int64, len(srcs))
 	for i, s := range srcs {
 		ids[i] = s.ID
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if err := p.store.ReleaseLeases(ctx, p.opts.Owner, ids); err != nil {
 		p.log.Warn("could not release leases; they expire by themselves", "sources", len(ids), "err", err)
 	}
-}
-
-// PollDue claims and polls every due source once, waiting for all of them
-// (the CLI's `feedpoller poll`). report is called after each poll.
-func (p *Poller) PollDue(ctx context.Context, report func(Outcome, error)) error {
-	jobs := make(chan store.FeedSource)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for i := 0; i < p.opts.Workers; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for src := range jobs {
-				out, err := p.Poll(ctx, src)
-				mu.Lock()
-				report(out, err)
-				mu.Unlock()
-			}
-		}()
-	}
-	var claimErr error
-	for ctx.Err() == nil {
-		batch, err := p.store.ClaimDue(ctx, p.opts.Owner, p.opts.BatchSize, p.opts.Lease)
-		if err != nil {
-			claimErr = err
-			break
-		}
-		for _, src := range batch {
-			jobs <- src
-		}
-		if len(batch) < p.opts.BatchSize {
-			break
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	return claimErr
 }

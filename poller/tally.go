@@ -15,7 +15,8 @@ type job struct {
 	tally *tally
 }
 
-// tally counts what came of one tick's polls, for its summary line.
+// tally counts what came of one round of polls (a tick's, or PollDue's),
+// for its summary line.
 type tally struct {
 	start time.Time
 	wg    sync.WaitGroup
@@ -25,6 +26,8 @@ type tally struct {
 	outcomes  map[string]int
 	items     [3]int // new, duplicate, promoted
 	unwritten int    // polls whose results did not reach the database
+	// report, when set, is told of each poll, one call at a time.
+	report func(Outcome, error)
 }
 
 func newTally() *tally { return &tally{start: time.Now(), outcomes: map[string]int{}} }
@@ -54,6 +57,9 @@ func (t *tally) add(out Outcome, err error) {
 		t.items[0] += out.ItemsNew
 		t.items[1] += out.ItemsDuplicate
 		t.items[2] += out.ItemsPromoted
+	}
+	if t.report != nil {
+		t.report(out, err)
 	}
 	t.mu.Unlock()
 	t.wg.Done()

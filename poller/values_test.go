@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
 	"github.com/feedpoller/feedpoller/store"
@@ -114,7 +115,7 @@ func TestStoredMarkdownIsCapped(t *testing.T) {
 			e.poller = newPoller(t, e.store, "cap", capped)
 			e.feeds.set("/feed", rssDoc("Big", entry{"1", "https://news.example.com/big", "Big", bigArticle(2 << 20)}))
 			e.pollNow(e.addSource("/feed"))
-			checkStored(t, e, capBytes, poller.MethodFeedContent)
+			checkStored(t, e, capBytes, pipeline.MethodFeedContent)
 		})
 		t.Run("article page", func(t *testing.T) {
 			e := newEnv(t, dialect, store.RelevanceProfile{})
@@ -122,7 +123,7 @@ func TestStoredMarkdownIsCapped(t *testing.T) {
 			e.feeds.set("/big", page("Big", 600<<10))
 			e.feeds.set("/feed", rssDoc("Big", entry{"1", e.feeds.named("/big"), "Big", "<p>Teaser.</p>"}))
 			e.pollNow(e.addSource("/feed"))
-			checkStored(t, e, capBytes, poller.MethodArticlePage)
+			checkStored(t, e, capBytes, pipeline.MethodArticlePage)
 		})
 		t.Run("Firecrawl render of the article page", func(t *testing.T) {
 			e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}, maxMarkdown: capBytes})
@@ -130,14 +131,14 @@ func TestStoredMarkdownIsCapped(t *testing.T) {
 			// The page itself is not there (404), so the render tier runs.
 			e.feeds.set("/feed", rssDoc("Big", entry{"1", "https://news.example.com/gone", "Big", "<p>Teaser.</p>"}))
 			e.pollNow(e.addSource("/feed"))
-			checkStored(t, e.env, capBytes, poller.MethodRenderedPage)
+			checkStored(t, e.env, capBytes, pipeline.MethodRenderedPage)
 		})
 		t.Run("web source, native", func(t *testing.T) {
 			e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{maxMarkdown: capBytes})
 			e.site.set("/big", "text/html; charset=utf-8", page("Big", 600<<10))
 			e.addWeb(e.site.url("/big"), false)
 			e.pollDue()
-			checkStored(t, e.env, capBytes, poller.MethodPage)
+			checkStored(t, e.env, capBytes, pipeline.MethodPage)
 		})
 		t.Run("web source, Firecrawl", func(t *testing.T) {
 			e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}, maxMarkdown: capBytes})
@@ -145,7 +146,7 @@ func TestStoredMarkdownIsCapped(t *testing.T) {
 				Metadata: map[string]any{"title": "Big"}}))
 			e.addWeb("https://example.com/big", false)
 			e.pollDue()
-			checkStored(t, e.env, capBytes, poller.MethodPage)
+			checkStored(t, e.env, capBytes, pipeline.MethodPage)
 		})
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/poller/urlnorm"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
@@ -128,12 +129,16 @@ func newWebEnv(t *testing.T, dialect string, profile store.RelevanceProfile, set
 	native := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1,
 		PerDomainConcurrency: 64, BreakerFailures: 1 << 20, Timeout: 5 * time.Second, Resolver: loopback{}})
 	t.Cleanup(native.CloseIdleConnections)
-	webPoller := &web.Poller{Fetcher: native}
-	opts := poller.Options{Store: e.store, Owner: "web-test", Workers: 2, BatchSize: 7, Jitter: 0, MaxMarkdownBytes: setup.maxMarkdown,
-		Fetchers: map[string]poller.Fetcher{
-			store.SourceRSS: &rss.Fetcher{Client: native},
-			store.SourceWeb: webPoller,
-		}}
+	webFetcher := &web.Fetcher{Client: native}
+	opts := testOptions(e.store, "web-test")
+	opts.Workers, opts.BatchSize = 2, 7
+	if setup.maxMarkdown != 0 {
+		opts.MaxMarkdownBytes = setup.maxMarkdown
+	}
+	opts.Fetchers = map[string]poller.Fetcher{
+		store.SourceRSS: &rss.Fetcher{Client: native},
+		store.SourceWeb: webFetcher,
+	}
 	if setup.firecrawl != nil {
 		cfg := *setup.firecrawl
 		cfg.APIKey = fcKey
@@ -150,10 +155,10 @@ func newWebEnv(t *testing.T, dialect string, profile store.RelevanceProfile, set
 		if err != nil {
 			t.Fatal(err)
 		}
-		webPoller.Firecrawl = client
+		webFetcher.Firecrawl = client
 		// As the daemon wires it: the cascade's rendering tier is the same
 		// Firecrawl client.
-		opts.Render = poller.FirecrawlPages{Client: client}
+		opts.Render = pipeline.FirecrawlPages{Client: client}
 	}
 	p, err := poller.New(opts)
 	if err != nil {
@@ -265,8 +270,10 @@ func fullPage(title, article, volatile string) string {
 
 var webProfile = store.RelevanceProfile{Keywords: []store.Keyword{{Term: "golang", Weight: 1}}, Threshold: 0.3}
 
-// AC-2 on the Firecrawl path: one feed item mapped as DESIGN.md §2 says,
-// stored as one article, promoted when relevant.
+// A web poll through Firecrawl: one feed item synthesised from the page's
+// metadata (title, else og:title, else "Untitled"; the source URL, no
+// GUID; the published time if any; the description as summary), stored
+// as one article, promoted when relevant.
 func TestWebFirecrawlPollStoresOneArticle(t *testing.T) {
 	published := time.Date(2026, 9, 15, 12, 0, 0, 0, time.UTC)
 	cases := []struct {
@@ -334,7 +341,7 @@ func TestWebFirecrawlPollStoresOneArticle(t *testing.T) {
 				case tc.published != nil && (a.PublishedAt == nil || !a.PublishedAt.Equal(*tc.published)):
 					t.Errorf("published_at %v, want %v", a.PublishedAt, tc.published)
 				}
-				if a.ExtractionMethod != poller.MethodPage || a.WordCount < 50 {
+				if a.ExtractionMethod != pipeline.MethodPage || a.WordCount < 50 {
 					t.Errorf("extraction %q with %d words, want the polled page's HTML converted", a.ExtractionMethod, a.WordCount)
 				}
 				if n := e.count("content_items"); n != tc.promoted {
@@ -351,7 +358,7 @@ func TestWebFirecrawlPollStoresOneArticle(t *testing.T) {
 	})
 }
 
-// AC-2 on the native path: metadata from the page itself (JSON-LD first,
+// A web poll through the native fetcher: metadata from the page itself (JSON-LD first,
 // then Open Graph, then <meta>/<title>); the article is keyed by the source
 // URL even when the page redirects.
 func TestWebNativePollStoresOneArticle(t *testing.T) {
@@ -387,7 +394,7 @@ func TestWebNativePollStoresOneArticle(t *testing.T) {
 		if a.PublishedAt == nil || !a.PublishedAt.Equal(time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC)) {
 			t.Errorf("published_at %v, want the JSON-LD datePublished", a.PublishedAt)
 		}
-		if a.ExtractionMethod != poller.MethodPage || !strings.Contains(a.ContentMarkdown, "Paragraph 5 of the notes") {
+		if a.ExtractionMethod != pipeline.MethodPage || !strings.Contains(a.ContentMarkdown, "Paragraph 5 of the notes") {
 			t.Errorf("extraction %q:\n%s", a.ExtractionMethod, a.ContentMarkdown)
 		}
 		for _, nav := range []string{"About us", "Subscribe", "Page generated"} {
@@ -411,7 +418,7 @@ func TestWebNativePollStoresOneArticle(t *testing.T) {
 	})
 }
 
-// AC-3: polling an unchanged page again stores nothing new, on both paths.
+// Polling an unchanged page again stores nothing new, on both paths.
 func TestWebRepollIsOneArticle(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
 		for _, path := range []string{"native", "firecrawl"} {
@@ -446,7 +453,7 @@ func TestWebRepollIsOneArticle(t *testing.T) {
 	})
 }
 
-// AC-4: every Firecrawl failure is an error poll that names its reason,
+// Every Firecrawl failure is an error poll that names its reason,
 // counts one failure, and is retried once the backoff has passed; a
 // success then resets the counter.
 func TestWebFirecrawlFailureIsRecordedAndRetried(t *testing.T) {
@@ -533,7 +540,7 @@ func TestWebFirecrawlFailureIsRecordedAndRetried(t *testing.T) {
 	})
 }
 
-// AC-4, rate limits: a 429 defers the source until Retry-After (header or
+// Rate limits: a 429 defers the source until Retry-After (header or
 // Firecrawl's "retry after Ns" text), counts no failure, and is not retried
 // before then.
 func TestWebFirecrawlRateLimitDefers(t *testing.T) {
@@ -577,7 +584,7 @@ func TestWebFirecrawlRateLimitDefers(t *testing.T) {
 	})
 }
 
-// AC-5: after ten failures a web source is no longer due; switching it off
+// After ten failures a web source is no longer due; switching it off
 // and on again resets the counter and makes it due at once.
 func TestWebTenFailuresExcludeUntilReactivated(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
@@ -776,7 +783,7 @@ func TestWebFirecrawlShortPageIsScrapedOncePerPoll(t *testing.T) {
 			t.Errorf("%d Firecrawl requests for one poll of one page, want 1", n)
 		}
 		a := e.articles(src)[0]
-		if !strings.Contains(a.ContentMarkdown, "All systems are operational") || a.ExtractionMethod != poller.MethodPage {
+		if !strings.Contains(a.ContentMarkdown, "All systems are operational") || a.ExtractionMethod != pipeline.MethodPage {
 			t.Errorf("stored %q via %q, want the polled page's text", a.ContentMarkdown, a.ExtractionMethod)
 		}
 	})

@@ -1,6 +1,10 @@
 package store
 
-import "time"
+import (
+	"time"
+
+	"github.com/feedpoller/feedpoller/poller/relevance"
+)
 
 // Source types accepted by feed_sources.source_type.
 const (
@@ -23,11 +27,10 @@ const (
 // MaxConsecutiveFailures is where a source stops being due.
 const MaxConsecutiveFailures = 10
 
-// Keyword is one weighted term or phrase of a relevance profile.
-type Keyword struct {
-	Term   string  `json:"term" validate:"required,max=200"`
-	Weight float64 `json:"weight" validate:"gte=0,lte=100"`
-}
+// Keyword is one weighted term or phrase of a relevance profile. The
+// profile's types belong to the scorer, which reads them without a
+// database; the store keeps them.
+type Keyword = relevance.Keyword
 
 // DefaultThreshold is the relevance threshold of a workspace created
 // without one, through the API or the CLI alike: an article must match
@@ -36,11 +39,7 @@ const DefaultThreshold = 0.2
 
 // RelevanceProfile is what a workspace cares about. A profile with no
 // keywords promotes everything.
-type RelevanceProfile struct {
-	Keywords   []Keyword `json:"keywords" validate:"max=500,dive"`
-	Exclusions []string  `json:"exclusions" validate:"max=500,dive,required,max=200"`
-	Threshold  float64   `json:"threshold" validate:"gte=0,lte=1"`
-}
+type RelevanceProfile = relevance.Profile
 
 // Workspace is a tenant.
 type Workspace struct {

@@ -89,8 +89,11 @@ func newPollEnv(b *testing.B, dialect string, items int) *pollEnv {
 	client := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1,
 		PerDomainConcurrency: 64, Timeout: 10 * time.Second})
 	// Every poll logs a line at info; the benchmark times the poll, not stderr.
-	p, err := poller.New(poller.Options{Store: db.store, Owner: "bench", Workers: 1, Jitter: 0, Log: slog.New(slog.DiscardHandler),
-		Fetchers: map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}}})
+	opts := poller.DefaultOptions()
+	opts.Store, opts.Owner, opts.Workers, opts.Jitter = db.store, "bench", 1, 0
+	opts.Log = slog.New(slog.DiscardHandler)
+	opts.Fetchers = map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}}
+	p, err := poller.New(opts)
 	if err != nil {
 		b.Fatal(err)
 	}

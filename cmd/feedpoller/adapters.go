@@ -12,7 +12,7 @@ import (
 // validator puts the feed and page validators behind the API's interface.
 type validator struct {
 	rss *rss.Fetcher
-	web *web.Poller
+	web *web.Fetcher
 }
 
 func (v validator) ValidateFeed(ctx context.Context, url string) (string, int, error) {

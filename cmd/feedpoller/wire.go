@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
 	"github.com/feedpoller/feedpoller/sources/rss"
@@ -25,7 +26,7 @@ type app struct {
 	store     *store.Store
 	fetch     *fetch.Client
 	rss       *rss.Fetcher
-	web       *web.Poller
+	web       *web.Fetcher
 	firecrawl *firecrawl.Client
 	poller    *poller.Poller
 	registry  *prometheus.Registry
@@ -93,7 +94,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		PerDomainConcurrency: cfg.Fetch.PerDomainConcurrency, PerDomainGap: gapOption(cfg.Fetch.PerDomainGap), Logger: log,
 	})
 	a.rss = &rss.Fetcher{Client: a.fetch, MaxItems: cfg.Fetch.MaxItems}
-	a.web = &web.Poller{Fetcher: a.fetch, RespectRobots: cfg.Fetch.RespectRobots, Log: log}
+	a.web = &web.Fetcher{Client: a.fetch, RespectRobots: cfg.Fetch.RespectRobots, Log: log}
 	if useFC {
 		// Firecrawl fetches whatever it is handed: hold it to the native
 		// fetcher's address policy (private networks, the allow list).
@@ -113,19 +114,32 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		}
 		log.Log(ctx, level, msg, "env", cfg.Env)
 	}
-	opts := poller.Options{
-		Store: st, Schedule: cfg.Poller.Schedule, Workers: cfg.Poller.Workers, BatchSize: cfg.Poller.BatchSize,
-		Lease: cfg.Poller.Lease, ShutdownGrace: cfg.Poller.ShutdownGrace, Jitter: cfg.Poller.Jitter,
-		MinWords: cfg.Poller.MinWords, MaxArticleFetches: cfg.Poller.MaxArticleFetches, MaxBackoff: cfg.Poller.MaxBackoff,
-		MaxMarkdownBytes: cfg.Poller.MaxMarkdownBytes,
-		Fetchers:         map[string]poller.Fetcher{store.SourceRSS: a.rss, store.SourceWeb: a.web},
-		Metrics:          poller.NewMetrics(a.registry), Log: log,
+	metrics, err := poller.NewMetrics(a.registry)
+	if err != nil {
+		st.Close()
+		return nil, err
 	}
+	// Options the configuration does not set keep the poller's defaults.
+	opts := poller.DefaultOptions()
+	opts.Store = st
+	opts.Fetchers = map[string]poller.Fetcher{store.SourceRSS: a.rss, store.SourceWeb: a.web}
+	opts.Schedule = cfg.Poller.Schedule
+	opts.Workers = cfg.Poller.Workers
+	opts.BatchSize = cfg.Poller.BatchSize
+	opts.Lease = cfg.Poller.Lease
+	opts.ShutdownGrace = cfg.Poller.ShutdownGrace
+	opts.Jitter = cfg.Poller.Jitter
+	opts.MinWords = cfg.Poller.MinWords
+	opts.MaxArticleFetches = cfg.Poller.MaxArticleFetches
+	opts.MaxBackoff = cfg.Poller.MaxBackoff
+	opts.MaxMarkdownBytes = cfg.Poller.MaxMarkdownBytes
+	opts.Metrics = metrics
+	opts.Log = log
 	if cfg.Poller.FetchArticles {
-		opts.Pages = poller.HTTPPages{Client: a.fetch}
+		opts.Pages = pipeline.HTTPPages{Client: a.fetch}
 	}
 	if a.firecrawl != nil {
-		opts.Render = poller.FirecrawlPages{Client: a.firecrawl}
+		opts.Render = pipeline.FirecrawlPages{Client: a.firecrawl}
 	}
 	a.poller, err = poller.New(opts)
 	if err != nil {

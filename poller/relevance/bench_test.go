@@ -3,35 +3,33 @@ package relevance
 import (
 	"strings"
 	"testing"
-
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // profileForFuzz turns arbitrary text into a profile so that fuzzing also
 // exercises odd keywords and exclusions.
-func profileForFuzz(s string) store.RelevanceProfile {
+func profileForFuzz(s string) Profile {
 	words := strings.Fields(s)
-	p := store.RelevanceProfile{Threshold: 0.2}
+	p := Profile{Threshold: 0.2}
 	for i, w := range words {
 		if i%3 == 2 {
 			p.Exclusions = append(p.Exclusions, w)
 			continue
 		}
-		p.Keywords = append(p.Keywords, store.Keyword{Term: w, Weight: float64(i%5 + 1)})
+		p.Keywords = append(p.Keywords, Keyword{Term: w, Weight: float64(i%5 + 1)})
 	}
 	return p
 }
 
-func benchProfile() store.RelevanceProfile {
+func benchProfile() Profile {
 	terms := []string{
 		"kubernetes", "scheduler", "large language model", "open source", "security",
 		"vulnerability", "database", "postgres", "machine learning", "inference",
 		"compiler", "rust", "go", "cloud", "regulation", "privacy", "data center",
 		"GPU", "benchmark", "supply chain",
 	}
-	p := store.RelevanceProfile{Exclusions: []string{"sponsored", "press release", "giveaway"}, Threshold: 0.3}
+	p := Profile{Exclusions: []string{"sponsored", "press release", "giveaway"}, Threshold: 0.3}
 	for i, t := range terms {
-		p.Keywords = append(p.Keywords, store.Keyword{Term: t, Weight: float64(i%4 + 1)})
+		p.Keywords = append(p.Keywords, Keyword{Term: t, Weight: float64(i%4 + 1)})
 	}
 	return p
 }

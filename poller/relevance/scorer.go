@@ -4,8 +4,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Result explains one score.
@@ -49,7 +47,7 @@ var bodySaturation = [4]float64{0, math.Log1p(1) / math.Log1p(3), math.Log1p(2) 
 
 // NewScorer compiles a profile. Terms that contain no word are ignored; a
 // threshold outside [0, 1] is clamped, and NaN counts as 0.
-func NewScorer(p store.RelevanceProfile) *Scorer {
+func NewScorer(p Profile) *Scorer {
 	s := &Scorer{vocab: make(map[string]int32), threshold: clamp01(p.Threshold)}
 	var tk tokenizer
 	compile := func(text string, weight float64) (term, bool) {

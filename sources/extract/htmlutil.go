@@ -92,23 +92,6 @@ func classID(n *html.Node) string {
 	return strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
 }
 
-// resolveURL makes ref absolute against base; it returns "" for refs that
-// cannot be parsed and leaves ref untouched when base is unusable.
-func resolveURL(base *url.URL, ref string) string {
-	ref = strings.TrimSpace(ref)
-	if ref == "" {
-		return ""
-	}
-	u, err := url.Parse(ref)
-	if err != nil {
-		return ""
-	}
-	if base == nil {
-		return u.String()
-	}
-	return base.ResolveReference(u).String()
-}
-
 // documentBase returns the URL relative references on the page resolve
 // against: <base href> (itself resolved against the page URL) when present,
 // else the page URL. It returns nil when neither is an absolute URL.

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/net/html"
+
+	"github.com/feedpoller/feedpoller/sources/weburl"
 )
 
 // Metadata is what a page says about itself. Every field is optional.
@@ -48,7 +50,7 @@ func metadataFromDoc(doc *html.Node, pageURL string) Metadata {
 	var m Metadata
 	// The canonical URL is what the page declares for itself first: the
 	// <link rel=canonical>, then og:url, before any structured data.
-	m.CanonicalURL = firstNonEmpty(absoluteHTTP(base, heur.CanonicalURL), absoluteHTTP(base, og.CanonicalURL))
+	m.CanonicalURL = firstNonEmpty(weburl.Absolute(base, heur.CanonicalURL), weburl.Absolute(base, og.CanonicalURL))
 	for _, src := range []Metadata{
 		jsonLDMetadata(doc),
 		microdataMetadata(doc),
@@ -60,8 +62,8 @@ func metadataFromDoc(doc *html.Node, pageURL string) Metadata {
 	}
 	m.Title = cleanTitle(m.Title, m.SiteName)
 	m.Author = cleanAuthor(m.Author)
-	m.CanonicalURL = absoluteHTTP(base, m.CanonicalURL)
-	m.Image = absoluteHTTP(base, m.Image)
+	m.CanonicalURL = weburl.Absolute(base, m.CanonicalURL)
+	m.Image = weburl.Absolute(base, m.Image)
 	m.Tags = dedupeStrings(m.Tags)
 	m.FeedLinks = feedLinks(doc, base)
 	return m
@@ -134,20 +136,6 @@ func dedupeStrings(in []string) []string {
 	return out
 }
 
-// absoluteHTTP resolves ref against base and keeps it only when the result
-// is an http(s) URL.
-func absoluteHTTP(base *url.URL, ref string) string {
-	abs := resolveURL(base, ref)
-	if abs == "" {
-		return ""
-	}
-	u, err := url.Parse(abs)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return ""
-	}
-	return abs
-}
-
 // cleanTitle drops a " | Site Name" style suffix or prefix when the site
 // name is known, since it is not part of the article's title.
 func cleanTitle(title, site string) string {
@@ -197,7 +185,7 @@ func feedLinks(doc *html.Node, base *url.URL) []string {
 		if t != "application/rss+xml" && t != "application/atom+xml" && t != "application/feed+json" && t != "application/rdf+xml" {
 			return false
 		}
-		if u := absoluteHTTP(base, attr(n, "href")); u != "" {
+		if u := weburl.Absolute(base, attr(n, "href")); u != "" {
 			out = append(out, u)
 		}
 		return false

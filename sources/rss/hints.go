@@ -14,6 +14,7 @@ import (
 	grss "github.com/mmcdole/gofeed/rss"
 
 	"github.com/feedpoller/feedpoller/sources"
+	"github.com/feedpoller/feedpoller/sources/weburl"
 )
 
 // rssHints are the scheduling hints an RSS channel declares: <ttl>,
@@ -77,11 +78,11 @@ func resolveHints(h sources.Hints, base *url.URL) sources.Hints {
 	hubs := h.Hubs
 	h.Hubs = nil
 	for _, hub := range hubs {
-		if u := absoluteHTTP(hub, base, true); u != "" {
+		if u := weburl.Absolute(base, hub); u != "" {
 			h.Hubs = appendUnique(h.Hubs, u)
 		}
 	}
-	h.Self = absoluteHTTP(h.Self, base, true)
+	h.Self = weburl.Absolute(base, h.Self)
 	return h
 }
 

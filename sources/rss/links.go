@@ -6,6 +6,8 @@ import (
 
 	"github.com/mmcdole/gofeed"
 	ext "github.com/mmcdole/gofeed/extensions"
+
+	"github.com/feedpoller/feedpoller/sources/weburl"
 )
 
 // itemLink is the item's link made absolute, from every place a feed can
@@ -27,22 +29,22 @@ func itemLink(it *gofeed.Item, base *url.URL) (link string, media bool) {
 	candidates = append(candidates, rssAtomLinks(it.Extensions)...)
 	candidates = append(candidates, it.Links...)
 	for _, c := range candidates {
-		if u := absoluteHTTP(c, base, true); u != "" {
+		if u := weburl.Absolute(base, c); u != "" {
 			return u, false
 		}
 	}
-	if u := absoluteHTTP(it.GUID, base, false); u != "" {
+	if u := weburl.Absolute(nil, it.GUID); u != "" {
 		return u, false
 	}
 	for _, e := range it.Enclosures {
 		if e != nil {
-			if u := absoluteHTTP(e.URL, base, true); u != "" {
+			if u := weburl.Absolute(base, e.URL); u != "" {
 				return u, true
 			}
 		}
 	}
 	for _, u := range mediaContentURLs(it.Extensions) {
-		if u = absoluteHTTP(u, base, true); u != "" {
+		if u = weburl.Absolute(base, u); u != "" {
 			return u, true
 		}
 	}
@@ -90,29 +92,6 @@ func rssAtomLinks(exts ext.Extensions) []string {
 		}
 	}
 	return out
-}
-
-// absoluteHTTP resolves ref against base and keeps it only when it is an
-// http(s) URL. A GUID is never resolved: a relative GUID is an opaque id.
-func absoluteHTTP(ref string, base *url.URL, resolve bool) string {
-	ref = strings.TrimSpace(ref)
-	if ref == "" {
-		return ""
-	}
-	u, err := url.Parse(ref)
-	if err != nil {
-		return ""
-	}
-	if !u.IsAbs() {
-		if !resolve || base == nil {
-			return ""
-		}
-		u = base.ResolveReference(u)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return ""
-	}
-	return u.String()
 }
 
 // feedBase is the feed's own link made absolute against the URL it was

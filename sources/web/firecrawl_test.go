@@ -36,7 +36,7 @@ var scraped = firecrawltest.Page{
 func TestFirecrawlFetchMapsOneItem(t *testing.T) {
 	s, fc := fakeFirecrawl(t, firecrawltest.Config{})
 	s.Handle("example.com", firecrawltest.Success(scraped))
-	res, err := (&Poller{Firecrawl: fc}).Fetch(context.Background(), sources.Request{URL: pageURL})
+	res, err := (&Fetcher{Firecrawl: fc}).Fetch(context.Background(), sources.Request{URL: pageURL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestFirecrawlFieldFallbacks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, fc := fakeFirecrawl(t, firecrawltest.Config{})
 			s.Handle("example.com", firecrawltest.Success(firecrawltest.Page{HTML: "<p>x</p>", Metadata: tc.meta}))
-			res, err := (&Poller{Firecrawl: fc}).Fetch(context.Background(), sources.Request{URL: pageURL})
+			res, err := (&Fetcher{Firecrawl: fc}).Fetch(context.Background(), sources.Request{URL: pageURL})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,7 +151,7 @@ func TestFirecrawlFailures(t *testing.T) {
 			}
 			s.Handle("example.com", firecrawltest.Success(scraped))
 			tc.setup(s)
-			p := &Poller{Firecrawl: fc}
+			p := &Fetcher{Firecrawl: fc}
 			if tc.cfg.RatePerMinute > 0 {
 				// Spend the window's only request.
 				_, _ = p.Fetch(context.Background(), sources.Request{URL: pageURL})
@@ -177,7 +177,7 @@ func TestFirecrawlHangIsFreedByContext(t *testing.T) {
 	s.Handle(pageURL, firecrawltest.SlowTarget(time.Hour, scraped))
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
-	_, err := (&Poller{Firecrawl: fc}).Fetch(ctx, sources.Request{URL: pageURL})
+	_, err := (&Fetcher{Firecrawl: fc}).Fetch(ctx, sources.Request{URL: pageURL})
 	fe := fetchErr(t, err)
 	if fe.Kind != sources.KindTransient || !strings.Contains(err.Error(), "deadline exceeded") {
 		t.Fatalf("err = %v", err)
@@ -192,7 +192,7 @@ func TestFirecrawlScrapeTimeoutIs408(t *testing.T) {
 	// transient, and the next poll is its retry: the poll makes one scrape.
 	s, fc := fakeFirecrawl(t, firecrawltest.Config{TimeScale: 0.0001})
 	s.Handle(pageURL, firecrawltest.SlowTarget(time.Hour, scraped))
-	_, err := (&Poller{Firecrawl: fc}).Fetch(context.Background(), sources.Request{URL: pageURL})
+	_, err := (&Fetcher{Firecrawl: fc}).Fetch(context.Background(), sources.Request{URL: pageURL})
 	var ae *firecrawl.APIError
 	if fe := fetchErr(t, err); fe.Kind != sources.KindTransient || fe.Status != 0 ||
 		!errors.As(err, &ae) || ae.Status != http.StatusRequestTimeout || !strings.Contains(err.Error(), "FEEDPOLLER_FIRECRAWL_TIMEOUT") {

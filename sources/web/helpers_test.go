@@ -108,7 +108,7 @@ func fetchErr(t *testing.T, err error) *sources.FetchError {
 	return fe
 }
 
-// logBuffer captures a Poller's log lines.
+// logBuffer captures a Fetcher's log lines.
 func logBuffer() (*slog.Logger, *syncBuffer) {
 	b := &syncBuffer{}
 	return slog.New(slog.NewTextHandler(b, nil)), b

@@ -23,8 +23,8 @@ const minReadableWords = 20
 
 // fetchNative gets the page with the hardened fetcher, using the stored
 // validators, and reads its metadata from the page itself.
-func (p *Poller) fetchNative(ctx context.Context, req sources.Request) (*sources.Result, error) {
-	resp, err := p.Fetcher.Get(ctx, fetch.Request{
+func (p *Fetcher) fetchNative(ctx context.Context, req sources.Request) (*sources.Result, error) {
+	resp, err := p.Client.Get(ctx, fetch.Request{
 		URL: req.URL, Accept: htmlAccept, ETag: req.ETag, LastModified: req.LastModified,
 	})
 	if err != nil {

@@ -29,7 +29,7 @@ func TestNativeFetchMapsOneItem(t *testing.T) {
 			_, _ = w.Write([]byte(articleHTML))
 		},
 	})
-	p := &Poller{Fetcher: nativeFetcher(t)}
+	p := &Fetcher{Client: nativeFetcher(t)}
 	res, err := p.Fetch(context.Background(), sources.Request{URL: s.URL + "/start"})
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestNativeMetadataFallbacks(t *testing.T) {
 			s := newSite(t, map[string]http.HandlerFunc{
 				"/": serve("text/html", "<html><head>"+tc.head+"</head><body>"+words+"</body></html>"),
 			})
-			res, err := (&Poller{Fetcher: nativeFetcher(t)}).Fetch(context.Background(), sources.Request{URL: s.URL + "/"})
+			res, err := (&Fetcher{Client: nativeFetcher(t)}).Fetch(context.Background(), sources.Request{URL: s.URL + "/"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func TestNativeConditionalGet(t *testing.T) {
 			serve("text/html", articleHTML)(w, r)
 		},
 	})
-	p := &Poller{Fetcher: nativeFetcher(t)}
+	p := &Fetcher{Client: nativeFetcher(t)}
 	res, err := p.Fetch(context.Background(), sources.Request{URL: s.URL + "/", ETag: `"v1"`, LastModified: "Sat, 28 Nov 2026 10:00:00 GMT"})
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestNativeFailures(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSite(t, map[string]http.HandlerFunc{"/": tc.handler})
-			_, err := (&Poller{Fetcher: nativeFetcher(t)}).Fetch(context.Background(), sources.Request{URL: s.URL + "/"})
+			_, err := (&Fetcher{Client: nativeFetcher(t)}).Fetch(context.Background(), sources.Request{URL: s.URL + "/"})
 			fe := fetchErr(t, err)
 			if fe.Kind != tc.kind || fe.Msg != tc.msg {
 				t.Errorf("kind %v msg %q, want %v %q", fe.Kind, fe.Msg, tc.kind, tc.msg)
@@ -138,7 +138,7 @@ func TestNativeDecodesLegacyCharset(t *testing.T) {
 	// "Café" in windows-1252.
 	page := "<html><head><title>Caf\xe9</title></head><body>" + words + "</body></html>"
 	s := newSite(t, map[string]http.HandlerFunc{"/": serve("text/html; charset=windows-1252", page)})
-	res, err := (&Poller{Fetcher: nativeFetcher(t)}).Fetch(context.Background(), sources.Request{URL: s.URL + "/"})
+	res, err := (&Fetcher{Client: nativeFetcher(t)}).Fetch(context.Background(), sources.Request{URL: s.URL + "/"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestNativeDecodesLegacyCharset(t *testing.T) {
 }
 
 func TestNoFetcherConfigured(t *testing.T) {
-	_, err := (&Poller{}).Fetch(context.Background(), sources.Request{URL: "https://example.com/"})
+	_, err := (&Fetcher{}).Fetch(context.Background(), sources.Request{URL: "https://example.com/"})
 	if sources.KindOf(err) != sources.KindPermanent {
 		t.Fatalf("err = %v", err)
 	}

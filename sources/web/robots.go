@@ -35,7 +35,7 @@ type robotsEntry struct {
 // checkRobots enforces robots.txt for pageURL: disallowed paths fail
 // permanently, and a request sooner than the Crawl-delay after the last one
 // to the host is deferred. A robots.txt that cannot be had fails open.
-func (p *Poller) checkRobots(ctx context.Context, pageURL string) error {
+func (p *Fetcher) checkRobots(ctx context.Context, pageURL string) error {
 	u, err := url.Parse(pageURL)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil // the fetch itself reports the bad URL
@@ -74,7 +74,7 @@ func (p *Poller) checkRobots(ctx context.Context, pageURL string) error {
 	return nil
 }
 
-func (p *Poller) markVisit(origin string) {
+func (p *Fetcher) markVisit(origin string) {
 	p.robotsMu.Lock()
 	defer p.robotsMu.Unlock()
 	if e := p.robotsMap[origin]; e != nil {
@@ -84,7 +84,7 @@ func (p *Poller) markVisit(origin string) {
 
 // robotsFor returns the cached robots.txt of origin, fetching it when
 // missing or stale. The lock is not held while fetching.
-func (p *Poller) robotsFor(ctx context.Context, origin string) robotsEntry {
+func (p *Fetcher) robotsFor(ctx context.Context, origin string) robotsEntry {
 	now := p.clock()
 	p.robotsMu.Lock()
 	if e := p.robotsMap[origin]; e != nil && now.Before(e.expires) {
@@ -123,11 +123,11 @@ func (p *Poller) robotsFor(ctx context.Context, origin string) robotsEntry {
 // fetchRobots gets and parses origin's robots.txt. Any 4xx means there are
 // no rules (RFC 9309 §2.3.1.3); other failures are errors, which callers
 // treat as "allow" (nil data).
-func (p *Poller) fetchRobots(ctx context.Context, origin string) (*robotstxt.RobotsData, error) {
-	if p.Fetcher == nil {
+func (p *Fetcher) fetchRobots(ctx context.Context, origin string) (*robotstxt.RobotsData, error) {
+	if p.Client == nil {
 		return nil, errors.New("no native fetcher to read robots.txt with")
 	}
-	resp, err := p.Fetcher.Get(ctx, fetch.Request{URL: origin + "/robots.txt", Accept: "text/plain,*/*;q=0.1"})
+	resp, err := p.Client.Get(ctx, fetch.Request{URL: origin + "/robots.txt", Accept: "text/plain,*/*;q=0.1"})
 	if err != nil {
 		var fe *sources.FetchError
 		if errors.As(err, &fe) && fe.Status >= 400 && fe.Status < 500 {
@@ -144,7 +144,7 @@ func (p *Poller) fetchRobots(ctx context.Context, origin string) (*robotstxt.Rob
 
 // evictRobotsLocked makes room for one more host: expired entries go
 // first, then the one that expires soonest.
-func (p *Poller) evictRobotsLocked(now time.Time) {
+func (p *Fetcher) evictRobotsLocked(now time.Time) {
 	if len(p.robotsMap) < maxRobotsHosts {
 		return
 	}

@@ -41,7 +41,7 @@ func robotsSite(t *testing.T, robots http.HandlerFunc) *site {
 
 func TestRobotsRules(t *testing.T) {
 	s := robotsSite(t, serve("text/plain", "User-agent: *\nDisallow: /private/\n\nUser-agent: FeedPoller\nDisallow: /private/\nDisallow: /feedpoller-only\n"))
-	p := &Poller{Fetcher: nativeFetcher(t), RespectRobots: true}
+	p := &Fetcher{Client: nativeFetcher(t), RespectRobots: true}
 	cases := []struct {
 		path    string
 		allowed bool
@@ -72,7 +72,7 @@ func TestRobotsRules(t *testing.T) {
 
 func TestRobotsIgnoredWhenNotRespected(t *testing.T) {
 	s := robotsSite(t, serve("text/plain", "User-agent: *\nDisallow: /\n"))
-	p := &Poller{Fetcher: nativeFetcher(t)}
+	p := &Fetcher{Client: nativeFetcher(t)}
 	if _, err := p.Fetch(context.Background(), sources.Request{URL: s.URL + "/private/doc"}); err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestRobotsIgnoredWhenNotRespected(t *testing.T) {
 func TestRobotsCacheExpires(t *testing.T) {
 	s := robotsSite(t, serve("text/plain", "User-agent: *\nAllow: /\n"))
 	clk := &clock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
-	p := &Poller{Fetcher: nativeFetcher(t), RespectRobots: true, now: clk.now}
+	p := &Fetcher{Client: nativeFetcher(t), RespectRobots: true, now: clk.now}
 	for i := 0; i < 3; i++ {
 		if _, err := p.Fetch(context.Background(), sources.Request{URL: s.URL + "/open"}); err != nil {
 			t.Fatal(err)
@@ -103,7 +103,7 @@ func TestRobotsCrawlDelay(t *testing.T) {
 	s := robotsSite(t, serve("text/plain", "User-agent: *\nCrawl-delay: 30\n"))
 	start := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	clk := &clock{t: start}
-	p := &Poller{Fetcher: nativeFetcher(t), RespectRobots: true, now: clk.now}
+	p := &Fetcher{Client: nativeFetcher(t), RespectRobots: true, now: clk.now}
 	if _, err := p.Fetch(context.Background(), sources.Request{URL: s.URL + "/open"}); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestRobotsFailOpen(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := robotsSite(t, tc.handler)
 			log, buf := logBuffer()
-			p := &Poller{Fetcher: nativeFetcher(t), RespectRobots: true, Log: log}
+			p := &Fetcher{Client: nativeFetcher(t), RespectRobots: true, Log: log}
 			if _, err := p.Fetch(context.Background(), sources.Request{URL: s.URL + "/private/doc"}); err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +150,7 @@ func TestRobotsFailOpen(t *testing.T) {
 
 func TestRobotsCacheIsBounded(t *testing.T) {
 	clk := &clock{t: time.Now()}
-	p := &Poller{now: clk.now}
+	p := &Fetcher{now: clk.now}
 	p.robotsMap = map[string]*robotsEntry{}
 	for i := 0; i < maxRobotsHosts+50; i++ {
 		p.robotsMu.Lock()

@@ -44,11 +44,11 @@ func internalService(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	return srv, &hits
 }
 
-// strictPoller is a web poller wired as the daemon wires it with private
+// strictFetcher is a web fetcher wired as the daemon wires it with private
 // networks closed: native fetcher, robots.txt obeyed, and Firecrawl (a
 // fake that fetches for real, the metadata address routed to svc) held to
 // the native fetcher's policy.
-func strictPoller(t *testing.T, svc *httptest.Server) (*Poller, *firecrawltest.Server) {
+func strictFetcher(t *testing.T, svc *httptest.Server) (*Fetcher, *firecrawltest.Server) {
 	t.Helper()
 	native := fetch.New(fetch.Options{Resolver: dnsTable{"metadata.example.com": "169.254.169.254"},
 		PerDomainGap: -1, RetryBaseDelay: -1, Attempts: 1, Timeout: 5 * time.Second,
@@ -59,7 +59,7 @@ func strictPoller(t *testing.T, svc *httptest.Server) (*Poller, *firecrawltest.S
 			"169.254.169.254:80":      svc.Listener.Addr().String(),
 			"metadata.example.com:80": svc.Listener.Addr().String(),
 		}})
-	return &Poller{Fetcher: native, Firecrawl: policyClient(t, s, native.Policy()), RespectRobots: true,
+	return &Fetcher{Client: native, Firecrawl: policyClient(t, s, native.Policy()), RespectRobots: true,
 		Log: slog.New(slog.DiscardHandler)}, s
 }
 
@@ -73,7 +73,7 @@ var internalURLs = []struct{ url, msg string }{
 // fetcher refuses it.
 func TestFirecrawlPollRefusesInternalPage(t *testing.T) {
 	svc, hits := internalService(t)
-	p, fc := strictPoller(t, svc)
+	p, fc := strictFetcher(t, svc)
 	for _, tc := range internalURLs {
 		res, err := p.Fetch(context.Background(), sources.Request{URL: tc.url})
 		if err == nil {
@@ -96,7 +96,7 @@ func TestFirecrawlPollRefusesInternalPage(t *testing.T) {
 // native fetcher nor Firecrawl reaches it.
 func TestValidateRefusesInternalPageWithFirecrawl(t *testing.T) {
 	svc, hits := internalService(t)
-	p, fc := strictPoller(t, svc)
+	p, fc := strictFetcher(t, svc)
 	for _, tc := range internalURLs {
 		v, err := p.Validate(context.Background(), tc.url)
 		if err == nil {

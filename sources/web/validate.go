@@ -27,8 +27,8 @@ type Validation struct {
 // native fetcher. A failure is a *sources.FetchError whose message names
 // the reason: "HTTP 404", "content type application/pdf is not HTML",
 // "empty body", "timed out after 10s", or the fetcher's network reason.
-func (p *Poller) Validate(ctx context.Context, pageURL string) (*Validation, error) {
-	if p.Fetcher == nil {
+func (p *Fetcher) Validate(ctx context.Context, pageURL string) (*Validation, error) {
+	if p.Client == nil {
 		return nil, &sources.FetchError{Kind: sources.KindPermanent, Msg: "web validation needs the native fetcher"}
 	}
 	timeout := p.ValidateTimeout
@@ -37,7 +37,7 @@ func (p *Poller) Validate(ctx context.Context, pageURL string) (*Validation, err
 	}
 	vctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	resp, err := p.Fetcher.Get(vctx, fetch.Request{URL: pageURL, Accept: htmlAccept})
+	resp, err := p.Client.Get(vctx, fetch.Request{URL: pageURL, Accept: htmlAccept})
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(vctx.Err(), context.DeadlineExceeded) {
 			return nil, &sources.FetchError{Kind: sources.KindTransient, Msg: "timed out after " + fmtDuration(timeout)}

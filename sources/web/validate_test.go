@@ -24,7 +24,7 @@ func TestValidateAcceptsHTMLAndListsFeeds(t *testing.T) {
 	// Firecrawl is configured but out of credits: validation must not use it.
 	fs, fc := fakeFirecrawl(t, firecrawltest.Config{})
 	fs.SetCredits(0)
-	p := &Poller{Fetcher: nativeFetcher(t), Firecrawl: fc}
+	p := &Fetcher{Client: nativeFetcher(t), Firecrawl: fc}
 	v, err := p.Validate(context.Background(), s.URL+"/")
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestValidateNamesTheReason(t *testing.T) {
 		{"/empty", "empty body"},
 		{"/slow", "timed out after 300ms"},
 	}
-	p := &Poller{Fetcher: nativeFetcher(t), ValidateTimeout: 300 * time.Millisecond}
+	p := &Fetcher{Client: nativeFetcher(t), ValidateTimeout: 300 * time.Millisecond}
 	for _, tc := range cases {
 		t.Run(tc.path, func(t *testing.T) {
 			v, err := p.Validate(context.Background(), s.URL+tc.path)

@@ -1,4 +1,4 @@
-package poller
+package pipeline
 
 import (
 	"context"
@@ -7,6 +7,12 @@ import (
 	"github.com/feedpoller/feedpoller/sources/extract"
 	"github.com/feedpoller/feedpoller/store"
 )
+
+// PageFetcher gets an article page's HTML for the extraction cascade
+// (HTTPPages, FirecrawlPages).
+type PageFetcher interface {
+	FetchPage(ctx context.Context, pageURL string) (html []byte, err error)
+}
 
 // Extraction methods recorded in feed_articles.extraction_method, one per
 // cascade tier.
@@ -17,6 +23,10 @@ const (
 	MethodRenderedPage = "rendered_page"    // the page through Firecrawl
 	MethodSummary      = "summary_degraded" // only the entry's summary was usable
 )
+
+// minQuality is the quality score under which a long-enough tier is still
+// passed over (navigation-heavy pages, link lists).
+const minQuality = 0.3
 
 // extraction is what the cascade kept for one item.
 type extraction struct {
@@ -29,7 +39,7 @@ type extraction struct {
 
 func (e extraction) words() int { return e.stats.WordCount }
 
-// budget bounds the page fetches of one poll.
+// budget bounds the page fetches of one batch.
 type budget struct{ pages int }
 
 func (b *budget) take() bool {
@@ -40,10 +50,21 @@ func (b *budget) take() bool {
 	return true
 }
 
-// extractItem runs the cascade: the item's own HTML, then the article page,
-// then a rendered page, then the summary. A tier is accepted when it reaches
+// extract runs the cascade for every item, in order, within one budget of
+// page fetches. Fetches run on ctx, which ends before the batch must be
+// saved; a fetch that fails or runs out of time leaves the item with what
+// the earlier tiers found.
+func (p *Pipeline) extract(ctx context.Context, src store.FeedSource, items []item) {
+	b := &budget{pages: p.opts.MaxArticleFetches}
+	for i := range items {
+		items[i].ex = p.cascade(ctx, src, items[i].feed, items[i].link, b)
+	}
+}
+
+// cascade tries the item's own HTML, then the article page, then a
+// rendered page, then the summary. A tier is accepted when it reaches
 // MinWords with acceptable quality; otherwise the longest result wins.
-func (p *Poller) extractItem(ctx context.Context, src store.FeedSource, it sources.FeedItem, itemURL string, b *budget) extraction {
+func (p *Pipeline) cascade(ctx context.Context, src store.FeedSource, fi sources.FeedItem, itemURL string, b *budget) extraction {
 	var best extraction
 	consider := func(e extraction) bool {
 		if e.words() > best.words() || best.method == "" {
@@ -54,11 +75,11 @@ func (p *Poller) extractItem(ctx context.Context, src store.FeedSource, it sourc
 	if src.SourceType == store.SourceWeb {
 		// The HTML the web poll produced is the first tier: no second fetch
 		// when it is enough.
-		if e, ok := fromWebPage(it, itemURL); ok && consider(e) {
+		if e, ok := fromWebPage(fi, itemURL); ok && consider(e) {
 			return best
 		}
-	} else if it.ContentHTML != "" {
-		if e, ok := fromFragment(it.ContentHTML, itemURL, MethodFeedContent); ok && consider(e) {
+	} else if fi.ContentHTML != "" {
+		if e, ok := fromFragment(fi.ContentHTML, itemURL, MethodFeedContent); ok && consider(e) {
 			return best
 		}
 	}
@@ -84,19 +105,15 @@ func (p *Poller) extractItem(ctx context.Context, src store.FeedSource, it sourc
 			p.log.Debug("rendered page fetch failed", "url", itemURL, "err", err)
 		}
 	}
-	if best.words() < p.opts.MinWords && it.Summary != "" {
+	if best.words() < p.opts.MinWords && fi.Summary != "" {
 		// Nothing else found: a summary that is only an image (a photo
 		// feed) still beats an empty body.
-		if e, ok := fromFragment(it.Summary, itemURL, MethodSummary); ok && (e.words() > best.words() || best.method == "") {
+		if e, ok := fromFragment(fi.Summary, itemURL, MethodSummary); ok && (e.words() > best.words() || best.method == "") {
 			best = e
 		}
 	}
 	return best
 }
-
-// minQuality is the quality score under which a long-enough tier is still
-// passed over (navigation-heavy pages, link lists).
-const minQuality = 0.3
 
 func fromFragment(fragment, baseURL, method string) (extraction, bool) {
 	doc, err := extract.FromFragment(fragment, baseURL)
@@ -120,9 +137,9 @@ func fromPage(html []byte, pageURL, method string) (extraction, bool) {
 // fromWebPage converts the HTML of a web poll: a whole page goes through
 // main-content extraction, HTML that already is the main content is
 // converted as it is.
-func fromWebPage(it sources.FeedItem, pageURL string) (extraction, bool) {
-	if it.ContentIsMain {
-		return fromFragment(it.ContentHTML, pageURL, MethodPage)
+func fromWebPage(fi sources.FeedItem, pageURL string) (extraction, bool) {
+	if fi.ContentIsMain {
+		return fromFragment(fi.ContentHTML, pageURL, MethodPage)
 	}
-	return fromPage([]byte(it.ContentHTML), pageURL, MethodPage)
+	return fromPage([]byte(fi.ContentHTML), pageURL, MethodPage)
 }

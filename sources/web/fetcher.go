@@ -18,15 +18,15 @@ const htmlAccept = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1"
 // DefaultValidateTimeout bounds Validate.
 const DefaultValidateTimeout = 10 * time.Second
 
-// Poller fetches web sources. Set the fields before first use and do not
-// copy it afterwards; it is safe for concurrent use.
-type Poller struct {
-	// Firecrawl, when set, is how pages are fetched; nil uses Fetch.
+// Fetcher fetches web sources: it is the poller's Fetcher for source type
+// web. Set the fields before first use and do not copy it afterwards; it
+// is safe for concurrent use.
+type Fetcher struct {
+	// Firecrawl, when set, is how pages are fetched; nil uses Client.
 	Firecrawl *firecrawl.Client
-	// Fetcher is the native fetcher: page fetches without Firecrawl,
-	// robots.txt, and every validation. (Named Fetcher because Fetch is
-	// the poll method.)
-	Fetcher *fetch.Client
+	// Client is the native fetcher: page fetches without Firecrawl,
+	// robots.txt, and every validation.
+	Client *fetch.Client
 	// RespectRobots makes polls obey robots.txt rules and Crawl-delay.
 	RespectRobots bool
 	// Log receives robots.txt notes; default slog.Default().
@@ -41,9 +41,9 @@ type Poller struct {
 
 // Fetch polls one web source and synthesises its single feed item. Every
 // failure is a *sources.FetchError.
-func (p *Poller) Fetch(ctx context.Context, req sources.Request) (*sources.Result, error) {
-	if p.Firecrawl == nil && p.Fetcher == nil {
-		return nil, &sources.FetchError{Kind: sources.KindPermanent, Msg: "web poller has neither Firecrawl nor a native fetcher"}
+func (p *Fetcher) Fetch(ctx context.Context, req sources.Request) (*sources.Result, error) {
+	if p.Firecrawl == nil && p.Client == nil {
+		return nil, &sources.FetchError{Kind: sources.KindPermanent, Msg: "web fetcher has neither Firecrawl nor a native fetcher"}
 	}
 	if p.RespectRobots {
 		if err := p.checkRobots(ctx, req.URL); err != nil {
@@ -57,7 +57,7 @@ func (p *Poller) Fetch(ctx context.Context, req sources.Request) (*sources.Resul
 }
 
 // fetchFirecrawl scrapes the page through Firecrawl.
-func (p *Poller) fetchFirecrawl(ctx context.Context, req sources.Request) (*sources.Result, error) {
+func (p *Fetcher) fetchFirecrawl(ctx context.Context, req sources.Request) (*sources.Result, error) {
 	page, err := p.Firecrawl.Scrape(ctx, req.URL)
 	if err != nil {
 		return nil, asFetchError(err)
@@ -71,14 +71,14 @@ func (p *Poller) fetchFirecrawl(ctx context.Context, req sources.Request) (*sour
 	}, nil
 }
 
-func (p *Poller) logger() *slog.Logger {
+func (p *Fetcher) logger() *slog.Logger {
 	if p.Log != nil {
 		return p.Log
 	}
 	return slog.Default()
 }
 
-func (p *Poller) clock() time.Time {
+func (p *Fetcher) clock() time.Time {
 	if p.now != nil {
 		return p.now()
 	}

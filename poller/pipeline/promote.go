@@ -1,0 +1,27 @@
+package pipeline
+
+import (
+	"github.com/feedpoller/feedpoller/poller/relevance"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// promote decides which articles become content items: those the
+// workspace's profile finds relevant (not excluded, at or above its
+// threshold). The content items are inserted by the same save as the
+// articles, which skips one whose content hash the workspace already
+// promoted (the cross-source exact-duplicate guard) and counts it as a
+// duplicate.
+func promote(sc *relevance.Scorer, items []item) {
+	for i := range items {
+		items[i].promote = sc.Relevant(items[i].rel)
+	}
+}
+
+// toStore is the batch's articles as the store saves them.
+func toStore(items []item) []store.NewArticle {
+	out := make([]store.NewArticle, len(items))
+	for i, it := range items {
+		out[i] = store.NewArticle{Article: it.art, Promote: it.promote}
+	}
+	return out
+}
