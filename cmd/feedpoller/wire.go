@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
 	"github.com/feedpoller/feedpoller/sources/rss"
@@ -28,6 +29,7 @@ type app struct {
 	web       *web.Poller
 	firecrawl *firecrawl.Client
 	poller    *poller.Poller
+	svc       *service.Service
 	registry  *prometheus.Registry
 }
 
@@ -113,14 +115,9 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		}
 		log.Log(ctx, level, msg, "env", cfg.Env)
 	}
-	opts := poller.Options{
-		Store: st, Schedule: cfg.Poller.Schedule, Workers: cfg.Poller.Workers, BatchSize: cfg.Poller.BatchSize,
-		Lease: cfg.Poller.Lease, ShutdownGrace: cfg.Poller.ShutdownGrace, Jitter: cfg.Poller.Jitter,
-		MinWords: cfg.Poller.MinWords, MaxArticleFetches: cfg.Poller.MaxArticleFetches, MaxBackoff: cfg.Poller.MaxBackoff,
-		MaxMarkdownBytes: cfg.Poller.MaxMarkdownBytes,
-		Fetchers:         map[string]poller.Fetcher{store.SourceRSS: a.rss, store.SourceWeb: a.web},
-		Metrics:          poller.NewMetrics(a.registry), Log: log,
-	}
+	opts := cfg.Poller.options(pollerDefaults())
+	opts.Store, opts.Metrics, opts.Log = st, poller.NewMetrics(a.registry), log
+	opts.Fetchers = map[string]poller.Fetcher{store.SourceRSS: a.rss, store.SourceWeb: a.web}
 	if cfg.Poller.FetchArticles {
 		opts.Pages = poller.HTTPPages{Client: a.fetch}
 	}
@@ -132,7 +129,21 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		st.Close()
 		return nil, err
 	}
+	a.svc, err = newService(cfg, st, validator{a.rss, a.web}, a.poller)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	return a, nil
+}
+
+// newService builds the source service every command and the API go
+// through, with the configured defaults; validator and poller may be nil
+// for commands that neither fetch nor poll.
+func newService(cfg Config, st *store.Store, v service.Validator, p service.Poller) (*service.Service, error) {
+	opts := cfg.serviceOptions()
+	opts.Store, opts.Validator, opts.Poller = st, v, p
+	return service.New(opts)
 }
 
 func (a *app) Close() { a.store.Close() }
