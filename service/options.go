@@ -75,7 +75,3 @@ func New(opts Options) (*Service, error) {
 	}
 	return &Service{opts: opts, rules: NewRules()}, nil
 }
-
-// Options returns the options the service runs with (for callers that
-// show its defaults, such as the CLI's help).
-func (s *Service) Options() Options { return s.opts }

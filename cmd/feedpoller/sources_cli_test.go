@@ -51,6 +51,13 @@ func newCountingSite(t *testing.T) *countingSite {
 	return s
 }
 
+// cliSetup gives a CLI test a counting site, a working directory and an
+// environment on a fresh database of the dialect.
+func cliSetup(t *testing.T, dialect string, extraEnv ...string) (*countingSite, string, []string) {
+	t.Helper()
+	return newCountingSite(t), t.TempDir(), quietEnv(testdb.URL(t, dialect), extraEnv...)
+}
+
 // inProcessAPI serves the API wired from env exactly as `feedpoller serve`
 // wires it, over the database the CLI uses.
 func inProcessAPI(t *testing.T, env []string, token string) *httptest.Server {
@@ -120,9 +127,7 @@ func post(t *testing.T, h *httptest.Server, token, path string, body map[string]
 func TestCLISourcesAddRefusesAsTheAPIDoes(t *testing.T) {
 	for _, dialect := range testdb.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			site := newCountingSite(t)
-			dir := t.TempDir()
-			env := quietEnv(testdb.URL(t, dialect))
+			site, dir, env := cliSetup(t, dialect)
 			ws := strings.TrimSpace(mustCLI(t, dir, env, "workspaces", "add", "--name", "drift", "--quiet"))
 			feed := site.URL + "/feed.xml"
 			mustCLI(t, dir, env, "sources", "add", "--workspace", ws, "--url", feed, "--quiet")
@@ -186,9 +191,7 @@ func TestCLISourcesAddRefusesAsTheAPIDoes(t *testing.T) {
 func TestCLISourcesAddStoresAsTheAPIDoes(t *testing.T) {
 	for _, dialect := range testdb.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			site := newCountingSite(t)
-			dir := t.TempDir()
-			env := quietEnv(testdb.URL(t, dialect), "FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=90")
+			site, dir, env := cliSetup(t, dialect, "FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=90")
 			ws := strings.TrimSpace(mustCLI(t, dir, env, "workspaces", "add", "--name", "store", "--quiet"))
 
 			out := mustCLI(t, dir, env, "sources", "add", "--workspace", ws, "--url", site.URL+"/long.xml")
@@ -228,8 +231,7 @@ func TestCLISourcesAddStoresAsTheAPIDoes(t *testing.T) {
 func TestCLIWorkspacesAddRefusesAsTheAPIDoes(t *testing.T) {
 	for _, dialect := range testdb.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			dir := t.TempDir()
-			env := quietEnv(testdb.URL(t, dialect))
+			_, dir, env := cliSetup(t, dialect)
 			const token = "drift-admin-token"
 			mustCLI(t, dir, env, "workspaces", "add", "--name", "taken")
 			h := inProcessAPI(t, env, token)
@@ -276,9 +278,7 @@ func TestCLIWorkspacesAddRefusesAsTheAPIDoes(t *testing.T) {
 func TestCLIPollSourceAsTheAPIDoes(t *testing.T) {
 	for _, dialect := range testdb.Dialects {
 		t.Run(dialect, func(t *testing.T) {
-			site := newCountingSite(t)
-			dir := t.TempDir()
-			env := quietEnv(testdb.URL(t, dialect))
+			site, dir, env := cliSetup(t, dialect)
 			mustCLI(t, dir, env, "workspaces", "add", "--name", "poll")
 
 			id := strings.TrimSpace(mustCLI(t, dir, env, "sources", "add", "--workspace", "1", "--url", site.URL+"/feed.xml", "--quiet"))
