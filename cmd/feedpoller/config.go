@@ -266,8 +266,8 @@ func (c Config) validate() error {
 	default:
 		errs = append(errs, fmt.Sprintf("web.fetcher is %q: want auto, native or firecrawl", c.Web.Fetcher))
 	}
-	if c.Web.DefaultIntervalMinutes < 1 || c.Web.DefaultIntervalMinutes > 43200 {
-		errs = append(errs, "web.default_interval_minutes must be 1..43200")
+	if c.Web.DefaultIntervalMinutes < service.MinIntervalMinutes || c.Web.DefaultIntervalMinutes > service.MaxIntervalMinutes {
+		errs = append(errs, fmt.Sprintf("web.default_interval_minutes must be %d..%d", service.MinIntervalMinutes, service.MaxIntervalMinutes))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("invalid configuration: %s", strings.Join(errs, "; "))

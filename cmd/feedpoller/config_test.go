@@ -53,6 +53,7 @@ func TestBadConfigNamesTheProblem(t *testing.T) {
 		{env: []string{"FEEDPOLLER_FETCH_TIMEOUT=2m"}, want: "fetch.timeout"},
 		{env: []string{"FEEDPOLLER_ENV=staging"}, want: "FEEDPOLLER_ENV"},
 		{env: []string{"FEEDPOLLER_WEB_FETCHER=chrome"}, want: "web.fetcher"},
+		{env: []string{"FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=0"}, want: "web.default_interval_minutes must be 1..43200"},
 		{file: "poller:\n  wrokers: 3\n", want: "wrokers"},
 	} {
 		path := ""
