@@ -80,7 +80,7 @@ func TestGeneratedAdminTokenReplacedOverTheAPI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv, err := api.New(api.Options{Store: e.store, Log: slog.New(slog.DiscardHandler)})
+		srv, err := newAPI(apiOptions{Store: e.store, Options: api.Options{Log: slog.New(slog.DiscardHandler)}})
 		if err != nil {
 			t.Fatal(err)
 		}

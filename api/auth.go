@@ -127,7 +127,7 @@ type AdminTokenChange struct {
 // Without one, when the database holds no live admin token, it generates
 // one and calls keep with it (the CLI writes it to a file only its user
 // can read) before storing its hash; if keep fails nothing is stored.
-func EnsureAdminToken(ctx context.Context, s *store.Store, configured string, keep func(token string) error) (AdminTokenChange, error) {
+func EnsureAdminToken(ctx context.Context, s AdminTokenStore, configured string, keep func(token string) error) (AdminTokenChange, error) {
 	if configured != "" {
 		n, err := s.RevokeGeneratedAdminTokens(ctx)
 		if err != nil {

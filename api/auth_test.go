@@ -236,7 +236,7 @@ func TestEnsureAdminToken(t *testing.T) {
 				t.Fatalf("generated token lookup %+v %v", stored, err)
 			}
 			// The generated token is an admin token for the server.
-			srv, err := api.New(api.Options{Store: s, Log: slog.New(slog.DiscardHandler)})
+			srv, err := newAPI(apiOptions{Store: s, Options: api.Options{Log: slog.New(slog.DiscardHandler)}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -271,7 +271,7 @@ func TestGeneratedAdminTokenRevokedOnceConfigured(t *testing.T) {
 			if err != nil || change.Revoked != 1 {
 				t.Fatalf("start with a configured token: %+v %v, want the generated token revoked", change, err)
 			}
-			srv, err := api.New(api.Options{Store: s, AdminToken: "configured-secret", Log: slog.New(slog.DiscardHandler)})
+			srv, err := newAPI(apiOptions{Store: s, Options: api.Options{AdminToken: "configured-secret", Log: slog.New(slog.DiscardHandler)}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,8 @@
 // to it, exactly as ids that do not exist, so nothing leaks.
 //
 // Request bodies are decoded strictly (unknown fields, wrong types and
-// bodies over 1 MiB are refused) and validated with
-// go-playground/validator/v10 before anything is written; every error is
-// JSON: {"error": "...", "fields": {"name": "reason"}}.
+// bodies over 1 MiB are refused) into the source service's input types;
+// the service checks them before anything is written, as it does for the
+// command line. Every error is JSON: {"error": "...", "fields": {"name":
+// "reason"}}, its status chosen in errors.go.
 package api

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -45,20 +46,44 @@ func notFound(what string) *apiError {
 // returns any failure for fail to answer.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
-// fail answers err: an apiError as it says, the store's sentinels as 404
-// and 409, anything else as a logged 500 that tells the client nothing of
-// the internals.
+// serviceStatus is the HTTP status of each kind of service error.
+var serviceStatus = []struct {
+	kind   error
+	status int
+}{
+	{service.ErrInvalid, http.StatusBadRequest},
+	{service.ErrNotFound, http.StatusNotFound},
+	{service.ErrConflict, http.StatusConflict},
+	{service.ErrLeased, http.StatusConflict},
+	{service.ErrUnavailable, http.StatusServiceUnavailable},
+}
+
+// fail answers err: an apiError as it says, a service error by its kind,
+// the store's sentinels as 404 and 409, anything else as a logged 500
+// that tells the client nothing of the internals.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var ae *apiError
+	var (
+		ae *apiError
+		se *service.Error
+	)
 	switch {
 	case errors.As(err, &ae):
 		writeJSON(w, ae.Status, errorBody{Error: ae.Message, Fields: ae.Fields})
+	case errors.As(err, &se):
+		status := http.StatusInternalServerError
+		for _, k := range serviceStatus {
+			if errors.Is(se, k.kind) {
+				status = k.status
+				break
+			}
+		}
+		writeJSON(w, status, errorBody{Error: se.Message, Fields: se.Fields})
 	case errors.Is(err, store.ErrNotFound):
 		writeJSON(w, http.StatusNotFound, errorBody{Error: "not found"})
 	case errors.Is(err, store.ErrConflict):
 		writeJSON(w, http.StatusConflict, errorBody{Error: "already exists"})
 	default:
-		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "error", err)
+		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error; the server log has the details"})
 	}
 }

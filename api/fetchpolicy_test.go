@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/api"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
@@ -64,7 +63,7 @@ func TestSourceRefusalNamesHostNotAddress(t *testing.T) {
 		if n := e.countRows(t, "feed_sources"); n != 0 {
 			t.Errorf("%d sources stored", n)
 		}
-	}, func(o *api.Options) { o.Validator = v })
+	}, func(o *apiOptions) { o.Validator = v })
 	if !strings.Contains(logs.String(), "addr=10.1.2.3") {
 		t.Errorf("the operator's log lacks the refused address:\n%s", logs)
 	}

@@ -17,6 +17,8 @@ import (
 	"github.com/feedpoller/feedpoller/api"
 	"github.com/feedpoller/feedpoller/internal/logbuf"
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/sources/web"
@@ -37,11 +39,32 @@ type env struct {
 	logs   *syncBuffer
 }
 
-type apiOptions = api.Options
+// apiOptions is what a test may set before the server is built: the
+// API's own options and the source service's dependencies.
+type apiOptions struct {
+	api.Options
+	Store     *store.Store
+	Validator service.Validator
+	Poller    service.Poller
+}
 
 type envOption func(*apiOptions)
 
-func withoutPoller() envOption { return func(o *api.Options) { o.Poller = nil } }
+func withoutPoller() envOption { return func(o *apiOptions) { o.Poller = nil } }
+
+// newAPI builds the server as the daemon does: a source service with the
+// default options over the store, validator and poller, and the API over
+// the service.
+func newAPI(o apiOptions) (*api.Server, error) {
+	so := service.DefaultOptions()
+	so.Store, so.Validator, so.Poller = o.Store, o.Validator, o.Poller
+	svc, err := service.New(so)
+	if err != nil {
+		return nil, err
+	}
+	o.Options.Store, o.Options.Service = o.Store, svc
+	return api.New(o.Options)
+}
 
 func openStore(t testing.TB, dialect string) *store.Store { return testdb.Store(t, dialect) }
 
@@ -52,17 +75,19 @@ func newEnv(t testing.TB, dialect string, opts ...envOption) *env {
 	e.site = httptest.NewServer(siteHandler())
 	t.Cleanup(e.site.Close)
 	e.poller = &recordingPoller{store: e.store}
-	o := api.Options{
-		Store:      e.store,
-		Validator:  newLoopbackValidator(),
-		Poller:     e.poller,
-		AdminToken: e.admin,
-		Log:        slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	o := apiOptions{
+		Store:     e.store,
+		Validator: newLoopbackValidator(),
+		Poller:    e.poller,
+		Options: api.Options{
+			AdminToken: e.admin,
+			Log:        slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		},
 	}
 	for _, f := range opts {
 		f(&o)
 	}
-	srv, err := api.New(o)
+	srv, err := newAPI(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,17 +358,17 @@ type recordingPoller struct {
 	calls [][2]int64
 }
 
-func (p *recordingPoller) PollNow(ctx context.Context, workspaceID, sourceID int64) (api.PollOutcome, error) {
+func (p *recordingPoller) PollNow(ctx context.Context, workspaceID, sourceID int64) (poller.Outcome, error) {
 	if _, err := p.store.ClaimSource(ctx, workspaceID, sourceID, "api-test", time.Minute); err != nil {
-		return api.PollOutcome{}, err
+		return poller.Outcome{}, err
 	}
 	p.mu.Lock()
 	p.calls = append(p.calls, [2]int64{workspaceID, sourceID})
 	p.mu.Unlock()
 	if err := p.store.ReleaseLeases(ctx, "api-test", []int64{sourceID}); err != nil {
-		return api.PollOutcome{}, err
+		return poller.Outcome{}, err
 	}
-	return api.PollOutcome{Status: store.StatusOK, HTTPStatus: 200, ItemsSeen: 3, ItemsNew: 2, ItemsDuplicate: 1, DurationMS: 5}, nil
+	return poller.Outcome{SourceID: sourceID, SourceType: store.SourceRSS, Status: store.StatusOK, HTTPStatus: 200, ItemsSeen: 3, ItemsNew: 2, ItemsDuplicate: 1, DurationMS: 5}, nil
 }
 
 func (p *recordingPoller) Calls() [][2]int64 {

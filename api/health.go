@@ -46,5 +46,5 @@ func (s *Server) metricsHandler() http.Handler {
 type slogPrinter struct{ s *Server }
 
 func (p slogPrinter) Println(v ...any) {
-	p.s.log.Error("metrics", "error", fmt.Sprint(v...))
+	p.s.log.Error("metrics", "err", fmt.Sprint(v...))
 }

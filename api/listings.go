@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -93,7 +94,7 @@ func parseListFilter(q url.Values) (store.ListFilter, error) {
 		fields["q"] = "must not contain NUL characters"
 	}
 	if len(fields) > 0 {
-		return f, badRequest("invalid query parameters: "+joinFields(fields), fields)
+		return f, service.Invalid("invalid query parameters", fields)
 	}
 	return f, nil
 }

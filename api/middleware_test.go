@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/poller"
 )
 
 // panickingPoller stands for a bug deep in a handler.
 type panickingPoller struct{}
 
-func (panickingPoller) PollNow(context.Context, int64, int64) (api.PollOutcome, error) {
+func (panickingPoller) PollNow(context.Context, int64, int64) (poller.Outcome, error) {
 	panic("poller bug: nil map")
 }
 

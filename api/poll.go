@@ -1,36 +1,33 @@
 package api
 
 import (
-	"errors"
-	"fmt"
 	"net/http"
-
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // pollResult is the poll endpoint's answer.
 type pollResult struct {
-	SourceID int64 `json:"source_id"`
-	PollOutcome
+	SourceID       int64  `json:"source_id"`
+	Status         string `json:"status"`
+	HTTPStatus     int    `json:"http_status"`
+	ItemsSeen      int    `json:"items_seen"`
+	ItemsNew       int    `json:"items_new"`
+	ItemsDuplicate int    `json:"items_duplicate"`
+	ItemsPromoted  int    `json:"items_promoted"`
+	Error          string `json:"error"`
+	DurationMS     int64  `json:"duration_ms"`
 }
 
 func (s *Server) pollSource(w http.ResponseWriter, r *http.Request) error {
-	ws, src, err := s.source(r)
+	wsID, err := workspaceID(r)
 	if err != nil {
 		return err
 	}
-	if s.poller == nil {
-		return newError(http.StatusServiceUnavailable, "polling on demand is not available: this process runs without a poller")
+	id, _ := pathID(r, "sourceId")
+	o, err := s.svc.PollSource(r.Context(), wsID, id)
+	if err != nil {
+		return err
 	}
-	out, err := s.poller.PollNow(r.Context(), ws.ID, src.ID)
-	switch {
-	case errors.Is(err, store.ErrLeased):
-		return newError(http.StatusConflict, "source %d is being polled right now; try again when that poll ends", src.ID)
-	case errors.Is(err, store.ErrNotFound):
-		return notFound("source")
-	case err != nil:
-		return fmt.Errorf("poll source %d now: %w", src.ID, err)
-	}
-	writeJSON(w, http.StatusOK, pollResult{SourceID: src.ID, PollOutcome: out})
+	writeJSON(w, http.StatusOK, pollResult{SourceID: id, Status: o.Status, HTTPStatus: o.HTTPStatus, ItemsSeen: o.ItemsSeen,
+		ItemsNew: o.ItemsNew, ItemsDuplicate: o.ItemsDuplicate, ItemsPromoted: o.ItemsPromoted, Error: o.Error, DurationMS: o.DurationMS})
 	return nil
 }

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,29 +10,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/api"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/store"
 )
 
-// realPoller puts the real poller behind the API, as the daemon wires it.
-type realPoller struct{ p *poller.Poller }
-
-func (r realPoller) PollNow(ctx context.Context, workspaceID, sourceID int64) (api.PollOutcome, error) {
-	o, err := r.p.PollNow(ctx, workspaceID, sourceID)
-	if err != nil {
-		return api.PollOutcome{}, err
-	}
-	return api.PollOutcome{Status: o.Status, HTTPStatus: o.HTTPStatus, ItemsSeen: o.ItemsSeen, ItemsNew: o.ItemsNew,
-		ItemsDuplicate: o.ItemsDuplicate, ItemsPromoted: o.ItemsPromoted, Error: o.Error, DurationMS: o.DurationMS}, nil
-}
-
 // withRealPoller serves "poll now" through a real poller over the test's
 // store, logging to logs.
 func withRealPoller(logs *syncBuffer) envOption {
-	return func(o *api.Options) {
+	return func(o *apiOptions) {
 		client := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1, RetryBaseDelay: -1,
 			Timeout: 10 * time.Second, Logger: slog.New(slog.DiscardHandler)})
 		po := poller.DefaultOptions()
@@ -44,7 +30,7 @@ func withRealPoller(logs *syncBuffer) envOption {
 		if err != nil {
 			panic(err)
 		}
-		o.Poller = realPoller{p}
+		o.Poller = p
 	}
 }
 

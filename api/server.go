@@ -2,26 +2,23 @@ package api
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
 
-	"github.com/go-playground/validator/v10"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/service"
 )
 
 // Options configures a Server.
 type Options struct {
-	// Store is the database; required.
-	Store *store.Store
-	// Validator checks rss and web URLs before they are stored; nil makes
-	// creating those sources answer 503.
-	Validator SourceValidator
-	// Poller serves "poll now"; nil makes the poll endpoint answer 503.
-	Poller PollNower
+	// Store is what the API reads and writes itself (tokens, listings,
+	// readiness); required.
+	Store Store
+	// Service creates, reads, changes and polls workspaces and sources;
+	// required.
+	Service *service.Service
 	// Gatherer serves /metrics; nil serves a fresh, empty registry.
 	Gatherer prometheus.Gatherer
 	// AdminToken is FEEDPOLLER_ADMIN_TOKEN. It is compared in constant time
@@ -32,24 +29,16 @@ type Options struct {
 	// Log receives one line per request and every recovered panic; nil
 	// uses slog.Default().
 	Log *slog.Logger
-	// DefaultWebIntervalMinutes is the polling interval of a web source
-	// created without one (default 360); DefaultRSSIntervalMinutes that of
-	// rss and api sources (default 30).
-	DefaultWebIntervalMinutes int
-	DefaultRSSIntervalMinutes int
 }
 
 // Server is the REST API of one daemon.
 type Server struct {
-	store     *store.Store
-	sources   SourceValidator
-	poller    PollNower
+	store     Store
+	svc       *service.Service
 	gatherer  prometheus.Gatherer
 	adminHash []byte
 	log       *slog.Logger
-	validate  *validator.Validate
-	webMin    int
-	rssMin    int
+	rules     *service.Rules
 	handler   http.Handler
 }
 
@@ -58,14 +47,15 @@ func New(opts Options) (*Server, error) {
 	if opts.Store == nil {
 		return nil, errors.New("api: a store is required")
 	}
+	if opts.Service == nil {
+		return nil, errors.New("api: a source service is required")
+	}
 	s := &Server{
 		store:    opts.Store,
-		sources:  opts.Validator,
-		poller:   opts.Poller,
+		svc:      opts.Service,
 		gatherer: opts.Gatherer,
 		log:      opts.Log,
-		webMin:   opts.DefaultWebIntervalMinutes,
-		rssMin:   opts.DefaultRSSIntervalMinutes,
+		rules:    service.NewRules(),
 	}
 	if s.gatherer == nil {
 		s.gatherer = prometheus.NewRegistry()
@@ -73,21 +63,9 @@ func New(opts Options) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	if s.webMin == 0 {
-		s.webMin = 360
-	}
-	if s.rssMin == 0 {
-		s.rssMin = 30
-	}
-	for _, m := range []int{s.webMin, s.rssMin} {
-		if m < minInterval || m > maxInterval {
-			return nil, fmt.Errorf("api: default polling interval %d minutes is outside %d..%d", m, minInterval, maxInterval)
-		}
-	}
 	if opts.AdminToken != "" {
 		s.adminHash = tokenDigest(opts.AdminToken)
 	}
-	s.validate = newValidator()
 	s.handler = s.routes()
 	return s, nil
 }

@@ -1,37 +1,12 @@
 package api
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
-	"unicode/utf8"
 
-	"golang.org/x/net/idna"
-
-	"github.com/feedpoller/feedpoller/poller/urlnorm"
+	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
-
-type sourceCreateRequest struct {
-	URL                    string  `json:"url"`
-	SourceType             string  `json:"source_type" validate:"omitempty,oneof=rss web api"`
-	Title                  *string `json:"title" validate:"omitnil,max=500"`
-	PollingIntervalMinutes *int    `json:"polling_interval_minutes" validate:"omitnil,min=1,max=43200"`
-	IsActive               *bool   `json:"is_active"`
-	TrackChanges           *bool   `json:"track_changes"`
-}
-
-// sourcePatchRequest: a field left out (or null) is left unchanged.
-type sourcePatchRequest struct {
-	Title                  *string `json:"title" validate:"omitnil,max=500"`
-	IsActive               *bool   `json:"is_active"`
-	PollingIntervalMinutes *int    `json:"polling_interval_minutes" validate:"omitnil,min=1,max=43200"`
-	TrackChanges           *bool   `json:"track_changes"`
-}
 
 // sourceView is a source with its poll state spelled out.
 type sourceView struct {
@@ -59,164 +34,65 @@ func viewSource(src store.FeedSource, now time.Time) sourceView {
 	}
 }
 
-// validateTimeout bounds the fetch that validates a new source, whatever
-// the fetcher's own limits.
-const validateTimeout = 60 * time.Second
+func viewCreated(c *service.CreatedSource) createdSource {
+	out := createdSource{sourceView: viewSource(c.Source, time.Now()), Hint: c.Hint}
+	if c.Validated {
+		switch c.Source.SourceType {
+		case store.SourceRSS:
+			out.FeedTitle, out.InitialArticleCount = &c.FeedTitle, &c.ItemCount
+		case store.SourceWeb:
+			out.PageTitle, out.FeedLinks = &c.PageTitle, &c.FeedLinks
+		}
+	}
+	return out
+}
+
+// workspaceID resolves {id} to a workspace the caller may act in, without
+// reading it: a workspace token asking for another workspace gets the same
+// 404 as for an id that does not exist.
+func workspaceID(r *http.Request) (int64, error) {
+	id, ok := pathID(r, "id")
+	if !ok || !principalFrom(r.Context()).may(id) {
+		return 0, notFound("workspace")
+	}
+	return id, nil
+}
+
+// source resolves {id} and {sourceId} to a source the caller may see.
+func (s *Server) source(r *http.Request) (*store.FeedSource, error) {
+	wsID, err := workspaceID(r)
+	if err != nil {
+		return nil, err
+	}
+	id, _ := pathID(r, "sourceId")
+	return s.svc.GetSource(r.Context(), wsID, id)
+}
 
 func (s *Server) createSource(w http.ResponseWriter, r *http.Request) error {
+	// The path is resolved before the body is read: a request for a
+	// missing workspace is a 404 whatever its body.
 	ws, err := s.workspace(r)
 	if err != nil {
 		return err
 	}
-	var req sourceCreateRequest
-	if err := decodeBody(w, r, &req); err != nil {
+	var spec service.SourceSpec
+	if err := decodeBody(w, r, &spec); err != nil {
 		return err
 	}
-	if req.Title != nil {
-		t := strings.TrimSpace(*req.Title)
-		req.Title = &t
-	}
-	extra := map[string]string{}
-	if msg := checkURL(req.URL); msg != "" {
-		extra["url"] = msg
-	}
-	key := ""
-	if _, bad := extra["url"]; !bad {
-		var err error
-		if key, err = urlnorm.SourceKey(req.URL); err != nil {
-			extra["url"] = "is not a usable URL: " + err.Error()
-		}
-	}
-	if err := s.check(&req, extra); err != nil {
-		return err
-	}
-	// Before the validation fetch: a duplicate costs the site no request.
-	if err := s.sameSource(r.Context(), ws.ID, key); err != nil {
-		return err
-	}
-	src := store.FeedSource{
-		WorkspaceID:            ws.ID,
-		URL:                    key,
-		SourceType:             req.SourceType,
-		IsActive:               req.IsActive == nil || *req.IsActive,
-		TrackChanges:           req.TrackChanges != nil && *req.TrackChanges,
-		PollingIntervalMinutes: s.rssMin,
-	}
-	if src.SourceType == "" {
-		src.SourceType = store.SourceRSS
-	}
-	if src.SourceType == store.SourceWeb {
-		src.PollingIntervalMinutes = s.webMin
-	}
-	if req.PollingIntervalMinutes != nil {
-		src.PollingIntervalMinutes = *req.PollingIntervalMinutes
-	}
-	if req.Title != nil {
-		src.Title = *req.Title
-	}
-
-	out := createdSource{}
-	switch src.SourceType {
-	case store.SourceRSS, store.SourceWeb:
-		if s.sources == nil {
-			return newError(http.StatusServiceUnavailable, "%s sources cannot be validated: this process runs without a source validator", src.SourceType)
-		}
-		if err := s.validateSource(r.Context(), &src, &out); err != nil {
-			return err
-		}
-	}
-	if err := s.store.CreateSource(r.Context(), &src); err != nil {
-		if errors.Is(err, store.ErrConflict) {
-			return duplicateSource(src.URL, 0)
-		}
-		return err
-	}
-	out.sourceView = viewSource(src, time.Now())
-	writeJSON(w, http.StatusCreated, out)
-	return nil
-}
-
-// sameSource answers 409 when the workspace already has a source whose URL
-// is key written another way (see urlnorm.SourceKey): new sources are
-// stored under their key, and sources stored before that are found by
-// host and compared by key.
-func (s *Server) sameSource(ctx context.Context, workspaceID int64, key string) error {
-	u, err := url.Parse(key)
-	if err != nil {
-		return fmt.Errorf("parse source key %s: %w", key, err)
-	}
-	hosts := []string{u.Hostname()}
-	if uni, err := idna.ToUnicode(u.Hostname()); err == nil && uni != u.Hostname() {
-		hosts = append(hosts, uni)
-	}
-	cands, err := s.store.SourcesMentioning(ctx, workspaceID, hosts...)
+	created, err := s.svc.CreateSource(r.Context(), ws.ID, spec)
 	if err != nil {
 		return err
 	}
-	for _, c := range cands {
-		if k, err := urlnorm.SourceKey(c.URL); err == nil && k == key {
-			return duplicateSource(c.URL, c.ID)
-		}
-	}
+	writeJSON(w, http.StatusCreated, viewCreated(created))
 	return nil
-}
-
-func duplicateSource(stored string, id int64) *apiError {
-	msg := "this workspace already has a source with url " + stored
-	if id != 0 {
-		msg = fmt.Sprintf("this workspace already has this feed as source %d (url %s)", id, stored)
-	}
-	return &apiError{Status: http.StatusConflict, Message: msg,
-		Fields: map[string]string{"url": "is already a source of this workspace"}}
-}
-
-// validateSource fetches the new source's URL through the validator and
-// fills the title default and the answer's extra fields. A failure is a
-// 400 naming the url.
-func (s *Server) validateSource(ctx context.Context, src *store.FeedSource, out *createdSource) error {
-	ctx, cancel := context.WithTimeout(ctx, validateTimeout)
-	defer cancel()
-	var title string
-	if src.SourceType == store.SourceRSS {
-		t, n, err := s.sources.ValidateFeed(ctx, src.URL)
-		if err != nil {
-			return badRequest("feed validation failed: "+err.Error(), map[string]string{"url": "is not a readable feed: " + err.Error()})
-		}
-		title = t
-		out.FeedTitle, out.InitialArticleCount = &t, &n
-	} else {
-		t, links, err := s.sources.ValidatePage(ctx, src.URL)
-		if err != nil {
-			return badRequest("page validation failed: "+err.Error(), map[string]string{"url": "is not a readable HTML page: " + err.Error()})
-		}
-		if links == nil {
-			links = []string{}
-		}
-		title = t
-		out.PageTitle, out.FeedLinks = &t, &links
-		if len(links) > 0 {
-			out.Hint = fmt.Sprintf("this page advertises %d feed(s); adding %s as an rss source gives per-entry articles instead of one per page change", len(links), links[0])
-		}
-	}
-	if src.Title == "" {
-		src.Title = truncateRunes(strings.TrimSpace(strings.ReplaceAll(strings.ToValidUTF8(title, ""), "\x00", "")), 500)
-	}
-	return nil
-}
-
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n])
 }
 
 func (s *Server) listSources(w http.ResponseWriter, r *http.Request) error {
-	ws, err := s.workspace(r)
+	wsID, err := workspaceID(r)
 	if err != nil {
 		return err
 	}
-	srcs, err := s.store.ListSources(r.Context(), ws.ID)
+	srcs, err := s.svc.ListSources(r.Context(), wsID)
 	if err != nil {
 		return err
 	}
@@ -229,28 +105,11 @@ func (s *Server) listSources(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// source resolves {id} and {sourceId} to a source the caller may see.
-func (s *Server) source(r *http.Request) (*store.Workspace, *store.FeedSource, error) {
-	ws, err := s.workspace(r)
-	if err != nil {
-		return nil, nil, err
-	}
-	id, ok := pathID(r, "sourceId")
-	if !ok {
-		return nil, nil, notFound("source")
-	}
-	src, err := s.store.GetSource(r.Context(), ws.ID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil, notFound("source")
-	}
-	return ws, src, err
-}
-
 // recentPolls is how many poll runs a single-source read shows.
 const recentPolls = 10
 
 func (s *Server) getSource(w http.ResponseWriter, r *http.Request) error {
-	_, src, err := s.source(r)
+	src, err := s.source(r)
 	if err != nil {
 		return err
 	}
@@ -265,33 +124,17 @@ func (s *Server) getSource(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) patchSource(w http.ResponseWriter, r *http.Request) error {
-	ws, src, err := s.source(r)
+	// Resolved first, as for create: a missing source is a 404 whatever
+	// the body.
+	src, err := s.source(r)
 	if err != nil {
 		return err
 	}
-	var req sourcePatchRequest
-	if err := decodeBody(w, r, &req); err != nil {
+	var ch service.SourceChange
+	if err := decodeBody(w, r, &ch); err != nil {
 		return err
 	}
-	if req.Title == nil && req.IsActive == nil && req.PollingIntervalMinutes == nil && req.TrackChanges == nil {
-		return badRequest("nothing to change: send one or more of title, is_active, polling_interval_minutes, track_changes", nil)
-	}
-	if req.Title != nil {
-		t := strings.TrimSpace(*req.Title)
-		req.Title = &t
-	}
-	if err := s.check(&req, nil); err != nil {
-		return err
-	}
-	updated, err := s.store.UpdateSource(r.Context(), ws.ID, src.ID, store.SourcePatch{
-		Title:                  req.Title,
-		IsActive:               req.IsActive,
-		PollingIntervalMinutes: req.PollingIntervalMinutes,
-		TrackChanges:           req.TrackChanges,
-	})
-	if errors.Is(err, store.ErrNotFound) {
-		return notFound("source")
-	}
+	updated, err := s.svc.UpdateSource(r.Context(), src.WorkspaceID, src.ID, ch)
 	if err != nil {
 		return err
 	}
@@ -310,18 +153,16 @@ type deletedSource struct {
 }
 
 func (s *Server) deleteSource(w http.ResponseWriter, r *http.Request) error {
-	ws, src, err := s.source(r)
+	wsID, err := workspaceID(r)
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteSource(r.Context(), ws.ID, src.ID); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return notFound("source")
-		}
+	id, _ := pathID(r, "sourceId")
+	if err := s.svc.DeleteSource(r.Context(), wsID, id); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, deletedSource{
-		Deleted: true, ID: src.ID, Articles: "kept", ContentItems: "kept",
+		Deleted: true, ID: id, Articles: "kept", ContentItems: "kept",
 		Note: "the source and its poll history are deleted; its articles and content items are kept with feed_source_id null",
 	})
 	return nil

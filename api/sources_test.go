@@ -10,7 +10,7 @@ import (
 	"github.com/feedpoller/feedpoller/store"
 )
 
-// The product spec's integration cases for creating sources.
+// Creating sources: each source type, its defaults and its refusals.
 func TestCreateSourceSpecCases(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, e *env) {
 		ws := e.createWorkspace(t, "spec")

@@ -42,7 +42,7 @@ func (s *Server) issueToken(w http.ResponseWriter, r *http.Request, workspaceID 
 		return err
 	}
 	req.Name = strings.TrimSpace(req.Name)
-	if err := s.check(&req, nil); err != nil {
+	if err := s.rules.Check(&req, nil); err != nil {
 		return err
 	}
 	secret, err := NewToken()

@@ -20,7 +20,7 @@ func runPoll(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	defer a.Close()
 	if *sourceID != 0 {
-		out, err := a.poller.PollNow(ctx, 0, *sourceID)
+		out, err := a.svc.PollSource(ctx, 0, *sourceID)
 		if err != nil {
 			return err
 		}

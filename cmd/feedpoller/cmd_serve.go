@@ -76,9 +76,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 		}
 		log.Info("FEEDPOLLER_ADMIN_TOKEN is set: the admin token generated at first start is revoked", "revoked", change.Revoked)
 	}
-	srv, err := api.New(api.Options{Store: a.store, Validator: validator{a.rss, a.web}, Poller: pollNower{a.poller},
-		Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log,
-		DefaultWebIntervalMinutes: cfg.Web.DefaultIntervalMinutes, DefaultRSSIntervalMinutes: 30})
+	srv, err := api.New(api.Options{Store: a.store, Service: a.svc, Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log})
 	if err != nil {
 		return err
 	}

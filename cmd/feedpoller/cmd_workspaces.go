@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -22,8 +23,9 @@ func runWorkspaces(ctx context.Context, env *cliEnv, args []string) error {
 		args, map[string]func(context.Context, *cliEnv, []string) error{"add": workspacesAdd, "list": workspacesList})
 }
 
-// parseKeyword reads TERM or TERM:WEIGHT (weight default 1).
-func parseKeyword(s string) (store.Keyword, error) {
+// parseKeyword reads TERM or TERM:WEIGHT (weight default 1); the source
+// service checks the term and the weight.
+func parseKeyword(s string) store.Keyword {
 	term, weight := s, 1.0
 	if i := strings.LastIndex(s, ":"); i > 0 {
 		w, err := strconv.ParseFloat(s[i+1:], 64)
@@ -31,43 +33,31 @@ func parseKeyword(s string) (store.Keyword, error) {
 			term, weight = s[:i], w
 		}
 	}
-	term = strings.TrimSpace(term)
-	if term == "" {
-		return store.Keyword{}, fmt.Errorf("keyword %q: empty term", s)
-	}
-	if weight < 0 || weight > 100 {
-		return store.Keyword{}, fmt.Errorf("keyword %q: weight must be 0..100", s)
-	}
-	return store.Keyword{Term: term, Weight: weight}, nil
+	return store.Keyword{Term: term, Weight: weight}
 }
 
+// workspacesAdd creates a workspace through the source service, as the
+// API does: the same checks, defaults and errors.
 func workspacesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	fs := newFlags(env, "workspaces add", "workspaces add --name NAME [--keyword TERM[:WEIGHT]]... [--exclude TERM]... [--threshold X] [--quiet]")
 	name := fs.String("name", "", "workspace name (required)")
 	var keywords, excludes listFlag
 	fs.Var(&keywords, "keyword", "a keyword or phrase with an optional weight, e.g. 'large language model:2' (repeatable)")
 	fs.Var(&excludes, "exclude", "an exclusion term: articles containing it are never promoted (repeatable)")
-	threshold := fs.Float64("threshold", store.DefaultThreshold, "relevance score (0..1) at or above which articles are promoted")
+	threshold := fs.Float64("threshold", service.DefaultOptions().DefaultThreshold, "relevance score (0..1) at or above which articles are promoted")
 	quiet := fs.Bool("quiet", false, "print only the new workspace's id (for scripts: WS=$(feedpoller workspaces add … --quiet))")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	if strings.TrimSpace(*name) == "" {
-		return fmt.Errorf("--name is required")
-	}
-	if *threshold < 0 || *threshold > 1 {
-		return fmt.Errorf("--threshold %v must be between 0 and 1", *threshold)
-	}
-	p := store.RelevanceProfile{Threshold: *threshold, Exclusions: excludes}
+	profile := &service.ProfileSpec{Exclusions: excludes}
 	for _, k := range keywords {
-		kw, err := parseKeyword(k)
-		if err != nil {
-			return err
-		}
-		p.Keywords = append(p.Keywords, kw)
+		profile.Keywords = append(profile.Keywords, parseKeyword(k))
 	}
-	return withStore(ctx, env, func(st *store.Store) error {
-		ws, err := st.CreateWorkspace(ctx, strings.TrimSpace(*name), p)
+	if setFlags(fs)["threshold"] {
+		profile.Threshold = threshold
+	}
+	return withService(ctx, env, func(svc *service.Service) error {
+		ws, err := svc.CreateWorkspace(ctx, service.WorkspaceSpec{Name: *name, RelevanceProfile: profile})
 		if err != nil {
 			return err
 		}
@@ -75,6 +65,7 @@ func workspacesAdd(ctx context.Context, env *cliEnv, args []string) error {
 			fmt.Fprintln(env.stdout, ws.ID)
 			return nil
 		}
+		p := ws.Profile
 		fmt.Fprintf(env.stdout, "workspace %d %q created (%d keywords, %d exclusions, threshold %.2f)\n",
 			ws.ID, ws.Name, len(p.Keywords), len(p.Exclusions), p.Threshold)
 		return nil

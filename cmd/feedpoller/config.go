@@ -13,6 +13,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -94,14 +96,12 @@ func defaultConfig() Config {
 		Listen:    "127.0.0.1:8080",
 		LogLevel:  "info",
 		LogFormat: "text",
-		Poller: PollerConfig{Schedule: "@every 1m", Workers: 8, BatchSize: 100, Lease: 10 * time.Minute,
-			ShutdownGrace: 30 * time.Second, Jitter: 0.1, MinWords: 50, FetchArticles: true, MaxArticleFetches: 10,
-			MaxBackoff: 24 * time.Hour, MaxMarkdownBytes: 1 << 20},
+		Poller:    pollerConfig(poller.DefaultOptions()),
 		Fetch: FetchConfig{Timeout: 30 * time.Second, MaxBodyBytes: 10 << 20,
 			UserAgent: "feedpoller/" + Version + " (+https://github.com/feedpoller/feedpoller)",
 			MaxItems:  1000, Attempts: 3, PerDomainConcurrency: 2, PerDomainGap: time.Second, RespectRobots: true,
 			Allow: []string{}},
-		Web:       WebConfig{Fetcher: "auto", DefaultIntervalMinutes: 360},
+		Web:       WebConfig{Fetcher: "auto", DefaultIntervalMinutes: service.DefaultOptions().WebIntervalMinutes},
 		Firecrawl: FirecrawlConfig{Timeout: 30 * time.Second},
 	}
 }
@@ -267,8 +267,8 @@ func (c Config) validate() error {
 	default:
 		errs = append(errs, fmt.Sprintf("web.fetcher is %q: want auto, native or firecrawl", c.Web.Fetcher))
 	}
-	if c.Web.DefaultIntervalMinutes < 1 || c.Web.DefaultIntervalMinutes > 43200 {
-		errs = append(errs, "web.default_interval_minutes must be 1..43200")
+	if c.Web.DefaultIntervalMinutes < service.MinIntervalMinutes || c.Web.DefaultIntervalMinutes > service.MaxIntervalMinutes {
+		errs = append(errs, fmt.Sprintf("web.default_interval_minutes must be %d..%d", service.MinIntervalMinutes, service.MaxIntervalMinutes))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("invalid configuration: %s", strings.Join(errs, "; "))

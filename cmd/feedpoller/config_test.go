@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -52,6 +54,7 @@ func TestBadConfigNamesTheProblem(t *testing.T) {
 		{env: []string{"FEEDPOLLER_FETCH_TIMEOUT=2m"}, want: "fetch.timeout"},
 		{env: []string{"FEEDPOLLER_ENV=staging"}, want: "FEEDPOLLER_ENV"},
 		{env: []string{"FEEDPOLLER_WEB_FETCHER=chrome"}, want: "web.fetcher"},
+		{env: []string{"FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=0"}, want: "web.default_interval_minutes must be 1..43200"},
 		{file: "poller:\n  wrokers: 3\n", want: "wrokers"},
 	} {
 		path := ""
@@ -122,5 +125,24 @@ func TestPoolOptionsFollowWorkers(t *testing.T) {
 	if _, err := loadConfig("", false, []string{"FEEDPOLLER_DATABASE_MAX_OPEN_CONNS=-1"}); err == nil ||
 		!strings.Contains(err.Error(), "database_max_open_conns") {
 		t.Fatalf("negative pool size: %v", err)
+	}
+}
+
+// The built-in configuration is the packages' defaults, and loading it
+// hands them back unchanged: each default is written once.
+func TestConfigDefaultsComeFromThePackages(t *testing.T) {
+	cfg := defaultConfig()
+	if got, want := cfg.serviceOptions(), service.DefaultOptions(); !reflect.DeepEqual(got, want) {
+		t.Errorf("service options from the default config %+v, want the service's defaults %+v", got, want)
+	}
+	if got, want := cfg.Poller.options(poller.DefaultOptions()), poller.DefaultOptions(); !reflect.DeepEqual(got, want) {
+		t.Errorf("poller options from the default config %+v, want the poller's defaults %+v", got, want)
+	}
+	cfg, err := loadConfig("", false, []string{"FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=90", "FEEDPOLLER_POLLER_WORKERS=3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.serviceOptions().WebIntervalMinutes != 90 || cfg.Poller.options(poller.DefaultOptions()).Workers != 3 {
+		t.Errorf("configured values do not reach the options: %+v", cfg)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -222,6 +223,26 @@ func withStore(ctx context.Context, env *cliEnv, f func(st *store.Store) error) 
 	}
 	defer st.Close()
 	return f(st)
+}
+
+// withService is withStore for commands that change workspaces or
+// sources without fetching or polling: the source service over the
+// database, with the configured defaults.
+func withService(ctx context.Context, env *cliEnv, f func(svc *service.Service) error) error {
+	cfg, err := env.config()
+	if err != nil {
+		return err
+	}
+	st, _, err := openStore(ctx, cfg, newLogger(cfg, env.stderr), slog.LevelDebug)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	svc, err := newService(cfg, st, nil, nil)
+	if err != nil {
+		return err
+	}
+	return f(svc)
 }
 
 // openStore loads the configuration and opens (and migrates) its database

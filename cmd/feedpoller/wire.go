@@ -12,6 +12,7 @@ import (
 
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
+	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
 	"github.com/feedpoller/feedpoller/sources/rss"
@@ -29,6 +30,7 @@ type app struct {
 	web       *web.Fetcher
 	firecrawl *firecrawl.Client
 	poller    *poller.Poller
+	svc       *service.Service
 	registry  *prometheus.Registry
 }
 
@@ -120,21 +122,9 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		return nil, err
 	}
 	// Options the configuration does not set keep the poller's defaults.
-	opts := poller.DefaultOptions()
-	opts.Store = st
+	opts := cfg.Poller.options(poller.DefaultOptions())
+	opts.Store, opts.Metrics, opts.Log = st, metrics, log
 	opts.Fetchers = map[string]poller.Fetcher{store.SourceRSS: a.rss, store.SourceWeb: a.web}
-	opts.Schedule = cfg.Poller.Schedule
-	opts.Workers = cfg.Poller.Workers
-	opts.BatchSize = cfg.Poller.BatchSize
-	opts.Lease = cfg.Poller.Lease
-	opts.ShutdownGrace = cfg.Poller.ShutdownGrace
-	opts.Jitter = cfg.Poller.Jitter
-	opts.MinWords = cfg.Poller.MinWords
-	opts.MaxArticleFetches = cfg.Poller.MaxArticleFetches
-	opts.MaxBackoff = cfg.Poller.MaxBackoff
-	opts.MaxMarkdownBytes = cfg.Poller.MaxMarkdownBytes
-	opts.Metrics = metrics
-	opts.Log = log
 	if cfg.Poller.FetchArticles {
 		opts.Pages = pipeline.HTTPPages{Client: a.fetch}
 	}
@@ -146,7 +136,21 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		st.Close()
 		return nil, err
 	}
+	a.svc, err = newService(cfg, st, validator{a.rss, a.web}, a.poller)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	return a, nil
+}
+
+// newService builds the source service every command and the API go
+// through, with the configured defaults; validator and poller may be nil
+// for commands that neither fetch nor poll.
+func newService(cfg Config, st *store.Store, v service.Validator, p service.Poller) (*service.Service, error) {
+	opts := cfg.serviceOptions()
+	opts.Store, opts.Validator, opts.Poller = st, v, p
+	return service.New(opts)
 }
 
 func (a *app) Close() { a.store.Close() }

@@ -1,0 +1,35 @@
+package api
+
+import (
+	"context"
+
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// Store is what the API reads and writes itself: token checks and
+// tokens, the listings and poll history, and readiness. Workspaces and
+// sources go through the source service. *store.Store satisfies it.
+type Store interface {
+	LookupToken(ctx context.Context, token string) (*store.APIToken, error)
+	CreateToken(ctx context.Context, workspaceID *int64, name, token string) (*store.APIToken, error)
+	ListTokens(ctx context.Context, workspaceID int64) ([]store.APIToken, error)
+	RevokeToken(ctx context.Context, workspaceID, id int64) error
+
+	ListArticles(ctx context.Context, workspaceID int64, f store.ListFilter) ([]store.FeedArticle, error)
+	ListContentItems(ctx context.Context, workspaceID int64, f store.ListFilter) ([]store.ContentItemView, error)
+	GetContentItem(ctx context.Context, workspaceID, id int64) (*store.ContentItemView, error)
+	ListPollRuns(ctx context.Context, sourceID int64, limit int) ([]store.PollRun, error)
+
+	// Ready reports whether the database answers; WriteFailure is the
+	// last failed write the daemon retries by itself, or nil.
+	Ready(ctx context.Context) error
+	WriteFailure() error
+}
+
+// AdminTokenStore is what EnsureAdminToken needs. *store.Store satisfies
+// it.
+type AdminTokenStore interface {
+	RevokeGeneratedAdminTokens(ctx context.Context) (int64, error)
+	HasAdminToken(ctx context.Context) (bool, error)
+	CreateGeneratedAdminToken(ctx context.Context, name, token string) (*store.APIToken, error)
+}

@@ -1,0 +1,56 @@
+package service
+
+import (
+	"context"
+
+	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// WorkspaceStore is the storage of workspaces the service uses.
+// *store.Store satisfies it.
+type WorkspaceStore interface {
+	CreateWorkspace(ctx context.Context, name string, p store.RelevanceProfile) (*store.Workspace, error)
+	GetWorkspace(ctx context.Context, id int64) (*store.Workspace, error)
+	ListWorkspaces(ctx context.Context) ([]store.Workspace, error)
+	UpdateWorkspace(ctx context.Context, id int64, name *string, p *store.RelevanceProfile) (*store.Workspace, error)
+}
+
+// SourceStore is the storage of sources the service uses. *store.Store
+// satisfies it.
+type SourceStore interface {
+	CreateSource(ctx context.Context, src *store.FeedSource) error
+	GetSource(ctx context.Context, workspaceID, id int64) (*store.FeedSource, error)
+	ListSources(ctx context.Context, workspaceID int64) ([]store.FeedSource, error)
+	UpdateSource(ctx context.Context, workspaceID, id int64, p store.SourcePatch) (*store.FeedSource, error)
+	DeleteSource(ctx context.Context, workspaceID, id int64) error
+	// SourcesMentioning returns the workspace's sources whose URL contains
+	// one of parts, compared case-insensitively.
+	SourcesMentioning(ctx context.Context, workspaceID int64, parts ...string) ([]store.FeedSource, error)
+}
+
+// Store is all the storage the service uses.
+type Store interface {
+	WorkspaceStore
+	SourceStore
+}
+
+// Validator checks a URL before a source is stored. The daemon puts the
+// RSS fetcher and the web poller behind it.
+type Validator interface {
+	// ValidateFeed fetches and parses a feed, returning its title and its
+	// current number of items.
+	ValidateFeed(ctx context.Context, url string) (title string, itemCount int, err error)
+	// ValidatePage fetches a web page (2xx, HTML, non-empty), returning its
+	// title and the feeds it advertises.
+	ValidatePage(ctx context.Context, url string) (title string, feedLinks []string, err error)
+}
+
+// Poller polls one source at once, whether or not it is due.
+// *poller.Poller satisfies it.
+type Poller interface {
+	// PollNow leases the source (workspaceID 0: in any workspace), polls it
+	// and reports the outcome. A source another poll holds is an error
+	// wrapping store.ErrLeased; an unknown one wraps store.ErrNotFound.
+	PollNow(ctx context.Context, workspaceID, sourceID int64) (poller.Outcome, error)
+}

@@ -1,0 +1,220 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/service"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// memStore keeps workspaces and sources in memory with the store's
+// contract: ErrNotFound for a missing row, ErrConflict for a URL already
+// in the workspace or a name already taken.
+type memStore struct {
+	mu         sync.Mutex
+	workspaces []store.Workspace
+	sources    []store.FeedSource
+}
+
+var _ service.Store = (*memStore)(nil)
+
+func (m *memStore) CreateWorkspace(_ context.Context, name string, p store.RelevanceProfile) (*store.Workspace, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, w := range m.workspaces {
+		if w.Name == name {
+			return nil, fmt.Errorf("workspace %q: %w", name, store.ErrConflict)
+		}
+	}
+	w := store.Workspace{ID: int64(len(m.workspaces) + 1), Name: name, Profile: p}
+	m.workspaces = append(m.workspaces, w)
+	return &w, nil
+}
+
+func (m *memStore) GetWorkspace(_ context.Context, id int64) (*store.Workspace, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, w := range m.workspaces {
+		if w.ID == id {
+			return &w, nil
+		}
+	}
+	return nil, fmt.Errorf("workspace %d: %w", id, store.ErrNotFound)
+}
+
+func (m *memStore) ListWorkspaces(context.Context) ([]store.Workspace, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]store.Workspace(nil), m.workspaces...), nil
+}
+
+func (m *memStore) UpdateWorkspace(_ context.Context, id int64, name *string, p *store.RelevanceProfile) (*store.Workspace, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, w := range m.workspaces {
+		if name != nil && w.Name == *name && w.ID != id {
+			return nil, fmt.Errorf("workspace %q: %w", *name, store.ErrConflict)
+		}
+	}
+	for i := range m.workspaces {
+		if m.workspaces[i].ID != id {
+			continue
+		}
+		if name != nil {
+			m.workspaces[i].Name = *name
+		}
+		if p != nil {
+			m.workspaces[i].Profile = *p
+		}
+		w := m.workspaces[i]
+		return &w, nil
+	}
+	return nil, fmt.Errorf("workspace %d: %w", id, store.ErrNotFound)
+}
+
+func (m *memStore) CreateSource(_ context.Context, src *store.FeedSource) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.sources {
+		if s.WorkspaceID == src.WorkspaceID && s.URL == src.URL {
+			return fmt.Errorf("source %s: %w", src.URL, store.ErrConflict)
+		}
+	}
+	src.ID = int64(len(m.sources) + 1)
+	m.sources = append(m.sources, *src)
+	return nil
+}
+
+func (m *memStore) find(workspaceID, id int64) int {
+	for i, s := range m.sources {
+		if s.ID == id && (workspaceID == 0 || s.WorkspaceID == workspaceID) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (m *memStore) GetSource(_ context.Context, workspaceID, id int64) (*store.FeedSource, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if i := m.find(workspaceID, id); i >= 0 {
+		s := m.sources[i]
+		return &s, nil
+	}
+	return nil, fmt.Errorf("source %d: %w", id, store.ErrNotFound)
+}
+
+func (m *memStore) ListSources(_ context.Context, workspaceID int64) ([]store.FeedSource, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []store.FeedSource
+	for _, s := range m.sources {
+		if workspaceID == 0 || s.WorkspaceID == workspaceID {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func (m *memStore) UpdateSource(_ context.Context, workspaceID, id int64, p store.SourcePatch) (*store.FeedSource, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	i := m.find(workspaceID, id)
+	if i < 0 {
+		return nil, fmt.Errorf("source %d: %w", id, store.ErrNotFound)
+	}
+	s := &m.sources[i]
+	if p.Title != nil {
+		s.Title = *p.Title
+	}
+	if p.IsActive != nil {
+		s.IsActive = *p.IsActive
+	}
+	if p.PollingIntervalMinutes != nil {
+		s.PollingIntervalMinutes = *p.PollingIntervalMinutes
+	}
+	if p.TrackChanges != nil {
+		s.TrackChanges = *p.TrackChanges
+	}
+	out := *s
+	return &out, nil
+}
+
+func (m *memStore) DeleteSource(_ context.Context, workspaceID, id int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if i := m.find(workspaceID, id); i >= 0 {
+		m.sources = append(m.sources[:i], m.sources[i+1:]...)
+	}
+	return nil
+}
+
+func (m *memStore) SourcesMentioning(_ context.Context, workspaceID int64, parts ...string) ([]store.FeedSource, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []store.FeedSource
+	for _, s := range m.sources {
+		if s.WorkspaceID != workspaceID {
+			continue
+		}
+		for _, p := range parts {
+			if strings.Contains(strings.ToLower(s.URL), strings.ToLower(p)) {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// fakeValidator answers every URL with the same result and counts calls.
+type fakeValidator struct {
+	mu        sync.Mutex
+	title     string
+	items     int
+	links     []string
+	err       error
+	fetched   []string
+	unbounded int // calls whose context had no deadline
+}
+
+func (v *fakeValidator) record(ctx context.Context, url string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.fetched = append(v.fetched, url)
+	if _, ok := ctx.Deadline(); !ok {
+		v.unbounded++
+	}
+}
+
+func (v *fakeValidator) calls() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return len(v.fetched)
+}
+
+func (v *fakeValidator) ValidateFeed(ctx context.Context, url string) (string, int, error) {
+	v.record(ctx, url)
+	return v.title, v.items, v.err
+}
+
+func (v *fakeValidator) ValidatePage(ctx context.Context, url string) (string, []string, error) {
+	v.record(ctx, url)
+	return v.title, v.links, v.err
+}
+
+// fakePoller answers a fixed outcome or error and records its calls.
+type fakePoller struct {
+	out   poller.Outcome
+	err   error
+	calls [][2]int64
+}
+
+func (p *fakePoller) PollNow(_ context.Context, workspaceID, sourceID int64) (poller.Outcome, error) {
+	p.calls = append(p.calls, [2]int64{workspaceID, sourceID})
+	return p.out, p.err
+}

@@ -1,0 +1,77 @@
+package service
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// Options configures a Service. Start from DefaultOptions: New checks
+// every value and refuses a bad one instead of defaulting it.
+type Options struct {
+	// Store is the database; required.
+	Store Store
+	// Validator checks rss and web URLs before they are stored; nil makes
+	// creating those sources fail with ErrUnavailable.
+	Validator Validator
+	// Poller serves poll-now; nil makes PollSource fail with
+	// ErrUnavailable.
+	Poller Poller
+	// RSSIntervalMinutes is the polling interval of an rss or api source
+	// created without one.
+	RSSIntervalMinutes int
+	// WebIntervalMinutes is that of a web source (the configuration's
+	// web.default_interval_minutes).
+	WebIntervalMinutes int
+	// DefaultThreshold is the relevance threshold of a profile given
+	// without one.
+	DefaultThreshold float64
+	// ValidateTimeout bounds the fetch that validates a new source,
+	// whatever the fetcher's own limits.
+	ValidateTimeout time.Duration
+}
+
+// DefaultOptions are the built-in defaults, without the dependencies.
+func DefaultOptions() Options {
+	return Options{
+		RSSIntervalMinutes: 30,
+		WebIntervalMinutes: 360,
+		DefaultThreshold:   store.DefaultThreshold,
+		ValidateTimeout:    60 * time.Second,
+	}
+}
+
+// check names the first bad option.
+func (o Options) check() error {
+	switch {
+	case o.Store == nil:
+		return errors.New("service: a store is required")
+	case o.RSSIntervalMinutes < MinIntervalMinutes || o.RSSIntervalMinutes > MaxIntervalMinutes:
+		return fmt.Errorf("service: RSSIntervalMinutes %d is outside %d..%d", o.RSSIntervalMinutes, MinIntervalMinutes, MaxIntervalMinutes)
+	case o.WebIntervalMinutes < MinIntervalMinutes || o.WebIntervalMinutes > MaxIntervalMinutes:
+		return fmt.Errorf("service: WebIntervalMinutes %d is outside %d..%d", o.WebIntervalMinutes, MinIntervalMinutes, MaxIntervalMinutes)
+	case !(o.DefaultThreshold >= 0 && o.DefaultThreshold <= 1):
+		return fmt.Errorf("service: DefaultThreshold %v is outside 0..1", o.DefaultThreshold)
+	case o.ValidateTimeout <= 0:
+		return fmt.Errorf("service: ValidateTimeout %v must be positive", o.ValidateTimeout)
+	}
+	return nil
+}
+
+// Service is the one way in for creating, changing, deleting and polling
+// sources and workspaces: the API, the command line and whatever comes
+// next call it, so each gets the same rules, defaults and errors.
+type Service struct {
+	opts  Options
+	rules *Rules
+}
+
+// New builds a Service, refusing options that are out of range.
+func New(opts Options) (*Service, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	return &Service{opts: opts, rules: NewRules()}, nil
+}

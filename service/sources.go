@@ -1,0 +1,274 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"golang.org/x/net/idna"
+
+	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/poller/urlnorm"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// SourceSpec is a new source as a caller asks for it. A nil field takes
+// its default. The JSON names are those of the API's request body and of
+// field errors, whoever the caller is.
+type SourceSpec struct {
+	URL string `json:"url"`
+	// SourceType is rss (default), web or api.
+	SourceType string `json:"source_type" validate:"omitempty,oneof=rss web api"`
+	// Title defaults to the feed's or page's own.
+	Title *string `json:"title" validate:"omitnil,max=500"`
+	// PollingIntervalMinutes defaults to Options.WebIntervalMinutes for
+	// web sources, Options.RSSIntervalMinutes for the others.
+	PollingIntervalMinutes *int  `json:"polling_interval_minutes" validate:"omitnil,min=1,max=43200"`
+	IsActive               *bool `json:"is_active"`
+	TrackChanges           *bool `json:"track_changes"`
+}
+
+// SourceChange lists what an update changes; a nil field is left as it is.
+type SourceChange struct {
+	Title                  *string `json:"title" validate:"omitnil,max=500"`
+	IsActive               *bool   `json:"is_active"`
+	PollingIntervalMinutes *int    `json:"polling_interval_minutes" validate:"omitnil,min=1,max=43200"`
+	TrackChanges           *bool   `json:"track_changes"`
+}
+
+// CreatedSource is a stored source and what validating it found.
+type CreatedSource struct {
+	Source store.FeedSource
+	// Validated says whether the URL was fetched (rss and web sources).
+	Validated bool
+	// FeedTitle and ItemCount: an rss source's feed as fetched.
+	FeedTitle string
+	ItemCount int
+	// PageTitle and FeedLinks: a web source's page as fetched, and the
+	// feeds it advertises (never nil for a web source).
+	PageTitle string
+	FeedLinks []string
+	// Hint suggests a better way to follow the page, or is "".
+	Hint string
+}
+
+// CreateSource checks spec, refuses a URL the workspace already has
+// (written any way) before fetching anything, validates rss and web URLs
+// by fetching them, and stores the source under its normalised URL.
+func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec SourceSpec) (*CreatedSource, error) {
+	if _, err := s.GetWorkspace(ctx, workspaceID); err != nil {
+		return nil, err
+	}
+	spec.Title = trimmed(spec.Title)
+	extra := map[string]string{}
+	key := ""
+	if msg := checkURL(spec.URL); msg != "" {
+		extra["url"] = msg
+	} else if k, err := urlnorm.SourceKey(spec.URL); err != nil {
+		extra["url"] = "is not a usable URL: " + err.Error()
+	} else {
+		key = k
+	}
+	if err := s.rules.Check(&spec, extra); err != nil {
+		return nil, err
+	}
+	// Before the validation fetch: a duplicate costs the site no request.
+	if err := s.sameSource(ctx, workspaceID, key); err != nil {
+		return nil, err
+	}
+	src := store.FeedSource{
+		WorkspaceID:            workspaceID,
+		URL:                    key,
+		SourceType:             spec.SourceType,
+		IsActive:               spec.IsActive == nil || *spec.IsActive,
+		TrackChanges:           spec.TrackChanges != nil && *spec.TrackChanges,
+		PollingIntervalMinutes: s.opts.RSSIntervalMinutes,
+	}
+	if src.SourceType == "" {
+		src.SourceType = store.SourceRSS
+	}
+	if src.SourceType == store.SourceWeb {
+		src.PollingIntervalMinutes = s.opts.WebIntervalMinutes
+	}
+	if spec.PollingIntervalMinutes != nil {
+		src.PollingIntervalMinutes = *spec.PollingIntervalMinutes
+	}
+	if spec.Title != nil {
+		src.Title = *spec.Title
+	}
+	out := &CreatedSource{}
+	if src.SourceType == store.SourceRSS || src.SourceType == store.SourceWeb {
+		if err := s.validateURL(ctx, &src, out); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.opts.Store.CreateSource(ctx, &src); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return nil, duplicateSource(src.URL, 0)
+		}
+		return nil, err
+	}
+	out.Source = src
+	return out, nil
+}
+
+// sameSource refuses key when the workspace already has a source whose URL
+// is key written another way (see urlnorm.SourceKey): new sources are
+// stored under their key, and sources stored before that are found by
+// host and compared by key.
+func (s *Service) sameSource(ctx context.Context, workspaceID int64, key string) error {
+	u, err := url.Parse(key)
+	if err != nil {
+		return fmt.Errorf("parse source key %s: %w", key, err)
+	}
+	hosts := []string{u.Hostname()}
+	if uni, err := idna.ToUnicode(u.Hostname()); err == nil && uni != u.Hostname() {
+		hosts = append(hosts, uni)
+	}
+	cands, err := s.opts.Store.SourcesMentioning(ctx, workspaceID, hosts...)
+	if err != nil {
+		return err
+	}
+	for _, c := range cands {
+		if k, err := urlnorm.SourceKey(c.URL); err == nil && k == key {
+			return duplicateSource(c.URL, c.ID)
+		}
+	}
+	return nil
+}
+
+func duplicateSource(stored string, id int64) *Error {
+	msg := "this workspace already has a source with url " + stored
+	if id != 0 {
+		msg = fmt.Sprintf("this workspace already has this feed as source %d (url %s)", id, stored)
+	}
+	return &Error{Kind: ErrConflict, Message: msg, SourceID: id,
+		Fields: map[string]string{"url": "is already a source of this workspace"}}
+}
+
+// validateURL fetches the new source's URL through the validator and
+// fills the title default and what the fetch found. A failure is
+// ErrInvalid naming the url.
+func (s *Service) validateURL(ctx context.Context, src *store.FeedSource, out *CreatedSource) error {
+	if s.opts.Validator == nil {
+		return &Error{Kind: ErrUnavailable,
+			Message: src.SourceType + " sources cannot be validated: this process runs without a source validator"}
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.ValidateTimeout)
+	defer cancel()
+	var title string
+	if src.SourceType == store.SourceRSS {
+		t, n, err := s.opts.Validator.ValidateFeed(ctx, src.URL)
+		if err != nil {
+			return invalidf(map[string]string{"url": "is not a readable feed: " + err.Error()}, "feed validation failed: %s", err)
+		}
+		title = t
+		out.FeedTitle, out.ItemCount = t, n
+	} else {
+		t, links, err := s.opts.Validator.ValidatePage(ctx, src.URL)
+		if err != nil {
+			return invalidf(map[string]string{"url": "is not a readable HTML page: " + err.Error()}, "page validation failed: %s", err)
+		}
+		if links == nil {
+			links = []string{}
+		}
+		title = t
+		out.PageTitle, out.FeedLinks = t, links
+		if len(links) > 0 {
+			out.Hint = fmt.Sprintf("this page advertises %d feed(s); adding %s as an rss source gives per-entry articles instead of one per page change", len(links), links[0])
+		}
+	}
+	out.Validated = true
+	if src.Title == "" {
+		src.Title = cleanTitle(title)
+	}
+	return nil
+}
+
+// GetSource reads a source of a workspace (workspaceID 0: of any).
+func (s *Service) GetSource(ctx context.Context, workspaceID, id int64) (*store.FeedSource, error) {
+	if workspaceID != 0 {
+		if _, err := s.GetWorkspace(ctx, workspaceID); err != nil {
+			return nil, err
+		}
+	}
+	if id <= 0 {
+		return nil, notFound("source")
+	}
+	src, err := s.opts.Store.GetSource(ctx, workspaceID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, notFound("source")
+	}
+	return src, err
+}
+
+// ListSources returns a workspace's sources, oldest first.
+func (s *Service) ListSources(ctx context.Context, workspaceID int64) ([]store.FeedSource, error) {
+	if _, err := s.GetWorkspace(ctx, workspaceID); err != nil {
+		return nil, err
+	}
+	return s.opts.Store.ListSources(ctx, workspaceID)
+}
+
+// UpdateSource applies ch to a source. Turning an inactive source active
+// clears its failures and makes it due at once.
+func (s *Service) UpdateSource(ctx context.Context, workspaceID, id int64, ch SourceChange) (*store.FeedSource, error) {
+	if _, err := s.GetSource(ctx, workspaceID, id); err != nil {
+		return nil, err
+	}
+	if ch.Title == nil && ch.IsActive == nil && ch.PollingIntervalMinutes == nil && ch.TrackChanges == nil {
+		return nil, invalidf(nil, "nothing to change: send one or more of title, is_active, polling_interval_minutes, track_changes")
+	}
+	ch.Title = trimmed(ch.Title)
+	if err := s.rules.Check(&ch, nil); err != nil {
+		return nil, err
+	}
+	updated, err := s.opts.Store.UpdateSource(ctx, workspaceID, id, store.SourcePatch{
+		Title:                  ch.Title,
+		IsActive:               ch.IsActive,
+		PollingIntervalMinutes: ch.PollingIntervalMinutes,
+		TrackChanges:           ch.TrackChanges,
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, notFound("source")
+	}
+	return updated, err
+}
+
+// DeleteSource removes a source and its poll history; its articles and
+// content items stay, detached from it.
+func (s *Service) DeleteSource(ctx context.Context, workspaceID, id int64) error {
+	src, err := s.GetSource(ctx, workspaceID, id)
+	if err != nil {
+		return err
+	}
+	err = s.opts.Store.DeleteSource(ctx, src.WorkspaceID, src.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound("source")
+	}
+	return err
+}
+
+// PollSource polls a source at once, due or not (workspaceID 0: in any
+// workspace). A failed fetch is an outcome, not an error.
+func (s *Service) PollSource(ctx context.Context, workspaceID, id int64) (poller.Outcome, error) {
+	src, err := s.GetSource(ctx, workspaceID, id)
+	if err != nil {
+		return poller.Outcome{}, err
+	}
+	if s.opts.Poller == nil {
+		return poller.Outcome{}, &Error{Kind: ErrUnavailable, Message: "polling on demand is not available: this process runs without a poller"}
+	}
+	out, err := s.opts.Poller.PollNow(ctx, src.WorkspaceID, src.ID)
+	switch {
+	case errors.Is(err, store.ErrLeased):
+		return poller.Outcome{}, &Error{Kind: ErrLeased,
+			Message: fmt.Sprintf("source %d is being polled right now; try again when that poll ends", src.ID)}
+	case errors.Is(err, store.ErrNotFound):
+		return poller.Outcome{}, notFound("source")
+	case err != nil:
+		return poller.Outcome{}, fmt.Errorf("poll source %d now: %w", src.ID, err)
+	}
+	return out, nil
+}
