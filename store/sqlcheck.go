@@ -64,9 +64,10 @@ func isWordChar(r rune) bool {
 	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
 
+// clip shortens what a refusal quotes of the query, on a rune boundary.
 func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
+	if c := truncate(s, 40); c != s {
+		return c + "…"
 	}
 	return s
 }
