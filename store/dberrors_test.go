@@ -10,6 +10,7 @@ import (
 	_ "github.com/lib/pq"
 
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/store/dberr"
 )
 
 // TestIsDataErrorOnRealErrors provokes each kind of error from the real
@@ -73,6 +74,73 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 		for name, err := range state {
 			if err == nil || store.IsDataError(err) {
 				t.Errorf("%s: %v is taken for a data error", name, err)
+			}
+		}
+	})
+}
+
+// TestErrorClassesOnRealErrors: each question of the classification
+// answers yes to the error it names, provoked from the real database, and
+// no to its neighbours.
+func TestErrorClassesOnRealErrors(t *testing.T) {
+	ctx := context.Background()
+	forEachDialect(t, func(t *testing.T, s *store.Store) {
+		db := s.DB()
+		db.MustExec(`CREATE TABLE probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)`)
+		db.MustExec(db.Rebind(`INSERT INTO probe (id, v) VALUES (1, ?)`), "taken")
+		_, unique := db.Exec(db.Rebind(`INSERT INTO probe (id, v) VALUES (2, ?)`), "taken")
+		_, primaryKey := db.Exec(db.Rebind(`INSERT INTO probe (id, v) VALUES (1, ?)`), "other")
+		_, notNull := db.Exec(`INSERT INTO probe (id, v) VALUES (3, NULL)`)
+		_, noTable := db.Exec(`SELECT * FROM no_such_table`)
+		_, syntax := db.Exec(`SELEC 1`)
+		var readOnly error
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if s.Dialect() == store.Postgres {
+			tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, readOnly = tx.Exec(`INSERT INTO probe (id, v) VALUES (6, 'x')`)
+			tx.Rollback()
+		} else {
+			conn.ExecContext(ctx, `PRAGMA query_only = ON`)
+			_, readOnly = conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (6, 'x')`)
+			conn.ExecContext(ctx, `PRAGMA query_only = OFF`)
+		}
+		for _, c := range []struct {
+			name      string
+			err       error
+			unique    bool
+			undefined bool
+			readOnly  bool
+		}{
+			{name: "unique violation", err: unique, unique: true},
+			{name: "primary key taken", err: primaryKey, unique: true},
+			{name: "not null", err: notNull},
+			{name: "missing table", err: noTable, undefined: s.Dialect() == store.Postgres}, // SQLite has no code for it
+			{name: "syntax error", err: syntax},
+			{name: "read-only", err: readOnly, readOnly: true},
+			{name: "cancelled", err: context.Canceled},
+		} {
+			if c.err == nil {
+				t.Errorf("%s: the database accepted it", c.name)
+				continue
+			}
+			if got := dberr.IsUniqueViolation(c.err); got != c.unique {
+				t.Errorf("%s (%v): unique violation %v, want %v", c.name, c.err, got, c.unique)
+			}
+			if got := dberr.IsUndefinedTable(c.err); got != c.undefined {
+				t.Errorf("%s (%v): undefined table %v, want %v", c.name, c.err, got, c.undefined)
+			}
+			if got := dberr.IsReadOnly(c.err); got != c.readOnly {
+				t.Errorf("%s (%v): read-only %v, want %v", c.name, c.err, got, c.readOnly)
+			}
+			if dberr.IsNotAuthorized(c.err) || dberr.IsMultipleCommands(c.err) {
+				t.Errorf("%s (%v): taken for a refusal of the read-only connection", c.name, c.err)
 			}
 		}
 	})

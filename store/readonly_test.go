@@ -129,10 +129,19 @@ func TestReadOnlyConnectionRefusesWritesOnItsOwn(t *testing.T) {
 		t.Run(d, func(t *testing.T) {
 			f := newReadOnlyFixture(t, d)
 			for _, q := range f.attacks(d) {
-				if err := store.RunReadOnly(context.Background(), f.ro, q, func([]string) error { return nil }); err == nil {
+				err := store.RunReadOnly(context.Background(), f.ro, q, func([]string) error { return nil })
+				if err == nil {
 					t.Errorf("%q ran on the read-only connection", q)
+				} else if !strings.Contains(err.Error(), "refused by the read-only connection") {
+					t.Errorf("%q: %v, want the refusal explained", q, err)
 				}
 				f.unchanged(t, q)
+			}
+			// A mistake is not taken for a refusal: the database's own
+			// error is reported as it is.
+			err := store.RunReadOnly(context.Background(), f.ro, `SELEC name FROM workspaces`, func([]string) error { return nil })
+			if err == nil || strings.Contains(err.Error(), "refused") {
+				t.Errorf("a syntax error: %v, want the database's error, not a refusal", err)
 			}
 		})
 	}
