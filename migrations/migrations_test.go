@@ -67,8 +67,11 @@ func TestCurrentVersionReportsOtherErrors(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() {
-		st.DB().Exec(`DROP OWNED BY ` + role)
-		st.DB().Exec(`DROP ROLE ` + role)
+		for _, q := range []string{`DROP OWNED BY ` + role, `DROP ROLE ` + role} {
+			if _, err := st.DB().Exec(q); err != nil {
+				t.Errorf("%s: %v", q, err)
+			}
+		}
 	})
 	db, err := sqlx.Open("postgres", strings.Replace(u, "postgres@", role+"@", 1))
 	if err != nil {

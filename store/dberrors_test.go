@@ -50,7 +50,7 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, state["read-only transaction"] = tx.Exec(`INSERT INTO probe (id, v) VALUES (6, 'x')`)
-			tx.Rollback()
+			_ = tx.Rollback()
 			l, _ := net.Listen("tcp", "127.0.0.1:0")
 			addr := l.Addr().String()
 			l.Close()
@@ -62,13 +62,13 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 			if err := conn.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
 				t.Fatal(err)
 			}
-			conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages))
+			mustExec(t, conn, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages))
 			big := make([]byte, 1<<20)
 			_, state["database full"] = conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (7, ?)`, string(big))
-			conn.ExecContext(ctx, `PRAGMA max_page_count = 1073741823`)
-			conn.ExecContext(ctx, `PRAGMA query_only = ON`)
+			mustExec(t, conn, `PRAGMA max_page_count = 1073741823`)
+			mustExec(t, conn, `PRAGMA query_only = ON`)
 			_, state["read-only connection"] = conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (8, 'y')`)
-			conn.ExecContext(ctx, `PRAGMA query_only = OFF`)
+			mustExec(t, conn, `PRAGMA query_only = OFF`)
 		}
 		state["cancelled"] = context.Canceled
 		for name, err := range state {
@@ -105,11 +105,11 @@ func TestErrorClassesOnRealErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, readOnly = tx.Exec(`INSERT INTO probe (id, v) VALUES (6, 'x')`)
-			tx.Rollback()
+			_ = tx.Rollback()
 		} else {
-			conn.ExecContext(ctx, `PRAGMA query_only = ON`)
+			mustExec(t, conn, `PRAGMA query_only = ON`)
 			_, readOnly = conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (6, 'x')`)
-			conn.ExecContext(ctx, `PRAGMA query_only = OFF`)
+			mustExec(t, conn, `PRAGMA query_only = OFF`)
 		}
 		for _, c := range []struct {
 			name      string
@@ -144,4 +144,12 @@ func TestErrorClassesOnRealErrors(t *testing.T) {
 			}
 		}
 	})
+}
+
+// mustExec runs a statement the test depends on.
+func mustExec(t *testing.T, conn *sql.Conn, query string) {
+	t.Helper()
+	if _, err := conn.ExecContext(context.Background(), query); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
 }

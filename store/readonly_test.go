@@ -44,7 +44,9 @@ func newReadOnlyFixture(t *testing.T, dialect string) readOnlyFixture {
 	}
 	t.Cleanup(func() { ro.Close() })
 	dir := t.TempDir()
-	os.Chmod(dir, 0o777) // so that a PostgreSQL server running as another user could write here
+	if err := os.Chmod(dir, 0o777); err != nil { // so that a PostgreSQL server running as another user could write here
+		t.Fatal(err)
+	}
 	return readOnlyFixture{st: st, ro: ro, dir: dir}
 }
 
@@ -53,8 +55,12 @@ func newReadOnlyFixture(t *testing.T, dialect string) readOnlyFixture {
 func (f readOnlyFixture) unchanged(t *testing.T, attack string) {
 	t.Helper()
 	var tokens, workspaces int
-	f.st.DB().Get(&tokens, `SELECT COUNT(*) FROM api_tokens`)
-	f.st.DB().Get(&workspaces, `SELECT COUNT(*) FROM workspaces WHERE name = 'kept'`)
+	if err := f.st.DB().Get(&tokens, `SELECT COUNT(*) FROM api_tokens`); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.st.DB().Get(&workspaces, `SELECT COUNT(*) FROM workspaces WHERE name = 'kept'`); err != nil {
+		t.Fatal(err)
+	}
 	if tokens != 1 || workspaces != 1 {
 		t.Errorf("%s: %d tokens and %d workspaces named kept afterwards, want 1 and 1", attack, tokens, workspaces)
 	}

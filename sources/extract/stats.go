@@ -93,13 +93,6 @@ func isDigit(r rune) bool {
 	return unicode.IsDigit(r)
 }
 
-func isSpace(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
-	}
-	return unicode.IsSpace(r)
-}
-
 // CountWords counts the words of a text (see Stats.WordCount).
 func CountWords(text string) int {
 	n, inWord := 0, false
