@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -37,27 +36,21 @@ const articleColumnCount = 22
 // Only the rows RETURNING reports were inserted, so only they are
 // promoted.
 func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p PollSave, arts []NewArticle, t time.Time) (map[articleKey]int64, error) {
-	var sb strings.Builder
-	sb.WriteString(`INSERT INTO feed_articles (workspace_id, feed_source_id, external_url, external_id, title, author,
+	query := multiRowInsert(`INSERT INTO feed_articles (workspace_id, feed_source_id, external_url, external_id, title, author,
 		published_at, summary, content_markdown, extraction_method, word_count, relevance_score, matched_terms,
 		content_text_hash, revision, previous_article_id, reading_time_seconds, input_tokens, output_tokens,
-		quality_score, language, created_at) VALUES `)
-	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", articleColumnCount), ", ") + ")"
+		quality_score, language, created_at) VALUES `, articleColumnCount, len(arts),
+		` ON CONFLICT (workspace_id, external_url, revision) DO NOTHING RETURNING id, external_url, revision`)
 	args := make([]any, 0, len(arts)*articleColumnCount)
-	for i, na := range arts {
-		if i > 0 {
-			sb.WriteString(", ")
-		}
-		sb.WriteString(row)
+	for _, na := range arts {
 		args = append(args, p.articleArgs(na.Article, t)...)
 	}
-	sb.WriteString(` ON CONFLICT (workspace_id, external_url, revision) DO NOTHING RETURNING id, external_url, revision`)
 	var rows []struct {
 		ID       int64  `db:"id"`
 		URL      string `db:"external_url"`
 		Revision int    `db:"revision"`
 	}
-	if err := tx.SelectContext(ctx, &rows, s.q(sb.String()), args...); err != nil {
+	if err := tx.SelectContext(ctx, &rows, s.q(query), args...); err != nil {
 		return nil, fmt.Errorf("save articles of source %d: %w", p.SourceID, err)
 	}
 	ids := make(map[articleKey]int64, len(rows))

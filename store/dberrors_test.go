@@ -7,6 +7,7 @@ import (
 	"net"
 	"testing"
 
+	"github.com/jmoiron/sqlx"
 	_ "github.com/lib/pq"
 
 	"github.com/feedpoller/feedpoller/store"
@@ -19,9 +20,7 @@ import (
 func TestIsDataErrorOnRealErrors(t *testing.T) {
 	ctx := context.Background()
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
-		db := s.DB()
-		db.MustExec(`CREATE TABLE probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)`)
-		db.MustExec(db.Rebind(`INSERT INTO probe (id, v) VALUES (1, ?)`), "taken")
+		db := probeTable(s)
 		data := map[string]error{}
 		_, data["unique violation"] = db.Exec(db.Rebind(`INSERT INTO probe (id, v) VALUES (2, ?)`), "taken")
 		_, data["not null"] = db.Exec(`INSERT INTO probe (id, v) VALUES (3, NULL)`)
@@ -44,13 +43,8 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn.Close()
+		state["read-only"] = readOnlyInsert(t, s, conn)
 		if s.Dialect() == store.Postgres {
-			tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, state["read-only transaction"] = tx.Exec(`INSERT INTO probe (id, v) VALUES (6, 'x')`)
-			_ = tx.Rollback()
 			l, _ := net.Listen("tcp", "127.0.0.1:0")
 			addr := l.Addr().String()
 			l.Close()
@@ -66,9 +60,6 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 			big := make([]byte, 1<<20)
 			_, state["database full"] = conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (7, ?)`, string(big))
 			mustExec(t, conn, `PRAGMA max_page_count = 1073741823`)
-			mustExec(t, conn, `PRAGMA query_only = ON`)
-			_, state["read-only connection"] = conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (8, 'y')`)
-			mustExec(t, conn, `PRAGMA query_only = OFF`)
 		}
 		state["cancelled"] = context.Canceled
 		for name, err := range state {
@@ -85,32 +76,18 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 func TestErrorClassesOnRealErrors(t *testing.T) {
 	ctx := context.Background()
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
-		db := s.DB()
-		db.MustExec(`CREATE TABLE probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)`)
-		db.MustExec(db.Rebind(`INSERT INTO probe (id, v) VALUES (1, ?)`), "taken")
+		db := probeTable(s)
 		_, unique := db.Exec(db.Rebind(`INSERT INTO probe (id, v) VALUES (2, ?)`), "taken")
 		_, primaryKey := db.Exec(db.Rebind(`INSERT INTO probe (id, v) VALUES (1, ?)`), "other")
 		_, notNull := db.Exec(`INSERT INTO probe (id, v) VALUES (3, NULL)`)
 		_, noTable := db.Exec(`SELECT * FROM no_such_table`)
 		_, syntax := db.Exec(`SELEC 1`)
-		var readOnly error
 		conn, err := db.Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer conn.Close()
-		if s.Dialect() == store.Postgres {
-			tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, readOnly = tx.Exec(`INSERT INTO probe (id, v) VALUES (6, 'x')`)
-			_ = tx.Rollback()
-		} else {
-			mustExec(t, conn, `PRAGMA query_only = ON`)
-			_, readOnly = conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (6, 'x')`)
-			mustExec(t, conn, `PRAGMA query_only = OFF`)
-		}
+		readOnly := readOnlyInsert(t, s, conn)
 		for _, c := range []struct {
 			name      string
 			err       error
@@ -152,4 +129,34 @@ func mustExec(t *testing.T, conn *sql.Conn, query string) {
 	if _, err := conn.ExecContext(context.Background(), query); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
+}
+
+// probeTable creates a table with a NOT NULL UNIQUE column holding
+// "taken" in row 1, for provoking errors.
+func probeTable(s *store.Store) *sqlx.DB {
+	db := s.DB()
+	db.MustExec(`CREATE TABLE probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)`)
+	db.MustExec(db.Rebind(`INSERT INTO probe (id, v) VALUES (1, ?)`), "taken")
+	return db
+}
+
+// readOnlyInsert is the error of an insert into probe that the database
+// refuses for being read-only: in a read-only transaction on PostgreSQL,
+// on a query_only connection on SQLite.
+func readOnlyInsert(t *testing.T, s *store.Store, conn *sql.Conn) error {
+	t.Helper()
+	ctx := context.Background()
+	if s.Dialect() == store.Postgres {
+		tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		_, err = tx.Exec(`INSERT INTO probe (id, v) VALUES (6, 'x')`)
+		return err
+	}
+	mustExec(t, conn, `PRAGMA query_only = ON`)
+	defer mustExec(t, conn, `PRAGMA query_only = OFF`)
+	_, err := conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (6, 'x')`)
+	return err
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -55,23 +54,17 @@ func (s *Store) promote(ctx context.Context, tx *sqlx.Tx, p PollSave, candidates
 	if len(candidates) == 0 {
 		return nil, nil
 	}
-	var sb strings.Builder
-	sb.WriteString(`INSERT INTO content_items (workspace_id, feed_article_id, url, title, content_markdown,
-		content_text_hash, relevance_score, matched_terms, published_at, promoted_at) VALUES `)
-	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", promoteColumnCount), ", ") + ")"
+	query := multiRowInsert(`INSERT INTO content_items (workspace_id, feed_article_id, url, title, content_markdown,
+		content_text_hash, relevance_score, matched_terms, published_at, promoted_at) VALUES `, promoteColumnCount,
+		len(candidates), ` ON CONFLICT (workspace_id, content_text_hash) DO NOTHING RETURNING id, feed_article_id`)
 	args := make([]any, 0, len(candidates)*promoteColumnCount)
-	for i, c := range candidates {
-		if i > 0 {
-			sb.WriteString(", ")
-		}
-		sb.WriteString(row)
+	for _, c := range candidates {
 		a := c.Article
 		args = append(args, p.WorkspaceID, c.ArticleID, a.ExternalURL, a.Title, a.ContentMarkdown, a.ContentTextHash,
 			a.RelevanceScore, termsJSON(a.MatchedTerms), utcPtr(a.PublishedAt), t)
 	}
-	sb.WriteString(` ON CONFLICT (workspace_id, content_text_hash) DO NOTHING RETURNING id, feed_article_id`)
 	var out []promoted
-	if err := tx.SelectContext(ctx, &out, s.q(sb.String()), args...); err != nil {
+	if err := tx.SelectContext(ctx, &out, s.q(query), args...); err != nil {
 		return nil, fmt.Errorf("promote articles of source %d: %w", p.SourceID, err)
 	}
 	return out, nil
