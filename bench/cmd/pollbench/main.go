@@ -257,7 +257,7 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool p
 	srv := &http.Server{Handler: farm.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(slog.DiscardHandler, slog.LevelError)}
 	go func() { _ = srv.Serve(ln) }() // ends with ErrServerClosed when the round is over
-	defer srv.Close()                  //nolint:errcheck // the farm is done with; nothing to keep
+	defer srv.Close()                 //nolint:errcheck // the farm is done with; nothing to keep
 	farmURL := "http://" + ln.Addr().String()
 
 	listen, err := freeAddr()
