@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/jmoiron/sqlx"
@@ -87,10 +88,11 @@ func (r *ReadOnly) run(ctx context.Context, query string, row func([]string) err
 }
 
 // refusal explains the database's refusal of a write, told by the error's
-// code (see dberr).
+// code (see dberr) or, on SQLite, by the authorizer having denied it.
 func refusal(err error) error {
+	var denied *deniedError
 	switch {
-	case dberr.IsNotAuthorized(err):
+	case dberr.IsNotAuthorized(err), errors.As(err, &denied):
 		return fmt.Errorf("query refused by the read-only connection, which only reads tables "+
 			"(no writes, ATTACH, transaction control, or PRAGMAs but the schema-reading ones): %w", err)
 	case dberr.IsReadOnly(err), dberr.IsMultipleCommands(err):

@@ -88,6 +88,7 @@ func (f readOnlyFixture) attacks(dialect string) []string {
 			`VACUUM INTO '`+filepath.Join(f.dir, "copy.db")+`'`,
 			`ATTACH DATABASE '`+filepath.Join(f.dir, "attached.db")+`' AS x`,
 			`SELECT 1; `+insert,
+			`SELECT load_extension('`+filepath.Join(f.dir, "x")+`')`,
 		)
 	}
 	return append(out,

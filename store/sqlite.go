@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/jmoiron/sqlx"
 	"modernc.org/sqlite" // embedded SQLite driver, no cgo
@@ -58,11 +59,17 @@ func (sqliteDialect) openReadOnly(path string) (*sqlx.DB, error) {
 // snapshot by itself, and BEGIN would need the transaction control the
 // authorizer refuses.
 func (sqliteDialect) queryReadOnly(ctx context.Context, conn *sql.Conn, query string) (*sql.Rows, func(), error) {
-	if err := conn.Raw(installReadAuthorizer); err != nil {
+	var denied atomic.Bool
+	if err := conn.Raw(func(dc any) error { return installReadAuthorizer(dc, &denied) }); err != nil {
 		return nil, nil, err
 	}
 	rows, err := conn.QueryContext(ctx, query)
 	if err != nil {
+		if denied.Load() {
+			// SQLite reports some denials (a function's) as a plain
+			// SQLITE_ERROR: the authorizer knows it refused.
+			return nil, nil, &deniedError{err}
+		}
 		return nil, nil, err
 	}
 	return rows, func() {}, nil
@@ -78,21 +85,29 @@ var readPragmas = map[string]bool{
 // installReadAuthorizer makes the SQLite connection refuse, while a
 // statement is compiled, everything but reading: writes, schema changes,
 // ATTACH and DETACH (VACUUM INTO compiles as an ATTACH), transaction
-// control and PRAGMAs other than the schema-reading ones.
-func installReadAuthorizer(driverConn any) error {
+// control, PRAGMAs other than the schema-reading ones, and
+// load_extension() (which the driver refuses too, with a plain
+// SQLITE_ERROR). denied records that it refused something.
+func installReadAuthorizer(driverConn any, denied *atomic.Bool) error {
 	reg, ok := driverConn.(sqlite.AuthorizerRegisterer)
 	if !ok {
 		return errors.New("the SQLite driver offers no authorizer")
 	}
-	return reg.RegisterAuthorizer(func(action sqlite.AuthorizerActionCode, arg1, _, _, _ string) sqlite.AuthorizerReturnCode {
+	return reg.RegisterAuthorizer(func(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string) sqlite.AuthorizerReturnCode {
 		switch action {
-		case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthFunction, sqlite.AuthRecursive:
+		case sqlite.AuthFunction:
+			// arg2 is the function's name.
+			if !strings.EqualFold(arg2, "load_extension") {
+				return sqlite.AuthorizerOK
+			}
+		case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthRecursive:
 			return sqlite.AuthorizerOK
 		case sqlite.AuthPragma:
 			if readPragmas[strings.ToLower(arg1)] {
 				return sqlite.AuthorizerOK
 			}
 		}
+		denied.Store(true)
 		return sqlite.AuthorizerDeny
 	})
 }
@@ -128,3 +143,9 @@ func (sqliteDialect) explainPrefix() string { return `EXPLAIN QUERY PLAN ` }
 // bookkeepingOnly: SQLite runs in the process, a statement costs no round
 // trip, and a transaction of two is as cheap.
 func (sqliteDialect) bookkeepingOnly() string { return "" }
+
+// deniedError is a statement the read authorizer refused to compile.
+type deniedError struct{ err error }
+
+func (e *deniedError) Error() string { return e.err.Error() }
+func (e *deniedError) Unwrap() error { return e.err }

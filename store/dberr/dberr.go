@@ -113,7 +113,9 @@ func IsReadOnly(err error) bool {
 }
 
 // IsNotAuthorized reports a statement that SQLite's authorizer callback
-// refused while compiling it.
+// refused while compiling it. SQLite reports a denied function call as a
+// plain SQLITE_ERROR instead; the store's read-only connection notes its
+// authorizer's denials itself for that.
 func IsNotAuthorized(err error) bool {
 	return codeOf(err).primary() == sqlite3.SQLITE_AUTH
 }
