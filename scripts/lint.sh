@@ -7,12 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 version=v2.15.0
-dir="${FEEDPOLLER_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/feedpoller-tools}/golangci-lint-$version"
+dir="${FEEDPOLLER_TOOLS_DIR:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/feedpoller-tools}/golangci-lint-$version"
 bin="$dir/golangci-lint"
 if [ ! -x "$bin" ]; then
   echo "building golangci-lint $version into $dir (a few minutes, once)" >&2
   mkdir -p "$dir"
-  GOBIN="$dir" GOFLAGS=-mod=mod go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$version"
+  GOBIN="$dir" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$version"
 fi
 "$bin" version >&2
 if [ $# -eq 0 ]; then
