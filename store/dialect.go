@@ -39,11 +39,29 @@ type dialect interface {
 	claimDue() string
 	// explainPrefix turns a statement into one that returns its plan.
 	explainPrefix() string
+	// lexicon is how checkReadQuery reads the dialect's SQL text.
+	lexicon() lexicon
 	// bookkeepingOnly is one statement that records a poll which stored
 	// no article (a 304): the source's bookkeeping and its poll_runs row,
 	// with the parameters of sourceArgs then runArgs. "" when the
 	// dialect has none; SavePoll then uses a transaction.
 	bookkeepingOnly() string
+}
+
+// lexicon is what a dialect's SQL text differs in for checkReadQuery,
+// which must find statement boundaries exactly where the database does.
+type lexicon struct {
+	// readKeywords are the statements a read-only query may start with.
+	readKeywords []string
+	// escapeStrings: E'…' strings, in which a backslash escapes the next
+	// byte, a quote included.
+	escapeStrings bool
+	// dollarQuotes: $tag$ … $tag$ strings.
+	dollarQuotes bool
+	// nestedComments: /* /* */ */ is one comment.
+	nestedComments bool
+	// backtickIdents, bracketIdents: `x` and [x] quote identifiers.
+	backtickIdents, bracketIdents bool
 }
 
 // dialectNamed returns the dialect ParseURL named.

@@ -111,6 +111,12 @@ func (p postgres) claimDue() string {
 		RETURNING ` + sourceColumns
 }
 
+// lexicon: E'…' and $tag$ strings, nested comments. TABLE and SHOW read.
+func (postgres) lexicon() lexicon {
+	return lexicon{readKeywords: []string{"SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN", "SHOW"},
+		escapeStrings: true, dollarQuotes: true, nestedComments: true}
+}
+
 func (postgres) explainPrefix() string { return `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ` }
 
 // bookkeepingOnly updates the source and appends its poll_runs row in one

@@ -138,6 +138,13 @@ func (d sqliteDialect) claimDue() string {
 		RETURNING ` + sourceColumns
 }
 
+// lexicon: `x` and [x] identifiers, comments that do not nest. PRAGMA is
+// further limited to the schema-reading ones by the authorizer.
+func (sqliteDialect) lexicon() lexicon {
+	return lexicon{readKeywords: []string{"SELECT", "WITH", "VALUES", "EXPLAIN", "PRAGMA"},
+		backtickIdents: true, bracketIdents: true}
+}
+
 func (sqliteDialect) explainPrefix() string { return `EXPLAIN QUERY PLAN ` }
 
 // bookkeepingOnly: SQLite runs in the process, a statement costs no round
