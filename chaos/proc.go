@@ -15,7 +15,7 @@ func PeakRSS(pid int) (peak, current int64, err error) {
 	if err != nil {
 		return 0, 0, fmt.Errorf("read memory of process %d: %w", pid, err)
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // read only: the scanner's error is the one that matters
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		key, val, ok := strings.Cut(sc.Text(), ":")

@@ -13,6 +13,15 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/feedpoller/feedpoller/store/dberr"
+)
+
+// The dialects, as the store names them and sqlx.DB.DriverName reports
+// them.
+const (
+	postgres = "postgres"
+	sqlite   = "sqlite"
 )
 
 //go:embed postgres/*.sql sqlite/*.sql
@@ -73,17 +82,19 @@ func Apply(ctx context.Context, db *sqlx.DB, dialect string) (applied []int, err
 		return nil, fmt.Errorf("migrate: connect: %w", err)
 	}
 	defer conn.Close()
-	if dialect == "postgres" {
+	if dialect == postgres {
 		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(7246001)`); err != nil {
 			return nil, fmt.Errorf("migrate: take lock: %w", err)
 		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(7246001)`)
+		// Closing the session would release the lock too; unlocking
+		// first gives it back before the connection returns to the pool.
+		defer func() { _, _ = conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(7246001)`) }()
 	}
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
 		return nil, fmt.Errorf("migrate: create schema_migrations: %w", err)
 	}
-	current, err := currentVersion(ctx, conn)
+	current, err := currentVersion(ctx, conn, dialect)
 	if err != nil {
 		return nil, err
 	}
@@ -95,14 +106,9 @@ func Apply(ctx context.Context, db *sqlx.DB, dialect string) (applied []int, err
 		if err != nil {
 			return applied, fmt.Errorf("migrate %s: begin: %w", m.Name, err)
 		}
-		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
-			tx.Rollback()
-			return applied, fmt.Errorf("migrate %s: %w", m.Name, err)
-		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`),
-			m.Version, m.Name, time.Now().UTC().Format(time.RFC3339)); err != nil {
-			tx.Rollback()
-			return applied, fmt.Errorf("migrate %s: record version: %w", m.Name, err)
+		if err := applyOne(ctx, tx, m); err != nil {
+			_ = tx.Rollback() // the migration's error is the one to report
+			return applied, err
 		}
 		if err := tx.Commit(); err != nil {
 			return applied, fmt.Errorf("migrate %s: commit: %w", m.Name, err)
@@ -112,6 +118,18 @@ func Apply(ctx context.Context, db *sqlx.DB, dialect string) (applied []int, err
 	return applied, nil
 }
 
+// applyOne runs a migration and records its version, in tx.
+func applyOne(ctx context.Context, tx *sqlx.Tx, m Migration) error {
+	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+		return fmt.Errorf("migrate %s: %w", m.Name, err)
+	}
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`),
+		m.Version, m.Name, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		return fmt.Errorf("migrate %s: record version: %w", m.Name, err)
+	}
+	return nil
+}
+
 // Current returns the version the database is at (0 when unmigrated).
 func Current(ctx context.Context, db *sqlx.DB) (int, error) {
 	conn, err := db.Connx(ctx)
@@ -119,14 +137,29 @@ func Current(ctx context.Context, db *sqlx.DB) (int, error) {
 		return 0, fmt.Errorf("migration version: connect: %w", err)
 	}
 	defer conn.Close()
-	return currentVersion(ctx, conn)
+	return currentVersion(ctx, conn, db.DriverName())
 }
 
-func currentVersion(ctx context.Context, conn *sqlx.Conn) (int, error) {
+// currentVersion reads the highest applied version; 0 when
+// schema_migrations does not exist yet. Whether it exists is told by the
+// database's error code on PostgreSQL (undefined_table). SQLite has no
+// code for a missing table, so its catalog is asked first; any other
+// error, such as a role that may not read the table, is reported.
+func currentVersion(ctx context.Context, conn *sqlx.Conn, dialect string) (int, error) {
+	if dialect == sqlite {
+		var n int
+		if err := conn.GetContext(ctx, &n,
+			`SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`); err != nil {
+			return 0, fmt.Errorf("read migration version: %w", err)
+		}
+		if n == 0 {
+			return 0, nil
+		}
+	}
 	var v *int
 	if err := conn.GetContext(ctx, &v, `SELECT MAX(version) FROM schema_migrations`); err != nil {
-		if strings.Contains(err.Error(), "schema_migrations") {
-			return 0, nil // table not created yet
+		if dberr.IsUndefinedTable(err) {
+			return 0, nil // not migrated yet
 		}
 		return 0, fmt.Errorf("read migration version: %w", err)
 	}

@@ -7,9 +7,11 @@ import (
 	"net"
 	"testing"
 
+	"github.com/jmoiron/sqlx"
 	_ "github.com/lib/pq"
 
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/store/dberr"
 )
 
 // TestIsDataErrorOnRealErrors provokes each kind of error from the real
@@ -18,9 +20,7 @@ import (
 func TestIsDataErrorOnRealErrors(t *testing.T) {
 	ctx := context.Background()
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
-		db := s.DB()
-		db.MustExec(`CREATE TABLE probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)`)
-		db.MustExec(db.Rebind(`INSERT INTO probe (id, v) VALUES (1, ?)`), "taken")
+		db := probeTable(s)
 		data := map[string]error{}
 		_, data["unique violation"] = db.Exec(db.Rebind(`INSERT INTO probe (id, v) VALUES (2, ?)`), "taken")
 		_, data["not null"] = db.Exec(`INSERT INTO probe (id, v) VALUES (3, NULL)`)
@@ -43,13 +43,8 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn.Close()
+		state["read-only"] = readOnlyInsert(t, s, conn)
 		if s.Dialect() == store.Postgres {
-			tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, state["read-only transaction"] = tx.Exec(`INSERT INTO probe (id, v) VALUES (6, 'x')`)
-			tx.Rollback()
 			l, _ := net.Listen("tcp", "127.0.0.1:0")
 			addr := l.Addr().String()
 			l.Close()
@@ -61,13 +56,10 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 			if err := conn.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages); err != nil {
 				t.Fatal(err)
 			}
-			conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages))
+			mustExec(t, conn, fmt.Sprintf(`PRAGMA max_page_count = %d`, pages))
 			big := make([]byte, 1<<20)
 			_, state["database full"] = conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (7, ?)`, string(big))
-			conn.ExecContext(ctx, `PRAGMA max_page_count = 1073741823`)
-			conn.ExecContext(ctx, `PRAGMA query_only = ON`)
-			_, state["read-only connection"] = conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (8, 'y')`)
-			conn.ExecContext(ctx, `PRAGMA query_only = OFF`)
+			mustExec(t, conn, `PRAGMA max_page_count = 1073741823`)
 		}
 		state["cancelled"] = context.Canceled
 		for name, err := range state {
@@ -76,4 +68,95 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestErrorClassesOnRealErrors: each question of the classification
+// answers yes to the error it names, provoked from the real database, and
+// no to its neighbours.
+func TestErrorClassesOnRealErrors(t *testing.T) {
+	ctx := context.Background()
+	forEachDialect(t, func(t *testing.T, s *store.Store) {
+		db := probeTable(s)
+		_, unique := db.Exec(db.Rebind(`INSERT INTO probe (id, v) VALUES (2, ?)`), "taken")
+		_, primaryKey := db.Exec(db.Rebind(`INSERT INTO probe (id, v) VALUES (1, ?)`), "other")
+		_, notNull := db.Exec(`INSERT INTO probe (id, v) VALUES (3, NULL)`)
+		_, noTable := db.Exec(`SELECT * FROM no_such_table`)
+		_, syntax := db.Exec(`SELEC 1`)
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		readOnly := readOnlyInsert(t, s, conn)
+		for _, c := range []struct {
+			name      string
+			err       error
+			unique    bool
+			undefined bool
+			readOnly  bool
+		}{
+			{name: "unique violation", err: unique, unique: true},
+			{name: "primary key taken", err: primaryKey, unique: true},
+			{name: "not null", err: notNull},
+			{name: "missing table", err: noTable, undefined: s.Dialect() == store.Postgres}, // SQLite has no code for it
+			{name: "syntax error", err: syntax},
+			{name: "read-only", err: readOnly, readOnly: true},
+			{name: "cancelled", err: context.Canceled},
+		} {
+			if c.err == nil {
+				t.Errorf("%s: the database accepted it", c.name)
+				continue
+			}
+			if got := dberr.IsUniqueViolation(c.err); got != c.unique {
+				t.Errorf("%s (%v): unique violation %v, want %v", c.name, c.err, got, c.unique)
+			}
+			if got := dberr.IsUndefinedTable(c.err); got != c.undefined {
+				t.Errorf("%s (%v): undefined table %v, want %v", c.name, c.err, got, c.undefined)
+			}
+			if got := dberr.IsReadOnly(c.err); got != c.readOnly {
+				t.Errorf("%s (%v): read-only %v, want %v", c.name, c.err, got, c.readOnly)
+			}
+			if dberr.IsNotAuthorized(c.err) || dberr.IsMultipleCommands(c.err) {
+				t.Errorf("%s (%v): taken for a refusal of the read-only connection", c.name, c.err)
+			}
+		}
+	})
+}
+
+// mustExec runs a statement the test depends on.
+func mustExec(t *testing.T, conn *sql.Conn, query string) {
+	t.Helper()
+	if _, err := conn.ExecContext(context.Background(), query); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
+
+// probeTable creates a table with a NOT NULL UNIQUE column holding
+// "taken" in row 1, for provoking errors.
+func probeTable(s *store.Store) *sqlx.DB {
+	db := s.DB()
+	db.MustExec(`CREATE TABLE probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)`)
+	db.MustExec(db.Rebind(`INSERT INTO probe (id, v) VALUES (1, ?)`), "taken")
+	return db
+}
+
+// readOnlyInsert is the error of an insert into probe that the database
+// refuses for being read-only: in a read-only transaction on PostgreSQL,
+// on a query_only connection on SQLite.
+func readOnlyInsert(t *testing.T, s *store.Store, conn *sql.Conn) error {
+	t.Helper()
+	ctx := context.Background()
+	if s.Dialect() == store.Postgres {
+		tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		_, err = tx.Exec(`INSERT INTO probe (id, v) VALUES (6, 'x')`)
+		return err
+	}
+	mustExec(t, conn, `PRAGMA query_only = ON`)
+	defer mustExec(t, conn, `PRAGMA query_only = OFF`)
+	_, err := conn.ExecContext(ctx, `INSERT INTO probe (id, v) VALUES (6, 'x')`)
+	return err
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -22,4 +23,22 @@ func orSentinel(vals []string) []string {
 		return []string{"feedpoller:none"}
 	}
 	return vals
+}
+
+// multiRowInsert is head, then rows groups of columns placeholders, then
+// tail: one INSERT for a whole batch, so that the statements of a poll do
+// not grow with its items.
+func multiRowInsert(head string, columns, rows int, tail string) string {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", columns), ", ") + ")"
+	var sb strings.Builder
+	sb.Grow(len(head) + rows*(len(row)+2) + len(tail))
+	sb.WriteString(head)
+	for i := range rows {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(row)
+	}
+	sb.WriteString(tail)
+	return sb.String()
 }

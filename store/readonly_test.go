@@ -44,7 +44,9 @@ func newReadOnlyFixture(t *testing.T, dialect string) readOnlyFixture {
 	}
 	t.Cleanup(func() { ro.Close() })
 	dir := t.TempDir()
-	os.Chmod(dir, 0o777) // so that a PostgreSQL server running as another user could write here
+	if err := os.Chmod(dir, 0o777); err != nil { // so that a PostgreSQL server running as another user could write here
+		t.Fatal(err)
+	}
 	return readOnlyFixture{st: st, ro: ro, dir: dir}
 }
 
@@ -53,8 +55,12 @@ func newReadOnlyFixture(t *testing.T, dialect string) readOnlyFixture {
 func (f readOnlyFixture) unchanged(t *testing.T, attack string) {
 	t.Helper()
 	var tokens, workspaces int
-	f.st.DB().Get(&tokens, `SELECT COUNT(*) FROM api_tokens`)
-	f.st.DB().Get(&workspaces, `SELECT COUNT(*) FROM workspaces WHERE name = 'kept'`)
+	if err := f.st.DB().Get(&tokens, `SELECT COUNT(*) FROM api_tokens`); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.st.DB().Get(&workspaces, `SELECT COUNT(*) FROM workspaces WHERE name = 'kept'`); err != nil {
+		t.Fatal(err)
+	}
 	if tokens != 1 || workspaces != 1 {
 		t.Errorf("%s: %d tokens and %d workspaces named kept afterwards, want 1 and 1", attack, tokens, workspaces)
 	}
@@ -82,6 +88,7 @@ func (f readOnlyFixture) attacks(dialect string) []string {
 			`VACUUM INTO '`+filepath.Join(f.dir, "copy.db")+`'`,
 			`ATTACH DATABASE '`+filepath.Join(f.dir, "attached.db")+`' AS x`,
 			`SELECT 1; `+insert,
+			`SELECT load_extension('`+filepath.Join(f.dir, "x")+`')`,
 		)
 	}
 	return append(out,
@@ -129,10 +136,19 @@ func TestReadOnlyConnectionRefusesWritesOnItsOwn(t *testing.T) {
 		t.Run(d, func(t *testing.T) {
 			f := newReadOnlyFixture(t, d)
 			for _, q := range f.attacks(d) {
-				if err := store.RunReadOnly(context.Background(), f.ro, q, func([]string) error { return nil }); err == nil {
+				err := store.RunReadOnly(context.Background(), f.ro, q, func([]string) error { return nil })
+				if err == nil {
 					t.Errorf("%q ran on the read-only connection", q)
+				} else if !strings.Contains(err.Error(), "refused by the read-only connection") {
+					t.Errorf("%q: %v, want the refusal explained", q, err)
 				}
 				f.unchanged(t, q)
+			}
+			// A mistake is not taken for a refusal: the database's own
+			// error is reported as it is.
+			err := store.RunReadOnly(context.Background(), f.ro, `SELEC name FROM workspaces`, func([]string) error { return nil })
+			if err == nil || strings.Contains(err.Error(), "refused") {
+				t.Errorf("a syntax error: %v, want the database's error, not a refusal", err)
 			}
 		})
 	}

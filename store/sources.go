@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/feedpoller/feedpoller/store/dberr"
 )
 
 const sourceColumns = `id, workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes,
@@ -23,7 +25,7 @@ func (s *Store) CreateSource(ctx context.Context, src *FeedSource) error {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		src.WorkspaceID, src.URL, src.SourceType, src.Title, src.IsActive, src.PollingIntervalMinutes, src.TrackChanges,
 		src.NextPollAt, src.CreatedAt, src.UpdatedAt)
-	if isUniqueViolation(err) {
+	if dberr.IsUniqueViolation(err) {
 		return fmt.Errorf("source %s in workspace %d: %w", src.URL, src.WorkspaceID, ErrConflict)
 	}
 	if err != nil {
@@ -119,8 +121,8 @@ func (s *Store) CountDue(ctx context.Context) (int, error) {
 // ClaimDue leases up to limit due sources for owner: it moves their
 // next_poll_at to the end of the lease, so a source stays claimed without
 // any extra state, and one whose daemon died becomes due again by itself.
-// On Postgres, FOR UPDATE SKIP LOCKED lets replicas claim side by side
-// without ever taking the same source.
+// On PostgreSQL, replicas claim side by side without ever taking the same
+// source (see postgres.claimDue).
 func (s *Store) ClaimDue(ctx context.Context, owner string, limit int, lease time.Duration) ([]FeedSource, error) {
 	t := now()
 	var out []FeedSource
@@ -132,45 +134,20 @@ func (s *Store) ClaimDue(ctx context.Context, owner string, limit int, lease tim
 	return out, nil
 }
 
-func (s *Store) claimDueQuery() string {
-	if s.dialect == Postgres {
-		// id = ANY(ARRAY(…)) rather than IN (…): the planner then looks the
-		// claimed ids up by primary key instead of hash-joining them against
-		// a scan of the whole table.
-		return `UPDATE feed_sources SET due_at = next_poll_at, next_poll_at = $1, lease_until = $1, lease_owner = $2
-			WHERE id = ANY(ARRAY(SELECT id FROM feed_sources
-				WHERE ` + s.dueCondition("$3") + `
-				ORDER BY next_poll_at LIMIT $4 FOR UPDATE SKIP LOCKED))
-			RETURNING ` + sourceColumns
-	}
-	// SQLite has one writer at a time: the statement is atomic by itself.
-	return `UPDATE feed_sources SET due_at = next_poll_at, next_poll_at = ?1, lease_until = ?1, lease_owner = ?2
-		WHERE id IN (SELECT id FROM feed_sources
-			WHERE ` + s.dueCondition("?3") + `
-			ORDER BY ` + s.asTime("next_poll_at") + ` LIMIT ?4)
-		RETURNING ` + sourceColumns
-}
+// claimDueQuery is ClaimDue's statement in the dialect (see claimDue in
+// postgres.go and sqlite.go).
+func (s *Store) claimDueQuery() string { return s.d.claimDue() }
 
 // dueCondition is "due at the time in param" stated exactly as the partial
 // index feed_sources_due is, so that the planner reads the index instead of
-// the table: SQLite only uses a partial index whose WHERE the query repeats
-// (is_active = 1, not a bare is_active), and an expression index only for
-// the same expression (see asTime).
-func (s *Store) dueCondition(param string) string {
-	if s.dialect == SQLite {
-		return "is_active = 1 AND consecutive_failures < 10 AND " + s.asTime("next_poll_at") + " <= " + s.asTime(param)
-	}
-	return "is_active AND consecutive_failures < 10 AND next_poll_at <= " + param
-}
+// the table.
+func (s *Store) dueCondition(param string) string { return s.d.dueCondition(param) }
 
 // ExplainClaimDue runs ClaimDue's statement under EXPLAIN ANALYZE in a
 // transaction it rolls back, and returns the plan: the benchmark's proof
 // that claiming reads the due index, not the table.
 func (s *Store) ExplainClaimDue(ctx context.Context, limit int) (string, error) {
-	prefix := `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) `
-	if s.dialect == SQLite {
-		prefix = `EXPLAIN QUERY PLAN `
-	}
+	prefix := s.d.explainPrefix()
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return "", fmt.Errorf("explain claim: %w", err)
@@ -182,7 +159,10 @@ func (s *Store) ExplainClaimDue(ctx context.Context, limit int) (string, error) 
 		return "", fmt.Errorf("explain claim: %w", err)
 	}
 	defer rows.Close()
-	cols, _ := rows.Columns()
+	cols, err := rows.Columns()
+	if err != nil {
+		return "", fmt.Errorf("explain claim: %w", err)
+	}
 	var lines []string
 	for rows.Next() {
 		vals := make([]any, len(cols))

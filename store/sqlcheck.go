@@ -9,14 +9,6 @@ import (
 // ErrNotReadOnly is returned for a query `feedpoller sql` refuses to run.
 var ErrNotReadOnly = errors.New("refused")
 
-// readKeywords are the statements a read-only query may start with, per
-// dialect. PRAGMA on SQLite is further limited to the schema-reading ones
-// by the connection's authorizer.
-var readKeywords = map[string][]string{
-	Postgres: {"SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN", "SHOW"},
-	SQLite:   {"SELECT", "WITH", "VALUES", "EXPLAIN", "PRAGMA"},
-}
-
 // checkReadQuery is the first of the read-only layers of `feedpoller sql`:
 // exactly one statement, which starts with a reading keyword. It lexes
 // quotes and comments the way the dialect does, so a ";" inside a string
@@ -26,12 +18,13 @@ var readKeywords = map[string][]string{
 // one, so where this lexer and the server's could ever disagree the server
 // still runs at most one read-only statement.
 func checkReadQuery(dialect, query string) error {
-	end, err := firstStatementEnd(dialect, query)
+	lx := dialectNamed(dialect).lexicon()
+	end, err := firstStatementEnd(lx, query)
 	if err != nil {
 		return err
 	}
 	if end < len(query) {
-		rest, err := skipSpaceAndComments(dialect, query[end+1:])
+		rest, err := skipSpaceAndComments(lx, query[end+1:])
 		if err != nil {
 			return err
 		}
@@ -39,7 +32,7 @@ func checkReadQuery(dialect, query string) error {
 			return fmt.Errorf("%w: one statement at a time, and %q follows the first one's ';'", ErrNotReadOnly, clip(rest))
 		}
 	}
-	head, err := skipSpaceAndComments(dialect, query[:end])
+	head, err := skipSpaceAndComments(lx, query[:end])
 	if err != nil {
 		return err
 	}
@@ -51,34 +44,35 @@ func checkReadQuery(dialect, query string) error {
 	if i := strings.IndexFunc(head, func(r rune) bool { return !isWordChar(r) }); i >= 0 {
 		word = head[:i]
 	}
-	for _, k := range readKeywords[dialect] {
+	for _, k := range lx.readKeywords {
 		if strings.EqualFold(word, k) {
 			return nil
 		}
 	}
 	return fmt.Errorf("%w: only reading statements run here (%s), and %q is not one",
-		ErrNotReadOnly, strings.Join(readKeywords[dialect], ", "), clip(word))
+		ErrNotReadOnly, strings.Join(lx.readKeywords, ", "), clip(word))
 }
 
 func isWordChar(r rune) bool {
 	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
 
+// clip shortens what a refusal quotes of the query, on a rune boundary.
 func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
+	if c := truncate(s, 40); c != s {
+		return c + "…"
 	}
 	return s
 }
 
 // firstStatementEnd returns the index of the first ";" outside quotes and
 // comments, or len(q) when there is none.
-func firstStatementEnd(dialect, q string) (int, error) {
+func firstStatementEnd(lx lexicon, q string) (int, error) {
 	for i := 0; i < len(q); {
 		if q[i] == ';' {
 			return i, nil
 		}
-		next, err := skipToken(dialect, q, i)
+		next, err := skipToken(lx, q, i)
 		if err != nil {
 			return 0, err
 		}
@@ -88,13 +82,13 @@ func firstStatementEnd(dialect, q string) (int, error) {
 }
 
 // skipSpaceAndComments drops leading white space and comments.
-func skipSpaceAndComments(dialect, q string) (string, error) {
+func skipSpaceAndComments(lx lexicon, q string) (string, error) {
 	for i := 0; i < len(q); {
 		switch {
 		case q[i] == ' ' || q[i] == '\t' || q[i] == '\n' || q[i] == '\r' || q[i] == '\f':
 			i++
 		case strings.HasPrefix(q[i:], "--") || strings.HasPrefix(q[i:], "/*"):
-			next, err := skipToken(dialect, q, i)
+			next, err := skipToken(lx, q, i)
 			if err != nil {
 				return "", err
 			}
@@ -110,7 +104,7 @@ var errUnterminated = fmt.Errorf("%w: a quote or comment is not closed", ErrNotR
 
 // skipToken returns the index after the lexical unit starting at i: a
 // quoted string or identifier, a comment, or a single other byte.
-func skipToken(dialect string, q string, i int) (int, error) {
+func skipToken(lx lexicon, q string, i int) (int, error) {
 	rest := q[i:]
 	switch {
 	case strings.HasPrefix(rest, "--"):
@@ -119,20 +113,20 @@ func skipToken(dialect string, q string, i int) (int, error) {
 		}
 		return len(q), nil
 	case strings.HasPrefix(rest, "/*"):
-		return skipBlockComment(dialect, q, i)
+		return skipBlockComment(lx, q, i)
 	case q[i] == '\'':
-		backslash := dialect == Postgres && i > 0 && (q[i-1] == 'E' || q[i-1] == 'e') && (i < 2 || !isWordChar(rune(q[i-2])))
+		backslash := lx.escapeStrings && i > 0 && (q[i-1] == 'E' || q[i-1] == 'e') && (i < 2 || !isWordChar(rune(q[i-2])))
 		return skipQuoted(q, i, '\'', backslash)
 	case q[i] == '"':
 		return skipQuoted(q, i, '"', false)
-	case dialect == SQLite && q[i] == '`':
+	case lx.backtickIdents && q[i] == '`':
 		return skipQuoted(q, i, '`', false)
-	case dialect == SQLite && q[i] == '[':
+	case lx.bracketIdents && q[i] == '[':
 		if j := strings.IndexByte(rest, ']'); j >= 0 {
 			return i + j + 1, nil
 		}
 		return 0, errUnterminated
-	case dialect == Postgres && q[i] == '$' && (i == 0 || !isWordChar(rune(q[i-1])) && q[i-1] != '$' && q[i-1] < 0x80):
+	case lx.dollarQuotes && q[i] == '$' && (i == 0 || !isWordChar(rune(q[i-1])) && q[i-1] != '$' && q[i-1] < 0x80):
 		return skipDollarQuoted(q, i)
 	}
 	return i + 1, nil
@@ -156,12 +150,12 @@ func skipQuoted(q string, i int, quote byte, backslash bool) (int, error) {
 	return 0, errUnterminated
 }
 
-// skipBlockComment skips /* … */; PostgreSQL nests them, SQLite does not.
-func skipBlockComment(dialect, q string, i int) (int, error) {
+// skipBlockComment skips /* … */, nested where the dialect nests them.
+func skipBlockComment(lx lexicon, q string, i int) (int, error) {
 	depth := 0
 	for j := i; j+1 < len(q); {
 		switch {
-		case q[j] == '/' && q[j+1] == '*' && (depth == 0 || dialect == Postgres):
+		case q[j] == '/' && q[j+1] == '*' && (depth == 0 || lx.nestedComments):
 			depth++
 			j += 2
 		case q[j] == '*' && q[j+1] == '/':

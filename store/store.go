@@ -1,5 +1,24 @@
 // Package store holds every SQL statement of feedpoller, for PostgreSQL
 // (lib/pq) and the embedded SQLite default (modernc.org/sqlite, pure Go).
+//
+// Where to look:
+//
+//   - save.go: SavePoll, the one transaction that stores a poll. It calls,
+//     in order, bookkeeping.go (the source row, which proves the lease),
+//     articles.go (feed_articles, URL dedup's race guard), promote.go
+//     (content_items, content-hash dedup), and bookkeeping.go again (the
+//     poll_runs row).
+//   - dedup.go: which of a poll's items are already stored.
+//   - sources.go, workspaces.go, tokens.go, listing.go: the API's reads
+//     and writes; claiming due sources is in sources.go.
+//   - dialect.go: what differs between the two databases; postgres.go and
+//     sqlite.go: each one's statements, settings and quirks.
+//   - dberrors.go and the dberr package: database errors told apart by
+//     SQLSTATE and SQLite result code.
+//   - text.go: making text storable (NUL bytes, invalid UTF-8, cutting on
+//     a rune boundary).
+//   - readonly.go and sqlcheck.go: the read-only connection of
+//     `feedpoller sql`.
 package store
 
 import (
@@ -7,14 +26,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	_ "github.com/lib/pq"  // PostgreSQL driver
-	_ "modernc.org/sqlite" // embedded SQLite driver, no cgo
 
 	"github.com/feedpoller/feedpoller/migrations"
 )
@@ -38,9 +52,9 @@ var ErrConflict = errors.New("already exists")
 
 // Store is the database of one daemon.
 type Store struct {
-	db      *sqlx.DB
-	dialect string
-	writes  writeHealth
+	db     *sqlx.DB
+	d      dialect
+	writes writeHealth
 }
 
 // Options tunes the connection pool.
@@ -64,37 +78,14 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 // postgres:// or postgresql:// → PostgreSQL; sqlite:PATH, file:PATH or a
 // plain path → that SQLite file (see ParseURL).
 func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, error) {
-	dialect, dsn, err := ParseURL(databaseURL)
+	name, dsn, err := ParseURL(databaseURL)
 	if err != nil {
 		return nil, err
 	}
-	maxOpen := opts.MaxOpenConns
-	var db *sqlx.DB
-	switch dialect {
-	case Postgres:
-		if maxOpen <= 0 {
-			maxOpen = 20
-		}
-		db, err = sqlx.Open("postgres", withBinaryParameters(dsn))
-		if err == nil {
-			db.SetConnMaxIdleTime(5 * time.Minute)
-		}
-	case SQLite:
-		if maxOpen <= 0 {
-			maxOpen = 4
-		}
-		if dir := filepath.Dir(dsn); dir != "" && dir != "." {
-			if err := os.MkdirAll(dir, 0o750); err != nil {
-				return nil, fmt.Errorf("create database directory %s: %w", dir, err)
-			}
-		}
-		// WAL lets the API read while a poll writes; immediate transactions
-		// and a busy timeout make concurrent writers queue instead of failing.
-		db, err = sqlx.Open("sqlite", "file:"+dsn+"?_pragma=busy_timeout(15000)&_pragma=journal_mode(WAL)"+
-			"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate&_time_format=sqlite")
-	}
+	d := dialectNamed(name)
+	db, maxOpen, err := d.openPool(dsn, opts.MaxOpenConns)
 	if err != nil {
-		return nil, fmt.Errorf("open %s database %s: %w", dialect, RedactURL(databaseURL), err)
+		return nil, fmt.Errorf("open %s database %s: %w", name, RedactURL(databaseURL), err)
 	}
 	maxIdle := opts.MaxIdleConns
 	if maxIdle <= 0 || maxIdle > maxOpen {
@@ -102,10 +93,10 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 	}
 	db.SetMaxOpenConns(maxOpen)
 	db.SetMaxIdleConns(maxIdle)
-	if err := connect(ctx, db, dialect, databaseURL, ""); err != nil {
+	if err := connect(ctx, db, name, databaseURL, ""); err != nil {
 		return nil, err
 	}
-	return &Store{db: db, dialect: dialect}, nil
+	return &Store{db: db, d: d}, nil
 }
 
 // connect checks that db answers, closing it when it does not; how (for
@@ -114,24 +105,10 @@ func connect(ctx context.Context, db *sqlx.DB, dialect, databaseURL, how string)
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {
-		db.Close()
+		_ = db.Close() // the ping's error is the one to report
 		return fmt.Errorf("connect to %s database %s%s: %w", dialect, RedactURL(databaseURL), how, err)
 	}
 	return nil
-}
-
-// withBinaryParameters turns on lib/pq's binary_parameters unless the URL
-// sets it: statements with parameters then take one round trip instead of
-// two (no separate prepare), which halves the cost of a 304 poll's
-// bookkeeping.
-func withBinaryParameters(dsn string) string {
-	if strings.Contains(dsn, "binary_parameters=") {
-		return dsn
-	}
-	if strings.Contains(dsn, "?") {
-		return dsn + "&binary_parameters=yes"
-	}
-	return dsn + "?binary_parameters=yes"
 }
 
 // PoolStats reports the pool's limits and use, for the daemon's start-up
@@ -139,7 +116,7 @@ func withBinaryParameters(dsn string) string {
 func (s *Store) PoolStats() sql.DBStats { return s.db.Stats() }
 
 // Dialect is "postgres" or "sqlite".
-func (s *Store) Dialect() string { return s.dialect }
+func (s *Store) Dialect() string { return s.d.name() }
 
 // DB exposes the connection pool to tests and benchmarks.
 func (s *Store) DB() *sqlx.DB { return s.db }
@@ -149,7 +126,7 @@ func (s *Store) Close() error { return s.db.Close() }
 
 // Migrate applies pending migrations and returns the versions applied.
 func (s *Store) Migrate(ctx context.Context) ([]int, error) {
-	return migrations.Apply(ctx, s.db, s.dialect)
+	return migrations.Apply(ctx, s.db, s.d.name())
 }
 
 // Ready reports whether the database answers and its schema is current.
@@ -161,7 +138,7 @@ func (s *Store) Ready(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	latest, err := migrations.Latest(s.dialect)
+	latest, err := migrations.Latest(s.d.name())
 	if err != nil {
 		return err
 	}
@@ -177,25 +154,6 @@ func (s *Store) q(query string) string { return s.db.Rebind(query) }
 // now is the one clock of the store, in UTC.
 func now() time.Time { return time.Now().UTC() }
 
-// asTime wraps a timestamp column or parameter for comparing and ordering.
-// SQLite keeps timestamps as text, and writers use several forms: the
-// column defaults write 2026-01-02T03:04:05.000Z, datetime('now') writes
-// 2026-01-02 03:04:05, this driver 2026-01-02 03:04:05.123+00:00. As text
-// they do not sort in time order (a row inserted by another client would
-// never be due), so SQLite compares julianday() of both sides; the due
-// index is built on the same expression. PostgreSQL has real timestamps.
-func (s *Store) asTime(expr string) string {
-	if s.dialect == SQLite {
-		return "julianday(" + expr + ")"
-	}
-	return expr
-}
-
-// isUniqueViolation reports a unique-constraint failure in either dialect.
-func isUniqueViolation(err error) bool {
-	if err == nil {
-		return false
-	}
-	msg := err.Error()
-	return strings.Contains(msg, "duplicate key value") || strings.Contains(msg, "UNIQUE constraint failed")
-}
+// asTime wraps a timestamp column or parameter for comparing and ordering
+// in the dialect's way (see sqliteDialect.asTime).
+func (s *Store) asTime(expr string) string { return s.d.asTime(expr) }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/feedpoller/feedpoller/store/dberr"
 )
 
 type workspaceRow struct {
@@ -32,7 +34,7 @@ func (s *Store) CreateWorkspace(ctx context.Context, name string, p RelevancePro
 	w := Workspace{Name: name, Profile: p, CreatedAt: now()}
 	err = s.db.GetContext(ctx, &w.ID, s.q(`INSERT INTO workspaces (name, relevance_profile, created_at) VALUES (?, ?, ?) RETURNING id`),
 		name, string(pj), w.CreatedAt)
-	if isUniqueViolation(err) {
+	if dberr.IsUniqueViolation(err) {
 		return nil, fmt.Errorf("workspace %q: %w", name, ErrConflict)
 	}
 	if err != nil {
@@ -76,7 +78,7 @@ func (s *Store) ListWorkspaces(ctx context.Context) ([]Workspace, error) {
 func (s *Store) UpdateWorkspace(ctx context.Context, id int64, name *string, p *RelevanceProfile) (*Workspace, error) {
 	if name != nil {
 		_, err := s.db.ExecContext(ctx, s.q(`UPDATE workspaces SET name = ? WHERE id = ?`), *name, id)
-		if isUniqueViolation(err) {
+		if dberr.IsUniqueViolation(err) {
 			return nil, fmt.Errorf("workspace %q: %w", *name, ErrConflict)
 		}
 		if err != nil {

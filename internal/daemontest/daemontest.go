@@ -26,10 +26,10 @@ func Build(pkgDir string) (binary string, cleanup func(), err error) {
 	}
 	binary = filepath.Join(dir, "feedpoller")
 	if out, err := exec.Command("go", "build", "-o", binary, pkgDir).CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		return "", nil, fmt.Errorf("build feedpoller: %v\n%s", err, out)
+		_ = os.RemoveAll(dir) // the build's error is the one to report
+		return "", nil, fmt.Errorf("build feedpoller: %w\n%s", err, out)
 	}
-	return binary, func() { os.RemoveAll(dir) }, nil
+	return binary, func() { _ = os.RemoveAll(dir) }, nil // temporary litter at worst
 }
 
 // Daemon is a running `feedpoller serve`.

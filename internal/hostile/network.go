@@ -89,9 +89,11 @@ func (s *Server) serveResetMidBody(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cannot hijack: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	rw.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml; charset=utf-8\r\nContent-Length: " +
+	// A client that went away makes the writes fail: that is the end of
+	// this endpoint's work either way.
+	_, _ = rw.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml; charset=utf-8\r\nContent-Length: " +
 		strconv.Itoa(len(body)) + "\r\n\r\n")
-	rw.WriteString(body[:len(body)/2])
+	_, _ = rw.WriteString(body[:len(body)/2])
 	_ = rw.Flush()
 	// Give the half body a moment to leave before the RST discards it.
 	time.Sleep(50 * time.Millisecond)

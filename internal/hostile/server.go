@@ -150,8 +150,8 @@ func (s *Server) routes() http.Handler {
 func (s *Server) Endpoints() []Endpoint {
 	out := make([]Endpoint, 0, len(catalogue))
 	for _, e := range catalogue {
-		e.Endpoint.URL = s.EndpointURL(e.Name)
-		e.Endpoint.Outcomes = append([]Outcome(nil), e.Endpoint.Outcomes...)
+		e.URL = s.EndpointURL(e.Name)
+		e.Outcomes = append([]Outcome(nil), e.Outcomes...)
 		out = append(out, e.Endpoint)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })

@@ -64,32 +64,37 @@ func StartCluster(settings ...string) (*Cluster, error) {
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
-			os.RemoveAll(dir)
+			removeDir(dir)
 			return nil, fmt.Errorf("running as root needs a 'postgres' user: %w", err)
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		if err := os.Chown(dir, uid, gid); err != nil {
-			os.RemoveAll(dir)
+			removeDir(dir)
 			return nil, fmt.Errorf("hand the cluster directory to postgres: %w", err)
 		}
 		c.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
 	}
 	initdb := c.command(filepath.Join(bin, "initdb"), "-D", c.data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8")
 	if out, err := initdb.CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("initdb: %v: %s", err, out)
+		removeDir(dir)
+		return nil, fmt.Errorf("initdb: %w: %s", err, out)
 	}
 	if c.port, err = freePort(); err != nil {
-		os.RemoveAll(dir)
+		removeDir(dir)
 		return nil, fmt.Errorf("pick a port: %w", err)
 	}
 	if err := c.Start(); err != nil {
-		os.RemoveAll(dir)
+		removeDir(dir)
 		return nil, err
 	}
 	return c, nil
 }
+
+// removeDir removes a cluster directory that failed to start; what is
+// left of it (a file the server's user made unreadable) is only litter in
+// the temporary directory, and the start's error is the one to report.
+func removeDir(dir string) { _ = os.RemoveAll(dir) }
 
 // command runs a server binary as the cluster's owner. Pdeathsig makes the
 // kernel stop the server should the test binary die without cleaning up
@@ -172,12 +177,12 @@ func (c *Cluster) Start() error {
 	}
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
-		logf.Close()
+		_ = logf.Close() // the start's error is the one to report
 		c.mu.Unlock()
 		return fmt.Errorf("start postgres: %w", err)
 	}
 	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); logf.Close(); close(done) }()
+	go func() { _ = cmd.Wait(); _ = logf.Close(); close(done) }() // the server's log is only read on failure
 	c.cmd, c.done = cmd, done
 	c.mu.Unlock()
 
@@ -197,7 +202,7 @@ func (c *Cluster) Start() error {
 			return fmt.Errorf("postgres exited at start: %s", c.Log())
 		case <-ctx.Done():
 			_ = c.Stop()
-			return fmt.Errorf("postgres did not accept connections: %v: %s", err, c.Log())
+			return fmt.Errorf("postgres did not accept connections: %w: %s", err, c.Log())
 		case <-time.After(100 * time.Millisecond):
 		}
 	}

@@ -16,7 +16,11 @@ func Store(t testing.TB, dialect string) *store.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("testdb: close store: %v", err)
+		}
+	})
 	if _, err := s.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}

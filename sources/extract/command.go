@@ -134,7 +134,7 @@ func readInput(ctx context.Context, source string, isURL bool, stdin io.Reader, 
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", source, err)
 		}
-		defer f.Close()
+		defer f.Close() //nolint:errcheck // read only: the read's error is the one that matters
 		return readLimited(f, source)
 	}
 }
@@ -240,11 +240,7 @@ func writeJSON(w io.Writer, d *Document, pageURL string) error {
 		URL:      firstNonEmpty(m.CanonicalURL, pageURL),
 		Markdown: d.Markdown,
 		Text:     d.Text,
-		Metadata: jsonMetadata{
-			Title: m.Title, Author: m.Author, Description: m.Description, Language: m.Language,
-			CanonicalURL: m.CanonicalURL, SiteName: m.SiteName, Image: m.Image,
-			Published: m.Published, Modified: m.Modified, Tags: m.Tags, FeedLinks: m.FeedLinks,
-		},
+		Metadata: jsonMetadata(m), // the same fields, with JSON names
 		Stats: jsonStats{
 			WordCount: d.Stats.WordCount, ReadingTimeSeconds: d.Stats.ReadingTimeSeconds,
 			InputTokens: d.Stats.InputTokens, OutputTokens: d.Stats.OutputTokens,

@@ -113,7 +113,7 @@ func documentBase(doc *html.Node, pageURL string) *url.URL {
 			return false
 		}
 		// <base> only counts in <head>; don't descend into <body>.
-		return !(n.Type == html.ElementNode && n.DataAtom == atom.Body)
+		return n.Type != html.ElementNode || n.DataAtom != atom.Body
 	})
 	baseHref = strings.TrimSpace(baseHref)
 	if baseHref == "" {

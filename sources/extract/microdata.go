@@ -44,10 +44,7 @@ func microdataMetadata(doc *html.Node) Metadata {
 		Published:   datePtr(firstNonEmpty(props.text("datepublished"), props.text("datecreated"))),
 		Modified:    datePtr(props.text("datemodified")),
 	}
-	var authors []string
-	for _, a := range props["author"] {
-		authors = append(authors, a)
-	}
+	authors := append([]string(nil), props["author"]...)
 	if len(authors) == 0 {
 		authors = props["creator"]
 	}

@@ -29,4 +29,8 @@
 //
 // Every failure is a *sources.FetchError; an APIError in its chain marks a
 // failure of Firecrawl itself rather than of the page.
+//
+// docs/firecrawl.md describes the API as this package relies on it: the
+// request, the metadata keys and their collisions, and how each answer is
+// classified.
 package firecrawl

@@ -3,6 +3,7 @@ package rss
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"io"
 	"strings"
 )
@@ -40,7 +41,7 @@ func scanAtomKinds(body []byte) (k atomKinds, ok bool) {
 	inEntry := false
 	for {
 		tok, err := d.Token()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return k, true
 		}
 		if err != nil {

@@ -24,9 +24,9 @@ func billionLaughs(where string) string {
 		prev = name
 	}
 	b.WriteString("]>\n")
-	b.WriteString(strings.Replace(`<rss version="2.0"><channel><title>TITLE</title>
+	b.WriteString(strings.ReplaceAll(`<rss version="2.0"><channel><title>TITLE</title>
 <item><title>Laughs</title><description>TITLE</description><link>https://x.example/1</link></item>
-</channel></rss>`, "TITLE", where, -1))
+</channel></rss>`, "TITLE", where))
 	return b.String()
 }
 

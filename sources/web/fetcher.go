@@ -85,7 +85,8 @@ func (p *Fetcher) clock() time.Time {
 	return time.Now()
 }
 
-// asFetchError guarantees the package's error contract.
+// asFetchError makes sure every failure the package returns is a
+// *sources.FetchError, which the poller classifies.
 func asFetchError(err error) error {
 	var fe *sources.FetchError
 	if errors.As(err, &fe) {

@@ -120,7 +120,7 @@ func TestNativeFailures(t *testing.T) {
 		{"client-rendered shell", serve("text/html", shell), sources.KindPermanent, "page has no readable content"},
 		{"empty", serve("text/html", ""), sources.KindPermanent, "page has no readable content"},
 		{"404", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "nope", 404) }, sources.KindPermanent, "HTTP 404"},
-		{"410", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "gone", 410) }, sources.KindGone, "HTTP 410"},
+		{"410", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "gone", http.StatusGone) }, sources.KindGone, "HTTP 410"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

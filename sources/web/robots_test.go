@@ -129,7 +129,7 @@ func TestRobotsFailOpen(t *testing.T) {
 		logs    bool
 	}{
 		{"missing (404) means no rules", nil, false},
-		{"forbidden (403) means no rules", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", 403) }, false},
+		{"forbidden (403) means no rules", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", http.StatusForbidden) }, false},
 		{"server error fails open", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", 500) }, true},
 		{"unparsable fails open", serve("text/plain", "Disallow /\x00\x01 what\nUser-agent *\n: :\n"), true},
 	}

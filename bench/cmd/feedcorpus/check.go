@@ -32,6 +32,53 @@ type storedArticle struct {
 	guid                                      sql.NullString
 }
 
+// storedArticles reads the stored articles by source.
+func storedArticles(db *sql.DB) (map[int64][]storedArticle, error) {
+	rows, err := db.Query(`SELECT feed_source_id, title, author, summary, content_markdown, extraction_method,
+		external_url, external_id FROM feed_articles ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("read stored articles: %w", err)
+	}
+	defer rows.Close()
+	arts := map[int64][]storedArticle{}
+	for rows.Next() {
+		var src int64
+		var a storedArticle
+		var author, summary, body, method sql.NullString
+		if err := rows.Scan(&src, &a.title, &author, &summary, &body, &method, &a.url, &a.guid); err != nil {
+			return nil, fmt.Errorf("read stored articles: %w", err)
+		}
+		a.author, a.summary, a.body, a.method = author.String, summary.String, body.String, method.String
+		arts[src] = append(arts[src], a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read stored articles: %w", err)
+	}
+	return arts, nil
+}
+
+// sourceTitles reads the titles the daemon gave the sources.
+func sourceTitles(db *sql.DB) (map[int64]string, error) {
+	rows, err := db.Query(`SELECT id, title FROM feed_sources`)
+	if err != nil {
+		return nil, fmt.Errorf("read source titles: %w", err)
+	}
+	defer rows.Close()
+	titles := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var t sql.NullString
+		if err := rows.Scan(&id, &t); err != nil {
+			return nil, fmt.Errorf("read source titles: %w", err)
+		}
+		titles[id] = t.String
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read source titles: %w", err)
+	}
+	return titles, nil
+}
+
 // judgeStored reads what the daemon stored and checks it against the
 // files.
 func judgeStored(dir, dbPath string, results []*fileResult, bySource map[int64]*fileResult) error {
@@ -40,42 +87,14 @@ func judgeStored(dir, dbPath string, results []*fileResult, bySource map[int64]*
 		return err
 	}
 	defer db.Close()
-	arts := map[int64][]storedArticle{}
-	rows, err := db.Query(`SELECT feed_source_id, title, author, summary, content_markdown, extraction_method,
-		external_url, external_id FROM feed_articles ORDER BY id`)
-	if err != nil {
-		return fmt.Errorf("read stored articles: %w", err)
-	}
-	for rows.Next() {
-		var src int64
-		var a storedArticle
-		var author, summary, body, method sql.NullString
-		if err := rows.Scan(&src, &a.title, &author, &summary, &body, &method, &a.url, &a.guid); err != nil {
-			rows.Close()
-			return err
-		}
-		a.author, a.summary, a.body, a.method = author.String, summary.String, body.String, method.String
-		arts[src] = append(arts[src], a)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	titles := map[int64]string{}
-	srows, err := db.Query(`SELECT id, title FROM feed_sources`)
+	arts, err := storedArticles(db)
 	if err != nil {
 		return err
 	}
-	for srows.Next() {
-		var id int64
-		var t sql.NullString
-		if err := srows.Scan(&id, &t); err != nil {
-			srows.Close()
-			return err
-		}
-		titles[id] = t.String
+	titles, err := sourceTitles(db)
+	if err != nil {
+		return err
 	}
-	srows.Close()
 
 	for _, r := range results {
 		raw, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(r.File)))

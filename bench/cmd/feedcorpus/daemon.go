@@ -22,7 +22,7 @@ func buildDaemon(ctx context.Context, dir string) (string, error) {
 	bin := filepath.Join(dir, "feedpoller")
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/feedpoller/feedpoller/cmd/feedpoller")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build feedpoller: %v: %s", err, out)
+		return "", fmt.Errorf("build feedpoller: %w: %s", err, out)
 	}
 	return bin, nil
 }
@@ -44,7 +44,9 @@ func startDaemon(ctx context.Context, bin, work string) (*daemon, error) {
 		return nil, err
 	}
 	addr := l.Addr().String()
-	l.Close()
+	if err := l.Close(); err != nil {
+		return nil, err
+	}
 	d := &daemon{
 		base:   "http://" + addr,
 		dbPath: filepath.Join(work, "corpus.db"),
@@ -77,15 +79,21 @@ func startDaemon(ctx context.Context, bin, work string) (*daemon, error) {
 	d.cmd.Stdout, d.cmd.Stderr = logf, logf
 	d.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := d.cmd.Start(); err != nil {
-		logf.Close()
+		_ = logf.Close() // the start's error is the one to report
 		return nil, fmt.Errorf("start feedpoller serve: %w", err)
 	}
-	go func() { d.done <- d.cmd.Wait(); logf.Close() }()
+	go func() {
+		err := d.cmd.Wait()
+		if cerr := logf.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("daemon log: %w", cerr)
+		}
+		d.done <- err
+	}()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, d.base+"/readyz", nil)
 		if resp, err := d.client.Do(req); err == nil {
-			resp.Body.Close()
+			_ = resp.Body.Close() // the status is all that is read
 			if resp.StatusCode == http.StatusOK {
 				return d, nil
 			}
@@ -93,7 +101,7 @@ func startDaemon(ctx context.Context, bin, work string) (*daemon, error) {
 		select {
 		case err := <-d.done:
 			log, _ := os.ReadFile(d.logPth)
-			return nil, fmt.Errorf("feedpoller serve exited at start (%v): %s", err, log)
+			return nil, fmt.Errorf("feedpoller serve exited at start (%w): %s", err, log)
 		case <-ctx.Done():
 			d.stop()
 			return nil, ctx.Err()
@@ -104,14 +112,15 @@ func startDaemon(ctx context.Context, bin, work string) (*daemon, error) {
 	return nil, fmt.Errorf("feedpoller serve not ready after 60s (see %s)", d.logPth)
 }
 
-// stop ends the daemon gracefully, killing it if it lingers.
+// stop ends the daemon gracefully, killing it if it lingers. The
+// daemon's exit status is not looked at: its log says what went wrong.
 func (d *daemon) stop() {
 	_ = d.cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case <-d.done:
+	case <-d.done: //nolint:errcheck // see the log
 	case <-time.After(60 * time.Second):
 		_ = d.cmd.Process.Kill()
-		<-d.done
+		<-d.done //nolint:errcheck // killed
 	}
 }
 

@@ -87,7 +87,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.keep {
 		fmt.Fprintln(stderr, "work directory:", work)
 	} else {
-		defer os.RemoveAll(work)
+		defer removeWork(stderr, work)
 	}
 	if c.bin == "" {
 		if c.bin, err = buildDaemon(ctx, work); err != nil {
@@ -99,21 +99,37 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out := stdout
-	if c.out != "" {
-		f, err := os.Create(c.out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		out = f
+	if err := writeTo(c.out, stdout, func(w io.Writer) error { return writeReport(w, results, c.verbose) }); err != nil {
+		return fmt.Errorf("write report: %w", err)
 	}
-	writeReport(out, results, c.verbose)
 	if c.jsonOut != "" {
 		if err := writeJSON(c.jsonOut, results); err != nil {
 			return err
 		}
 	}
-	writeSummary(stdout, c.name, summarise(results))
-	return nil
+	return writeSummary(stdout, c.name, summarise(results))
+}
+
+// writeTo calls write on the file at path, created anew, or on stdout when
+// path is empty; a file that fails to close (a full disk) is an error.
+func writeTo(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path == "" {
+		return write(stdout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		_ = f.Close() // the write's error is the one to report
+		return err
+	}
+	return f.Close()
+}
+
+// removeWork deletes the work directory, saying so when it cannot.
+func removeWork(stderr io.Writer, work string) {
+	if err := os.RemoveAll(work); err != nil {
+		fmt.Fprintln(stderr, "work directory left behind:", err)
+	}
 }

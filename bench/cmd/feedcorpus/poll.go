@@ -107,7 +107,7 @@ func pollFile(ctx context.Context, d *daemon, i int, rel, url string) (*fileResu
 		ID int64 `json:"id"`
 	}
 	if _, msg, err := d.call(ctx, "POST", "/workspaces", map[string]any{"name": fmt.Sprintf("corpus %d", i)}, &ws); err != nil || msg != "" {
-		return r, fmt.Errorf("create workspace for %s: %v %s", rel, err, msg)
+		return r, fmt.Errorf("create workspace for %s: %w %s", rel, err, msg)
 	}
 	var src struct {
 		ID int64 `json:"id"`
@@ -135,7 +135,7 @@ func pollFile(ctx context.Context, d *daemon, i int, rel, url string) (*fileResu
 		Error          string `json:"error"`
 	}
 	if _, msg, err := d.call(ctx, "POST", fmt.Sprintf("/workspaces/%d/sources/%d/poll", ws.ID, src.ID), nil, &out); err != nil || msg != "" {
-		return r, fmt.Errorf("poll %s: %v %s", rel, err, msg)
+		return r, fmt.Errorf("poll %s: %w %s", rel, err, msg)
 	}
 	r.Status, r.HTTP, r.PollError = out.Status, out.HTTPStatus, oneLine(out.Error)
 	r.Seen, r.New, r.Duplicate = out.ItemsSeen, out.ItemsNew, out.ItemsDuplicate
@@ -149,7 +149,7 @@ func readSkips(logPath string, bySource map[int64]*fileResult) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer f.Close() //nolint:errcheck // read only: the scanner's error is the one that matters
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
 	for sc.Scan() {

@@ -61,8 +61,10 @@ func refusalKind(msg string) string {
 }
 
 // writeReport prints one tab-separated line per file, findings indented
-// under it when verbose.
-func writeReport(w io.Writer, results []*fileResult, verbose bool) {
+// under it when verbose, and reports a failed write.
+func writeReport(out io.Writer, results []*fileResult, verbose bool) error {
+	var b strings.Builder
+	w := &b
 	fmt.Fprintln(w, "file\treference\tparsed\tstored\tskipped\tmarkup\tfffd\tempty\toutcome")
 	for _, r := range results {
 		outcome := r.Status
@@ -89,6 +91,8 @@ func writeReport(w io.Writer, results []*fileResult, verbose bool) {
 			}
 		}
 	}
+	_, err := io.WriteString(out, b.String())
+	return err
 }
 
 func joinCounts(m map[string]int) string {
@@ -115,7 +119,7 @@ func writeJSON(path string, results []*fileResult) error {
 	enc := json.NewEncoder(f)
 	for _, r := range results {
 		if err := enc.Encode(r); err != nil {
-			f.Close()
+			_ = f.Close() // the encoding error is the one to report
 			return err
 		}
 	}
@@ -124,7 +128,9 @@ func writeJSON(path string, results []*fileResult) error {
 
 // writeSummary prints the corpus totals as a Markdown table row and the
 // skip and refusal reasons below it.
-func writeSummary(w io.Writer, name string, s summary) {
+func writeSummary(out io.Writer, name string, s summary) error {
+	var b strings.Builder
+	w := &b
 	fmt.Fprintln(w, "| corpus | files | refused | polled | gofeed items | parsed | stored | count ≠ gofeed | skipped | markup in titles/authors | U+FFFD | empty bodies |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	skipped := 0
@@ -139,4 +145,6 @@ func writeSummary(w io.Writer, name string, s summary) {
 	if s.Unjudged > 0 {
 		fmt.Fprintf(w, "empty bodies not matched to a file item (not judged): %d\n", s.Unjudged)
 	}
+	_, err := io.WriteString(out, b.String())
+	return err
 }

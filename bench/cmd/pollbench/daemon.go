@@ -20,7 +20,7 @@ func buildDaemon(ctx context.Context, dir string) (string, error) {
 	bin := filepath.Join(dir, "feedpoller")
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/feedpoller/feedpoller/cmd/feedpoller")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build feedpoller: %v: %s", err, out)
+		return "", fmt.Errorf("build feedpoller: %w: %s", err, out)
 	}
 	return bin, nil
 }
@@ -74,7 +74,7 @@ func (c daemonConfig) run(ctx context.Context, args ...string) (string, error) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return out.String(), fmt.Errorf("feedpoller %v: %v: %s", args, err, out.String())
+		return out.String(), fmt.Errorf("feedpoller %v: %w: %s", args, err, out.String())
 	}
 	return out.String(), nil
 }
@@ -95,11 +95,11 @@ func startDaemon(ctx context.Context, c daemonConfig) (*daemon, error) {
 	cmd.Env = c.env()
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
-		logf.Close()
+		_ = logf.Close() // the start's error is the one to report
 		return nil, fmt.Errorf("start feedpoller serve: %w", err)
 	}
 	d := &daemon{cmd: cmd, base: "http://" + c.listen, done: make(chan error, 1)}
-	go func() { d.done <- cmd.Wait(); logf.Close() }()
+	go func() { d.done <- waitAndClose(cmd, logf) }()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, d.base+"/readyz", nil)
@@ -113,11 +113,11 @@ func startDaemon(ctx context.Context, c daemonConfig) (*daemon, error) {
 		select {
 		case err := <-d.done:
 			log, _ := os.ReadFile(c.logFile)
-			return nil, fmt.Errorf("feedpoller serve exited at start (%v): %s", err, log)
+			return nil, fmt.Errorf("feedpoller serve exited at start (%w): %s", err, log)
 		case <-time.After(100 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			d.stop()
+			_ = d.stop() // not being ready is the failure to report
 			return nil, fmt.Errorf("feedpoller serve not ready after 30s (see %s)", c.logFile)
 		}
 	}
@@ -134,7 +134,7 @@ func (d *daemon) stop() error {
 		return err
 	case <-time.After(45 * time.Second):
 		_ = d.cmd.Process.Kill()
-		<-d.done
+		<-d.done //nolint:errcheck // killed: its exit status says nothing more
 		return fmt.Errorf("feedpoller did not stop within 45s of SIGTERM; killed")
 	}
 }
@@ -144,6 +144,19 @@ func freeAddr() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("find a free port: %w", err)
 	}
-	defer l.Close()
-	return l.Addr().String(), nil
+	addr := l.Addr().String()
+	if err := l.Close(); err != nil {
+		return "", fmt.Errorf("find a free port: %w", err)
+	}
+	return addr, nil
+}
+
+// waitAndClose waits for the daemon to exit, then closes its log: the
+// exit's error first, else the log's (a full disk cut it short).
+func waitAndClose(cmd *exec.Cmd, logf *os.File) error {
+	err := cmd.Wait()
+	if cerr := logf.Close(); err == nil && cerr != nil {
+		return fmt.Errorf("daemon log: %w", cerr)
+	}
+	return err
 }

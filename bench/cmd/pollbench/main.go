@@ -153,7 +153,7 @@ func main() {
 	}
 }
 
-func benchmark(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+func benchmark(ctx context.Context, cfg config, stdout, stderr io.Writer) (err error) {
 	progress := func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }
 	work, err := os.MkdirTemp("", "pollbench-")
 	if err != nil {
@@ -162,7 +162,11 @@ func benchmark(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 	if cfg.keep {
 		progress("work directory: %s", work)
 	} else {
-		defer os.RemoveAll(work)
+		defer func() {
+			if err := os.RemoveAll(work); err != nil {
+				progress("work directory left behind: %v", err)
+			}
+		}()
 	}
 	if cfg.bin == "" {
 		progress("building feedpoller…")
@@ -186,7 +190,11 @@ func benchmark(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 		if err != nil {
 			return fmt.Errorf("create %s: %w", cfg.jsonOut, err)
 		}
-		defer f.Close()
+		defer func() {
+			if cerr := f.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("write %s: %w", cfg.jsonOut, cerr)
+			}
+		}()
 		jsonOut = json.NewEncoder(f)
 	}
 	var all []result
@@ -202,7 +210,9 @@ func benchmark(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 				for _, r := range rs {
 					all = append(all, r)
 					if jsonOut != nil {
-						_ = jsonOut.Encode(r)
+						if err := jsonOut.Encode(r); err != nil {
+							return fmt.Errorf("write %s: %w", cfg.jsonOut, err)
+						}
 					}
 				}
 				if err != nil {
@@ -211,7 +221,9 @@ func benchmark(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 			}
 		}
 	}
-	writeReport(stdout, cfg, all)
+	if err := writeReport(stdout, cfg, all); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
 	return nil
 }
 
@@ -243,9 +255,9 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool p
 		return nil, fmt.Errorf("listen for the farm: %w", err)
 	}
 	srv := &http.Server{Handler: farm.Handler(), ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(slog.NewTextHandler(io.Discard, nil), slog.LevelError)}
-	go srv.Serve(ln)
-	defer srv.Close()
+		ErrorLog: slog.NewLogLogger(slog.DiscardHandler, slog.LevelError)}
+	go func() { _ = srv.Serve(ln) }() // ends with ErrServerClosed when the round is over
+	defer srv.Close()                 //nolint:errcheck // the farm is done with; nothing to keep
 	farmURL := "http://" + ln.Addr().String()
 
 	listen, err := freeAddr()
@@ -265,7 +277,7 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool p
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
+	defer st.Close() //nolint:errcheck // the benchmark's own reads are done
 	var wsID int64
 	if err := st.DB().GetContext(ctx, &wsID, `SELECT id FROM workspaces WHERE name = 'bench'`); err != nil {
 		return nil, fmt.Errorf("find the bench workspace: %w", err)
@@ -302,7 +314,9 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool p
 		}
 		res, err := r.round(ctx, name, pick)
 		if err != nil {
-			d.stop()
+			if serr := d.stop(); serr != nil {
+				progress("  daemon stop: %v", serr)
+			}
 			return out, fmt.Errorf("round %s: %w", name, err)
 		}
 		progress("  %-9s %6d polls in %6.1fs: %7.1f polls/s, %6.2f CPU s/1k polls (db %5.2f), lag p50 %.2fs p99 %.2fs, peak RSS %.0f MB, new PG sessions %s, outcomes %v",

@@ -9,8 +9,11 @@ import (
 )
 
 // writeReport prints the results as Markdown tables: every round, then how
-// each figure grows from the smallest to the largest size.
-func writeReport(w io.Writer, cfg config, rs []result) {
+// each figure grows from the smallest to the largest size; an error when
+// they could not be written.
+func writeReport(out io.Writer, cfg config, rs []result) error {
+	var sb strings.Builder
+	w := &sb
 	fmt.Fprintf(w, "\n%d items per feed, ~%d B of HTML each, %.0f%% of feeds changing; workers %s, batch %s\n\n",
 		cfg.items, cfg.body, cfg.change*100, orDefault(cfg.workers), orDefault(cfg.batchSize))
 	fmt.Fprintln(w, "| db | pool | sources | round | polls | wall s | polls/s | daemon CPU s /1k polls | db CPU s /1k polls | lag p50 s | lag p99 s | hist p50/p99 s | inserts/s | rows written/s | new articles | promoted | RSS MB | peak RSS MB | new PG sessions | outcomes |")
@@ -26,7 +29,8 @@ func writeReport(w io.Writer, cfg config, rs []result) {
 			sessions(r), outcomes(r.Outcomes), incomplete)
 	}
 	if len(cfg.sizes) < 2 {
-		return
+		_, err := io.WriteString(out, sb.String())
+		return err
 	}
 	small, large := cfg.sizes[0], cfg.sizes[len(cfg.sizes)-1]
 	fmt.Fprintf(w, "\nGrowth from %d to %d sources (×%.0f sources): large ÷ small\n\n", small, large, float64(large)/float64(small))
@@ -46,6 +50,8 @@ func writeReport(w io.Writer, cfg config, rs []result) {
 			}
 		}
 	}
+	_, err := io.WriteString(out, sb.String())
+	return err
 }
 
 func find(rs []result, db, pool string, n int, round string) (result, bool) {

@@ -1,7 +1,7 @@
 // Package firecrawltest is a loopback fake of Firecrawl's v1 scrape API
-// (POST /v1/scrape) for tests. It follows the API's contract closely
-// enough that the real Go SDK (github.com/mendableai/firecrawl-go/v2
-// v2.4.0) produces the same errors and documents against it as against
+// (POST /v1/scrape) for tests. It follows the API as docs/firecrawl.md
+// describes it, closely enough that the real Go SDK
+// (github.com/mendableai/firecrawl-go/v2 v2.4.0) produces the same errors and documents against it as against
 // Firecrawl itself: the processing order that decides which error wins,
 // the exact error bodies, the URL checks, the target's own status passed
 // through as metadata.statusCode, and the infrastructure faults (gateway

@@ -30,7 +30,7 @@ func TestServesUntilCancelledAndPrintsBaseURL(t *testing.T) {
 	if !strings.HasPrefix(base, "http://127.0.0.1:") {
 		t.Fatalf("first line %q is not a loopback base URL", base)
 	}
-	go io.Copy(io.Discard, pr) // nothing else is expected, but never block the server
+	go func() { _, _ = io.Copy(io.Discard, pr) }() // nothing else is expected, but never block the server
 
 	client := &http.Client{Timeout: 5 * time.Second}
 	resp, err := client.Get(base + "/feed/9.xml")

@@ -1,0 +1,109 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// SourceUpdate is the bookkeeping a poll writes on its source.
+type SourceUpdate struct {
+	Status     string
+	Error      string
+	NextPollAt time.Time
+	// Failed adds one to consecutive_failures; otherwise Reset sets it to 0
+	// and neither leaves it alone (deferrals).
+	Failed bool
+	Reset  bool
+	// Deactivate turns the source off (HTTP 410 Gone).
+	Deactivate bool
+	// Validators to store; nil keeps the stored ones.
+	ETag, LastModified *string
+	// Unconditional records that this fetch was made without validators.
+	Unconditional bool
+	// Title fills an empty source title.
+	Title string
+}
+
+// maxErrorBytes bounds the error texts stored on a source and a poll run.
+const maxErrorBytes = 2000
+
+// sourceSet is the SET clause of the source's bookkeeping, shared by the
+// transaction (updateSource) and the dialects' single 304 statement
+// (dialect.bookkeepingOnly). It also gives the lease back.
+const sourceSet = `last_polled_at = ?, last_polled_status = ?, last_polled_error = ?,
+	consecutive_failures = CASE WHEN ? THEN consecutive_failures + 1 WHEN ? THEN 0 ELSE consecutive_failures END,
+	next_poll_at = ?, is_active = CASE WHEN ? THEN ? ELSE is_active END,
+	etag = COALESCE(?, etag), last_modified = COALESCE(?, last_modified),
+	last_unconditional_at = CASE WHEN ? THEN ? ELSE last_unconditional_at END,
+	title = CASE WHEN title = '' THEN ? ELSE title END,
+	lease_until = NULL, lease_owner = '', updated_at = ?`
+
+// sourceLeased is the WHERE clause of the bookkeeping: the source, still
+// leased to this poll's owner.
+const sourceLeased = ` WHERE id = ? AND lease_owner = ? AND lease_until > ?`
+
+// sourceArgs are the parameters of sourceSet and sourceLeased, at time t.
+func (p PollSave) sourceArgs(t time.Time) []any {
+	u := p.Source
+	return []any{t, u.Status, truncate(u.Error, maxErrorBytes), u.Failed, u.Reset, u.NextPollAt.UTC(), u.Deactivate, false,
+		u.ETag, u.LastModified, u.Unconditional, t, u.Title, t, p.SourceID, p.Owner, t}
+}
+
+// updateSource writes the source's bookkeeping in the poll's transaction;
+// ErrLeaseLost when the lease is no longer the poll's.
+func (s *Store) updateSource(ctx context.Context, tx *sqlx.Tx, p PollSave) error {
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE feed_sources SET `+sourceSet+sourceLeased), p.sourceArgs(now())...)
+	if err != nil {
+		return fmt.Errorf("record poll of source %d: %w", p.SourceID, err)
+	}
+	return p.leaseHeld(res)
+}
+
+// leaseHeld turns "no row updated" into ErrLeaseLost.
+func (p PollSave) leaseHeld(res sql.Result) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("record poll of source %d: %w", p.SourceID, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("record poll of source %d: %w", p.SourceID, ErrLeaseLost)
+	}
+	return nil
+}
+
+// runColumns are the columns of a poll_runs row, but its id.
+const runColumns = `feed_source_id, started_at, finished_at, outcome, http_status, items_seen, items_new,
+	items_duplicate, items_promoted, duration_ms, error`
+
+// runArgs are the parameters of a poll_runs row after feed_source_id.
+func (p PollSave) runArgs() []any {
+	r := p.Run
+	return []any{r.StartedAt.UTC(), utcPtr(r.FinishedAt), r.Outcome, r.HTTPStatus, r.ItemsSeen, r.ItemsNew,
+		r.ItemsDuplicate, r.ItemsPromoted, r.DurationMS, truncate(r.Error, maxErrorBytes)}
+}
+
+// insertRun appends the poll's poll_runs row in its transaction.
+func (s *Store) insertRun(ctx context.Context, tx *sqlx.Tx, p PollSave) error {
+	args := append([]any{p.SourceID}, p.runArgs()...)
+	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO poll_runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), args...)
+	if err != nil {
+		return fmt.Errorf("record poll run of source %d: %w", p.SourceID, err)
+	}
+	return nil
+}
+
+// saveBookkeepingOnly records a poll that stored no article with the
+// dialect's single statement (dialect.bookkeepingOnly): no transaction,
+// one round trip.
+func (s *Store) saveBookkeepingOnly(ctx context.Context, stmt string, p PollSave) error {
+	args := append(p.sourceArgs(now()), p.runArgs()...)
+	res, err := s.db.ExecContext(ctx, s.q(stmt), args...)
+	if err != nil {
+		return fmt.Errorf("record poll of source %d: %w", p.SourceID, err)
+	}
+	return p.leaseHeld(res)
+}

@@ -1,0 +1,73 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// dialect declares everything the two databases do differently, so that
+// the rest of the store is written once, with ? placeholders (see q).
+// Each database's statements and quirks live in one file: postgres.go and
+// sqlite.go. A statement that differs between them is a method here, not
+// a branch where it is used.
+type dialect interface {
+	// name is Postgres or SQLite, as Store.Dialect reports it.
+	name() string
+
+	// openPool opens the daemon's connection pool on dsn with the
+	// dialect's driver settings; maxOpen 0 takes the dialect's default
+	// pool size, which it returns.
+	openPool(dsn string, maxOpen int) (db *sqlx.DB, poolSize int, err error)
+	// openReadOnly opens the connection of `feedpoller sql`, read-only by
+	// the driver's and the server's own settings (see ReadOnly).
+	openReadOnly(dsn string) (*sqlx.DB, error)
+	// queryReadOnly runs query on a connection opened by openReadOnly,
+	// under the dialect's further read-only guards; done releases what
+	// it took once rows are closed.
+	queryReadOnly(ctx context.Context, conn *sql.Conn, query string) (rows *sql.Rows, done func(), err error)
+
+	// asTime wraps a timestamp column or parameter for comparing and
+	// ordering.
+	asTime(expr string) string
+	// dueCondition is "due at the time in param", stated exactly as the
+	// partial index feed_sources_due is, so the planner reads the index.
+	dueCondition(param string) string
+	// claimDue is ClaimDue's statement. Its parameters, by number: the
+	// end of the lease, the owner, now, the most sources to claim.
+	claimDue() string
+	// explainPrefix turns a statement into one that returns its plan.
+	explainPrefix() string
+	// lexicon is how checkReadQuery reads the dialect's SQL text.
+	lexicon() lexicon
+	// bookkeepingOnly is one statement that records a poll which stored
+	// no article (a 304): the source's bookkeeping and its poll_runs row,
+	// with the parameters of sourceArgs then runArgs. "" when the
+	// dialect has none; SavePoll then uses a transaction.
+	bookkeepingOnly() string
+}
+
+// lexicon is what a dialect's SQL text differs in for checkReadQuery,
+// which must find statement boundaries exactly where the database does.
+type lexicon struct {
+	// readKeywords are the statements a read-only query may start with.
+	readKeywords []string
+	// escapeStrings: E'…' strings, in which a backslash escapes the next
+	// byte, a quote included.
+	escapeStrings bool
+	// dollarQuotes: $tag$ … $tag$ strings.
+	dollarQuotes bool
+	// nestedComments: /* /* */ */ is one comment.
+	nestedComments bool
+	// backtickIdents, bracketIdents: `x` and [x] quote identifiers.
+	backtickIdents, bracketIdents bool
+}
+
+// dialectNamed returns the dialect ParseURL named.
+func dialectNamed(name string) dialect {
+	if name == Postgres {
+		return postgres{}
+	}
+	return sqliteDialect{}
+}

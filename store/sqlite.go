@@ -1,0 +1,158 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/jmoiron/sqlx"
+	"modernc.org/sqlite" // embedded SQLite driver, no cgo
+)
+
+// sqliteDialect is the embedded SQLite (modernc.org/sqlite, pure Go): one
+// writer at a time, timestamps kept as text, an authorizer for the
+// read-only connection.
+type sqliteDialect struct{}
+
+func (sqliteDialect) name() string { return SQLite }
+
+// defaultSQLitePool is the pool size when none is configured: readers
+// share the file, and writers queue on its one write lock anyway.
+const defaultSQLitePool = 4
+
+// sqlitePragmas: WAL lets the API read while a poll writes; immediate
+// transactions and a busy timeout make concurrent writers queue instead
+// of failing; _time_format=sqlite writes times in a form SQLite's own
+// date functions read.
+const sqlitePragmas = "?_pragma=busy_timeout(15000)&_pragma=journal_mode(WAL)" +
+	"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate&_time_format=sqlite"
+
+func (sqliteDialect) openPool(path string, maxOpen int) (*sqlx.DB, int, error) {
+	if maxOpen <= 0 {
+		maxOpen = defaultSQLitePool
+	}
+	if dir := filepath.Dir(path); dir != "" && dir != "." {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, 0, fmt.Errorf("create database directory %s: %w", dir, err)
+		}
+	}
+	db, err := sqlx.Open("sqlite", "file:"+path+sqlitePragmas)
+	return db, maxOpen, err
+}
+
+// openReadOnly opens the file with mode=ro and query_only; it never
+// creates one.
+func (sqliteDialect) openReadOnly(path string) (*sqlx.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no SQLite database at %s (run `feedpoller migrate` to create one): %w", path, err)
+	}
+	return sqlx.Open("sqlite", "file:"+path+"?mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(5000)&_time_format=sqlite")
+}
+
+// queryReadOnly installs the read authorizer on the connection, then runs
+// the query without a transaction: a single SELECT reads one consistent
+// snapshot by itself, and BEGIN would need the transaction control the
+// authorizer refuses.
+func (sqliteDialect) queryReadOnly(ctx context.Context, conn *sql.Conn, query string) (*sql.Rows, func(), error) {
+	var denied atomic.Bool
+	if err := conn.Raw(func(dc any) error { return installReadAuthorizer(dc, &denied) }); err != nil {
+		return nil, nil, err
+	}
+	rows, err := conn.QueryContext(ctx, query)
+	if err != nil {
+		if denied.Load() {
+			// SQLite reports some denials (a function's) as a plain
+			// SQLITE_ERROR: the authorizer knows it refused.
+			return nil, nil, &deniedError{err}
+		}
+		return nil, nil, err
+	}
+	return rows, func() {}, nil
+}
+
+// readPragmas are the PRAGMAs that only describe the schema.
+var readPragmas = map[string]bool{
+	"table_info": true, "table_xinfo": true, "table_list": true, "index_list": true, "index_info": true,
+	"index_xinfo": true, "foreign_key_list": true, "database_list": true, "collation_list": true,
+	"function_list": true, "module_list": true, "pragma_list": true, "compile_options": true,
+}
+
+// installReadAuthorizer makes the SQLite connection refuse, while a
+// statement is compiled, everything but reading: writes, schema changes,
+// ATTACH and DETACH (VACUUM INTO compiles as an ATTACH), transaction
+// control, PRAGMAs other than the schema-reading ones, and
+// load_extension() (which the driver refuses too, with a plain
+// SQLITE_ERROR). denied records that it refused something.
+func installReadAuthorizer(driverConn any, denied *atomic.Bool) error {
+	reg, ok := driverConn.(sqlite.AuthorizerRegisterer)
+	if !ok {
+		return errors.New("the SQLite driver offers no authorizer")
+	}
+	return reg.RegisterAuthorizer(func(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string) sqlite.AuthorizerReturnCode {
+		switch action {
+		case sqlite.AuthFunction:
+			// arg2 is the function's name.
+			if !strings.EqualFold(arg2, "load_extension") {
+				return sqlite.AuthorizerOK
+			}
+		case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthRecursive:
+			return sqlite.AuthorizerOK
+		case sqlite.AuthPragma:
+			if readPragmas[strings.ToLower(arg1)] {
+				return sqlite.AuthorizerOK
+			}
+		}
+		denied.Store(true)
+		return sqlite.AuthorizerDeny
+	})
+}
+
+// asTime compares julianday() of both sides. SQLite keeps timestamps as
+// text, and writers use several forms: the column defaults write
+// 2026-01-02T03:04:05.000Z, datetime('now') writes 2026-01-02 03:04:05,
+// this driver 2026-01-02 03:04:05.123+00:00. As text they do not sort in
+// time order (a row inserted by another client would never be due); the
+// due index is built on the same expression.
+func (sqliteDialect) asTime(expr string) string { return "julianday(" + expr + ")" }
+
+// dueCondition repeats the partial index's WHERE word for word: SQLite
+// only uses a partial index whose condition the query repeats (is_active
+// = 1, not a bare is_active), and an expression index only for the same
+// expression.
+func (d sqliteDialect) dueCondition(param string) string {
+	return "is_active = 1 AND consecutive_failures < 10 AND " + d.asTime("next_poll_at") + " <= " + d.asTime(param)
+}
+
+// claimDue needs no locking: SQLite has one writer at a time, and the
+// statement is atomic by itself.
+func (d sqliteDialect) claimDue() string {
+	return `UPDATE feed_sources SET due_at = next_poll_at, next_poll_at = ?1, lease_until = ?1, lease_owner = ?2
+		WHERE id IN (SELECT id FROM feed_sources
+			WHERE ` + d.dueCondition("?3") + `
+			ORDER BY ` + d.asTime("next_poll_at") + ` LIMIT ?4)
+		RETURNING ` + sourceColumns
+}
+
+// lexicon: `x` and [x] identifiers, comments that do not nest. PRAGMA is
+// further limited to the schema-reading ones by the authorizer.
+func (sqliteDialect) lexicon() lexicon {
+	return lexicon{readKeywords: []string{"SELECT", "WITH", "VALUES", "EXPLAIN", "PRAGMA"},
+		backtickIdents: true, bracketIdents: true}
+}
+
+func (sqliteDialect) explainPrefix() string { return `EXPLAIN QUERY PLAN ` }
+
+// bookkeepingOnly: SQLite runs in the process, a statement costs no round
+// trip, and a transaction of two is as cheap.
+func (sqliteDialect) bookkeepingOnly() string { return "" }
+
+// deniedError is a statement the read authorizer refused to compile.
+type deniedError struct{ err error }
+
+func (e *deniedError) Error() string { return e.err.Error() }
+func (e *deniedError) Unwrap() error { return e.err }
