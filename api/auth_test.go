@@ -180,7 +180,9 @@ func TestTokenLifecycle(t *testing.T) {
 		}
 		// Only the hash is stored.
 		var stored int
-		e.store.DB().Get(&stored, e.store.DB().Rebind(`SELECT COUNT(*) FROM api_tokens WHERE token_hash = ?`), created.Token)
+		if err := e.store.DB().Get(&stored, e.store.DB().Rebind(`SELECT COUNT(*) FROM api_tokens WHERE token_hash = ?`), created.Token); err != nil {
+			t.Fatal(err)
+		}
 		if stored != 0 {
 			t.Fatal("the token secret is stored in clear")
 		}
@@ -243,7 +245,9 @@ func TestEnsureAdminToken(t *testing.T) {
 			e := &env{t: t, store: s, srv: newTestServer(t, srv.Handler())}
 			e.do("POST", wsPath, tok, map[string]any{"name": "by-generated-admin"}).want(t, http.StatusCreated)
 			var n int
-			s.DB().Get(&n, `SELECT COUNT(*) FROM api_tokens`)
+			if err := s.DB().Get(&n, `SELECT COUNT(*) FROM api_tokens`); err != nil {
+				t.Fatal(err)
+			}
 			if n != 1 {
 				t.Fatalf("%d tokens stored", n)
 			}

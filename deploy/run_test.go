@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -153,7 +154,9 @@ func TestComposeConfigurationRunsWithoutContainers(t *testing.T) {
 		t.Fatal(err)
 	}
 	var created struct{ ID int64 }
-	json.NewDecoder(resp.Body).Decode(&created)
+	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil {
+		t.Fatal(err)
+	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusCreated || created.ID == 0 {
 		t.Fatalf("create workspace: %d", resp.StatusCode)
@@ -180,7 +183,7 @@ func TestComposeConfigurationRunsWithoutContainers(t *testing.T) {
 		cmd := exec.Command(probeBin)
 		cmd.Env = []string{"FEEDPOLLER_LISTEN=" + strings.TrimPrefix(d.Base, "http://")}
 		out, err := cmd.CombinedOutput()
-		if ee, ok := err.(*exec.ExitError); ok {
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 			return ee.ExitCode(), string(out)
 		}
 		if err != nil {

@@ -113,8 +113,7 @@ func JSON(d *Digest) ([]byte, error) {
 	}
 	doc.Gaps = make([]jsonGap, 0, len(d.Gaps))
 	for _, g := range d.Gaps {
-		doc.Gaps = append(doc.Gaps, jsonGap{SourceID: g.SourceID, URL: g.URL, Title: g.Title, Kind: g.Kind,
-			Detail: g.Detail, LastPolledAt: g.LastPolledAt, LastArticleAt: g.LastArticleAt})
+		doc.Gaps = append(doc.Gaps, jsonGap(g))
 	}
 	doc.Citations = make([]jsonCitation, 0, len(d.Citations))
 	for _, c := range d.Citations {

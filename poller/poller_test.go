@@ -34,12 +34,16 @@ func TestFirstPollThen304ThenChanged(t *testing.T) {
 			t.Fatalf("%d articles stored, want 3", n)
 		}
 		var titles []string
-		e.store.DB().Select(&titles, "SELECT title FROM content_items ORDER BY title")
+		if err := e.store.DB().Select(&titles, "SELECT title FROM content_items ORDER BY title"); err != nil {
+			t.Fatal(err)
+		}
 		if strings.Join(titles, "|") != "Golang 1.26 released|Scheduling goroutines in Golang" {
 			t.Fatalf("promoted %q", titles)
 		}
 		var url string
-		e.store.DB().Get(&url, "SELECT external_url FROM feed_articles WHERE external_id = 'g1'")
+		if err := e.store.DB().Get(&url, "SELECT external_url FROM feed_articles WHERE external_id = 'g1'"); err != nil {
+			t.Fatal(err)
+		}
 		if url != "https://news.example/a" {
 			t.Fatalf("stored URL %q: tracking parameters must be dropped", url)
 		}
@@ -225,7 +229,9 @@ func TestCanonicalURLDedupsAcrossLinks(t *testing.T) {
 			t.Fatalf("polls %+v then %+v, want one article and one duplicate", first, second)
 		}
 		var url, method string
-		e.store.DB().QueryRow("SELECT external_url, extraction_method FROM feed_articles").Scan(&url, &method)
+		if err := e.store.DB().QueryRow("SELECT external_url, extraction_method FROM feed_articles").Scan(&url, &method); err != nil {
+			t.Fatal(err)
+		}
 		if url != canonical || method != pipeline.MethodArticlePage {
 			t.Fatalf("stored %s via %s, want the canonical URL %s via the article page", url, method, canonical)
 		}

@@ -58,7 +58,9 @@ func ptr[T any](v T) *T { return &v }
 
 // wantKind fails unless err is a *service.Error of kind, naming field
 // (when field is not "").
-func wantKind(t *testing.T, err, kind error, field string) *service.Error {
+// wantKind returns the error's fields by value, to read its message and
+// fields.
+func wantKind(t *testing.T, err, kind error, field string) service.Error {
 	t.Helper()
 	var se *service.Error
 	if !errors.As(err, &se) || !errors.Is(err, kind) {
@@ -67,7 +69,7 @@ func wantKind(t *testing.T, err, kind error, field string) *service.Error {
 	if field != "" && se.Fields[field] == "" {
 		t.Fatalf("error %q fields %v, want one naming %s", se.Message, se.Fields, field)
 	}
-	return se
+	return *se
 }
 
 func TestCreateSourceDefaultsComeFromOptions(t *testing.T) {

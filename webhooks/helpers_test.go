@@ -2,7 +2,6 @@ package webhooks_test
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net"
 	"sync"
@@ -36,7 +35,7 @@ func (c *clock) Set(t time.Time) {
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // quiet keeps the expected warnings out of the test output.
-var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+var quiet = slog.New(slog.DiscardHandler)
 
 // loopbackPolicy is the real address policy with loopback opened, as a
 // test receiver on 127.0.0.1 needs.

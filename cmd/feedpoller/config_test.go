@@ -60,7 +60,9 @@ func TestBadConfigNamesTheProblem(t *testing.T) {
 		path := ""
 		if tc.file != "" {
 			path = filepath.Join(t.TempDir(), "c.yaml")
-			os.WriteFile(path, []byte(tc.file), 0o600)
+			if err := os.WriteFile(path, []byte(tc.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
 		}
 		_, err := loadConfig(path, path != "", tc.env)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

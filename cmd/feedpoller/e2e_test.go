@@ -203,7 +203,9 @@ func TestGeneratedAdminTokenGoesToAFile(t *testing.T) {
 	if code, _ := d.call(t, token, "GET", "/api/intelligence/workspaces", nil); code != 200 {
 		t.Fatalf("generated token refused: %d", code)
 	}
-	d.Stop(t, syscall.SIGTERM, 40*time.Second)
+	if err := d.Stop(t, syscall.SIGTERM, 40*time.Second); err != nil {
+		t.Errorf("stop the daemon: %v", err)
+	}
 
 	d2 := startDaemon(t, dir, env)
 	if strings.Contains(d2.Output(), "admin-token") {
@@ -212,7 +214,9 @@ func TestGeneratedAdminTokenGoesToAFile(t *testing.T) {
 	if code, _ := d2.call(t, token, "GET", "/api/intelligence/workspaces", nil); code != 200 {
 		t.Fatalf("generated token refused after restart: %d", code)
 	}
-	d2.Stop(t, syscall.SIGTERM, 40*time.Second)
+	if err := d2.Stop(t, syscall.SIGTERM, 40*time.Second); err != nil {
+		t.Errorf("stop the second daemon: %v", err)
+	}
 	out, err := cli(t, dir, env, "sql", "SELECT token_hash FROM api_tokens")
 	if err != nil || strings.Contains(out, token) || !strings.Contains(out, "token_hash") {
 		t.Fatalf("stored tokens (%v): %s; want only a hash", err, out)

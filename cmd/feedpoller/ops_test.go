@@ -53,7 +53,9 @@ func TestSQLCommandIsReadOnly(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			dir := t.TempDir()
 			files := t.TempDir()
-			os.Chmod(files, 0o777) // a PostgreSQL server running as another user could write here
+			if err := os.Chmod(files, 0o777); err != nil { // a PostgreSQL server running as another user could write here
+				t.Fatal(err)
+			}
 			dbURL := testdb.URL(t, dialect)
 			env := baseEnv(dbURL)
 			mustCLI(t, dir, env, "workspaces", "add", "--name", "kept")
@@ -94,7 +96,9 @@ func TestSQLCommandIsReadOnly(t *testing.T) {
 				t.Error("the backdoor admin token was stored")
 			}
 			var n int
-			st.DB().Get(&n, `SELECT COUNT(*) FROM workspaces WHERE name = 'kept'`)
+			if err := st.DB().Get(&n, `SELECT COUNT(*) FROM workspaces WHERE name = 'kept'`); err != nil {
+				t.Fatal(err)
+			}
 			if n != 1 {
 				t.Errorf("the workspace was changed")
 			}
@@ -177,7 +181,9 @@ func TestOneShotCommandsLeaveWiringToDebug(t *testing.T) {
 		}
 	}
 	d := startDaemon(t, dir, append(env, "FEEDPOLLER_ADMIN_TOKEN=wiring-admin-token"))
-	d.Stop(t, syscall.SIGTERM, 40*time.Second)
+	if err := d.Stop(t, syscall.SIGTERM, 40*time.Second); err != nil {
+		t.Errorf("stop the daemon: %v", err)
+	}
 	if !strings.Contains(d.Output(), "web sources fetched by the native fetcher") {
 		t.Errorf("serve does not say which fetcher it uses:\n%s", d.Output())
 	}
@@ -278,7 +284,9 @@ func TestSQLCommandWithReadOnlyRole(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() }) // after the role is dropped: cleanups run last first
 	var dbName string
-	st.DB().Get(&dbName, `SELECT current_database()`)
+	if err := st.DB().Get(&dbName, `SELECT current_database()`); err != nil {
+		t.Fatal(err)
+	}
 	role := "reader_" + dbName
 	for _, q := range []string{
 		`CREATE ROLE ` + role + ` LOGIN`,
@@ -294,8 +302,11 @@ func TestSQLCommandWithReadOnlyRole(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() {
-		st.DB().Exec(`DROP OWNED BY ` + role)
-		st.DB().Exec(`DROP ROLE ` + role)
+		for _, q := range []string{`DROP OWNED BY ` + role, `DROP ROLE ` + role} {
+			if _, err := st.DB().Exec(q); err != nil {
+				t.Errorf("clean up the role: %v", err)
+			}
+		}
 	})
 	env = append(env, "FEEDPOLLER_SQL_DATABASE_URL="+strings.Replace(dbURL, "postgres@", role+"@", 1))
 	if out := mustCLI(t, dir, env, "sql", "SELECT name, current_user FROM workspaces"); !strings.Contains(out, "readable\t"+role) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"slices"
 	"testing"
@@ -20,7 +19,7 @@ func TestPoolKeepsWorkerSessionsAcrossRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, _, err := openStore(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), slog.LevelDebug)
+	st, _, err := openStore(ctx, cfg, slog.New(slog.DiscardHandler), slog.LevelDebug)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,13 +51,13 @@ func writeSecretFile(path, secret string) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	defer os.Remove(f.Name()) // after the rename, a no-op
+	defer func() { _ = os.Remove(f.Name()) }() // after the rename, a no-op
 	if err := f.Chmod(0o600); err != nil {
-		f.Close()
+		_ = f.Close() // the error to report is the one above
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if _, err := f.WriteString(secret + "\n"); err != nil {
-		f.Close()
+		_ = f.Close() // the error to report is the one above
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {

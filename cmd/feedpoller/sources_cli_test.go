@@ -116,7 +116,9 @@ func post(t *testing.T, h *httptest.Server, token, path string, body map[string]
 	}
 	defer resp.Body.Close()
 	var eb struct{ Error string }
-	json.NewDecoder(resp.Body).Decode(&eb)
+	if err := json.NewDecoder(resp.Body).Decode(&eb); err != nil {
+		t.Fatalf("decode the API's error: %v", err)
+	}
 	return resp.StatusCode, eb.Error
 }
 

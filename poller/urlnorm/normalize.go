@@ -53,7 +53,7 @@ func normalize(raw string, query func(string) string) (string, error) {
 	s := strings.TrimSpace(raw)
 	u, err := url.Parse(s)
 	if err != nil {
-		return "", fmt.Errorf("normalize url %s: %w: %v", short(raw), ErrInvalidURL, unwrapURLError(err))
+		return "", fmt.Errorf("normalize url %s: %w: %w", short(raw), ErrInvalidURL, unwrapURLError(err))
 	}
 	scheme := strings.ToLower(u.Scheme)
 	switch scheme {
@@ -68,11 +68,11 @@ func normalize(raw string, query func(string) string) (string, error) {
 	}
 	host, err := normalizeHost(u.Hostname())
 	if err != nil {
-		return "", fmt.Errorf("normalize url %s: %w: %v", short(raw), ErrInvalidURL, err)
+		return "", fmt.Errorf("normalize url %s: %w: %w", short(raw), ErrInvalidURL, err)
 	}
 	port, err := normalizePort(scheme, u.Port())
 	if err != nil {
-		return "", fmt.Errorf("normalize url %s: %w: %v", short(raw), ErrInvalidURL, err)
+		return "", fmt.Errorf("normalize url %s: %w: %w", short(raw), ErrInvalidURL, err)
 	}
 
 	var b strings.Builder
@@ -113,7 +113,7 @@ func normalizeHost(h string) (string, error) {
 	if !isPlainASCIIHost(ascii) {
 		var err error
 		if ascii, err = idnaProfile.ToASCII(h); err != nil {
-			return "", fmt.Errorf("host %q: %v", h, err)
+			return "", fmt.Errorf("host %q: %w", h, err)
 		}
 	}
 	ascii = strings.TrimRight(strings.ToLower(ascii), ".")

@@ -2,7 +2,6 @@ package fetch
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net"
 	"testing"
@@ -23,7 +22,7 @@ func TestPolicyDialContext(t *testing.T) {
 			c.Close()
 		}
 	}()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	quiet := slog.New(slog.DiscardHandler)
 	closed, _ := NewPolicy(Options{Logger: quiet})
 	if _, err := closed.DialContext(context.Background(), "tcp", ln.Addr().String()); !IsRefused(err) {
 		t.Fatalf("dial loopback under the default policy: %v, want a refusal", err)
