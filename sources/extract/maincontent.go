@@ -30,7 +30,7 @@ const (
 // cleaned reports whether the node went through go-trafilatura's cleaning
 // (links and code highlighting stripped), which the refinements undo.
 func mainContent(root *html.Node, base *url.URL, opts Options) (node *html.Node, method string, cleaned bool) {
-	if opts.Extractor == methodReadability {
+	if opts.Extractor == methodReadability || paragraphCost(root) > maxParagraphCost {
 		return readabilityContent(root, base, true), methodReadability, false
 	}
 	if !opts.KeepCaptions {
