@@ -87,7 +87,7 @@ type Decision struct {
 	// Reason is a short human-readable account, stable in form:
 	// "adaptive: ~3 new/day → 2h10m", "ttl 120m", "backoff: 3 failures →
 	// 4h", "skipHours until 07:00", "websub: subscribed, safety poll". A
-	// hint that was bounded says so: "ttl 1000000000m, clamped to ceiling
+	// hint that was bounded says so: "ttl 1000000m, clamped to ceiling
 	// 24h", "… (ttl 0m below floor 5m)".
 	Reason string
 	Kind   Kind

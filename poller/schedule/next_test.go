@@ -46,7 +46,7 @@ func TestNextHints(t *testing.T) {
 			obs: Observation{Outcome: NotModified}, kind: KindAdaptive, reason: "(ttl 0m below floor 5m)"},
 		{name: "ttl of a billion minutes is clamped to the ceiling",
 			feed: FeedHints{TTL: time.Duration(math.MaxInt64), HasTTL: true}, obs: Observation{Outcome: NotModified},
-			wantIn: 24 * time.Hour, kind: KindTTL, reason: "ttl 153722867m, clamped to ceiling 24h"},
+			wantIn: 24 * time.Hour, kind: KindTTL, reason: "ttl over 100 years, clamped to ceiling 24h"},
 		{name: "ttl read from this fetch", obs: Observation{Outcome: Fetched,
 			Hints: sources.Hints{FeedRead: true, TTL: dur(45 * time.Minute)}}, wantIn: 45 * time.Minute, kind: KindTTL,
 			reason: "ttl 45m"},
