@@ -63,8 +63,12 @@ type Observation struct {
 type Kind string
 
 const (
-	KindFixed       Kind = "fixed"
-	KindAdaptive    Kind = "adaptive"
+	KindFixed    Kind = "fixed"
+	KindAdaptive Kind = "adaptive"
+	// KindBurst: the poll found most of the feed's listed items new, so
+	// the next one comes at the floor, before the rest of a burst pushes
+	// items out of the feed.
+	KindBurst       Kind = "burst"
 	KindTTL         Kind = "ttl"
 	KindSyndication Kind = "syndication"
 	KindCache       Kind = "cache"
@@ -77,7 +81,7 @@ const (
 
 // Kinds lists every Kind, for registering metrics up front.
 func Kinds() []Kind {
-	return []Kind{KindFixed, KindAdaptive, KindTTL, KindSyndication, KindCache, KindSkip,
+	return []Kind{KindFixed, KindAdaptive, KindBurst, KindTTL, KindSyndication, KindCache, KindSkip,
 		KindBackoff, KindRetryAfter, KindDeferred, KindWebSub}
 }
 
