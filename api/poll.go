@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"time"
 )
 
 // pollResult is the poll endpoint's answer.
@@ -15,6 +16,10 @@ type pollResult struct {
 	ItemsPromoted  int    `json:"items_promoted"`
 	Error          string `json:"error"`
 	DurationMS     int64  `json:"duration_ms"`
+	// NextPollAt and NextPollReason are absent when the poller reported
+	// none.
+	NextPollAt     *time.Time `json:"next_poll_at,omitempty"`
+	NextPollReason string     `json:"next_poll_reason,omitempty"`
 }
 
 func (s *Server) pollSource(w http.ResponseWriter, r *http.Request) error {
@@ -27,7 +32,12 @@ func (s *Server) pollSource(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, pollResult{SourceID: id, Status: o.Status, HTTPStatus: o.HTTPStatus, ItemsSeen: o.ItemsSeen,
-		ItemsNew: o.ItemsNew, ItemsDuplicate: o.ItemsDuplicate, ItemsPromoted: o.ItemsPromoted, Error: o.Error, DurationMS: o.DurationMS})
+	res := pollResult{SourceID: id, Status: o.Status, HTTPStatus: o.HTTPStatus, ItemsSeen: o.ItemsSeen,
+		ItemsNew: o.ItemsNew, ItemsDuplicate: o.ItemsDuplicate, ItemsPromoted: o.ItemsPromoted, Error: o.Error, DurationMS: o.DurationMS,
+		NextPollReason: o.NextPollReason}
+	if !o.NextPollAt.IsZero() {
+		res.NextPollAt = &o.NextPollAt
+	}
+	writeJSON(w, http.StatusOK, res)
 	return nil
 }

@@ -31,6 +31,7 @@ type feedServer struct {
 	mu       sync.Mutex
 	feeds    map[string]string // path → body; "" → 500
 	status   map[string]int    // path → forced status
+	headers  map[string]http.Header
 	requests map[string]int
 	inFlight map[string]int
 	overlap  map[string]bool // a path was requested twice at once
@@ -38,7 +39,7 @@ type feedServer struct {
 
 func newFeedServer(t *testing.T) *feedServer {
 	fs := &feedServer{feeds: map[string]string{}, status: map[string]int{}, requests: map[string]int{},
-		inFlight: map[string]int{}, overlap: map[string]bool{}}
+		inFlight: map[string]int{}, overlap: map[string]bool{}, headers: map[string]http.Header{}}
 	fs.Server = httptest.NewServer(http.HandlerFunc(fs.serve))
 	t.Cleanup(fs.Close)
 	return fs
@@ -53,6 +54,9 @@ func (fs *feedServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	body, ok := fs.feeds[r.URL.Path]
 	status := fs.status[r.URL.Path]
+	for k, vs := range fs.headers[r.URL.Path] {
+		w.Header()[k] = vs
+	}
 	fs.mu.Unlock()
 	defer func() {
 		fs.mu.Lock()
@@ -100,6 +104,23 @@ func (fs *feedServer) fail(path string, status int) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.status[path] = status
+}
+
+// header sets a response header of every answer for path (h "" removes
+// it).
+func (fs *feedServer) header(path, key, value string) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	h := fs.headers[path]
+	if h == nil {
+		h = http.Header{}
+		fs.headers[path] = h
+	}
+	if value == "" {
+		h.Del(key)
+		return
+	}
+	h.Set(key, value)
 }
 
 func (fs *feedServer) count(path string) int {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/feedpoller/feedpoller/poller/schedule"
 )
 
 // Metrics are the poller's Prometheus collectors.
@@ -15,6 +17,9 @@ type Metrics struct {
 	SchedulerLag   prometheus.Histogram
 	InFlight       prometheus.Gauge
 	DatabaseErrors prometheus.Counter
+	// NextPolls counts next-poll decisions by the kind of rule that made
+	// them (schedule.Kinds); every kind is there from the start, at 0.
+	NextPolls *prometheus.CounterVec
 }
 
 // NewMetrics creates the collectors and registers them on reg (nil: not
@@ -45,11 +50,19 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		DatabaseErrors: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "feedpoller_database_errors_total", Help: "Scheduler and poll writes that failed on the database.",
 		}),
+		NextPolls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "feedpoller_next_poll_decisions_total",
+			Help: "Next polls decided, by the kind of rule that placed them (fixed, adaptive, ttl, backoff, websub, ...).",
+		}, []string{"kind"}),
+	}
+	for _, k := range schedule.Kinds() {
+		m.NextPolls.WithLabelValues(string(k))
 	}
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.Polls, m.PollDuration, m.Items, m.DueBacklog, m.SchedulerLag, m.InFlight, m.DatabaseErrors} {
+	for _, c := range []prometheus.Collector{m.Polls, m.PollDuration, m.Items, m.DueBacklog, m.SchedulerLag, m.InFlight,
+		m.DatabaseErrors, m.NextPolls} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("register poller metrics: %w", err)
 		}

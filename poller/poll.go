@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/poller/pipeline"
+	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -24,6 +25,10 @@ type Outcome struct {
 	ItemsPromoted  int    `json:"items_promoted"`
 	Error          string `json:"error,omitempty"`
 	DurationMS     int64  `json:"duration_ms"`
+	// NextPollAt and NextPollReason: when the source is polled again, and
+	// why then.
+	NextPollAt     time.Time `json:"next_poll_at"`
+	NextPollReason string    `json:"next_poll_reason"`
 }
 
 // errNotRecorded marks a poll whose results did not reach the database; the
@@ -76,9 +81,9 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 
 	fetcher, ok := p.opts.Fetchers[src.SourceType]
 	if !ok {
-		save.Source = store.SourceUpdate{Status: store.StatusNotSupported, NextPollAt: p.nextPoll(src, 0),
+		save.Source = store.SourceUpdate{Status: store.StatusNotSupported,
 			Error: fmt.Sprintf("source type %q is not polled", src.SourceType)}
-		return p.finish(ctx, src, save, out, start)
+		return p.finish(ctx, src, save, schedule.Observation{Outcome: schedule.Skipped}, out, start)
 	}
 
 	req := sources.Request{SourceID: src.ID, URL: src.URL, ETag: src.ETag, LastModified: src.LastModified}
@@ -99,12 +104,13 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 			err = fmt.Errorf("poll took longer than its lease allows (%s to fetch, the rest kept to save it): %w",
 				fetchBy.Sub(start).Round(time.Millisecond), err)
 		}
-		save.Source = p.failure(src, err)
+		var obs schedule.Observation
+		save.Source, obs = failure(src, err)
 		save.Run.HTTPStatus = httpStatusOf(err)
-		return p.finish(ctx, src, save, out, start)
+		return p.finish(ctx, src, save, obs, out, start)
 	}
 	save.Run.HTTPStatus = res.HTTPStatus
-	save.Source = store.SourceUpdate{Status: store.StatusOK, Reset: true, NextPollAt: p.nextPoll(src, 0),
+	save.Source = store.SourceUpdate{Status: store.StatusOK, Reset: true,
 		ETag: &res.ETag, LastModified: &res.LastModified, Unconditional: unconditional, Title: res.FeedTitle}
 	if res.NotModified {
 		save.Source.Status = store.StatusNotModified
@@ -115,7 +121,10 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 		if res.LastModified == "" {
 			save.Source.LastModified = nil
 		}
-		return p.finish(ctx, src, save, out, start)
+		return p.finish(ctx, src, save, schedule.Observation{Outcome: schedule.NotModified, Hints: res.Hints}, out, start)
+	}
+	if src.SourceType != store.SourceWeb {
+		save.Source.HubURL, save.Source.SelfURL = webSubLinks(res.Hints)
 	}
 	save.Run.ItemsSeen = len(res.Items)
 	processed, err := p.pipeline.Run(ctx, pipeline.Batch{Source: src, Items: res.Items, FetchBy: fetchBy})
@@ -125,7 +134,8 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 			return out, fmt.Errorf("poll source %d: %w", src.ID, ctx.Err())
 		}
 		if store.IsDataError(err) {
-			return p.finish(ctx, src, p.refused(src, save, err), out, start)
+			save, obs := refused(src, save, err)
+			return p.finish(ctx, src, save, obs, out, start)
 		}
 		p.metrics.DatabaseErrors.Inc()
 		p.outage.report(opLookup, err)
@@ -134,7 +144,7 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 	p.outage.recovered(opLookup)
 	save.Articles = processed.Articles
 	save.Run.ItemsDuplicate = processed.Duplicates
-	return p.finish(ctx, src, save, out, start)
+	return p.finish(ctx, src, save, fetched(src, res, processed.Articles), out, start)
 }
 
 // pollDeadlines returns when src's lease ends and when fetching must stop
@@ -152,27 +162,31 @@ func (p *Poller) pollDeadlines(src store.FeedSource, start time.Time) (leaseEnd,
 // an outage) into a failed poll of its source: recorded, counted, backed
 // off like any failure, so the source cannot wedge the daemon by being
 // redone at every lease expiry.
-func (p *Poller) refused(src store.FeedSource, save store.PollSave, err error) store.PollSave {
+func refused(src store.FeedSource, save store.PollSave, err error) (store.PollSave, schedule.Observation) {
 	save.Articles = nil
 	save.Run.ItemsDuplicate = 0
 	save.Source = store.SourceUpdate{Status: store.StatusError, Failed: true,
-		NextPollAt: p.nextPoll(src, src.ConsecutiveFailures+1),
-		Error:      "the database refused this poll's data, nothing of it was stored: " + err.Error()}
-	return save
+		Error: "the database refused this poll's data, nothing of it was stored: " + err.Error()}
+	return save, schedule.Observation{Outcome: schedule.Failed, Failures: src.ConsecutiveFailures + 1}
 }
 
-// finish stores the poll and reports it.
-func (p *Poller) finish(ctx context.Context, src store.FeedSource, save store.PollSave, out Outcome, start time.Time) (Outcome, error) {
+// finish decides the next poll from what the poll observed, stores the
+// poll and reports it.
+func (p *Poller) finish(ctx context.Context, src store.FeedSource, save store.PollSave, obs schedule.Observation,
+	out Outcome, start time.Time) (Outcome, error) {
 	// The write must not be cut short by a shutdown signal: a poll that got
 	// this far is stored whole or not at all. It must not outlast the
 	// lease either (ctx carries the lease's end).
 	dl, _ := ctx.Deadline()
 	wctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), dl)
 	defer cancel()
+	now := time.Now()
+	p.decide(src, &save.Source, obs, now)
 	counts, err := p.save(wctx, &save, start)
 	if err != nil && store.IsDataError(err) {
 		p.log.Warn("the database refused a poll's data; recording the poll as failed", "source_id", src.ID, "err", err)
-		save = p.refused(src, save, err)
+		save, obs = refused(src, save, err)
+		p.decide(src, &save.Source, obs, now)
 		counts, err = p.save(wctx, &save, start)
 	}
 	if errors.Is(err, store.ErrLeaseLost) {
@@ -194,13 +208,15 @@ func (p *Poller) finish(ctx context.Context, src store.FeedSource, save store.Po
 	out.ItemsPromoted = counts.Promoted
 	out.Error = save.Source.Error
 	out.DurationMS = save.Run.DurationMS
+	out.NextPollAt, out.NextPollReason = save.Source.NextPollAt, save.Source.NextPollReason
 
 	p.metrics.Polls.WithLabelValues(src.SourceType, out.Status).Inc()
+	p.metrics.NextPolls.WithLabelValues(save.Source.NextPollKind).Inc()
 	p.metrics.PollDuration.WithLabelValues(src.SourceType).Observe(time.Since(start).Seconds())
 	p.metrics.Items.WithLabelValues("new").Add(float64(out.ItemsNew))
 	p.metrics.Items.WithLabelValues("duplicate").Add(float64(out.ItemsDuplicate))
 	p.metrics.Items.WithLabelValues("promoted").Add(float64(out.ItemsPromoted))
-	p.logPoll(src, out, save.Source.NextPollAt)
+	p.logPoll(src, out)
 	return out, nil
 }
 
@@ -215,9 +231,9 @@ func (p *Poller) save(ctx context.Context, save *store.PollSave, start time.Time
 }
 
 // logPoll writes the one line every poll gets at info level (warn when it
-// failed): which source, what came of it, how long it took and when the
-// source is polled next.
-func (p *Poller) logPoll(src store.FeedSource, out Outcome, next time.Time) {
+// failed): which source, what came of it, how long it took, and when the
+// source is polled next and why.
+func (p *Poller) logPoll(src store.FeedSource, out Outcome) {
 	level := p.log.Info
 	if out.Status == store.StatusError || out.Status == store.StatusGone {
 		level = p.log.Warn
@@ -228,7 +244,7 @@ func (p *Poller) logPoll(src store.FeedSource, out Outcome, next time.Time) {
 	}
 	args = append(args, "type", src.SourceType, "status", out.Status, "http_status", out.HTTPStatus,
 		"seen", out.ItemsSeen, "new", out.ItemsNew, "duplicate", out.ItemsDuplicate, "promoted", out.ItemsPromoted,
-		"ms", out.DurationMS, "next_poll", next.UTC().Format(time.RFC3339))
+		"ms", out.DurationMS, "next_poll", out.NextPollAt.UTC().Format(time.RFC3339), "next_poll_reason", out.NextPollReason)
 	if out.Error != "" {
 		args = append(args, "err", out.Error)
 	}

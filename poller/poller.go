@@ -17,6 +17,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/feedpoller/feedpoller/poller/pipeline"
+	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -74,6 +75,16 @@ type Options struct {
 	Jitter float64
 	// MaxBackoff caps the failure backoff.
 	MaxBackoff time.Duration
+	// Floor and Ceiling bound where an adaptive source's next poll, or a
+	// publisher's hint, may place it: no hint floods or stops a source.
+	Floor, Ceiling time.Duration
+	// Safety is how often a source whose items arrive by WebSub push is
+	// still polled.
+	Safety time.Duration
+	// Target is the detection latency the adaptive interval aims at for
+	// busy sources; Balance is how much waiting beyond it one request is
+	// worth (docs/scheduling.md).
+	Target, Balance time.Duration
 	// UnconditionalEvery is how often a source is fetched without
 	// validators.
 	UnconditionalEvery time.Duration
@@ -103,6 +114,11 @@ func DefaultOptions() Options {
 		MaxArticleFetches:  10,
 		Jitter:             0.1,
 		MaxBackoff:         24 * time.Hour,
+		Floor:              schedule.DefaultFloor,
+		Ceiling:            schedule.DefaultCeiling,
+		Safety:             schedule.DefaultSafety,
+		Target:             schedule.DefaultTarget,
+		Balance:            schedule.DefaultBalance,
 		UnconditionalEvery: 24 * time.Hour,
 		MaxMarkdownBytes:   1 << 20,
 	}
@@ -139,11 +155,19 @@ func New(opts Options) (*Poller, error) {
 		name string
 		val  int64
 	}{{"Workers", int64(opts.Workers)}, {"BatchSize", int64(opts.BatchSize)}, {"Lease", int64(opts.Lease)},
-		{"MaxBackoff", int64(opts.MaxBackoff)}, {"UnconditionalEvery", int64(opts.UnconditionalEvery)}}
+		{"MaxBackoff", int64(opts.MaxBackoff)}, {"UnconditionalEvery", int64(opts.UnconditionalEvery)},
+		{"Floor", int64(opts.Floor)}, {"Ceiling", int64(opts.Ceiling)}, {"Safety", int64(opts.Safety)},
+		{"Target", int64(opts.Target)}, {"Balance", int64(opts.Balance)}}
 	for _, o := range positive {
 		if o.val <= 0 {
 			errs = append(errs, o.name+" must be more than 0")
 		}
+	}
+	if opts.Floor > 0 && opts.Ceiling < opts.Floor {
+		errs = append(errs, fmt.Sprintf("Ceiling %s is below Floor %s", opts.Ceiling, opts.Floor))
+	}
+	if opts.Ceiling > 0 && opts.Target > opts.Ceiling {
+		errs = append(errs, fmt.Sprintf("Target %s is above Ceiling %s", opts.Target, opts.Ceiling))
 	}
 	if opts.ShutdownGrace < 0 {
 		errs = append(errs, fmt.Sprintf("ShutdownGrace %s is negative", opts.ShutdownGrace))

@@ -140,6 +140,9 @@ func (m *memStore) UpdateSource(_ context.Context, workspaceID, id int64, p stor
 	if p.TrackChanges != nil {
 		s.TrackChanges = *p.TrackChanges
 	}
+	if p.ScheduleMode != nil {
+		s.ScheduleMode = *p.ScheduleMode
+	}
 	out := *s
 	return &out, nil
 }

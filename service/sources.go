@@ -27,6 +27,10 @@ type SourceSpec struct {
 	PollingIntervalMinutes *int  `json:"polling_interval_minutes" validate:"omitnil,min=1,max=43200"`
 	IsActive               *bool `json:"is_active"`
 	TrackChanges           *bool `json:"track_changes"`
+	// Schedule is adaptive (default: the interval is learnt from what polls
+	// find, starting at PollingIntervalMinutes) or fixed (every
+	// PollingIntervalMinutes, whatever the publisher declares).
+	Schedule *string `json:"schedule" validate:"omitnil,oneof=adaptive fixed"`
 }
 
 // SourceChange lists what an update changes; a nil field is left as it is.
@@ -35,6 +39,8 @@ type SourceChange struct {
 	IsActive               *bool   `json:"is_active"`
 	PollingIntervalMinutes *int    `json:"polling_interval_minutes" validate:"omitnil,min=1,max=43200"`
 	TrackChanges           *bool   `json:"track_changes"`
+	// Schedule is adaptive or fixed; it takes effect from the next poll.
+	Schedule *string `json:"schedule" validate:"omitnil,oneof=adaptive fixed"`
 }
 
 // CreatedSource is a stored source and what validating it found.
@@ -84,6 +90,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 		IsActive:               spec.IsActive == nil || *spec.IsActive,
 		TrackChanges:           spec.TrackChanges != nil && *spec.TrackChanges,
 		PollingIntervalMinutes: s.opts.RSSIntervalMinutes,
+		ScheduleMode:           store.ScheduleAdaptive,
 	}
 	if src.SourceType == "" {
 		src.SourceType = store.SourceRSS
@@ -96,6 +103,9 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 	}
 	if spec.Title != nil {
 		src.Title = *spec.Title
+	}
+	if spec.Schedule != nil {
+		src.ScheduleMode = *spec.Schedule
 	}
 	out := &CreatedSource{}
 	if src.SourceType == store.SourceRSS || src.SourceType == store.SourceWeb {
@@ -211,24 +221,27 @@ func (s *Service) ListSources(ctx context.Context, workspaceID int64) ([]store.F
 	return s.opts.Store.ListSources(ctx, workspaceID)
 }
 
-// UpdateSource applies ch to a source. Turning an inactive source active
-// clears its failures and makes it due at once.
+// UpdateSource applies ch to a source (workspaceID 0: of any workspace).
+// Turning an inactive source active clears its failures and makes it due
+// at once.
 func (s *Service) UpdateSource(ctx context.Context, workspaceID, id int64, ch SourceChange) (*store.FeedSource, error) {
-	if _, err := s.GetSource(ctx, workspaceID, id); err != nil {
+	src, err := s.GetSource(ctx, workspaceID, id)
+	if err != nil {
 		return nil, err
 	}
-	if ch.Title == nil && ch.IsActive == nil && ch.PollingIntervalMinutes == nil && ch.TrackChanges == nil {
-		return nil, invalidf(nil, "nothing to change: send one or more of title, is_active, polling_interval_minutes, track_changes")
+	if ch.Title == nil && ch.IsActive == nil && ch.PollingIntervalMinutes == nil && ch.TrackChanges == nil && ch.Schedule == nil {
+		return nil, invalidf(nil, "nothing to change: send one or more of title, is_active, polling_interval_minutes, track_changes, schedule")
 	}
 	ch.Title = trimmed(ch.Title)
 	if err := s.rules.Check(&ch, nil); err != nil {
 		return nil, err
 	}
-	updated, err := s.opts.Store.UpdateSource(ctx, workspaceID, id, store.SourcePatch{
+	updated, err := s.opts.Store.UpdateSource(ctx, src.WorkspaceID, src.ID, store.SourcePatch{
 		Title:                  ch.Title,
 		IsActive:               ch.IsActive,
 		PollingIntervalMinutes: ch.PollingIntervalMinutes,
 		TrackChanges:           ch.TrackChanges,
+		ScheduleMode:           ch.Schedule,
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, notFound("source")

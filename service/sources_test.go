@@ -323,3 +323,36 @@ func TestNewRefusesBadOptions(t *testing.T) {
 		t.Fatalf("built-in defaults changed: %+v", o)
 	}
 }
+
+// A source is adaptive unless created or changed to fixed, through the
+// one service the API and the CLI share; anything else is refused naming
+// the field, before the URL is fetched.
+func TestSourceSchedule(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	plain, err := f.svc.CreateSource(ctx, f.wsID, service.SourceSpec{URL: "https://feeds.example/a.xml"})
+	if err != nil || plain.Source.ScheduleMode != store.ScheduleAdaptive {
+		t.Fatalf("default schedule: %+v, %v; want adaptive", plain, err)
+	}
+	pinned, err := f.svc.CreateSource(ctx, f.wsID, service.SourceSpec{URL: "https://feeds.example/b.xml", Schedule: ptr("fixed")})
+	if err != nil || pinned.Source.ScheduleMode != store.ScheduleFixed {
+		t.Fatalf("schedule fixed: %+v, %v", pinned, err)
+	}
+	before := f.val.calls()
+	_, err = f.svc.CreateSource(ctx, f.wsID, service.SourceSpec{URL: "https://feeds.example/c.xml", Schedule: ptr("weekly")})
+	if se := wantKind(t, err, service.ErrInvalid, "schedule"); se.Fields["schedule"] != "must be one of: adaptive, fixed" {
+		t.Fatalf("schedule weekly: %q", se.Fields["schedule"])
+	}
+	if f.val.calls() != before {
+		t.Fatal("a refused schedule still validated the URL")
+	}
+	// Workspace 0: of any workspace, as `feedpoller sources set` asks.
+	got, err := f.svc.UpdateSource(ctx, 0, plain.Source.ID, service.SourceChange{Schedule: ptr("fixed")})
+	if err != nil || got.ScheduleMode != store.ScheduleFixed {
+		t.Fatalf("change to fixed: %+v, %v", got, err)
+	}
+	_, err = f.svc.UpdateSource(ctx, f.wsID, plain.Source.ID, service.SourceChange{Schedule: ptr("")})
+	wantKind(t, err, service.ErrInvalid, "schedule")
+	_, err = f.svc.UpdateSource(ctx, f.other, plain.Source.ID, service.SourceChange{Schedule: ptr("adaptive")})
+	wantKind(t, err, service.ErrNotFound, "")
+}

@@ -11,9 +11,21 @@ import (
 
 // SourceUpdate is the bookkeeping a poll writes on its source.
 type SourceUpdate struct {
-	Status     string
-	Error      string
+	Status string
+	Error  string
+	// PolledAt is the poll's time, stored as last_polled_at: the moment
+	// the next poll was decided from, so that next_poll_at −
+	// last_polled_at is the interval the scheduler chose. Zero: the
+	// save's own time.
+	PolledAt   time.Time
 	NextPollAt time.Time
+	// NextPollReason and NextPollKind say why NextPollAt is when it is.
+	NextPollReason, NextPollKind string
+	// ScheduleState is the scheduler's estimate to store.
+	ScheduleState string
+	// HubURL and SelfURL are the WebSub hub and topic the fetch found;
+	// nil keeps the stored ones (a 304 has no body to read them from).
+	HubURL, SelfURL *string
 	// Failed adds one to consecutive_failures; otherwise Reset sets it to 0
 	// and neither leaves it alone (deferrals).
 	Failed bool
@@ -36,7 +48,9 @@ const maxErrorBytes = 2000
 // (dialect.bookkeepingOnly). It also gives the lease back.
 const sourceSet = `last_polled_at = ?, last_polled_status = ?, last_polled_error = ?,
 	consecutive_failures = CASE WHEN ? THEN consecutive_failures + 1 WHEN ? THEN 0 ELSE consecutive_failures END,
-	next_poll_at = ?, is_active = CASE WHEN ? THEN ? ELSE is_active END,
+	next_poll_at = ?, next_poll_reason = ?, next_poll_kind = ?, schedule_state = ?,
+	hub_url = COALESCE(?, hub_url), self_url = COALESCE(?, self_url),
+	is_active = CASE WHEN ? THEN ? ELSE is_active END,
 	etag = COALESCE(?, etag), last_modified = COALESCE(?, last_modified),
 	last_unconditional_at = CASE WHEN ? THEN ? ELSE last_unconditional_at END,
 	title = CASE WHEN title = '' THEN ? ELSE title END,
@@ -46,11 +60,19 @@ const sourceSet = `last_polled_at = ?, last_polled_status = ?, last_polled_error
 // leased to this poll's owner.
 const sourceLeased = ` WHERE id = ? AND lease_owner = ? AND lease_until > ?`
 
+// maxReasonBytes bounds the stored next poll reason.
+const maxReasonBytes = 500
+
 // sourceArgs are the parameters of sourceSet and sourceLeased, at time t.
 func (p PollSave) sourceArgs(t time.Time) []any {
 	u := p.Source
-	return []any{t, u.Status, truncate(u.Error, maxErrorBytes), u.Failed, u.Reset, u.NextPollAt.UTC(), u.Deactivate, false,
-		u.ETag, u.LastModified, u.Unconditional, t, u.Title, t, p.SourceID, p.Owner, t}
+	polled := t
+	if !u.PolledAt.IsZero() {
+		polled = u.PolledAt.UTC()
+	}
+	return []any{polled, u.Status, truncate(u.Error, maxErrorBytes), u.Failed, u.Reset, u.NextPollAt.UTC(),
+		truncate(u.NextPollReason, maxReasonBytes), u.NextPollKind, u.ScheduleState, u.HubURL, u.SelfURL,
+		u.Deactivate, false, u.ETag, u.LastModified, u.Unconditional, polled, u.Title, t, p.SourceID, p.Owner, t}
 }
 
 // updateSource writes the source's bookkeeping in the poll's transaction;

@@ -24,6 +24,12 @@ const (
 	StatusNotSupported = "not_supported" // source type not polled
 )
 
+// Schedule modes accepted by feed_sources.schedule_mode.
+const (
+	ScheduleAdaptive = "adaptive"
+	ScheduleFixed    = "fixed"
+)
+
 // MaxConsecutiveFailures is where a source stops being due.
 const MaxConsecutiveFailures = 10
 
@@ -66,6 +72,25 @@ type FeedSource struct {
 	LastPolledError        string     `db:"last_polled_error" json:"last_polled_error"`
 	ConsecutiveFailures    int        `db:"consecutive_failures" json:"consecutive_failures"`
 	NextPollAt             time.Time  `db:"next_poll_at" json:"next_poll_at"`
+	// ScheduleMode is ScheduleAdaptive or ScheduleFixed.
+	ScheduleMode string `db:"schedule_mode" json:"schedule"`
+	// NextPollReason says why NextPollAt is when it is ("ttl 120m",
+	// "backoff: 3 failures → 4h"); NextPollKind is the rule that placed it,
+	// one of a small closed set (poller/schedule.Kinds), "" before the
+	// first poll.
+	NextPollReason string `db:"next_poll_reason" json:"next_poll_reason"`
+	NextPollKind   string `db:"next_poll_kind" json:"next_poll_kind"`
+	// ScheduleState is the adaptive scheduler's estimate, opaque text ("":
+	// never polled).
+	ScheduleState string `db:"schedule_state" json:"-"`
+	// HubURL and SelfURL are the WebSub hub and topic the feed advertised
+	// at its last fetch ("" when none).
+	HubURL  string `db:"hub_url" json:"-"`
+	SelfURL string `db:"self_url" json:"-"`
+	// WebSubSubscribedUntil is when the source's verified WebSub
+	// subscription ends; while it lies ahead, pushes bring the items and
+	// polls fall back to a safety interval.
+	WebSubSubscribedUntil *time.Time `db:"websub_subscribed_until" json:"-"`
 	// LastUnconditionalAt is when the source was last fetched without
 	// validators (once a day, so stale validators cannot hide new items).
 	LastUnconditionalAt *time.Time `db:"last_unconditional_at" json:"-"`

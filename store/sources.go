@@ -13,18 +13,32 @@ import (
 
 const sourceColumns = `id, workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes,
 	etag, last_modified, last_polled_at, last_polled_status, last_polled_error, consecutive_failures,
-	next_poll_at, last_unconditional_at, due_at, lease_until, lease_owner, created_at, updated_at`
+	next_poll_at, schedule_mode, next_poll_reason, next_poll_kind, schedule_state, hub_url, self_url,
+	websub_subscribed_until, last_unconditional_at, due_at, lease_until, lease_owner, created_at, updated_at`
+
+// ReasonNew and ReasonActivated are the next poll reasons of a source
+// that was just created or turned active: due at once, by no rule of the
+// scheduler (their kind is "").
+const (
+	ReasonNew       = "new source, due now"
+	ReasonActivated = "activated, due now"
+)
 
 // CreateSource stores a new source, due at once. A URL already in the
-// workspace is ErrConflict.
+// workspace is ErrConflict. An empty ScheduleMode is adaptive.
 func (s *Store) CreateSource(ctx context.Context, src *FeedSource) error {
 	t := now()
 	src.CreatedAt, src.UpdatedAt, src.NextPollAt = t, t, t
+	if src.ScheduleMode == "" {
+		src.ScheduleMode = ScheduleAdaptive
+	}
+	src.NextPollReason, src.NextPollKind = ReasonNew, ""
 	err := s.db.GetContext(ctx, &src.ID, s.q(`INSERT INTO feed_sources
-		(workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes, next_poll_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		(workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes, schedule_mode,
+		next_poll_at, next_poll_reason, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		src.WorkspaceID, src.URL, src.SourceType, src.Title, src.IsActive, src.PollingIntervalMinutes, src.TrackChanges,
-		src.NextPollAt, src.CreatedAt, src.UpdatedAt)
+		src.ScheduleMode, src.NextPollAt, src.NextPollReason, src.CreatedAt, src.UpdatedAt)
 	if dberr.IsUniqueViolation(err) {
 		return fmt.Errorf("source %s in workspace %d: %w", src.URL, src.WorkspaceID, ErrConflict)
 	}
@@ -65,6 +79,9 @@ type SourcePatch struct {
 	IsActive               *bool
 	PollingIntervalMinutes *int
 	TrackChanges           *bool
+	// ScheduleMode is ScheduleAdaptive or ScheduleFixed; it takes effect
+	// from the source's next poll.
+	ScheduleMode *string
 }
 
 // UpdateSource applies a patch in one statement. Turning an inactive
@@ -72,17 +89,21 @@ type SourcePatch struct {
 // admin can revive a source the failure limit had paused.
 func (s *Store) UpdateSource(ctx context.Context, workspaceID, id int64, p SourcePatch) (*FeedSource, error) {
 	t := now()
+	revive := p.IsActive != nil && *p.IsActive
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE feed_sources SET
 		title = COALESCE(?, title),
 		polling_interval_minutes = COALESCE(?, polling_interval_minutes),
 		track_changes = COALESCE(?, track_changes),
+		schedule_mode = COALESCE(?, schedule_mode),
 		consecutive_failures = CASE WHEN ? AND NOT is_active THEN 0 ELSE consecutive_failures END,
+		next_poll_reason = CASE WHEN ? AND NOT is_active THEN ? ELSE next_poll_reason END,
+		next_poll_kind = CASE WHEN ? AND NOT is_active THEN '' ELSE next_poll_kind END,
 		next_poll_at = CASE WHEN ? AND NOT is_active THEN ? ELSE next_poll_at END,
 		is_active = COALESCE(?, is_active),
 		updated_at = ?
 		WHERE id = ? AND workspace_id = ?`),
-		p.Title, p.PollingIntervalMinutes, p.TrackChanges,
-		p.IsActive != nil && *p.IsActive, p.IsActive != nil && *p.IsActive, t,
+		p.Title, p.PollingIntervalMinutes, p.TrackChanges, p.ScheduleMode,
+		revive, revive, ReasonActivated, revive, revive, t,
 		p.IsActive, t, id, workspaceID)
 	if err != nil {
 		return nil, fmt.Errorf("update source %d: %w", id, err)

@@ -74,6 +74,9 @@ func (p PollSave) cleaned() PollSave {
 	u.ETag = cleanPtr(u.ETag)
 	u.LastModified = cleanPtr(u.LastModified)
 	u.Title = CleanText(u.Title)
+	u.NextPollReason = CleanText(u.NextPollReason)
+	u.HubURL = cleanPtr(u.HubURL)
+	u.SelfURL = cleanPtr(u.SelfURL)
 	p.Run.Outcome = CleanText(p.Run.Outcome)
 	p.Run.Error = CleanText(p.Run.Error)
 	return p

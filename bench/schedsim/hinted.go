@@ -57,6 +57,7 @@ func hinted(rng *rand.Rand, s *Source, w Window) []time.Time {
 			s.Hints.Syndication = &sources.Syndication{Period: "hourly", Frequency: 0}
 		}
 	}
+	s.Intensity = r
 	return poisson(rng, w.History, w.RunOut, r)
 }
 

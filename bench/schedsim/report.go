@@ -17,8 +17,12 @@ type Row struct {
 	Sources, Items  int
 	Requests, Empty int
 	Pushes          int
-	P50, P95, Max   time.Duration
-	Missed          int
+	// P50 and P95 are over every item of the week, a missed one counting
+	// as later than any found; Max is over the items found.
+	P50, P95, Max time.Duration
+	Missed        int
+	// Late is how many items were found later than LateAfter, or missed.
+	Late int
 	// Active are the sources with at least 3 items in the week; Starved
 	// those of them whose worst detection latency exceeds twice their
 	// mean gap, or that missed an item. Worst is the largest ratio.
@@ -77,12 +81,28 @@ func summarise(policy, class string, rs []SourceResult) Row {
 		}
 	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	row.P50, row.P95 = rank(lat, 0.50), rank(lat, 0.95)
 	if len(lat) > 0 {
 		row.Max = lat[len(lat)-1]
 	}
+	for _, l := range lat {
+		if l > LateAfter {
+			row.Late++
+		}
+	}
+	row.Late += row.Missed
+	for range row.Missed {
+		lat = append(lat, missedLatency)
+	}
+	row.P50, row.P95 = rank(lat, 0.50), rank(lat, 0.95)
 	return row
 }
+
+// LateAfter is the detection latency the report counts items beyond:
+// fixed 30-minute polling's.
+const LateAfter = 30 * time.Minute
+
+// missedLatency stands for an item never found in the percentiles.
+const missedLatency = time.Duration(1<<63 - 1)
 
 // rank is the nearest-rank percentile of sorted values.
 func rank(sorted []time.Duration, q float64) time.Duration {
@@ -103,17 +123,17 @@ func Markdown(rows []Row, policies []Policy) string {
 		}
 	}
 	b.WriteString("| class | policy | sources | items | requests | ÷ " + policies[0].Name +
-		" | per source-week | found nothing | latency p50 | p95 | max | missed | starved (of active) |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		" | per source-week | found nothing | latency p50 | p95 | max | > " + Dur(LateAfter) + " | missed | starved (of active) |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
 		ratio := "–"
 		if r.Requests > 0 {
 			ratio = fmt.Sprintf("%.2f×", float64(base[r.Class])/float64(r.Requests))
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %s | %.1f | %.0f%% | %s | %s | %s | %d | %d of %d |\n",
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %s | %.1f | %.0f%% | %s | %s | %s | %.1f%% | %d | %d of %d |\n",
 			r.Class, r.Policy, r.Sources, r.Items, r.Requests, ratio,
 			float64(r.Requests)/float64(max(r.Sources, 1)), 100*float64(r.Empty)/float64(max(r.Requests, 1)),
-			Dur(r.P50), Dur(r.P95), Dur(r.Max), r.Missed, r.Starved, r.Active)
+			Dur(r.P50), Dur(r.P95), Dur(r.Max), 100*float64(r.Late)/float64(max(r.Items, 1)), r.Missed, r.Starved, r.Active)
 	}
 	for _, r := range rows {
 		if r.Class != "all" || len(r.Kinds) == 0 {
@@ -134,9 +154,12 @@ func Markdown(rows []Row, policies []Policy) string {
 	return b.String()
 }
 
-// Dur writes a latency compactly: "1s", "14m", "2h05m".
+// Dur writes a latency compactly: "1s", "14m", "2h05m"; a missed item's
+// is "missed".
 func Dur(d time.Duration) string {
 	switch {
+	case d == missedLatency:
+		return "missed"
 	case d < time.Minute:
 		return fmt.Sprintf("%ds", int(d.Round(time.Second)/time.Second))
 	case d < time.Hour:

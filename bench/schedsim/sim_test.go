@@ -46,6 +46,39 @@ func TestSimulation(t *testing.T) {
 	if ef := all["entry frequency"]; ef.Requests >= fixed.Requests {
 		t.Errorf("entry frequency made %d requests, fixed %d", ef.Requests, fixed.Requests)
 	}
+	// Bursts are caught: the adaptive policy loses no more items than
+	// fixed 30-minute polling.
+	if ad := all["adaptive"]; ad.Missed > fixed.Missed {
+		t.Errorf("adaptive missed %d items, fixed 30m %d", ad.Missed, fixed.Missed)
+	}
+	t.Logf("missed: fixed %d, entry frequency %d, adaptive %d", fixed.Missed, all["entry frequency"].Missed, all["adaptive"].Missed)
+}
+
+// The bound is one: no policy in the simulation does better than it with
+// the requests that policy made, and it falls to nothing when every
+// window can be covered.
+func TestBound(t *testing.T) {
+	w := DefaultWindow()
+	srcs := Generate(200, Realistic, 3, w)
+	policies := []Policy{Fixed(), EntryFrequency(), Adaptive(false, 0, 0), Adaptive(true, 0, 0)}
+	rows := Summarise(Run(srcs, policies, w, 3), policies)
+	for _, r := range rows[:len(policies)] {
+		b := Bound(srcs, w, r.Requests, LateAfter, r.Policy == "adaptive + WebSub")
+		if b.Items != r.Items {
+			t.Fatalf("bound counts %d items, the run %d", b.Items, r.Items)
+		}
+		if got := float64(r.Late) / float64(r.Items); got < b.LateShare {
+			t.Errorf("%s found %.1f%% of items late with %d requests, below the bound's %.1f%%",
+				r.Policy, 100*got, r.Requests, 100*b.LateShare)
+		}
+	}
+	all := len(srcs) * int(w.End.Sub(w.Start)/LateAfter)
+	if b := Bound(srcs, w, all, LateAfter, false); b.Late != 0 {
+		t.Errorf("with a poll for every window, %.1f items are late", b.Late)
+	}
+	if none := Bound(srcs, w, 0, LateAfter, false); none.LateShare < 0.5 {
+		t.Errorf("without requests only %.0f%% of items are late", 100*none.LateShare)
+	}
 }
 
 func TestEntryFrequencyFormula(t *testing.T) {

@@ -50,6 +50,9 @@ func runPoll(ctx context.Context, env *cliEnv, args []string) error {
 func printOutcome(w io.Writer, o poller.Outcome) {
 	fmt.Fprintf(w, "source %d (%s): %s http=%d seen=%d new=%d duplicate=%d promoted=%d %dms",
 		o.SourceID, o.SourceType, o.Status, o.HTTPStatus, o.ItemsSeen, o.ItemsNew, o.ItemsDuplicate, o.ItemsPromoted, o.DurationMS)
+	if !o.NextPollAt.IsZero() {
+		fmt.Fprintf(w, " next=%s (%s)", o.NextPollAt.UTC().Format(listTime), o.NextPollReason)
+	}
 	if o.Error != "" {
 		fmt.Fprintf(w, " error=%q", o.Error)
 	}

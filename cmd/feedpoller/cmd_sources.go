@@ -2,29 +2,38 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
 
+const sourcesUsage = "Usage: feedpoller sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--schedule adaptive|fixed] [--title T] [--track-changes] [--quiet]\n" +
+	"       feedpoller sources set ID [--schedule adaptive|fixed] [--interval MINUTES] [--title T] [--active=true|false] [--track-changes=true|false]\n" +
+	"       feedpoller sources list [--workspace ID]"
+
 func runSources(ctx context.Context, env *cliEnv, args []string) error {
-	return subcommands(ctx, env, "sources",
-		"Usage: feedpoller sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes] [--quiet]\n"+
-			"       feedpoller sources list [--workspace ID]",
-		args, map[string]func(context.Context, *cliEnv, []string) error{"add": sourcesAdd, "list": sourcesList})
+	return subcommands(ctx, env, "sources", sourcesUsage, args,
+		map[string]func(context.Context, *cliEnv, []string) error{"add": sourcesAdd, "set": sourcesSet, "list": sourcesList})
 }
+
+// scheduleHelp is the --schedule flag's help, the same for add and set.
+const scheduleHelp = "adaptive (learn the interval from what polls find, starting at --interval) or fixed (every --interval)"
 
 // sourcesAdd creates a source through the source service, as the API
 // does: the same checks, defaults and errors.
 func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
-	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes] [--quiet]")
+	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--schedule adaptive|fixed] [--title T] [--track-changes] [--quiet]")
 	wsID := fs.Int64("workspace", 0, "workspace id (required)")
 	url := fs.String("url", "", "feed or page URL (required)")
 	typ := fs.String("type", store.SourceRSS, "source type: rss, web or api")
 	interval := fs.Int("interval", 0, "polling interval in minutes (default 30 for rss and api, web.default_interval_minutes for web)")
+	schedule := fs.String("schedule", store.ScheduleAdaptive, scheduleHelp)
 	title := fs.String("title", "", "title (default: the feed's or page's own)")
 	track := fs.Bool("track-changes", false, "web sources: keep a new revision whenever the page's main content changes")
 	quiet := fs.Bool("quiet", false, "print only the new source's id")
@@ -38,6 +47,9 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	set := setFlags(fs)
 	if set["interval"] {
 		spec.PollingIntervalMinutes = interval
+	}
+	if set["schedule"] {
+		spec.Schedule = schedule
 	}
 	if set["title"] {
 		spec.Title = title
@@ -71,9 +83,69 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	default:
 		note = "api sources are stored, not polled yet"
 	}
-	fmt.Fprintf(env.stdout, "source %d added to workspace %d (%s, every %d min): %s\n",
-		src.ID, src.WorkspaceID, src.SourceType, src.PollingIntervalMinutes, note)
+	fmt.Fprintf(env.stdout, "source %d added to workspace %d (%s, %s): %s\n",
+		src.ID, src.WorkspaceID, src.SourceType, scheduleText(src), note)
 	return nil
+}
+
+// scheduleText says how a source is scheduled: "every 30 min" or
+// "adaptive, starting at 30 min".
+func scheduleText(src store.FeedSource) string {
+	if src.ScheduleMode == store.ScheduleFixed {
+		return fmt.Sprintf("every %d min", src.PollingIntervalMinutes)
+	}
+	return fmt.Sprintf("adaptive, starting at %d min", src.PollingIntervalMinutes)
+}
+
+// sourcesSet changes a source through the source service, as PATCH does.
+// Only the flags given change anything.
+func sourcesSet(ctx context.Context, env *cliEnv, args []string) error {
+	fs := newFlagsAbout(env, "sources set", "sources set ID [--schedule adaptive|fixed] [--interval MINUTES] [--title T] [--active=true|false] [--track-changes=true|false]",
+		"Changes what the flags given say; a schedule or interval change takes effect from the source's next poll.\n"+
+			"--active=true on a paused source clears its failures and makes it due at once.")
+	schedule := fs.String("schedule", "", scheduleHelp)
+	interval := fs.Int("interval", 0, "polling interval in minutes: the fixed interval, or where an adaptive source starts")
+	title := fs.String("title", "", "title")
+	active := fs.Bool("active", true, "poll the source (false pauses it)")
+	track := fs.Bool("track-changes", false, "web sources: keep a new revision whenever the page's main content changes")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	id, err := strconv.ParseInt(pos[0], 10, 64)
+	if err != nil || id <= 0 {
+		return fmt.Errorf("source id %q: want a positive whole number", pos[0])
+	}
+	var ch service.SourceChange
+	set := setFlags(fs)
+	if set["schedule"] {
+		ch.Schedule = schedule
+	}
+	if set["interval"] {
+		ch.PollingIntervalMinutes = interval
+	}
+	if set["title"] {
+		ch.Title = title
+	}
+	if set["active"] {
+		ch.IsActive = active
+	}
+	if set["track-changes"] {
+		ch.TrackChanges = track
+	}
+	return withService(ctx, env, func(svc *service.Service) error {
+		src, err := svc.UpdateSource(ctx, 0, id, ch)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "source %d (%s): %s, active %v; next poll %s (%s)\n", src.ID, src.SourceType, scheduleText(*src),
+			src.IsActive, src.NextPollAt.UTC().Format(listTime), orDefault(src.NextPollReason, "-"))
+		return nil
+	})
 }
 
 // setFlags names the flags given on the command line, so that a flag
@@ -83,6 +155,9 @@ func setFlags(fs *flag.FlagSet) map[string]bool {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	return set
 }
+
+// listTime is how the source commands print times: UTC, to the second.
+const listTime = "2006-01-02T15:04:05Z"
 
 func sourcesList(ctx context.Context, env *cliEnv, args []string) error {
 	fs := newFlags(env, "sources list", "sources list [--workspace ID]")
@@ -95,11 +170,16 @@ func sourcesList(ctx context.Context, env *cliEnv, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(env.stdout, "ID\tWORKSPACE\tTYPE\tACTIVE\tSTATUS\tFAILURES\tNEXT POLL\tURL")
+		tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tWORKSPACE\tTYPE\tACTIVE\tSTATUS\tFAILURES\tSCHEDULE\tNEXT POLL\tREASON\tURL")
 		for _, s := range srcs {
 			status := orDefault(s.LastPolledStatus, "never polled")
-			fmt.Fprintf(env.stdout, "%d\t%d\t%s\t%v\t%s\t%d\t%s\t%s\n", s.ID, s.WorkspaceID, s.SourceType, s.IsActive, status,
-				s.ConsecutiveFailures, s.NextPollAt.UTC().Format("2006-01-02T15:04:05Z"), s.URL)
+			fmt.Fprintf(tw, "%d\t%d\t%s\t%v\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.WorkspaceID, s.SourceType, s.IsActive, status,
+				s.ConsecutiveFailures, orDefault(s.ScheduleMode, store.ScheduleAdaptive), s.NextPollAt.UTC().Format(listTime),
+				orDefault(s.NextPollReason, "-"), s.URL)
+		}
+		if err := tw.Flush(); err != nil {
+			return errors.Join(errors.New("write the source list"), err)
 		}
 		return nil
 	})

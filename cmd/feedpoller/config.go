@@ -37,10 +37,11 @@ type Config struct {
 	LogLevel       string `yaml:"log_level"`
 	LogFormat      string `yaml:"log_format"`
 
-	Poller    PollerConfig    `yaml:"poller"`
-	Fetch     FetchConfig     `yaml:"fetch"`
-	Web       WebConfig       `yaml:"web"`
-	Firecrawl FirecrawlConfig `yaml:"firecrawl"`
+	Poller     PollerConfig     `yaml:"poller"`
+	Scheduling SchedulingConfig `yaml:"scheduling"`
+	Fetch      FetchConfig      `yaml:"fetch"`
+	Web        WebConfig        `yaml:"web"`
+	Firecrawl  FirecrawlConfig  `yaml:"firecrawl"`
 }
 
 // PollerConfig configures scheduling and the per-poll pipeline.
@@ -56,6 +57,22 @@ type PollerConfig struct {
 	MaxArticleFetches int           `yaml:"max_article_fetches"`
 	MaxBackoff        time.Duration `yaml:"max_backoff"`
 	MaxMarkdownBytes  int           `yaml:"max_markdown_bytes"`
+}
+
+// SchedulingConfig bounds and tunes when sources are polled next (see
+// docs/scheduling.md); the poller's jitter and max_backoff apply too.
+type SchedulingConfig struct {
+	// Floor and Ceiling: no adaptive interval or publisher hint places a
+	// next poll sooner than Floor or later than Ceiling.
+	Floor   time.Duration `yaml:"floor"`
+	Ceiling time.Duration `yaml:"ceiling"`
+	// SafetyInterval is how often a source whose items are pushed by
+	// WebSub is still polled.
+	SafetyInterval time.Duration `yaml:"safety_interval"`
+	// Target is the detection latency aimed at for busy sources; Balance
+	// the waiting beyond it that one request is worth.
+	Target  time.Duration `yaml:"target"`
+	Balance time.Duration `yaml:"balance"`
 }
 
 // FetchConfig configures the hardened HTTP fetcher.
@@ -92,11 +109,12 @@ var Version = "0.1.0-dev"
 
 func defaultConfig() Config {
 	return Config{
-		Env:       "development",
-		Listen:    "127.0.0.1:8080",
-		LogLevel:  "info",
-		LogFormat: "text",
-		Poller:    pollerConfig(poller.DefaultOptions()),
+		Env:        "development",
+		Listen:     "127.0.0.1:8080",
+		LogLevel:   "info",
+		LogFormat:  "text",
+		Poller:     pollerConfig(poller.DefaultOptions()),
+		Scheduling: schedulingConfig(poller.DefaultOptions()),
 		Fetch: FetchConfig{Timeout: 30 * time.Second, MaxBodyBytes: 10 << 20,
 			UserAgent: "feedpoller/" + Version + " (+https://github.com/feedpoller/feedpoller)",
 			MaxItems:  1000, Attempts: 3, PerDomainConcurrency: 2, PerDomainGap: time.Second, RespectRobots: true,
@@ -256,6 +274,7 @@ func (c Config) validate() error {
 	if c.Poller.MaxMarkdownBytes < 4096 {
 		errs = append(errs, "poller.max_markdown_bytes must be at least 4096")
 	}
+	errs = append(errs, c.Scheduling.problems()...)
 	if c.Fetch.Timeout <= 0 || c.Fetch.Timeout > 60*time.Second {
 		errs = append(errs, "fetch.timeout must be more than 0 and at most 60s")
 	}
@@ -274,6 +293,35 @@ func (c Config) validate() error {
 		return fmt.Errorf("invalid configuration: %s", strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// maxSchedule is the longest a scheduling setting may be: the longest
+// polling interval a source may have.
+const maxSchedule = time.Duration(service.MaxIntervalMinutes) * time.Minute
+
+// problems names each scheduling setting that makes no sense, with its
+// key and variable.
+func (c SchedulingConfig) problems() []string {
+	var errs []string
+	bad := func(key string, d time.Duration, want string) {
+		errs = append(errs, fmt.Sprintf("scheduling.%s (%s) is %s: %s", key, envName("FEEDPOLLER_SCHEDULING", key), d, want))
+	}
+	if c.Floor < time.Minute || c.Floor > 24*time.Hour {
+		bad("floor", c.Floor, "want 1m..24h")
+	}
+	if c.Ceiling < c.Floor || c.Ceiling > maxSchedule {
+		bad("ceiling", c.Ceiling, fmt.Sprintf("want at least scheduling.floor (%s) and at most %s", c.Floor, maxSchedule))
+	}
+	if c.SafetyInterval < c.Floor || c.SafetyInterval > maxSchedule {
+		bad("safety_interval", c.SafetyInterval, fmt.Sprintf("want at least scheduling.floor (%s) and at most %s", c.Floor, maxSchedule))
+	}
+	if c.Target < time.Minute || c.Target > c.Ceiling {
+		bad("target", c.Target, fmt.Sprintf("want at least 1m and at most scheduling.ceiling (%s)", c.Ceiling))
+	}
+	if c.Balance <= 0 || c.Balance > maxSchedule {
+		bad("balance", c.Balance, fmt.Sprintf("want more than 0 and at most %s", maxSchedule))
+	}
+	return errs
 }
 
 // useFirecrawl decides the web fetcher. In production, a configuration that

@@ -56,6 +56,14 @@ func TestBadConfigNamesTheProblem(t *testing.T) {
 		{env: []string{"FEEDPOLLER_WEB_FETCHER=chrome"}, want: "web.fetcher"},
 		{env: []string{"FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=0"}, want: "web.default_interval_minutes must be 1..43200"},
 		{file: "poller:\n  wrokers: 3\n", want: "wrokers"},
+		{env: []string{"FEEDPOLLER_SCHEDULING_FLOOR=10s"}, want: "scheduling.floor (FEEDPOLLER_SCHEDULING_FLOOR) is 10s: want 1m..24h"},
+		{env: []string{"FEEDPOLLER_SCHEDULING_CEILING=2m"}, want: "scheduling.ceiling (FEEDPOLLER_SCHEDULING_CEILING) is 2m0s: want at least scheduling.floor (5m0s)"},
+		{env: []string{"FEEDPOLLER_SCHEDULING_CEILING=9000h"}, want: "scheduling.ceiling (FEEDPOLLER_SCHEDULING_CEILING) is 9000h0m0s"},
+		{env: []string{"FEEDPOLLER_SCHEDULING_SAFETY_INTERVAL=1m"}, want: "scheduling.safety_interval (FEEDPOLLER_SCHEDULING_SAFETY_INTERVAL)"},
+		{env: []string{"FEEDPOLLER_SCHEDULING_TARGET=48h"}, want: "scheduling.target (FEEDPOLLER_SCHEDULING_TARGET) is 48h0m0s: want at least 1m and at most scheduling.ceiling (24h0m0s)"},
+		{env: []string{"FEEDPOLLER_SCHEDULING_BALANCE=0s"}, want: "scheduling.balance (FEEDPOLLER_SCHEDULING_BALANCE) is 0s: want more than 0"},
+		{env: []string{"FEEDPOLLER_SCHEDULING_BALANCE=-5m"}, want: "scheduling.balance"},
+		{env: []string{"FEEDPOLLER_SCHEDULING_TARGET=soon"}, want: "FEEDPOLLER_SCHEDULING_TARGET"},
 	} {
 		path := ""
 		if tc.file != "" {
@@ -137,14 +145,18 @@ func TestConfigDefaultsComeFromThePackages(t *testing.T) {
 	if got, want := cfg.serviceOptions(), service.DefaultOptions(); !reflect.DeepEqual(got, want) {
 		t.Errorf("service options from the default config %+v, want the service's defaults %+v", got, want)
 	}
-	if got, want := cfg.Poller.options(poller.DefaultOptions()), poller.DefaultOptions(); !reflect.DeepEqual(got, want) {
+	if got, want := cfg.pollerOptions(poller.DefaultOptions()), poller.DefaultOptions(); !reflect.DeepEqual(got, want) {
 		t.Errorf("poller options from the default config %+v, want the poller's defaults %+v", got, want)
 	}
-	cfg, err := loadConfig("", false, []string{"FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=90", "FEEDPOLLER_POLLER_WORKERS=3"})
+	cfg, err := loadConfig("", false, []string{"FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=90", "FEEDPOLLER_POLLER_WORKERS=3",
+		"FEEDPOLLER_SCHEDULING_FLOOR=2m", "FEEDPOLLER_SCHEDULING_CEILING=12h", "FEEDPOLLER_SCHEDULING_SAFETY_INTERVAL=6h",
+		"FEEDPOLLER_SCHEDULING_TARGET=15m", "FEEDPOLLER_SCHEDULING_BALANCE=1h"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.serviceOptions().WebIntervalMinutes != 90 || cfg.Poller.options(poller.DefaultOptions()).Workers != 3 {
+	po := cfg.pollerOptions(poller.DefaultOptions())
+	if cfg.serviceOptions().WebIntervalMinutes != 90 || po.Workers != 3 || po.Floor != 2*time.Minute ||
+		po.Ceiling != 12*time.Hour || po.Safety != 6*time.Hour || po.Target != 15*time.Minute || po.Balance != time.Hour {
 		t.Errorf("configured values do not reach the options: %+v", cfg)
 	}
 }

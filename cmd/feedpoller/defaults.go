@@ -16,13 +16,22 @@ func pollerConfig(o poller.Options) PollerConfig {
 		MaxArticleFetches: o.MaxArticleFetches, MaxBackoff: o.MaxBackoff, MaxMarkdownBytes: o.MaxMarkdownBytes}
 }
 
-// options lays the configured values over base (the poller's defaults,
-// which also carry what is not configurable).
-func (c PollerConfig) options(base poller.Options) poller.Options {
+// schedulingConfig is the scheduling section of the built-in
+// configuration.
+func schedulingConfig(o poller.Options) SchedulingConfig {
+	return SchedulingConfig{Floor: o.Floor, Ceiling: o.Ceiling, SafetyInterval: o.Safety, Target: o.Target, Balance: o.Balance}
+}
+
+// pollerOptions lays the configured poller and scheduling values over
+// base (the poller's defaults, which also carry what is not
+// configurable).
+func (c Config) pollerOptions(base poller.Options) poller.Options {
 	o := base
-	o.Schedule, o.Workers, o.BatchSize, o.Lease = c.Schedule, c.Workers, c.BatchSize, c.Lease
-	o.ShutdownGrace, o.Jitter, o.MinWords = c.ShutdownGrace, c.Jitter, c.MinWords
-	o.MaxArticleFetches, o.MaxBackoff, o.MaxMarkdownBytes = c.MaxArticleFetches, c.MaxBackoff, c.MaxMarkdownBytes
+	p, s := c.Poller, c.Scheduling
+	o.Schedule, o.Workers, o.BatchSize, o.Lease = p.Schedule, p.Workers, p.BatchSize, p.Lease
+	o.ShutdownGrace, o.Jitter, o.MinWords = p.ShutdownGrace, p.Jitter, p.MinWords
+	o.MaxArticleFetches, o.MaxBackoff, o.MaxMarkdownBytes = p.MaxArticleFetches, p.MaxBackoff, p.MaxMarkdownBytes
+	o.Floor, o.Ceiling, o.Safety, o.Target, o.Balance = s.Floor, s.Ceiling, s.SafetyInterval, s.Target, s.Balance
 	return o
 }
 

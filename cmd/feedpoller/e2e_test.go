@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -294,7 +295,7 @@ func TestCLIQuickStart(t *testing.T) {
 			if !strings.Contains(out, "Golang 1.26 is out") || strings.Contains(out, "Knitting") {
 				t.Fatalf("sql: %s", out)
 			}
-			if out := run("sources", "list"); !strings.Contains(out, "\tok\t0\t") {
+			if out := run("sources", "list"); !regexp.MustCompile(`(?m)^\d+ +\d+ +rss +true +ok +0 +adaptive +\S+ +adaptive: `).MatchString(out) {
 				t.Fatalf("sources list: %s", out)
 			}
 		})

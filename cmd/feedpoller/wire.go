@@ -122,7 +122,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		return nil, err
 	}
 	// Options the configuration does not set keep the poller's defaults.
-	opts := cfg.Poller.options(poller.DefaultOptions())
+	opts := cfg.pollerOptions(poller.DefaultOptions())
 	opts.Store, opts.Metrics, opts.Log = st, metrics, log
 	opts.Fetchers = map[string]poller.Fetcher{store.SourceRSS: a.rss, store.SourceWeb: a.web}
 	if cfg.Poller.FetchArticles {

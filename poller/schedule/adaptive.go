@@ -27,8 +27,9 @@ func adaptive(now time.Time, cfg Config, s State) (time.Time, string) {
 		return now.Add(d), "adaptive: no history yet → " + fmtDur(d)
 	}
 	minD, maxD := 1/cfg.Ceiling.Hours(), 1/cfg.Floor.Hours()
+	capHours, capWhy := s.caps(cfg, now)
 	density := func(t time.Time) float64 {
-		return min(max(1/steadyInterval(cfg, s.rateAt(t), s.Listed), minD), maxD)
+		return min(max(1/steadyInterval(cfg, s.rateAt(t), s.Listed), 1/capHours, minD), maxD)
 	}
 	limit := now.Add(cfg.Ceiling)
 	at := limit
@@ -44,11 +45,40 @@ func adaptive(now time.Time, cfg Config, s State) (time.Time, string) {
 		acc += d * seg
 		t = end
 	}
-	return at, adaptiveReason(now, cfg, s, at.Sub(now))
+	return at, adaptiveReason(now, cfg, s, at.Sub(now), capHours, capWhy)
+}
+
+// Caps on the adaptive interval.
+const (
+	// peakGuard is the share of the feed's listed items the fastest burst
+	// seen may replace between two polls.
+	peakGuard = 0.75
+	// gapCap is how many typical gaps (at the long rate) an item may wait
+	// at most, before jitter.
+	gapCap = 2.0
+)
+
+// caps is the longest the adaptive interval may be, in hours, whatever
+// the rate of the moment says, and why: short enough that a burst like
+// the fastest the source has shown cannot push unseen items out of its
+// feed (never below twice the floor: a burst that fast is only caught by
+// pushes), and that no item waits more than two typical gaps.
+func (s State) caps(cfg Config, now time.Time) (float64, string) {
+	limit, why := math.Inf(1), ""
+	if peak := s.Peak * decay(now.Sub(s.Updated), peakHalfLife); peak > 0 && s.Listed >= 2 {
+		limit = max(peakGuard*float64(s.Listed)/peak, 2*cfg.Floor.Hours())
+		why = "bursts up to ~" + twoDigits(peak) + " new/h"
+	}
+	if long := s.longRate(); long > 0 {
+		if g := gapCap / (1 + cfg.Jitter) / long; g < limit {
+			limit, why = g, "within 2 gaps"
+		}
+	}
+	return limit, why
 }
 
 // adaptiveReason says which part of the estimate set the interval.
-func adaptiveReason(now time.Time, cfg Config, s State, interval time.Duration) string {
+func adaptiveReason(now time.Time, cfg Config, s State, interval time.Duration, capHours float64, capWhy string) string {
 	long := s.longRate()
 	if burst := s.Burst * decay(now.Sub(s.Updated), burstHalfLife); burst > long*s.rhythm(now) {
 		return "adaptive: burst ~" + twoDigits(burst) + " new/h → " + fmtDur(interval)
@@ -57,13 +87,15 @@ func adaptiveReason(now time.Time, cfg Config, s State, interval time.Duration) 
 	if quiet := now.Sub(s.LastNew); !s.LastNew.IsZero() && quiet >= 48*time.Hour {
 		why = "quiet " + strconv.Itoa(int(quiet/(24*time.Hour))) + "d, " + why
 	}
-	flat := time.Duration(steadyInterval(cfg, long, s.Listed) * float64(time.Hour))
-	flat = min(max(flat, cfg.Floor), cfg.Ceiling)
+	flatHours := min(steadyInterval(cfg, long, s.Listed), capHours)
+	flat := time.Duration(min(max(flatHours, cfg.Floor.Hours()), cfg.Ceiling.Hours()) * float64(time.Hour))
 	switch {
 	case float64(interval) > 1.3*float64(flat):
 		why += ", quiet hours"
 	case float64(interval) < float64(flat)/1.3:
 		why += ", busy hours"
+	case capHours < steadyInterval(cfg, long, s.Listed) && float64(interval) <= 1.05*capHours*float64(time.Hour):
+		why += ", " + capWhy
 	}
 	return "adaptive: " + why + " → " + fmtDur(interval)
 }
@@ -90,6 +122,15 @@ func steadyInterval(cfg Config, rate float64, listed int) float64 {
 		d = min(d, rollOver(rate, listed))
 	}
 	return d
+}
+
+// rollOverAt is how long half of the feed's listed items last at the
+// source's long rate, 0 when unknown.
+func (s State) rollOverAt() time.Duration {
+	if long := s.longRate(); s.Listed >= 2 && long > 0 {
+		return time.Duration(min(rollOver(long, s.Listed), 1e5) * float64(time.Hour))
+	}
+	return 0
 }
 
 // rollOver is how long, in hours, half of a feed's listed items last at

@@ -63,8 +63,12 @@ type Observation struct {
 type Kind string
 
 const (
-	KindFixed       Kind = "fixed"
-	KindAdaptive    Kind = "adaptive"
+	KindFixed    Kind = "fixed"
+	KindAdaptive Kind = "adaptive"
+	// KindBurst: the poll found most of the feed's listed items new, so
+	// the next one comes at the floor, before the rest of a burst pushes
+	// items out of the feed.
+	KindBurst       Kind = "burst"
 	KindTTL         Kind = "ttl"
 	KindSyndication Kind = "syndication"
 	KindCache       Kind = "cache"
@@ -77,7 +81,7 @@ const (
 
 // Kinds lists every Kind, for registering metrics up front.
 func Kinds() []Kind {
-	return []Kind{KindFixed, KindAdaptive, KindTTL, KindSyndication, KindCache, KindSkip,
+	return []Kind{KindFixed, KindAdaptive, KindBurst, KindTTL, KindSyndication, KindCache, KindSkip,
 		KindBackoff, KindRetryAfter, KindDeferred, KindWebSub}
 }
 
@@ -87,7 +91,7 @@ type Decision struct {
 	// Reason is a short human-readable account, stable in form:
 	// "adaptive: ~3 new/day → 2h10m", "ttl 120m", "backoff: 3 failures →
 	// 4h", "skipHours until 07:00", "websub: subscribed, safety poll". A
-	// hint that was bounded says so: "ttl 1000000000m, clamped to ceiling
+	// hint that was bounded says so: "ttl 1000000m, clamped to ceiling
 	// 24h", "… (ttl 0m below floor 5m)".
 	Reason string
 	Kind   Kind

@@ -17,6 +17,18 @@ const (
 	rhythmHalfLife = 14 * 24 * time.Hour
 	// burstHalfLife is how fast a burst's extra polling fades.
 	burstHalfLife = 2 * time.Hour
+	// peakHalfLife is how long a source's fastest burst is remembered: a
+	// source that burst is expected to burst again within days.
+	peakHalfLife = 7 * 24 * time.Hour
+	// burstMinItems is how many dated items one poll must find for their
+	// spacing to count as a burst rate; peakMinItems for it to set the
+	// peak. Fewer are chance clustering of a steady source.
+	burstMinItems = 3
+	peakMinItems  = 4
+	// burstFactor and peakFactor are how far above the long rate a run of
+	// items must be to count as a burst, and to set the peak.
+	burstFactor = 2.0
+	peakFactor  = 3.0
 	// priorHours is how much a new source's starting rate (its Base
 	// interval) weighs against what its first polls show.
 	priorHours = 6.0
@@ -82,16 +94,53 @@ func learn(now time.Time, cfg Config, s State, o Observation) State {
 		s.Count *= k
 		s.Exposure *= k
 	}
+	from := s.Updated
 	s.Updated = now
 	s = s.counted(now, times)
-	if len(times) >= 2 {
-		// A run of items: their own spacing is the short-term rate.
-		span := max(now.Sub(slices.MinFunc(times, time.Time.Compare)), cfg.Floor)
-		if r := float64(len(times)-1) / span.Hours(); r > 2*s.longRate() {
-			s.Burst = max(s.Burst, r)
-		}
+	r, newest, span, n := burstOf(o, from, now, cfg.Floor)
+	long := s.longRate()
+	if n > 0 && r > burstFactor*long {
+		// Honest about when: a run that ended an hour ago has faded by an
+		// hour's worth already.
+		s.Burst = max(s.Burst, r*decay(now.Sub(newest), burstHalfLife))
+	}
+	// A run that filled half the feed, spread over minutes (a batch
+	// published at once is not a rate: no polling catches it sooner), is
+	// a burst that could overflow the feed when it comes again.
+	if n >= max(peakMinItems, s.Listed/2) && span >= cfg.Floor && r > peakFactor*long {
+		s.Peak = max(s.Peak, r)
 	}
 	return s
+}
+
+// burstOf is the rate a poll's run of new items shows, items an hour.
+// With dated items published since the previous poll (from): their count
+// less one over their own span (at least minSpan), the newest of them and
+// that span. Without dates: the items over the time since the previous
+// poll (a lower bound), the newest being now. n is how many items the
+// rate rests on, 0 when fewer than burstMinItems. Backdated items say
+// nothing of when they appeared and are left out.
+func burstOf(o Observation, from, now time.Time, minSpan time.Duration) (rate float64, newest time.Time, span time.Duration, n int) {
+	var dated []time.Time
+	undated := 0
+	for i := range o.NewItems {
+		switch {
+		case i >= len(o.Published) || o.Published[i].IsZero():
+			undated++
+		case o.Published[i].After(from) && !o.Published[i].After(now):
+			dated = append(dated, o.Published[i])
+		}
+	}
+	if len(dated) >= burstMinItems {
+		oldest, latest := slices.MinFunc(dated, time.Time.Compare), slices.MaxFunc(dated, time.Time.Compare)
+		span = latest.Sub(oldest)
+		return float64(len(dated)-1) / max(span, minSpan).Hours(), latest, span, len(dated)
+	}
+	if undated >= burstMinItems && undated == o.NewItems && now.After(from) {
+		span = now.Sub(from)
+		return float64(undated) / max(span, minSpan).Hours(), now, span, undated
+	}
+	return 0, time.Time{}, 0, 0
 }
 
 // first starts the estimate from a source's first poll: the items a feed
@@ -174,6 +223,7 @@ func (s State) aged(now time.Time) State {
 	s.Count *= k
 	s.Exposure *= k
 	s.Burst *= decay(age, burstHalfLife)
+	s.Peak *= decay(age, peakHalfLife)
 	r := decay(age, rhythmHalfLife)
 	for i := range s.Hours {
 		s.Hours[i] *= r

@@ -87,7 +87,7 @@ func TestFailuresAndDeferrals(t *testing.T) {
 			Observation{Outcome: Deferred, Cause: "circuit open"}, 30 * time.Minute, KindDeferred,
 			"deferred (circuit open) → 30m"},
 		{"adaptive backs off from its own interval", Config{}, Observation{Outcome: Failed, Failures: 2},
-			0, KindBackoff, "backoff: 2 failures → 1h49m"},
+			0, KindBackoff, "backoff: 2 failures → 3h17m"},
 		{"gone: the plain interval, nothing learnt", fixed, Observation{Outcome: Skipped}, 30 * time.Minute,
 			KindFixed, "fixed 30m"},
 	}

@@ -24,8 +24,16 @@ func fmtDur(d time.Duration) string {
 	return fmt.Sprintf("%dh%dm", h, m)
 }
 
-// fmtMinutes writes a declared minute count as declared: "ttl 120m".
+// century is where a declared duration stops being written as declared:
+// one that large may have been cut to the longest duration Go holds.
+const century = 100 * 365 * 24 * time.Hour
+
+// fmtMinutes writes a declared minute count as declared: "ttl 120m"; one
+// beyond a century as "over 100 years".
 func fmtMinutes(d time.Duration) string {
+	if d > century {
+		return "over 100 years"
+	}
 	return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
 }
 

@@ -19,10 +19,15 @@ type bound struct {
 // kept within [Floor, Ceiling], and notes on the hints that were out of
 // bounds: a hint past the ceiling is clamped to it (and its text says
 // so); a declared hint below the floor cannot move anything (hints only
-// move polls later) and is noted.
-func hintBounds(now time.Time, cfg Config, f FeedHints, h sources.Hints) (bounds []bound, notes []string) {
+// move polls later) and is noted. What the feed declares (ttl, the
+// syndication module) is also cut to roll, the time in which the feed's
+// own publishing would replace half its listed items (0: unknown): a
+// declaration the feed's activity contradicts must not lose items.
+func hintBounds(now time.Time, cfg Config, f FeedHints, h sources.Hints, roll time.Duration) (bounds []bound, notes []string) {
 	add := func(d time.Duration, text string, kind Kind, declared bool) {
 		switch {
+		case declared && roll >= cfg.Floor && d > roll && roll < cfg.Ceiling:
+			bounds = append(bounds, bound{now.Add(roll), text + ", cut to " + fmtDur(roll) + " before the feed rolls over", kind})
 		case d > cfg.Ceiling:
 			bounds = append(bounds, bound{now.Add(cfg.Ceiling), text + ", clamped to ceiling " + fmtDur(cfg.Ceiling), kind})
 		case d >= cfg.Floor:

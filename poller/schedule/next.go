@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -19,6 +20,9 @@ import (
 //   - Fixed mode polls every Base whatever the publisher says.
 //   - An adaptive source subscribed through WebSub is polled once per
 //     Safety interval, unless that poll found items the hub never pushed.
+//   - A poll that found half or more of the feed's listed items new is
+//     followed by one at the floor: a burst is under way, and the rest of
+//     it must not push items out of the feed unseen.
 //   - Otherwise the adaptive interval, moved later by the publisher's
 //     hints and out of its skipHours and skipDays, within [Floor, Ceiling].
 func Next(now time.Time, cfg Config, s State, o Observation) (Decision, State) {
@@ -26,6 +30,7 @@ func Next(now time.Time, cfg Config, s State, o Observation) (Decision, State) {
 	if !s.sane() {
 		s = State{}
 	}
+	known := !s.Fresh()
 	s = learn(now, cfg, s, o)
 	plainAt, plainText, plainKind := plain(now, cfg, s)
 	plainDur := plainAt.Sub(now)
@@ -41,11 +46,25 @@ func Next(now time.Time, cfg Config, s State, o Observation) (Decision, State) {
 	if cfg.Mode == Fixed || o.Outcome == Skipped || o.Outcome == Pushed {
 		return Decision{At: now.Add(plainDur + cfg.jitter(plainDur)), Reason: plainText, Kind: plainKind}, s
 	}
-	d := hinted(now, cfg, s, o, plainAt, plainText)
+	kind := KindAdaptive
+	if known && overflowing(o) {
+		plainAt = now.Add(cfg.Floor)
+		plainText = fmt.Sprintf("burst: %d of %d listed items new → %s", o.NewItems, o.Listed, fmtDur(cfg.Floor))
+		kind = KindBurst
+	}
+	d := hinted(now, cfg, s, o, plainAt, plainText, kind)
 	if o.Subscribed {
 		d.Reason = "websub: " + plural(o.NewItems, "new item", "new items") + " not pushed; " + d.Reason
 	}
 	return d, s
+}
+
+// overflowing reports whether a fetch found half or more of the listed
+// items new: the feed is being replaced faster than it is read. (A
+// source's first fetch lists its history, all of it new: the caller
+// leaves that one out.)
+func overflowing(o Observation) bool {
+	return o.Outcome == Fetched && o.Listed >= 2 && o.NewItems >= 2 && 2*o.NewItems >= o.Listed
 }
 
 // safety is the poll of a source whose items are pushed: it catches what
@@ -85,9 +104,8 @@ func plain(now time.Time, cfg Config, s State) (time.Time, string, Kind) {
 // hinted moves the plain adaptive time later where a hint asks, adds the
 // jitter, and keeps the result out of skipped hours and within the
 // ceiling.
-func hinted(now time.Time, cfg Config, s State, o Observation, at time.Time, text string) Decision {
-	kind := KindAdaptive
-	bounds, notes := hintBounds(now, cfg, s.Feed, o.Hints)
+func hinted(now time.Time, cfg Config, s State, o Observation, at time.Time, text string, kind Kind) Decision {
+	bounds, notes := hintBounds(now, cfg, s.Feed, o.Hints, s.rollOverAt())
 	for _, b := range bounds {
 		if b.at.After(at) {
 			at, text, kind = b.at, b.text, b.kind

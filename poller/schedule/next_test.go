@@ -20,9 +20,10 @@ func steadyState(now time.Time, rate float64) State {
 	return State{Updated: now, Exposure: 100, Count: 100 * rate, LastNew: now.Add(-time.Minute)}
 }
 
-// busy publishes 30 items an hour: its adaptive interval (√(Target² +
-// 2·Balance/rate) with the defaults) is about 27 minutes.
-const busy = 30.0
+// busy publishes 2 items an hour: its adaptive interval (√(Target² +
+// 2·Balance/rate) with the defaults) is about 49 minutes, under two
+// typical gaps (an hour).
+const busy = 2.0
 
 func TestNextHints(t *testing.T) {
 	type tc struct {
@@ -37,7 +38,7 @@ func TestNextHints(t *testing.T) {
 	}
 	fri := time.Date(2026, 3, 6, 23, 50, 0, 0, time.UTC)
 	cases := []tc{
-		{name: "adaptive", obs: Observation{Outcome: NotModified}, kind: KindAdaptive, reason: "adaptive: ~720 new/day → 27m"},
+		{name: "adaptive", obs: Observation{Outcome: NotModified}, kind: KindAdaptive, reason: "adaptive: ~48 new/day → 49m"},
 		{name: "ttl moves the poll later", feed: FeedHints{TTL: 2 * time.Hour, HasTTL: true},
 			obs: Observation{Outcome: NotModified}, wantIn: 2 * time.Hour, kind: KindTTL, reason: "ttl 120m"},
 		{name: "ttl shorter than the adaptive interval", feed: FeedHints{TTL: 10 * time.Minute, HasTTL: true},
@@ -46,10 +47,10 @@ func TestNextHints(t *testing.T) {
 			obs: Observation{Outcome: NotModified}, kind: KindAdaptive, reason: "(ttl 0m below floor 5m)"},
 		{name: "ttl of a billion minutes is clamped to the ceiling",
 			feed: FeedHints{TTL: time.Duration(math.MaxInt64), HasTTL: true}, obs: Observation{Outcome: NotModified},
-			wantIn: 24 * time.Hour, kind: KindTTL, reason: "ttl 153722867m, clamped to ceiling 24h"},
+			wantIn: 24 * time.Hour, kind: KindTTL, reason: "ttl over 100 years, clamped to ceiling 24h"},
 		{name: "ttl read from this fetch", obs: Observation{Outcome: Fetched,
-			Hints: sources.Hints{FeedRead: true, TTL: dur(45 * time.Minute)}}, wantIn: 45 * time.Minute, kind: KindTTL,
-			reason: "ttl 45m"},
+			Hints: sources.Hints{FeedRead: true, TTL: dur(75 * time.Minute)}}, wantIn: 75 * time.Minute, kind: KindTTL,
+			reason: "ttl 75m"},
 		{name: "a 304 keeps the ttl read before", feed: FeedHints{TTL: 90 * time.Minute, HasTTL: true},
 			obs: Observation{Outcome: NotModified}, wantIn: 90 * time.Minute, kind: KindTTL, reason: "ttl 90m"},
 		{name: "a feed that dropped its ttl", feed: FeedHints{TTL: 90 * time.Minute, HasTTL: true},
@@ -73,14 +74,14 @@ func TestNextHints(t *testing.T) {
 			obs:    Observation{Outcome: NotModified, Hints: sources.Hints{MaxAge: dur(2 * time.Hour)}},
 			wantIn: 2 * time.Hour, kind: KindCache, reason: "cache-control max-age 2h"},
 		{name: "304 with Expires",
-			obs:    Observation{Outcome: NotModified, Hints: sources.Hints{Expires: monday.Add(45 * time.Minute)}},
-			wantIn: 45 * time.Minute, kind: KindCache, reason: "expires in 45m"},
+			obs:    Observation{Outcome: NotModified, Hints: sources.Hints{Expires: monday.Add(75 * time.Minute)}},
+			wantIn: 75 * time.Minute, kind: KindCache, reason: "expires in 1h15m"},
 		{name: "max-age of a year is clamped",
 			obs:    Observation{Outcome: Fetched, Hints: sources.Hints{MaxAge: dur(365 * 24 * time.Hour)}},
 			wantIn: 24 * time.Hour, kind: KindCache, reason: "cache-control max-age 8760h, clamped to ceiling 24h"},
 		{name: "short max-age changes nothing and is not noted",
 			obs:  Observation{Outcome: NotModified, Hints: sources.Hints{MaxAge: dur(time.Minute)}},
-			kind: KindAdaptive, reason: "→ 27m"},
+			kind: KindAdaptive, reason: "→ 49m"},
 		{name: "retry-after on a success",
 			obs:    Observation{Outcome: Fetched, Hints: sources.Hints{RetryAfter: monday.Add(3 * time.Hour)}},
 			wantIn: 3 * time.Hour, kind: KindRetryAfter, reason: "retry-after 3h"},

@@ -26,6 +26,11 @@ type State struct {
 	// Burst is the short-term rate (items an hour) at Updated, decaying
 	// with the short half-life: a poll that finds a run of items sets it.
 	Burst float64
+	// Peak is the fastest burst seen (items an hour) at Updated, decaying
+	// with the peak half-life: while the source may burst like that again,
+	// it is polled often enough that such a burst cannot push items out of
+	// the feed unseen.
+	Peak float64
 	// Hours and Days are the items seen by UTC hour of day and weekday,
 	// decayed with the rhythm half-life: the source's rhythm.
 	Hours [24]float64
@@ -68,6 +73,7 @@ type wireState struct {
 	Count    num        `json:"n,omitempty"`
 	Exposure num        `json:"e,omitempty"`
 	Burst    num        `json:"b,omitempty"`
+	Peak     num        `json:"p,omitempty"`
 	Hours    []num      `json:"h,omitempty"`
 	Days     []num      `json:"d,omitempty"`
 	LastNew  int64      `json:"l,omitempty"`
@@ -95,7 +101,7 @@ func (n num) MarshalJSON() ([]byte, error) {
 // MarshalText stores the state (JSON, versioned).
 func (s State) MarshalText() ([]byte, error) {
 	w := wireState{V: stateVersion, Count: num(s.Count), Exposure: num(s.Exposure), Burst: num(s.Burst),
-		Listed: s.Listed}
+		Peak: num(s.Peak), Listed: s.Listed}
 	if !s.Updated.IsZero() {
 		w.Updated = s.Updated.Unix()
 	}
@@ -139,7 +145,7 @@ func (s *State) UnmarshalText(text []byte) error {
 		return fmt.Errorf("schedule state version %d unknown, starting afresh", w.V)
 	}
 	got := State{Count: float64(w.Count), Exposure: float64(w.Exposure), Burst: float64(w.Burst),
-		Listed: min(max(w.Listed, 0), 1<<16)}
+		Peak: float64(w.Peak), Listed: min(max(w.Listed, 0), 1<<16)}
 	if w.Updated != 0 {
 		got.Updated = time.Unix(w.Updated, 0).UTC()
 	}
@@ -177,7 +183,7 @@ func (s *State) UnmarshalText(text []byte) error {
 // sane reports whether every number is one the estimate can work with.
 func (s State) sane() bool {
 	ok := func(v float64) bool { return v >= 0 && !math.IsNaN(v) && !math.IsInf(v, 0) }
-	if !ok(s.Count) || !ok(s.Exposure) || !ok(s.Burst) {
+	if !ok(s.Count) || !ok(s.Exposure) || !ok(s.Burst) || !ok(s.Peak) {
 		return false
 	}
 	for _, v := range s.Hours {

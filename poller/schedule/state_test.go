@@ -11,6 +11,7 @@ func TestStateText(t *testing.T) {
 	_, s, _ := run(t, cfg, State{}, monday, monday.Add(10*24*time.Hour), every(50*time.Minute))
 	s.Feed = FeedHints{TTL: 90 * time.Minute, HasTTL: true, SkipHours: 0b111, SkipDays: 1,
 		SyPeriod: "hourly", SyFrequency: 2, SyBase: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s.Peak = 12.5
 	text, err := s.MarshalText()
 	if err != nil {
 		t.Fatal(err)
@@ -22,7 +23,7 @@ func TestStateText(t *testing.T) {
 	if err := back.UnmarshalText(text); err != nil {
 		t.Fatalf("read back: %v (%s)", err, text)
 	}
-	if back.Feed != s.Feed || !back.Updated.Equal(s.Updated.Truncate(time.Second)) || back.Listed != s.Listed {
+	if back.Feed != s.Feed || !back.Updated.Equal(s.Updated.Truncate(time.Second)) || back.Listed != s.Listed || back.Peak != 12.5 {
 		t.Errorf("read back %+v\nwant %+v", back, s)
 	}
 	now := s.Updated.Add(10 * time.Minute)
