@@ -133,6 +133,7 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 	}
 	p.outage.recovered(opLookup)
 	save.Articles = processed.Articles
+	save.Stories = processed.Stories
 	save.Run.ItemsDuplicate = processed.Duplicates
 	return p.finish(ctx, src, save, out, start)
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources"
+	"github.com/feedpoller/feedpoller/stories"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -37,6 +38,7 @@ type Store interface {
 	SavePoll(ctx context.Context, p store.PollSave) (store.SaveCounts, error)
 	pipeline.ArticleLookup
 	pipeline.Workspaces
+	pipeline.StoryIndex
 }
 
 // Options configures a Poller. Start from DefaultOptions: New refuses
@@ -87,6 +89,9 @@ type Options struct {
 	Metrics *Metrics
 	// Log defaults to slog.Default().
 	Log *slog.Logger
+	// Stories are the threshold and window of story detection (zero
+	// values: the stories package's defaults).
+	Stories stories.Options
 }
 
 // DefaultOptions are the poller's defaults: the values config.yaml
@@ -160,6 +165,7 @@ func New(opts Options) (*Poller, error) {
 			Lookup: opts.Store, Profiles: &pipeline.ProfileCache{Workspaces: opts.Store, TTL: profileTTL},
 			Pages: opts.Pages, Render: opts.Render, MinWords: opts.MinWords, MaxArticleFetches: opts.MaxArticleFetches,
 			MaxMarkdownBytes: opts.MaxMarkdownBytes, Log: opts.Log,
+			Stories: opts.Store, StoryOptions: opts.Stories,
 		})
 		if err != nil {
 			errs = append(errs, err.Error())

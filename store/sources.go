@@ -13,18 +13,23 @@ import (
 
 const sourceColumns = `id, workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes,
 	etag, last_modified, last_polled_at, last_polled_status, last_polled_error, consecutive_failures,
-	next_poll_at, last_unconditional_at, due_at, lease_until, lease_owner, created_at, updated_at`
+	next_poll_at, last_unconditional_at, due_at, lease_until, lease_owner, created_at, updated_at,
+	reliability_tier, reliability_tier_manual, decay_class`
 
 // CreateSource stores a new source, due at once. A URL already in the
 // workspace is ErrConflict.
 func (s *Store) CreateSource(ctx context.Context, src *FeedSource) error {
 	t := now()
 	src.CreatedAt, src.UpdatedAt, src.NextPollAt = t, t, t
+	if src.ReliabilityTier == 0 {
+		src.ReliabilityTier = defaultTier
+	}
 	err := s.db.GetContext(ctx, &src.ID, s.q(`INSERT INTO feed_sources
-		(workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes, next_poll_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		(workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes, next_poll_at, created_at, updated_at,
+		reliability_tier, reliability_tier_manual, decay_class)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		src.WorkspaceID, src.URL, src.SourceType, src.Title, src.IsActive, src.PollingIntervalMinutes, src.TrackChanges,
-		src.NextPollAt, src.CreatedAt, src.UpdatedAt)
+		src.NextPollAt, src.CreatedAt, src.UpdatedAt, src.ReliabilityTier, src.ReliabilityTierManual, src.DecayClass)
 	if dberr.IsUniqueViolation(err) {
 		return fmt.Errorf("source %s in workspace %d: %w", src.URL, src.WorkspaceID, ErrConflict)
 	}
@@ -65,6 +70,13 @@ type SourcePatch struct {
 	IsActive               *bool
 	PollingIntervalMinutes *int
 	TrackChanges           *bool
+	// Tier sets the reliability tier; TierManual says whether by hand
+	// (else the domain rules chose it). Both or neither.
+	Tier       *int
+	TierManual *bool
+	// DecayClass sets the source's own decay class; a pointer to "" clears
+	// it (the workspace's applies).
+	DecayClass *string
 }
 
 // UpdateSource applies a patch in one statement. Turning an inactive
@@ -76,12 +88,15 @@ func (s *Store) UpdateSource(ctx context.Context, workspaceID, id int64, p Sourc
 		title = COALESCE(?, title),
 		polling_interval_minutes = COALESCE(?, polling_interval_minutes),
 		track_changes = COALESCE(?, track_changes),
+		reliability_tier = COALESCE(?, reliability_tier),
+		reliability_tier_manual = COALESCE(?, reliability_tier_manual),
+		decay_class = CASE WHEN ? THEN NULLIF(?, '') ELSE decay_class END,
 		consecutive_failures = CASE WHEN ? AND NOT is_active THEN 0 ELSE consecutive_failures END,
 		next_poll_at = CASE WHEN ? AND NOT is_active THEN ? ELSE next_poll_at END,
 		is_active = COALESCE(?, is_active),
 		updated_at = ?
 		WHERE id = ? AND workspace_id = ?`),
-		p.Title, p.PollingIntervalMinutes, p.TrackChanges,
+		p.Title, p.PollingIntervalMinutes, p.TrackChanges, p.Tier, p.TierManual, p.DecayClass != nil, p.DecayClass,
 		p.IsActive != nil && *p.IsActive, p.IsActive != nil && *p.IsActive, t,
 		p.IsActive, t, id, workspaceID)
 	if err != nil {
