@@ -18,8 +18,8 @@ import (
 
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/stories"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
 )
 
 // Fetcher fetches one source type (sources/rss, sources/web).

@@ -39,8 +39,8 @@ import (
 
 	"github.com/feedpoller/feedpoller/poller/relevance"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/stories"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
 )
 
 // Options configures a Pipeline. Its defaults live with the poller's

@@ -3,8 +3,8 @@ package pipeline
 import (
 	"time"
 
-	"github.com/feedpoller/feedpoller/stories"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
 	"github.com/feedpoller/feedpoller/summary"
 )
 
