@@ -27,6 +27,11 @@ type SourceSpec struct {
 	PollingIntervalMinutes *int  `json:"polling_interval_minutes" validate:"omitnil,min=1,max=43200"`
 	IsActive               *bool `json:"is_active"`
 	TrackChanges           *bool `json:"track_changes"`
+	// ReliabilityTier 1–5 sets the tier by hand; nil takes the domain
+	// rules' tier for the URL. DecayClass (fast, moderate, stable)
+	// overrides the workspace's; nil or "" keeps the workspace's.
+	ReliabilityTier *int    `json:"reliability_tier" validate:"omitnil,min=1,max=5"`
+	DecayClass      *string `json:"decay_class"`
 }
 
 // SourceChange lists what an update changes; a nil field is left as it is.
@@ -35,6 +40,10 @@ type SourceChange struct {
 	IsActive               *bool   `json:"is_active"`
 	PollingIntervalMinutes *int    `json:"polling_interval_minutes" validate:"omitnil,min=1,max=43200"`
 	TrackChanges           *bool   `json:"track_changes"`
+	// ReliabilityTier 1–5 sets the tier by hand; 0 gives it back to the
+	// domain rules. DecayClass "" gives the workspace's back.
+	ReliabilityTier *int    `json:"reliability_tier" validate:"omitnil,min=0,max=5"`
+	DecayClass      *string `json:"decay_class"`
 }
 
 // CreatedSource is a stored source and what validating it found.
@@ -70,6 +79,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 	} else {
 		key = k
 	}
+	checkDecayClass(spec.DecayClass, extra)
 	if err := s.rules.Check(&spec, extra); err != nil {
 		return nil, err
 	}
@@ -97,6 +107,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 	if spec.Title != nil {
 		src.Title = *spec.Title
 	}
+	src.SourceRank = s.sourceRank(key, spec.ReliabilityTier, spec.DecayClass)
 	out := &CreatedSource{}
 	if src.SourceType == store.SourceRSS || src.SourceType == store.SourceWeb {
 		if err := s.validateURL(ctx, &src, out); err != nil {
@@ -214,22 +225,29 @@ func (s *Service) ListSources(ctx context.Context, workspaceID int64) ([]store.F
 // UpdateSource applies ch to a source. Turning an inactive source active
 // clears its failures and makes it due at once.
 func (s *Service) UpdateSource(ctx context.Context, workspaceID, id int64, ch SourceChange) (*store.FeedSource, error) {
-	if _, err := s.GetSource(ctx, workspaceID, id); err != nil {
+	src, err := s.GetSource(ctx, workspaceID, id)
+	if err != nil {
 		return nil, err
 	}
-	if ch.Title == nil && ch.IsActive == nil && ch.PollingIntervalMinutes == nil && ch.TrackChanges == nil {
-		return nil, invalidf(nil, "nothing to change: send one or more of title, is_active, polling_interval_minutes, track_changes")
+	if ch.Title == nil && ch.IsActive == nil && ch.PollingIntervalMinutes == nil && ch.TrackChanges == nil &&
+		ch.ReliabilityTier == nil && ch.DecayClass == nil {
+		return nil, invalidf(nil, "nothing to change: send one or more of title, is_active, polling_interval_minutes, track_changes, reliability_tier, decay_class")
 	}
 	ch.Title = trimmed(ch.Title)
-	if err := s.rules.Check(&ch, nil); err != nil {
+	extra := map[string]string{}
+	checkDecayClass(ch.DecayClass, extra)
+	if err := s.rules.Check(&ch, extra); err != nil {
 		return nil, err
 	}
-	updated, err := s.opts.Store.UpdateSource(ctx, workspaceID, id, store.SourcePatch{
+	patch := store.SourcePatch{
 		Title:                  ch.Title,
 		IsActive:               ch.IsActive,
 		PollingIntervalMinutes: ch.PollingIntervalMinutes,
 		TrackChanges:           ch.TrackChanges,
-	})
+		DecayClass:             ch.DecayClass,
+	}
+	s.patchTier(&patch, src.URL, ch.ReliabilityTier)
+	updated, err := s.opts.Store.UpdateSource(ctx, workspaceID, id, patch)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, notFound("source")
 	}

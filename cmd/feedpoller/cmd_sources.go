@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/feedpoller/feedpoller/service"
@@ -12,15 +13,16 @@ import (
 
 func runSources(ctx context.Context, env *cliEnv, args []string) error {
 	return subcommands(ctx, env, "sources",
-		"Usage: feedpoller sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes] [--quiet]\n"+
+		"Usage: feedpoller sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes] [--tier 1-5] [--decay-class C] [--quiet]\n"+
+			"       feedpoller sources set ID [--tier 1-5|rules] [--decay-class fast|moderate|stable|workspace]\n"+
 			"       feedpoller sources list [--workspace ID]",
-		args, map[string]func(context.Context, *cliEnv, []string) error{"add": sourcesAdd, "list": sourcesList})
+		args, map[string]func(context.Context, *cliEnv, []string) error{"add": sourcesAdd, "list": sourcesList, "set": sourcesSet})
 }
 
 // sourcesAdd creates a source through the source service, as the API
 // does: the same checks, defaults and errors.
 func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
-	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes] [--quiet]")
+	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes] [--tier 1-5] [--decay-class C] [--quiet]")
 	wsID := fs.Int64("workspace", 0, "workspace id (required)")
 	url := fs.String("url", "", "feed or page URL (required)")
 	typ := fs.String("type", store.SourceRSS, "source type: rss, web or api")
@@ -28,6 +30,8 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	title := fs.String("title", "", "title (default: the feed's or page's own)")
 	track := fs.Bool("track-changes", false, "web sources: keep a new revision whenever the page's main content changes")
 	quiet := fs.Bool("quiet", false, "print only the new source's id")
+	tier := fs.Int("tier", 0, "reliability tier 1 (official) to 5 (general web), set by hand (default: from reliability.rules)")
+	class := fs.String("decay-class", "", "freshness decay class: fast, moderate or stable (default: the workspace's)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -36,6 +40,12 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	spec := service.SourceSpec{URL: *url, SourceType: *typ}
 	set := setFlags(fs)
+	if set["tier"] {
+		spec.ReliabilityTier = tier
+	}
+	if set["decay-class"] {
+		spec.DecayClass = class
+	}
 	if set["interval"] {
 		spec.PollingIntervalMinutes = interval
 	}
@@ -71,9 +81,64 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	default:
 		note = "api sources are stored, not polled yet"
 	}
-	fmt.Fprintf(env.stdout, "source %d added to workspace %d (%s, every %d min): %s\n",
-		src.ID, src.WorkspaceID, src.SourceType, src.PollingIntervalMinutes, note)
+	fmt.Fprintf(env.stdout, "source %d added to workspace %d (%s, every %d min, %s): %s\n",
+		src.ID, src.WorkspaceID, src.SourceType, src.PollingIntervalMinutes, rankText(src), note)
 	return nil
+}
+
+// rankText says what a source contributes to rank.
+func rankText(src store.FeedSource) string {
+	how := "from the domain rules"
+	if src.ReliabilityTierManual {
+		how = "set by hand"
+	}
+	class := "the workspace's decay class"
+	if src.DecayClass != nil {
+		class = "decay class " + *src.DecayClass
+	}
+	return fmt.Sprintf("reliability tier %d %s, %s", src.ReliabilityTier, how, class)
+}
+
+// sourcesSet changes a source's reliability tier and decay class through
+// the source service, as PATCH does.
+func sourcesSet(ctx context.Context, env *cliEnv, args []string) error {
+	fs := newFlags(env, "sources set", "sources set ID [--tier 1-5|rules] [--decay-class fast|moderate|stable|workspace]")
+	tier := fs.String("tier", "", "reliability tier 1 (official) to 5 (general web), or rules to take the domain rules' tier again")
+	class := fs.String("decay-class", "", "freshness decay class fast, moderate or stable, or workspace to take the workspace's again")
+	arg, err := oneArg(fs, args)
+	if err != nil {
+		return err
+	}
+	id, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil || id <= 0 {
+		return fmt.Errorf("source id %q: want a positive whole number", arg)
+	}
+	var ch service.SourceChange
+	set := setFlags(fs)
+	if set["tier"] {
+		n := 0
+		if *tier != "rules" {
+			if n, err = strconv.Atoi(*tier); err != nil || n < 1 {
+				return fmt.Errorf("--tier %q: want 1 to 5, or rules", *tier)
+			}
+		}
+		ch.ReliabilityTier = &n
+	}
+	if set["decay-class"] {
+		c := *class
+		if c == "workspace" {
+			c = ""
+		}
+		ch.DecayClass = &c
+	}
+	return withService(ctx, env, func(svc *service.Service) error {
+		src, err := svc.UpdateSource(ctx, 0, id, ch)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "source %d: %s\n", src.ID, rankText(*src))
+		return nil
+	})
 }
 
 // setFlags names the flags given on the command line, so that a flag
@@ -95,11 +160,11 @@ func sourcesList(ctx context.Context, env *cliEnv, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(env.stdout, "ID\tWORKSPACE\tTYPE\tACTIVE\tSTATUS\tFAILURES\tNEXT POLL\tURL")
+		fmt.Fprintln(env.stdout, "ID\tWORKSPACE\tTYPE\tACTIVE\tSTATUS\tFAILURES\tNEXT POLL\tTIER\tURL")
 		for _, s := range srcs {
 			status := orDefault(s.LastPolledStatus, "never polled")
-			fmt.Fprintf(env.stdout, "%d\t%d\t%s\t%v\t%s\t%d\t%s\t%s\n", s.ID, s.WorkspaceID, s.SourceType, s.IsActive, status,
-				s.ConsecutiveFailures, s.NextPollAt.UTC().Format("2006-01-02T15:04:05Z"), s.URL)
+			fmt.Fprintf(env.stdout, "%d\t%d\t%s\t%v\t%s\t%d\t%s\t%d\t%s\n", s.ID, s.WorkspaceID, s.SourceType, s.IsActive, status,
+				s.ConsecutiveFailures, s.NextPollAt.UTC().Format("2006-01-02T15:04:05Z"), s.ReliabilityTier, s.URL)
 		}
 		return nil
 	})

@@ -14,7 +14,9 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/rank"
 	"github.com/feedpoller/feedpoller/service"
+	"github.com/feedpoller/feedpoller/stories"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -41,6 +43,10 @@ type Config struct {
 	Fetch     FetchConfig     `yaml:"fetch"`
 	Web       WebConfig       `yaml:"web"`
 	Firecrawl FirecrawlConfig `yaml:"firecrawl"`
+
+	Reliability ReliabilityConfig `yaml:"reliability"`
+	Stories     StoriesConfig     `yaml:"stories"`
+	Digest      DigestConfig      `yaml:"digest"`
 }
 
 // PollerConfig configures scheduling and the per-poll pipeline.
@@ -103,6 +109,10 @@ func defaultConfig() Config {
 			Allow: []string{}},
 		Web:       WebConfig{Fetcher: "auto", DefaultIntervalMinutes: service.DefaultOptions().WebIntervalMinutes},
 		Firecrawl: FirecrawlConfig{Timeout: 30 * time.Second},
+
+		Reliability: ReliabilityConfig{Rules: rank.DefaultRules()},
+		Stories:     storiesConfig(stories.Options{}),
+		Digest:      DigestConfig{MaxTokens: service.DefaultOptions().DigestMaxTokens},
 	}
 }
 
@@ -205,6 +215,12 @@ func setField(fv reflect.Value, val string) error {
 			return fmt.Errorf("want a duration such as 30s or 5m")
 		}
 		fv.SetInt(int64(d))
+	case ReliabilityRules:
+		rules, err := parseRules(val)
+		if err != nil {
+			return err
+		}
+		fv.Set(reflect.ValueOf(rules))
 	case []string:
 		var parts []string
 		for _, p := range strings.Split(val, ",") {
@@ -270,6 +286,7 @@ func (c Config) validate() error {
 	if c.Web.DefaultIntervalMinutes < service.MinIntervalMinutes || c.Web.DefaultIntervalMinutes > service.MaxIntervalMinutes {
 		errs = append(errs, fmt.Sprintf("web.default_interval_minutes must be %d..%d", service.MinIntervalMinutes, service.MaxIntervalMinutes))
 	}
+	errs = append(errs, c.checkIntelligence()...)
 	if len(errs) > 0 {
 		return fmt.Errorf("invalid configuration: %s", strings.Join(errs, "; "))
 	}

@@ -56,6 +56,12 @@ func TestBadConfigNamesTheProblem(t *testing.T) {
 		{env: []string{"FEEDPOLLER_WEB_FETCHER=chrome"}, want: "web.fetcher"},
 		{env: []string{"FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=0"}, want: "web.default_interval_minutes must be 1..43200"},
 		{file: "poller:\n  wrokers: 3\n", want: "wrokers"},
+		{env: []string{"FEEDPOLLER_RELIABILITY_RULES=*.gov=1,arxiv.org=7"}, want: `reliability.rules (FEEDPOLLER_RELIABILITY_RULES): invalid reliability rule 2 ("arxiv.org")`},
+		{env: []string{"FEEDPOLLER_RELIABILITY_RULES=*.gov"}, want: `FEEDPOLLER_RELIABILITY_RULES="*.gov": rule 1 "*.gov": want DOMAIN=TIER`},
+		{file: "reliability:\n  rules:\n    - {domain: \"https://x.example\", tier: 2}\n", want: `invalid reliability rule 1: "https://x.example" is not a domain`},
+		{env: []string{"FEEDPOLLER_STORIES_THRESHOLD=0"}, want: "stories.threshold 0 must be more than 0"},
+		{env: []string{"FEEDPOLLER_STORIES_WINDOW=0s"}, want: "stories.window must be more than 0"},
+		{env: []string{"FEEDPOLLER_DIGEST_MAX_TOKENS=0"}, want: "digest.max_tokens must be at least 1"},
 	} {
 		path := ""
 		if tc.file != "" {
@@ -138,11 +144,21 @@ func TestConfigDefaultsComeFromThePackages(t *testing.T) {
 	if got, want := cfg.Poller.options(poller.DefaultOptions()), poller.DefaultOptions(); !reflect.DeepEqual(got, want) {
 		t.Errorf("poller options from the default config %+v, want the poller's defaults %+v", got, want)
 	}
-	cfg, err := loadConfig("", false, []string{"FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=90", "FEEDPOLLER_POLLER_WORKERS=3"})
+	cfg, err := loadConfig("", false, []string{"FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=90", "FEEDPOLLER_POLLER_WORKERS=3",
+		"FEEDPOLLER_RELIABILITY_RULES=example.org=2, *.example.net=4", "FEEDPOLLER_DIGEST_MAX_TOKENS=800",
+		"FEEDPOLLER_STORIES_THRESHOLD=0.5", "FEEDPOLLER_STORIES_WINDOW=72h"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.serviceOptions().WebIntervalMinutes != 90 || cfg.Poller.options(poller.DefaultOptions()).Workers != 3 {
 		t.Errorf("configured values do not reach the options: %+v", cfg)
+	}
+	so := cfg.serviceOptions()
+	if so.DigestMaxTokens != 800 || so.Reliability.Tier("https://news.example.org/") != 2 ||
+		so.Reliability.Tier("https://a.example.net/") != 4 || so.Reliability.Tier("https://go.dev/") != 5 {
+		t.Errorf("rules and budget do not reach the service: %+v", so)
+	}
+	if o := cfg.Stories.options(); o.Threshold != 0.5 || o.Window != 72*time.Hour {
+		t.Errorf("story options %+v", o)
 	}
 }
