@@ -247,7 +247,7 @@ func (s *Service) UpdateSource(ctx context.Context, workspaceID, id int64, ch So
 		DecayClass:             ch.DecayClass,
 	}
 	s.patchTier(&patch, src.URL, ch.ReliabilityTier)
-	updated, err := s.opts.Store.UpdateSource(ctx, workspaceID, id, patch)
+	updated, err := s.opts.Store.UpdateSource(ctx, src.WorkspaceID, id, patch)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, notFound("source")
 	}

@@ -81,8 +81,8 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	default:
 		note = "api sources are stored, not polled yet"
 	}
-	fmt.Fprintf(env.stdout, "source %d added to workspace %d (%s, every %d min, %s): %s\n",
-		src.ID, src.WorkspaceID, src.SourceType, src.PollingIntervalMinutes, rankText(src), note)
+	fmt.Fprintf(env.stdout, "source %d added to workspace %d (%s, every %d min): %s; %s\n",
+		src.ID, src.WorkspaceID, src.SourceType, src.PollingIntervalMinutes, note, rankText(src))
 	return nil
 }
 
