@@ -16,8 +16,8 @@ import (
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/rank"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/stories"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
 )
 
 // Config is the effective configuration: built-in defaults (the same as the

@@ -11,8 +11,8 @@ import (
 
 	"github.com/feedpoller/feedpoller/poller/relevance"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/stories"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
 )
 
 // fakeIndex answers StoryCandidates from a stories.MemIndex, as the store
