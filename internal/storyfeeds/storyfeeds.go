@@ -34,6 +34,15 @@ type Article struct {
 	PublishedAt time.Time `json:"published_at"`
 }
 
+// HTML is the article's Markdown rendered as HTML, as a feed carries it.
+func (a Article) HTML() (string, error) {
+	var b bytes.Buffer
+	if err := goldmark.Convert([]byte(a.Markdown), &b); err != nil {
+		return "", fmt.Errorf("render %s: %w", a.ID, err)
+	}
+	return b.String(), nil
+}
+
 // Load reads the set from its JSON file (stories/testdata/storyset.json).
 func Load(path string) ([]Article, error) {
 	b, err := os.ReadFile(path)
@@ -136,12 +145,12 @@ func Handler(arts []Article, now func() time.Time) (http.Handler, error) {
 	byPath := map[string][]entry{}
 	titles := map[string]string{}
 	for _, a := range arts {
-		var b bytes.Buffer
-		if err := goldmark.Convert([]byte(a.Markdown), &b); err != nil {
-			return nil, fmt.Errorf("render %s: %w", a.ID, err)
+		html, err := a.HTML()
+		if err != nil {
+			return nil, err
 		}
 		p := FeedPath(a.Outlet)
-		byPath[p] = append(byPath[p], entry{a, b.String()})
+		byPath[p] = append(byPath[p], entry{a, html})
 		titles[p] = a.Outlet
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
