@@ -12,8 +12,8 @@ import (
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/stories"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
 )
 
 // TestStoryGroupingThroughTheStore re-checks story grouping on the
