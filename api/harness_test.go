@@ -57,7 +57,7 @@ func withoutPoller() envOption { return func(o *apiOptions) { o.Poller = nil } }
 // the service.
 func newAPI(o apiOptions) (*api.Server, error) {
 	so := service.DefaultOptions()
-	so.Store, so.Validator, so.Poller = o.Store, o.Validator, o.Poller
+	so.Store, so.Validator, so.Poller, so.Digests = o.Store, o.Validator, o.Poller, o.Store
 	svc, err := service.New(so)
 	if err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ const (
 	maxQueryLen     = 500
 )
 
-var listParams = map[string]bool{"cursor": true, "limit": true, "source_id": true, "since": true, "until": true, "min_score": true, "q": true}
+var listParams = map[string]bool{"cursor": true, "limit": true, "source_id": true, "since": true, "until": true, "min_score": true, "q": true, "sort": true}
 
 // parseListFilter reads the listing query parameters; every bad one is
 // named in the 400.
@@ -46,7 +46,7 @@ func parseListFilter(q url.Values) (store.ListFilter, error) {
 	fields := map[string]string{}
 	for k := range q {
 		if !listParams[k] {
-			fields[k] = "is not a known query parameter (known: cursor, limit, source_id, since, until, min_score, q)"
+			fields[k] = "is not a known query parameter (known: cursor, limit, source_id, since, until, min_score, q, sort)"
 		}
 	}
 	positive := func(name string) int64 {
@@ -128,6 +128,12 @@ func (s *Server) listArticles(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if byRank, err := rankSort(r.URL.Query()); byRank || err != nil {
+		if err != nil {
+			return err
+		}
+		return s.listArticlesByRank(w, r, ws.ID, f)
+	}
 	arts, err := s.store.ListArticles(r.Context(), ws.ID, f)
 	if err != nil {
 		return err
@@ -179,6 +185,12 @@ func (s *Server) listContentItems(w http.ResponseWriter, r *http.Request) error 
 	f, err := parseListFilter(r.URL.Query())
 	if err != nil {
 		return err
+	}
+	if byRank, err := rankSort(r.URL.Query()); byRank || err != nil {
+		if err != nil {
+			return err
+		}
+		return s.listContentItemsByRank(w, r, ws.ID, f)
 	}
 	items, err := s.store.ListContentItems(r.Context(), ws.ID, f)
 	if err != nil {

@@ -102,6 +102,7 @@ func (s *Server) routes() http.Handler {
 	api("GET /workspaces/{id}/articles", s.listArticles)
 	api("GET /workspaces/{id}/content-items", s.listContentItems)
 	api("GET /workspaces/{id}/content-items/{itemId}", s.getContentItem)
+	api("GET /workspaces/{id}/digest", s.getDigest)
 
 	api("POST /tokens", s.createAdminToken)
 	api("GET /tokens", s.listAdminTokens)

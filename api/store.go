@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"time"
 
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -18,6 +19,8 @@ type Store interface {
 	ListArticles(ctx context.Context, workspaceID int64, f store.ListFilter) ([]store.FeedArticle, error)
 	ListContentItems(ctx context.Context, workspaceID int64, f store.ListFilter) ([]store.ContentItemView, error)
 	GetContentItem(ctx context.Context, workspaceID, id int64) (*store.ContentItemView, error)
+	ListArticlesByRank(ctx context.Context, workspaceID int64, f store.ListFilter, at time.Time) ([]store.FeedArticle, []float64, error)
+	ListContentItemsByRank(ctx context.Context, workspaceID int64, f store.ListFilter, at time.Time) ([]store.RankedContentItem, error)
 	ListPollRuns(ctx context.Context, sourceID int64, limit int) ([]store.PollRun, error)
 
 	// Ready reports whether the database answers; WriteFailure is the

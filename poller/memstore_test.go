@@ -99,6 +99,11 @@ func (m *memStore) GetWorkspace(_ context.Context, id int64) (*store.Workspace, 
 	return &store.Workspace{ID: id, Profile: store.RelevanceProfile{}}, nil
 }
 
+// StoryCandidates finds nothing: every article starts a story.
+func (m *memStore) StoryCandidates(context.Context, int64, []int64, time.Time) (*store.StoryLookup, error) {
+	return &store.StoryLookup{}, nil
+}
+
 // stubFetcher answers every fetch with items; a fetch waits for gate, when
 // set, or for its context.
 type stubFetcher struct {

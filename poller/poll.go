@@ -143,6 +143,7 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 	}
 	p.outage.recovered(opLookup)
 	save.Articles = processed.Articles
+	save.Stories = processed.Stories
 	save.Run.ItemsDuplicate = processed.Duplicates
 	return p.finish(ctx, src, save, fetched(src, res, processed.Articles), out, start)
 }

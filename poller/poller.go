@@ -20,6 +20,7 @@ import (
 	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
 )
 
 // Fetcher fetches one source type (sources/rss, sources/web).
@@ -38,6 +39,7 @@ type Store interface {
 	SavePoll(ctx context.Context, p store.PollSave) (store.SaveCounts, error)
 	pipeline.ArticleLookup
 	pipeline.Workspaces
+	pipeline.StoryIndex
 }
 
 // Options configures a Poller. Start from DefaultOptions: New refuses
@@ -98,6 +100,9 @@ type Options struct {
 	Metrics *Metrics
 	// Log defaults to slog.Default().
 	Log *slog.Logger
+	// Stories are the threshold and window of story detection (zero
+	// values: the stories package's defaults).
+	Stories stories.Options
 }
 
 // DefaultOptions are the poller's defaults: the values config.yaml
@@ -184,6 +189,7 @@ func New(opts Options) (*Poller, error) {
 			Lookup: opts.Store, Profiles: &pipeline.ProfileCache{Workspaces: opts.Store, TTL: profileTTL},
 			Pages: opts.Pages, Render: opts.Render, MinWords: opts.MinWords, MaxArticleFetches: opts.MaxArticleFetches,
 			MaxMarkdownBytes: opts.MaxMarkdownBytes, Log: opts.Log,
+			Stories: opts.Store, StoryOptions: opts.Stories,
 		})
 		if err != nil {
 			errs = append(errs, err.Error())

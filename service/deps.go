@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"time"
 
+	"github.com/feedpoller/feedpoller/digest"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -14,6 +16,8 @@ type WorkspaceStore interface {
 	GetWorkspace(ctx context.Context, id int64) (*store.Workspace, error)
 	ListWorkspaces(ctx context.Context) ([]store.Workspace, error)
 	UpdateWorkspace(ctx context.Context, id int64, name *string, p *store.RelevanceProfile) (*store.Workspace, error)
+	// SetWorkspaceDecayClass sets how fast the workspace's articles age.
+	SetWorkspaceDecayClass(ctx context.Context, id int64, class string) error
 }
 
 // SourceStore is the storage of sources the service uses. *store.Store
@@ -33,6 +37,13 @@ type SourceStore interface {
 type Store interface {
 	WorkspaceStore
 	SourceStore
+}
+
+// DigestStore reads what a digest is built from. *store.Store satisfies
+// it.
+type DigestStore interface {
+	DigestArticles(ctx context.Context, workspaceID int64, since, until time.Time) ([]store.DigestArticle, error)
+	DigestSources(ctx context.Context, workspaceID int64, since, until time.Time) ([]digest.SourceState, error)
 }
 
 // Validator checks a URL before a source is stored. The daemon puts the

@@ -52,6 +52,18 @@ func (m *memStore) ListWorkspaces(context.Context) ([]store.Workspace, error) {
 	return append([]store.Workspace(nil), m.workspaces...), nil
 }
 
+func (m *memStore) SetWorkspaceDecayClass(_ context.Context, id int64, class string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range m.workspaces {
+		if m.workspaces[i].ID == id {
+			m.workspaces[i].DecayClass = class
+			return nil
+		}
+	}
+	return fmt.Errorf("workspace %d: %w", id, store.ErrNotFound)
+}
+
 func (m *memStore) UpdateWorkspace(_ context.Context, id int64, name *string, p *store.RelevanceProfile) (*store.Workspace, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -142,6 +154,16 @@ func (m *memStore) UpdateSource(_ context.Context, workspaceID, id int64, p stor
 	}
 	if p.ScheduleMode != nil {
 		s.ScheduleMode = *p.ScheduleMode
+	}
+	if p.Tier != nil {
+		s.ReliabilityTier, s.ReliabilityTierManual = *p.Tier, *p.TierManual
+	}
+	if p.DecayClass != nil {
+		s.DecayClass = nil
+		if *p.DecayClass != "" {
+			c := *p.DecayClass
+			s.DecayClass = &c
+		}
 	}
 	out := *s
 	return &out, nil

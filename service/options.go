@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/feedpoller/feedpoller/digest"
+	"github.com/feedpoller/feedpoller/rank"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -31,6 +33,18 @@ type Options struct {
 	// ValidateTimeout bounds the fetch that validates a new source,
 	// whatever the fetcher's own limits.
 	ValidateTimeout time.Duration
+	// Reliability gives a source its tier from its URL (the configured
+	// domain rules); required.
+	Reliability *rank.Classifier
+	// Digests reads what digests are built from; nil makes Digest fail
+	// with ErrUnavailable.
+	Digests DigestStore
+	// Tokens counts the tokens of compact digests (cl100k_base); nil
+	// loads tokens.For(tokens.CL100kBase) on first use.
+	Tokens digest.TokenCounter
+	// DigestMaxTokens is the budget of a compact digest asked for
+	// without one.
+	DigestMaxTokens int
 }
 
 // DefaultOptions are the built-in defaults, without the dependencies.
@@ -40,7 +54,19 @@ func DefaultOptions() Options {
 		WebIntervalMinutes: 360,
 		DefaultThreshold:   store.DefaultThreshold,
 		ValidateTimeout:    60 * time.Second,
+		Reliability:        defaultClassifier(),
+		DigestMaxTokens:    digest.DefaultMaxTokens,
 	}
+}
+
+// defaultClassifier is the classifier of rank's shipped rules, which are
+// valid (the rank package's tests load them).
+func defaultClassifier() *rank.Classifier {
+	c, err := rank.NewClassifier(rank.DefaultRules())
+	if err != nil {
+		panic("service: the shipped reliability rules are invalid: " + err.Error())
+	}
+	return c
 }
 
 // check names the first bad option.
@@ -56,6 +82,10 @@ func (o Options) check() error {
 		return fmt.Errorf("service: DefaultThreshold %v is outside 0..1", o.DefaultThreshold)
 	case o.ValidateTimeout <= 0:
 		return fmt.Errorf("service: ValidateTimeout %v must be positive", o.ValidateTimeout)
+	case o.Reliability == nil:
+		return errors.New("service: a reliability classifier is required")
+	case o.DigestMaxTokens <= 0:
+		return fmt.Errorf("service: DigestMaxTokens %d must be positive", o.DigestMaxTokens)
 	}
 	return nil
 }

@@ -31,6 +31,11 @@ type SourceSpec struct {
 	// find, starting at PollingIntervalMinutes) or fixed (every
 	// PollingIntervalMinutes, whatever the publisher declares).
 	Schedule *string `json:"schedule" validate:"omitnil,oneof=adaptive fixed"`
+	// ReliabilityTier 1–5 sets the tier by hand; nil takes the domain
+	// rules' tier for the URL. DecayClass (fast, moderate, stable)
+	// overrides the workspace's; nil or "" keeps the workspace's.
+	ReliabilityTier *int    `json:"reliability_tier" validate:"omitnil,min=1,max=5"`
+	DecayClass      *string `json:"decay_class"`
 }
 
 // SourceChange lists what an update changes; a nil field is left as it is.
@@ -41,6 +46,10 @@ type SourceChange struct {
 	TrackChanges           *bool   `json:"track_changes"`
 	// Schedule is adaptive or fixed; it takes effect from the next poll.
 	Schedule *string `json:"schedule" validate:"omitnil,oneof=adaptive fixed"`
+	// ReliabilityTier 1–5 sets the tier by hand; 0 gives it back to the
+	// domain rules. DecayClass "" gives the workspace's back.
+	ReliabilityTier *int    `json:"reliability_tier" validate:"omitnil,min=0,max=5"`
+	DecayClass      *string `json:"decay_class"`
 }
 
 // CreatedSource is a stored source and what validating it found.
@@ -76,6 +85,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 	} else {
 		key = k
 	}
+	checkDecayClass(spec.DecayClass, extra)
 	if err := s.rules.Check(&spec, extra); err != nil {
 		return nil, err
 	}
@@ -107,6 +117,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 	if spec.Schedule != nil {
 		src.ScheduleMode = *spec.Schedule
 	}
+	src.SourceRank = s.sourceRank(key, spec.ReliabilityTier, spec.DecayClass)
 	out := &CreatedSource{}
 	if src.SourceType == store.SourceRSS || src.SourceType == store.SourceWeb {
 		if err := s.validateURL(ctx, &src, out); err != nil {
@@ -229,20 +240,26 @@ func (s *Service) UpdateSource(ctx context.Context, workspaceID, id int64, ch So
 	if err != nil {
 		return nil, err
 	}
-	if ch.Title == nil && ch.IsActive == nil && ch.PollingIntervalMinutes == nil && ch.TrackChanges == nil && ch.Schedule == nil {
-		return nil, invalidf(nil, "nothing to change: send one or more of title, is_active, polling_interval_minutes, track_changes, schedule")
+	if ch.Title == nil && ch.IsActive == nil && ch.PollingIntervalMinutes == nil && ch.TrackChanges == nil && ch.Schedule == nil &&
+		ch.ReliabilityTier == nil && ch.DecayClass == nil {
+		return nil, invalidf(nil, "nothing to change: send one or more of title, is_active, polling_interval_minutes, track_changes, schedule, reliability_tier, decay_class")
 	}
 	ch.Title = trimmed(ch.Title)
-	if err := s.rules.Check(&ch, nil); err != nil {
+	extra := map[string]string{}
+	checkDecayClass(ch.DecayClass, extra)
+	if err := s.rules.Check(&ch, extra); err != nil {
 		return nil, err
 	}
-	updated, err := s.opts.Store.UpdateSource(ctx, src.WorkspaceID, src.ID, store.SourcePatch{
+	patch := store.SourcePatch{
 		Title:                  ch.Title,
 		IsActive:               ch.IsActive,
 		PollingIntervalMinutes: ch.PollingIntervalMinutes,
 		TrackChanges:           ch.TrackChanges,
 		ScheduleMode:           ch.Schedule,
-	})
+		DecayClass:             ch.DecayClass,
+	}
+	s.patchTier(&patch, src.URL, ch.ReliabilityTier)
+	updated, err := s.opts.Store.UpdateSource(ctx, src.WorkspaceID, src.ID, patch)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, notFound("source")
 	}

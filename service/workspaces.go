@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/feedpoller/feedpoller/rank"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -14,6 +15,9 @@ type WorkspaceSpec struct {
 	Name string `json:"name" validate:"required,max=200"`
 	// RelevanceProfile nil is an empty profile with the default threshold.
 	RelevanceProfile *ProfileSpec `json:"relevance_profile"`
+	// DecayClass is how fast its articles age for rank: fast, moderate
+	// (nil or "") or stable; a source may override it.
+	DecayClass *string `json:"decay_class"`
 }
 
 // WorkspaceChange lists what an update changes; a nil field is left as
@@ -21,6 +25,8 @@ type WorkspaceSpec struct {
 type WorkspaceChange struct {
 	Name             *string      `json:"name" validate:"omitnil,required,max=200"`
 	RelevanceProfile *ProfileSpec `json:"relevance_profile"`
+	// DecayClass "" is moderate, the default.
+	DecayClass *string `json:"decay_class"`
 }
 
 // ProfileSpec is a relevance profile as a caller gives it: without a
@@ -82,7 +88,9 @@ func (s *Service) CreateWorkspace(ctx context.Context, spec WorkspaceSpec) (*sto
 		spec.RelevanceProfile = &ProfileSpec{}
 	}
 	profile := s.profile(spec.RelevanceProfile)
-	if err := s.rules.Check(&spec, nil); err != nil {
+	extra := map[string]string{}
+	checkDecayClass(spec.DecayClass, extra)
+	if err := s.rules.Check(&spec, extra); err != nil {
 		return nil, err
 	}
 	ws, err := s.opts.Store.CreateWorkspace(ctx, spec.Name, *profile)
@@ -91,6 +99,12 @@ func (s *Service) CreateWorkspace(ctx context.Context, spec WorkspaceSpec) (*sto
 	}
 	if err != nil {
 		return nil, err
+	}
+	if spec.DecayClass != nil && *spec.DecayClass != "" && *spec.DecayClass != ws.DecayClass {
+		if err := s.opts.Store.SetWorkspaceDecayClass(ctx, ws.ID, *spec.DecayClass); err != nil {
+			return nil, err
+		}
+		ws.DecayClass = *spec.DecayClass
 	}
 	return view(ws), nil
 }
@@ -127,13 +141,24 @@ func (s *Service) UpdateWorkspace(ctx context.Context, id int64, ch WorkspaceCha
 	if _, err := s.GetWorkspace(ctx, id); err != nil {
 		return nil, err
 	}
-	if ch.Name == nil && ch.RelevanceProfile == nil {
-		return nil, invalidf(nil, "nothing to change: send name and/or relevance_profile")
+	if ch.Name == nil && ch.RelevanceProfile == nil && ch.DecayClass == nil {
+		return nil, invalidf(nil, "nothing to change: send one or more of name, relevance_profile, decay_class")
 	}
 	ch.Name = trimmed(ch.Name)
 	profile := s.profile(ch.RelevanceProfile)
-	if err := s.rules.Check(&ch, nil); err != nil {
+	extra := map[string]string{}
+	checkDecayClass(ch.DecayClass, extra)
+	if err := s.rules.Check(&ch, extra); err != nil {
 		return nil, err
+	}
+	if ch.DecayClass != nil {
+		class := *ch.DecayClass
+		if class == "" {
+			class = string(rank.DefaultDecayClass)
+		}
+		if err := s.opts.Store.SetWorkspaceDecayClass(ctx, id, class); err != nil {
+			return nil, err
+		}
 	}
 	updated, err := s.opts.Store.UpdateWorkspace(ctx, id, ch.Name, profile)
 	if errors.Is(err, store.ErrConflict) {

@@ -21,7 +21,7 @@ func keyOf(a FeedArticle) articleKey { return articleKey{a.ExternalURL, max(a.Re
 
 // articleColumnCount is the number of placeholders per row of
 // insertArticles.
-const articleColumnCount = 24
+const articleColumnCount = 28
 
 // insertArticles inserts one batch of a poll's articles in one statement
 // created at t, and returns the ids of the rows it inserted, by key.
@@ -39,11 +39,17 @@ func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p PollSave, art
 	query := multiRowInsert(`INSERT INTO feed_articles (workspace_id, feed_source_id, external_url, external_id, title, author,
 		published_at, summary, content_markdown, extraction_method, word_count, relevance_score, matched_terms,
 		content_text_hash, revision, previous_article_id, reading_time_seconds, input_tokens, output_tokens,
-		quality_score, language, created_at, input_tokens_o200k, output_tokens_o200k) VALUES `, articleColumnCount, len(arts),
+		quality_score, language, created_at, input_tokens_o200k, output_tokens_o200k,
+		story_id, reported_at, story_signature, extractive_summary) VALUES `, articleColumnCount, len(arts),
 		` ON CONFLICT (workspace_id, external_url, revision) DO NOTHING RETURNING id, external_url, revision`)
 	args := make([]any, 0, len(arts)*articleColumnCount)
 	for _, na := range arts {
+		sig, err := signatureBytes(na)
+		if err != nil {
+			return nil, err
+		}
 		args = append(args, p.articleArgs(na.Article, t)...)
+		args = append(args, na.Article.StoryID, reportedAt(na, t), sig, na.Article.ExtractiveSummary)
 	}
 	var rows []struct {
 		ID       int64  `db:"id"`

@@ -46,6 +46,21 @@ type dialect interface {
 	// with the parameters of sourceArgs then runArgs. "" when the
 	// dialect has none; SavePoll then uses a transaction.
 	bookkeepingOnly() string
+
+	// storyCandidates is StoryCandidates' statement. Its parameters: the
+	// workspace, the band keys (as int64List gives them), the earliest
+	// reported_unix. It answers the workspace's story_generation with each
+	// candidate (id, story_id, reported_at, story_signature), and once
+	// with NULLs when there is none.
+	storyCandidates() string
+	// int64List is a list of keys as storyCandidates takes it.
+	int64List(keys []int64) any
+	// daysBetween is the days from the timestamp expression from to the
+	// timestamp parameter to, as a real number.
+	daysBetween(from, to string) string
+	// greatest and least are the larger and smaller of two numbers.
+	greatest(a, b string) string
+	least(a, b string) string
 }
 
 // lexicon is what a dialect's SQL text differs in for checkReadQuery,

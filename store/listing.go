@@ -69,7 +69,8 @@ func (f ListFilter) where(workspaceID int64, alias, art, dateCol string, asTime 
 const articleColumns = `a.id, a.workspace_id, a.feed_source_id, a.external_url, a.external_id, a.title, a.author,
 	a.published_at, a.summary, a.content_markdown, a.extraction_method, a.word_count, a.relevance_score,
 	a.content_text_hash, a.revision, a.previous_article_id, a.reading_time_seconds, a.input_tokens,
-	a.output_tokens, a.quality_score, a.language, a.created_at, a.input_tokens_o200k, a.output_tokens_o200k`
+	a.output_tokens, a.quality_score, a.language, a.created_at, a.input_tokens_o200k, a.output_tokens_o200k,
+	a.story_id, a.reported_at, a.extractive_summary`
 
 type articleRow struct {
 	FeedArticle
@@ -105,7 +106,7 @@ type ContentItemView struct {
 }
 
 const itemSelect = `SELECT c.id, c.workspace_id, c.feed_article_id, c.url, c.title, c.content_markdown,
-	c.content_text_hash, c.relevance_score, c.matched_terms, c.published_at, c.promoted_at,
+	c.content_text_hash, c.relevance_score, c.matched_terms, c.published_at, c.promoted_at, c.story_id,
 	s.id AS source_id, s.url AS source_url, s.title AS source_title, a.word_count, a.quality_score
 	FROM content_items c
 	JOIN feed_articles a ON a.id = c.feed_article_id

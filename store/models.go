@@ -53,6 +53,9 @@ type Workspace struct {
 	Name      string           `db:"name" json:"name"`
 	Profile   RelevanceProfile `db:"-" json:"relevance_profile"`
 	CreatedAt time.Time        `db:"created_at" json:"created_at"`
+	// DecayClass is how fast its articles age for rank: fast, moderate
+	// or stable (see rank.DecayClass).
+	DecayClass string `db:"decay_class" json:"decay_class"`
 }
 
 // FeedSource is one URL to poll.
@@ -100,6 +103,16 @@ type FeedSource struct {
 	LeaseOwner string     `db:"lease_owner" json:"-"`
 	CreatedAt  time.Time  `db:"created_at" json:"created_at"`
 	UpdatedAt  time.Time  `db:"updated_at" json:"updated_at"`
+	SourceRank
+}
+
+// SourceRank is what a source contributes to rank: its reliability tier
+// (1 official … 5 general web), whether an admin set it (else the domain
+// rules decide it), and its own decay class ("": the workspace's).
+type SourceRank struct {
+	ReliabilityTier       int     `db:"reliability_tier" json:"reliability_tier"`
+	ReliabilityTierManual bool    `db:"reliability_tier_manual" json:"reliability_tier_manual"`
+	DecayClass            *string `db:"decay_class" json:"decay_class"`
 }
 
 // FeedArticle is a stored, URL-deduplicated item.
@@ -132,6 +145,15 @@ type FeedArticle struct {
 	QualityScore       float64   `db:"quality_score" json:"quality_score"`
 	Language           string    `db:"language" json:"language"`
 	CreatedAt          time.Time `db:"created_at" json:"created_at"`
+	ArticleStory
+}
+
+// ArticleStory is an article's place in a story: the story, when it
+// counts as reported (see stories.ReportedAt), and its extractive summary.
+type ArticleStory struct {
+	StoryID           *int64     `db:"story_id" json:"story_id"`
+	ReportedAt        *time.Time `db:"reported_at" json:"reported_at"`
+	ExtractiveSummary string     `db:"extractive_summary" json:"extractive_summary"`
 }
 
 // ContentItem is an article that passed relevance and content-hash dedup.
@@ -147,6 +169,7 @@ type ContentItem struct {
 	MatchedTerms    []string   `db:"-" json:"matched_terms"`
 	PublishedAt     *time.Time `db:"published_at" json:"published_at"`
 	PromotedAt      time.Time  `db:"promoted_at" json:"promoted_at"`
+	StoryID         *int64     `db:"story_id" json:"story_id"`
 }
 
 // PollRun is the audit row of one poll.

@@ -5,11 +5,14 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	_ "github.com/lib/pq" // PostgreSQL driver
+	"github.com/lib/pq" // PostgreSQL driver
+
+	"github.com/feedpoller/feedpoller/stories"
 )
 
 // postgres is PostgreSQL through lib/pq: real timestamps, row locks for
@@ -129,3 +132,29 @@ func (postgres) bookkeepingOnly() string {
 		INSERT INTO poll_runs (` + runColumns + `)
 		SELECT u.id, ?::timestamptz, ?::timestamptz, ?::text, ?::int, ?::int, ?::int, ?::int, ?::int, ?::bigint, ?::text FROM u`
 }
+
+// storyCandidates reads, per key, the newest stories.PerKeyLimit entries
+// of the band index (a LATERAL index range scan with LIMIT), then their
+// articles once each, with the workspace's generation in the same
+// snapshot.
+func (postgres) storyCandidates() string {
+	return `SELECT w.story_generation, c.id, c.story_id, c.reported_at, c.story_signature
+		FROM workspaces w LEFT JOIN (
+			SELECT a.id, a.story_id, a.reported_at, a.story_signature
+			FROM (SELECT DISTINCT m.feed_article_id
+				FROM unnest($2::bigint[]) AS k(key)
+				CROSS JOIN LATERAL (SELECT b.feed_article_id FROM story_bands b
+					WHERE b.workspace_id = $1 AND b.band_key = k.key AND b.reported_unix >= $3
+					ORDER BY b.reported_unix DESC LIMIT ` + strconv.Itoa(stories.PerKeyLimit) + `) AS m) AS d
+			JOIN feed_articles a ON a.id = d.feed_article_id) AS c ON TRUE
+		WHERE w.id = $1`
+}
+
+// int64List: a bigint[] parameter.
+func (postgres) int64List(keys []int64) any { return pq.Int64Array(keys) }
+
+func (postgres) daysBetween(from, to string) string {
+	return "(EXTRACT(EPOCH FROM (CAST(" + to + " AS TIMESTAMPTZ) - " + from + ")) / 86400.0)"
+}
+func (postgres) greatest(a, b string) string { return "GREATEST(" + a + ", " + b + ")" }
+func (postgres) least(a, b string) string    { return "LEAST(" + a + ", " + b + ")" }

@@ -40,7 +40,7 @@ func promotionCandidates(arts []NewArticle, inserted map[articleKey]int64) []pro
 }
 
 // promoteColumnCount is the number of placeholders per row of promote.
-const promoteColumnCount = 10
+const promoteColumnCount = 11
 
 // promote creates the content items of candidates in one statement and
 // returns those it created. Promotion is where content-hash dedup happens:
@@ -55,13 +55,13 @@ func (s *Store) promote(ctx context.Context, tx *sqlx.Tx, p PollSave, candidates
 		return nil, nil
 	}
 	query := multiRowInsert(`INSERT INTO content_items (workspace_id, feed_article_id, url, title, content_markdown,
-		content_text_hash, relevance_score, matched_terms, published_at, promoted_at) VALUES `, promoteColumnCount,
+		content_text_hash, relevance_score, matched_terms, published_at, promoted_at, story_id) VALUES `, promoteColumnCount,
 		len(candidates), ` ON CONFLICT (workspace_id, content_text_hash) DO NOTHING RETURNING id, feed_article_id`)
 	args := make([]any, 0, len(candidates)*promoteColumnCount)
 	for _, c := range candidates {
 		a := c.Article
 		args = append(args, p.WorkspaceID, c.ArticleID, a.ExternalURL, a.Title, a.ContentMarkdown, a.ContentTextHash,
-			a.RelevanceScore, termsJSON(a.MatchedTerms), utcPtr(a.PublishedAt), t)
+			a.RelevanceScore, termsJSON(a.MatchedTerms), utcPtr(a.PublishedAt), t, a.StoryID)
 	}
 	var out []promoted
 	if err := tx.SelectContext(ctx, &out, s.q(query), args...); err != nil {

@@ -13,6 +13,8 @@ import (
 type NewArticle struct {
 	Article FeedArticle
 	Promote bool
+	// Story is the pipeline's story placement; nil: a story of its own.
+	Story *StoryItem
 }
 
 // PollSave is everything one poll writes, in one transaction.
@@ -26,6 +28,9 @@ type PollSave struct {
 	Articles []NewArticle
 	Source   SourceUpdate
 	Run      PollRun
+	// Stories is how the articles' stories were decided (nil: each
+	// article is a story of its own).
+	Stories *StoryPlan
 }
 
 // SaveCounts says what the database actually kept.
@@ -89,17 +94,23 @@ func (s *Store) savePoll(ctx context.Context, p PollSave) (SaveCounts, error) {
 	if err := s.updateSource(ctx, tx, p); err != nil {
 		return SaveCounts{}, err
 	}
-	// 2. Articles and their promotions, a batch at a time.
+	// 2. Stories: serialised per workspace, the decision settled
+	// (stories.go).
+	st, err := s.beginStories(ctx, tx, p)
+	if err != nil {
+		return SaveCounts{}, err
+	}
+	// 3. Articles, their stories and their promotions, a batch at a time.
 	var c SaveCounts
 	for start := 0; start < len(p.Articles); start += articleBatch {
 		end := min(start+articleBatch, len(p.Articles))
-		got, err := s.saveBatch(ctx, tx, p, p.Articles[start:end])
+		got, err := s.saveBatch(ctx, tx, p, st, start, p.Articles[start:end])
 		if err != nil {
 			return SaveCounts{}, err
 		}
 		c.add(got)
 	}
-	// 3. The poll's audit row, with what the database actually kept.
+	// 4. The poll's audit row, with what the database actually kept.
 	p.Run.ItemsNew = c.New
 	p.Run.ItemsDuplicate += c.Duplicate
 	p.Run.ItemsPromoted = c.Promoted
@@ -112,12 +123,18 @@ func (s *Store) savePoll(ctx context.Context, p PollSave) (SaveCounts, error) {
 	return c, nil
 }
 
-// saveBatch stores one batch of articles (articles.go), then promotes the
-// relevant ones among those actually inserted (promote.go).
-func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p PollSave, arts []NewArticle) (SaveCounts, error) {
+// saveBatch stores one batch of articles (articles.go), places them in
+// their stories (stories.go), then promotes the relevant ones among those
+// actually inserted (promote.go). offset is the batch's first article in
+// the poll.
+func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p PollSave, st *storySave, offset int, arts []NewArticle) (SaveCounts, error) {
 	t := now()
+	st.joinStored(offset, arts)
 	inserted, err := s.insertArticles(ctx, tx, p, arts, t)
 	if err != nil {
+		return SaveCounts{}, err
+	}
+	if err := s.placeStories(ctx, tx, p, st, offset, arts, inserted, t); err != nil {
 		return SaveCounts{}, err
 	}
 	c := SaveCounts{New: len(inserted), Duplicate: len(arts) - len(inserted)}

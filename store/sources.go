@@ -14,7 +14,8 @@ import (
 const sourceColumns = `id, workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes,
 	etag, last_modified, last_polled_at, last_polled_status, last_polled_error, consecutive_failures,
 	next_poll_at, schedule_mode, next_poll_reason, next_poll_kind, schedule_state, hub_url, self_url,
-	websub_subscribed_until, last_unconditional_at, due_at, lease_until, lease_owner, created_at, updated_at`
+	websub_subscribed_until, last_unconditional_at, due_at, lease_until, lease_owner, created_at, updated_at,
+	reliability_tier, reliability_tier_manual, decay_class`
 
 // ReasonNew and ReasonActivated are the next poll reasons of a source
 // that was just created or turned active: due at once, by no rule of the
@@ -32,13 +33,17 @@ func (s *Store) CreateSource(ctx context.Context, src *FeedSource) error {
 	if src.ScheduleMode == "" {
 		src.ScheduleMode = ScheduleAdaptive
 	}
+	if src.ReliabilityTier == 0 {
+		src.ReliabilityTier = defaultTier
+	}
 	src.NextPollReason, src.NextPollKind = ReasonNew, ""
 	err := s.db.GetContext(ctx, &src.ID, s.q(`INSERT INTO feed_sources
 		(workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes, schedule_mode,
-		next_poll_at, next_poll_reason, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		next_poll_at, next_poll_reason, created_at, updated_at, reliability_tier, reliability_tier_manual, decay_class)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		src.WorkspaceID, src.URL, src.SourceType, src.Title, src.IsActive, src.PollingIntervalMinutes, src.TrackChanges,
-		src.ScheduleMode, src.NextPollAt, src.NextPollReason, src.CreatedAt, src.UpdatedAt)
+		src.ScheduleMode, src.NextPollAt, src.NextPollReason, src.CreatedAt, src.UpdatedAt,
+		src.ReliabilityTier, src.ReliabilityTierManual, src.DecayClass)
 	if dberr.IsUniqueViolation(err) {
 		return fmt.Errorf("source %s in workspace %d: %w", src.URL, src.WorkspaceID, ErrConflict)
 	}
@@ -82,6 +87,13 @@ type SourcePatch struct {
 	// ScheduleMode is ScheduleAdaptive or ScheduleFixed; it takes effect
 	// from the source's next poll.
 	ScheduleMode *string
+	// Tier sets the reliability tier; TierManual says whether by hand
+	// (else the domain rules chose it). Both or neither.
+	Tier       *int
+	TierManual *bool
+	// DecayClass sets the source's own decay class; a pointer to "" clears
+	// it (the workspace's applies).
+	DecayClass *string
 }
 
 // UpdateSource applies a patch in one statement. Turning an inactive
@@ -95,6 +107,9 @@ func (s *Store) UpdateSource(ctx context.Context, workspaceID, id int64, p Sourc
 		polling_interval_minutes = COALESCE(?, polling_interval_minutes),
 		track_changes = COALESCE(?, track_changes),
 		schedule_mode = COALESCE(?, schedule_mode),
+		reliability_tier = COALESCE(?, reliability_tier),
+		reliability_tier_manual = COALESCE(?, reliability_tier_manual),
+		decay_class = CASE WHEN ? THEN NULLIF(?, '') ELSE decay_class END,
 		consecutive_failures = CASE WHEN ? AND NOT is_active THEN 0 ELSE consecutive_failures END,
 		next_poll_reason = CASE WHEN ? AND NOT is_active THEN ? ELSE next_poll_reason END,
 		next_poll_kind = CASE WHEN ? AND NOT is_active THEN '' ELSE next_poll_kind END,
@@ -102,7 +117,7 @@ func (s *Store) UpdateSource(ctx context.Context, workspaceID, id int64, p Sourc
 		is_active = COALESCE(?, is_active),
 		updated_at = ?
 		WHERE id = ? AND workspace_id = ?`),
-		p.Title, p.PollingIntervalMinutes, p.TrackChanges, p.ScheduleMode,
+		p.Title, p.PollingIntervalMinutes, p.TrackChanges, p.ScheduleMode, p.Tier, p.TierManual, p.DecayClass != nil, p.DecayClass,
 		revive, revive, ReasonActivated, revive, revive, t,
 		p.IsActive, t, id, workspaceID)
 	if err != nil {

@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
 	"github.com/jmoiron/sqlx"
 	"modernc.org/sqlite" // embedded SQLite driver, no cgo
+
+	"github.com/feedpoller/feedpoller/stories"
 )
 
 // sqliteDialect is the embedded SQLite (modernc.org/sqlite, pure Go): one
@@ -156,3 +159,40 @@ type deniedError struct{ err error }
 
 func (e *deniedError) Error() string { return e.err.Error() }
 func (e *deniedError) Unwrap() error { return e.err }
+
+// storyCandidates: SQLite has no LATERAL. For each key (from a JSON array
+// parameter), a scalar subquery finds the reported_unix of its
+// stories.PerKeyLimit-th newest entry (an index range scan newest first
+// with OFFSET), and the join reads the entries from there on: the same
+// bounded read per key, in one statement.
+func (sqliteDialect) storyCandidates() string {
+	return `WITH k(key) AS (SELECT DISTINCT value FROM json_each(?2)),
+		m AS (SELECT DISTINCT b.feed_article_id FROM k JOIN story_bands b
+			ON b.workspace_id = ?1 AND b.band_key = k.key
+			AND b.reported_unix >= MAX(?3, COALESCE((SELECT b2.reported_unix FROM story_bands b2
+				WHERE b2.workspace_id = ?1 AND b2.band_key = k.key AND b2.reported_unix >= ?3
+				ORDER BY b2.reported_unix DESC LIMIT 1 OFFSET ` + strconv.Itoa(stories.PerKeyLimit-1) + `), ?3)))
+		SELECT w.story_generation, a.id, a.story_id, a.reported_at, a.story_signature
+		FROM workspaces w LEFT JOIN (m JOIN feed_articles a ON a.id = m.feed_article_id) ON 1
+		WHERE w.id = ?1`
+}
+
+// int64List: a JSON array, read by json_each.
+func (sqliteDialect) int64List(keys []int64) any {
+	var sb strings.Builder
+	sb.WriteByte('[')
+	for i, k := range keys {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(strconv.FormatInt(k, 10))
+	}
+	sb.WriteByte(']')
+	return sb.String()
+}
+
+func (sqliteDialect) daysBetween(from, to string) string {
+	return "(julianday(" + to + ") - julianday(" + from + "))"
+}
+func (sqliteDialect) greatest(a, b string) string { return "MAX(" + a + ", " + b + ")" }
+func (sqliteDialect) least(a, b string) string    { return "MIN(" + a + ", " + b + ")" }

@@ -65,7 +65,8 @@ func (p PollSave) cleaned() PollSave {
 		a.MatchedTerms = cleanAll(a.MatchedTerms)
 		a.ContentTextHash = CleanText(a.ContentTextHash)
 		a.Language = CleanText(a.Language)
-		arts[i] = NewArticle{Article: a, Promote: na.Promote}
+		a.ExtractiveSummary = CleanText(a.ExtractiveSummary)
+		arts[i] = NewArticle{Article: a, Promote: na.Promote, Story: na.Story}
 	}
 	p.Articles = arts
 	u := &p.Source

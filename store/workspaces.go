@@ -31,7 +31,7 @@ func (s *Store) CreateWorkspace(ctx context.Context, name string, p RelevancePro
 	if err != nil {
 		return nil, fmt.Errorf("encode relevance profile: %w", err)
 	}
-	w := Workspace{Name: name, Profile: p, CreatedAt: now()}
+	w := Workspace{Name: name, Profile: p, CreatedAt: now(), DecayClass: defaultDecayClass}
 	err = s.db.GetContext(ctx, &w.ID, s.q(`INSERT INTO workspaces (name, relevance_profile, created_at) VALUES (?, ?, ?) RETURNING id`),
 		name, string(pj), w.CreatedAt)
 	if dberr.IsUniqueViolation(err) {
@@ -46,7 +46,7 @@ func (s *Store) CreateWorkspace(ctx context.Context, name string, p RelevancePro
 // GetWorkspace reads one workspace.
 func (s *Store) GetWorkspace(ctx context.Context, id int64) (*Workspace, error) {
 	var r workspaceRow
-	err := s.db.GetContext(ctx, &r, s.q(`SELECT id, name, relevance_profile, created_at FROM workspaces WHERE id = ?`), id)
+	err := s.db.GetContext(ctx, &r, s.q(`SELECT id, name, relevance_profile, created_at, decay_class FROM workspaces WHERE id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("workspace %d: %w", id, ErrNotFound)
 	}
@@ -60,7 +60,7 @@ func (s *Store) GetWorkspace(ctx context.Context, id int64) (*Workspace, error) 
 // ListWorkspaces returns every workspace, oldest first.
 func (s *Store) ListWorkspaces(ctx context.Context) ([]Workspace, error) {
 	var rows []workspaceRow
-	if err := s.db.SelectContext(ctx, &rows, `SELECT id, name, relevance_profile, created_at FROM workspaces ORDER BY id`); err != nil {
+	if err := s.db.SelectContext(ctx, &rows, `SELECT id, name, relevance_profile, created_at, decay_class FROM workspaces ORDER BY id`); err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
 	out := make([]Workspace, 0, len(rows))

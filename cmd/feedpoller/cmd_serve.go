@@ -76,6 +76,10 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 		}
 		log.Info("FEEDPOLLER_ADMIN_TOKEN is set: the admin token generated at first start is revoked", "revoked", change.Revoked)
 	}
+	if err := applyReliabilityTiers(ctx, cfg, a.store, log); err != nil {
+		return err
+	}
+	go pruneStoryBands(ctx, a.store, cfg.Stories.Window, pruneEvery, log)
 	srv, err := api.New(api.Options{Store: a.store, Service: a.svc, Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log})
 	if err != nil {
 		return err

@@ -28,7 +28,7 @@ const scheduleHelp = "adaptive (learn the interval from what polls find, startin
 // sourcesAdd creates a source through the source service, as the API
 // does: the same checks, defaults and errors.
 func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
-	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--schedule adaptive|fixed] [--title T] [--track-changes] [--quiet]")
+	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--schedule adaptive|fixed] [--title T] [--track-changes] [--tier 1-5] [--decay-class C] [--quiet]")
 	wsID := fs.Int64("workspace", 0, "workspace id (required)")
 	url := fs.String("url", "", "feed or page URL (required)")
 	typ := fs.String("type", store.SourceRSS, "source type: rss, web or api")
@@ -37,6 +37,8 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	title := fs.String("title", "", "title (default: the feed's or page's own)")
 	track := fs.Bool("track-changes", false, "web sources: keep a new revision whenever the page's main content changes")
 	quiet := fs.Bool("quiet", false, "print only the new source's id")
+	tier := fs.Int("tier", 0, "reliability tier 1 (official) to 5 (general web), set by hand (default: from reliability.rules)")
+	class := fs.String("decay-class", "", "freshness decay class: fast, moderate or stable (default: the workspace's)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -45,6 +47,12 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	spec := service.SourceSpec{URL: *url, SourceType: *typ}
 	set := setFlags(fs)
+	if set["tier"] {
+		spec.ReliabilityTier = tier
+	}
+	if set["decay-class"] {
+		spec.DecayClass = class
+	}
 	if set["interval"] {
 		spec.PollingIntervalMinutes = interval
 	}
@@ -83,8 +91,8 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	default:
 		note = "api sources are stored, not polled yet"
 	}
-	fmt.Fprintf(env.stdout, "source %d added to workspace %d (%s, %s): %s\n",
-		src.ID, src.WorkspaceID, src.SourceType, scheduleText(src), note)
+	fmt.Fprintf(env.stdout, "source %d added to workspace %d (%s, %s): %s; %s\n",
+		src.ID, src.WorkspaceID, src.SourceType, scheduleText(src), note, rankText(src))
 	return nil
 }
 
@@ -97,10 +105,23 @@ func scheduleText(src store.FeedSource) string {
 	return fmt.Sprintf("adaptive, starting at %d min", src.PollingIntervalMinutes)
 }
 
+// rankText says what a source contributes to rank.
+func rankText(src store.FeedSource) string {
+	how := "from the domain rules"
+	if src.ReliabilityTierManual {
+		how = "set by hand"
+	}
+	class := "the workspace's decay class"
+	if src.DecayClass != nil {
+		class = "decay class " + *src.DecayClass
+	}
+	return fmt.Sprintf("reliability tier %d %s, %s", src.ReliabilityTier, how, class)
+}
+
 // sourcesSet changes a source through the source service, as PATCH does.
 // Only the flags given change anything.
 func sourcesSet(ctx context.Context, env *cliEnv, args []string) error {
-	fs := newFlagsAbout(env, "sources set", "sources set ID [--schedule adaptive|fixed] [--interval MINUTES] [--title T] [--active=true|false] [--track-changes=true|false]",
+	fs := newFlagsAbout(env, "sources set", "sources set ID [--schedule adaptive|fixed] [--interval MINUTES] [--title T] [--active=true|false] [--track-changes=true|false] [--tier 1-5|rules] [--decay-class fast|moderate|stable|workspace]",
 		"Changes what the flags given say; a schedule or interval change takes effect from the source's next poll.\n"+
 			"--active=true on a paused source clears its failures and makes it due at once.")
 	schedule := fs.String("schedule", "", scheduleHelp)
@@ -108,6 +129,8 @@ func sourcesSet(ctx context.Context, env *cliEnv, args []string) error {
 	title := fs.String("title", "", "title")
 	active := fs.Bool("active", true, "poll the source (false pauses it)")
 	track := fs.Bool("track-changes", false, "web sources: keep a new revision whenever the page's main content changes")
+	tier := fs.String("tier", "", "reliability tier 1 (official) to 5 (general web), or rules to take the domain rules' tier again")
+	class := fs.String("decay-class", "", "freshness decay class fast, moderate or stable, or workspace to take the workspace's again")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -137,13 +160,29 @@ func sourcesSet(ctx context.Context, env *cliEnv, args []string) error {
 	if set["track-changes"] {
 		ch.TrackChanges = track
 	}
+	if set["tier"] {
+		n := 0
+		if *tier != "rules" {
+			if n, err = strconv.Atoi(*tier); err != nil || n < 1 {
+				return fmt.Errorf("--tier %q: want 1 to 5, or rules", *tier)
+			}
+		}
+		ch.ReliabilityTier = &n
+	}
+	if set["decay-class"] {
+		c := *class
+		if c == "workspace" {
+			c = ""
+		}
+		ch.DecayClass = &c
+	}
 	return withService(ctx, env, func(svc *service.Service) error {
 		src, err := svc.UpdateSource(ctx, 0, id, ch)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(env.stdout, "source %d (%s): %s, active %v; next poll %s (%s)\n", src.ID, src.SourceType, scheduleText(*src),
-			src.IsActive, src.NextPollAt.UTC().Format(listTime), orDefault(src.NextPollReason, "-"))
+		fmt.Fprintf(env.stdout, "source %d (%s): %s, active %v; next poll %s (%s); %s\n", src.ID, src.SourceType, scheduleText(*src),
+			src.IsActive, src.NextPollAt.UTC().Format(listTime), orDefault(src.NextPollReason, "-"), rankText(*src))
 		return nil
 	})
 }
@@ -171,12 +210,12 @@ func sourcesList(ctx context.Context, env *cliEnv, args []string) error {
 			return err
 		}
 		tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tWORKSPACE\tTYPE\tACTIVE\tSTATUS\tFAILURES\tSCHEDULE\tNEXT POLL\tREASON\tURL")
+		fmt.Fprintln(tw, "ID\tWORKSPACE\tTYPE\tACTIVE\tSTATUS\tFAILURES\tSCHEDULE\tNEXT POLL\tREASON\tTIER\tURL")
 		for _, s := range srcs {
 			status := orDefault(s.LastPolledStatus, "never polled")
-			fmt.Fprintf(tw, "%d\t%d\t%s\t%v\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.WorkspaceID, s.SourceType, s.IsActive, status,
+			fmt.Fprintf(tw, "%d\t%d\t%s\t%v\t%s\t%d\t%s\t%s\t%s\t%d\t%s\n", s.ID, s.WorkspaceID, s.SourceType, s.IsActive, status,
 				s.ConsecutiveFailures, orDefault(s.ScheduleMode, store.ScheduleAdaptive), s.NextPollAt.UTC().Format(listTime),
-				orDefault(s.NextPollReason, "-"), s.URL)
+				orDefault(s.NextPollReason, "-"), s.ReliabilityTier, s.URL)
 		}
 		if err := tw.Flush(); err != nil {
 			return errors.Join(errors.New("write the source list"), err)

@@ -14,8 +14,10 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/rank"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
 )
 
 // Config is the effective configuration: built-in defaults (the same as the
@@ -42,6 +44,10 @@ type Config struct {
 	Fetch      FetchConfig      `yaml:"fetch"`
 	Web        WebConfig        `yaml:"web"`
 	Firecrawl  FirecrawlConfig  `yaml:"firecrawl"`
+
+	Reliability ReliabilityConfig `yaml:"reliability"`
+	Stories     StoriesConfig     `yaml:"stories"`
+	Digest      DigestConfig      `yaml:"digest"`
 }
 
 // PollerConfig configures scheduling and the per-poll pipeline.
@@ -121,6 +127,10 @@ func defaultConfig() Config {
 			Allow: []string{}},
 		Web:       WebConfig{Fetcher: "auto", DefaultIntervalMinutes: service.DefaultOptions().WebIntervalMinutes},
 		Firecrawl: FirecrawlConfig{Timeout: 30 * time.Second},
+
+		Reliability: ReliabilityConfig{Rules: rank.DefaultRules()},
+		Stories:     storiesConfig(stories.Options{}),
+		Digest:      DigestConfig{MaxTokens: service.DefaultOptions().DigestMaxTokens},
 	}
 }
 
@@ -223,6 +233,12 @@ func setField(fv reflect.Value, val string) error {
 			return fmt.Errorf("want a duration such as 30s or 5m")
 		}
 		fv.SetInt(int64(d))
+	case ReliabilityRules:
+		rules, err := parseRules(val)
+		if err != nil {
+			return err
+		}
+		fv.Set(reflect.ValueOf(rules))
 	case []string:
 		var parts []string
 		for _, p := range strings.Split(val, ",") {
@@ -289,6 +305,7 @@ func (c Config) validate() error {
 	if c.Web.DefaultIntervalMinutes < service.MinIntervalMinutes || c.Web.DefaultIntervalMinutes > service.MaxIntervalMinutes {
 		errs = append(errs, fmt.Sprintf("web.default_interval_minutes must be %d..%d", service.MinIntervalMinutes, service.MaxIntervalMinutes))
 	}
+	errs = append(errs, c.checkIntelligence()...)
 	if len(errs) > 0 {
 		return fmt.Errorf("invalid configuration: %s", strings.Join(errs, "; "))
 	}

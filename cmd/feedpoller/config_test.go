@@ -64,6 +64,12 @@ func TestBadConfigNamesTheProblem(t *testing.T) {
 		{env: []string{"FEEDPOLLER_SCHEDULING_BALANCE=0s"}, want: "scheduling.balance (FEEDPOLLER_SCHEDULING_BALANCE) is 0s: want more than 0"},
 		{env: []string{"FEEDPOLLER_SCHEDULING_BALANCE=-5m"}, want: "scheduling.balance"},
 		{env: []string{"FEEDPOLLER_SCHEDULING_TARGET=soon"}, want: "FEEDPOLLER_SCHEDULING_TARGET"},
+		{env: []string{"FEEDPOLLER_RELIABILITY_RULES=*.gov=1,arxiv.org=7"}, want: `reliability.rules (FEEDPOLLER_RELIABILITY_RULES): invalid reliability rule 2 ("arxiv.org")`},
+		{env: []string{"FEEDPOLLER_RELIABILITY_RULES=*.gov"}, want: `FEEDPOLLER_RELIABILITY_RULES="*.gov": rule 1 "*.gov": want DOMAIN=TIER`},
+		{file: "reliability:\n  rules:\n    - {domain: \"https://x.example\", tier: 2}\n", want: `invalid reliability rule 1: "https://x.example" is not a domain`},
+		{env: []string{"FEEDPOLLER_STORIES_THRESHOLD=0"}, want: "stories.threshold 0 must be more than 0"},
+		{env: []string{"FEEDPOLLER_STORIES_WINDOW=0s"}, want: "stories.window must be more than 0"},
+		{env: []string{"FEEDPOLLER_DIGEST_MAX_TOKENS=0"}, want: "digest.max_tokens must be at least 1"},
 	} {
 		path := ""
 		if tc.file != "" {
@@ -150,7 +156,9 @@ func TestConfigDefaultsComeFromThePackages(t *testing.T) {
 	}
 	cfg, err := loadConfig("", false, []string{"FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=90", "FEEDPOLLER_POLLER_WORKERS=3",
 		"FEEDPOLLER_SCHEDULING_FLOOR=2m", "FEEDPOLLER_SCHEDULING_CEILING=12h", "FEEDPOLLER_SCHEDULING_SAFETY_INTERVAL=6h",
-		"FEEDPOLLER_SCHEDULING_TARGET=15m", "FEEDPOLLER_SCHEDULING_BALANCE=1h"})
+		"FEEDPOLLER_SCHEDULING_TARGET=15m", "FEEDPOLLER_SCHEDULING_BALANCE=1h",
+		"FEEDPOLLER_RELIABILITY_RULES=example.org=2, *.example.net=4", "FEEDPOLLER_DIGEST_MAX_TOKENS=800",
+		"FEEDPOLLER_STORIES_THRESHOLD=0.5", "FEEDPOLLER_STORIES_WINDOW=72h"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,5 +166,13 @@ func TestConfigDefaultsComeFromThePackages(t *testing.T) {
 	if cfg.serviceOptions().WebIntervalMinutes != 90 || po.Workers != 3 || po.Floor != 2*time.Minute ||
 		po.Ceiling != 12*time.Hour || po.Safety != 6*time.Hour || po.Target != 15*time.Minute || po.Balance != time.Hour {
 		t.Errorf("configured values do not reach the options: %+v", cfg)
+	}
+	so := cfg.serviceOptions()
+	if so.DigestMaxTokens != 800 || so.Reliability.Tier("https://news.example.org/") != 2 ||
+		so.Reliability.Tier("https://a.example.net/") != 4 || so.Reliability.Tier("https://go.dev/") != 5 {
+		t.Errorf("rules and budget do not reach the service: %+v", so)
+	}
+	if o := cfg.Stories.options(); o.Threshold != 0.5 || o.Window != 72*time.Hour {
+		t.Errorf("story options %+v", o)
 	}
 }

@@ -36,9 +36,14 @@ func (c Config) pollerOptions(base poller.Options) poller.Options {
 }
 
 // serviceOptions are the source service's defaults with the configured
-// web interval.
+// web interval, reliability rules and digest budget.
 func (c Config) serviceOptions() service.Options {
 	o := service.DefaultOptions()
 	o.WebIntervalMinutes = c.Web.DefaultIntervalMinutes
+	o.DigestMaxTokens = c.Digest.MaxTokens
+	// The rules were checked when the configuration was loaded.
+	if cls, err := c.Reliability.classifier(); err == nil {
+		o.Reliability = cls
+	}
 	return o
 }

@@ -1,5 +1,6 @@
 // Command feedpoller is the daemon and its command line: serve, migrate,
-// poll, workspaces, sources, tokens, extract, sql, config and version.
+// poll, workspaces, sources, tokens, digest, extract, sql, config and
+// version.
 package main
 
 import (
@@ -52,6 +53,7 @@ func commands() map[string]command {
 		"config":     {"print the effective configuration, secrets redacted", runConfig},
 		"sql":        {"run one read-only SQL query against the database and print the rows", runSQL},
 		"tokens":     {"list, create or revoke API tokens, admin ones included (tokens list|create|revoke)", runTokens},
+		"digest":     {"print a digest of a workspace's stories over a time window (markdown, json or compact)", runDigest},
 		"version":    {"print the version", runVersion},
 	}
 }

@@ -124,6 +124,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 	// Options the configuration does not set keep the poller's defaults.
 	opts := cfg.pollerOptions(poller.DefaultOptions())
 	opts.Store, opts.Metrics, opts.Log = st, metrics, log
+	opts.Stories = cfg.Stories.options()
 	opts.Fetchers = map[string]poller.Fetcher{store.SourceRSS: a.rss, store.SourceWeb: a.web}
 	if cfg.Poller.FetchArticles {
 		opts.Pages = pipeline.HTTPPages{Client: a.fetch}
@@ -149,7 +150,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 // for commands that neither fetch nor poll.
 func newService(cfg Config, st *store.Store, v service.Validator, p service.Poller) (*service.Service, error) {
 	opts := cfg.serviceOptions()
-	opts.Store, opts.Validator, opts.Poller = st, v, p
+	opts.Store, opts.Validator, opts.Poller, opts.Digests = st, v, p, st
 	return service.New(opts)
 }
 

@@ -16,6 +16,10 @@
 //	              article per canonical URL
 //	score.go      relevance against the workspace's profile
 //	promote.go    which articles become content items
+//	summarize.go  each article's extractive summary, story signature and
+//	              reported time
+//	cluster.go    each article's story: one candidate lookup for the
+//	              batch, then the decision (stories.Decide)
 //
 // Run stores nothing: the caller saves what it returns in one transaction
 // (store.Store.SavePoll), so a poll costs one dedup query and one save
@@ -36,6 +40,7 @@ import (
 	"github.com/feedpoller/feedpoller/poller/relevance"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
 )
 
 // Options configures a Pipeline. Its defaults live with the poller's
@@ -61,6 +66,11 @@ type Options struct {
 	MaxMarkdownBytes int
 	// Log receives per-item notes at debug level; nil is slog.Default().
 	Log *slog.Logger
+	// Stories finds story candidates; nil leaves every article a story
+	// of its own. StoryOptions are the threshold and window of the
+	// decision (zero values: the stories package's defaults).
+	Stories      StoryIndex
+	StoryOptions stories.Options
 }
 
 // Pipeline runs batches of feed items through the stages. It is safe for
@@ -87,6 +97,9 @@ func New(opts Options) (*Pipeline, error) {
 	}
 	if opts.MaxMarkdownBytes <= 0 {
 		errs = append(errs, "MaxMarkdownBytes must be more than 0")
+	}
+	if _, err := stories.NewClusterer(nil, opts.StoryOptions); err != nil {
+		errs = append(errs, err.Error())
 	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("pipeline: %s", strings.Join(errs, "; "))
@@ -116,6 +129,9 @@ type Result struct {
 	// batch. (Items that lose a race to another poll's save are counted
 	// by the save.)
 	Duplicates int
+	// Stories is how the articles' stories were decided, for the save
+	// (nil: no story index, or nothing to store).
+	Stories *store.StoryPlan
 }
 
 // item is one feed item on its way through the stages; each stage fills
@@ -131,6 +147,8 @@ type item struct {
 	rel  relevance.Result
 	// promote: the article becomes a content item.
 	promote bool
+	// story: its signature, reported time and story decision.
+	story *store.StoryItem
 }
 
 // Run takes a batch through every stage and returns the articles to store.
@@ -175,5 +193,10 @@ func (p *Pipeline) Run(ctx context.Context, b Batch) (Result, error) {
 	}
 	score(scorer, items)
 	promote(scorer, items)
-	return Result{Articles: toStore(items), Duplicates: dups}, nil
+	summarize(items, time.Now())
+	plan, err := p.cluster(ctx, src, items)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Articles: toStore(items), Duplicates: dups, Stories: plan}, nil
 }

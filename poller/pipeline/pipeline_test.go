@@ -129,6 +129,7 @@ func TestNewRefusesUnusableOptions(t *testing.T) {
 		{"negative words", func(o *Options) { o.MinWords = -1 }, "MinWords -1 is negative"},
 		{"negative fetches", func(o *Options) { o.MaxArticleFetches = -2 }, "MaxArticleFetches -2 is negative"},
 		{"no Markdown", func(o *Options) { o.MaxMarkdownBytes = 0 }, "MaxMarkdownBytes must be more than 0"},
+		{"story threshold", func(o *Options) { o.StoryOptions.Threshold = 1.5 }, "threshold 1.5 is outside (0, 1]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

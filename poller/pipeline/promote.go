@@ -21,7 +21,7 @@ func promote(sc *relevance.Scorer, items []item) {
 func toStore(items []item) []store.NewArticle {
 	out := make([]store.NewArticle, len(items))
 	for i, it := range items {
-		out[i] = store.NewArticle{Article: it.art, Promote: it.promote}
+		out[i] = store.NewArticle{Article: it.art, Promote: it.promote, Story: it.story}
 	}
 	return out
 }

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// applyReliabilityTiers gives the sources whose tier was not set by hand
+// the configured rules' tier, so a changed rule reaches every such source
+// (and SQL users read the tier the daemon ranks with).
+func applyReliabilityTiers(ctx context.Context, cfg Config, st *store.Store, log *slog.Logger) error {
+	cls, err := cfg.Reliability.classifier()
+	if err != nil {
+		return err
+	}
+	n, err := st.ApplyReliabilityTiers(ctx, func(url string) int { return int(cls.Tier(url)) })
+	if err != nil {
+		return err
+	}
+	log.Info("reliability tiers applied from the domain rules", "rules", len(cfg.Reliability.Rules), "sources_changed", n)
+	return nil
+}
+
+// bandPruner deletes story band keys older than the story window.
+type bandPruner interface {
+	PruneStoryBands(ctx context.Context, before time.Time) (int64, error)
+}
+
+// pruneEvery is how often serve prunes story band keys: the window is
+// days, so an hour's extra rows cost nothing.
+const pruneEvery = time.Hour
+
+// pruneStoryBands prunes at once and then every interval until ctx ends:
+// no new article can join a story through keys reported before the
+// window, and the band table stays the size of one window. A failure is
+// logged and tried again at the next round.
+func pruneStoryBands(ctx context.Context, p bandPruner, window, every time.Duration, log *slog.Logger) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		n, err := p.PruneStoryBands(ctx, time.Now().Add(-window))
+		switch {
+		case err != nil && ctx.Err() == nil:
+			log.Warn("prune story keys", "err", err)
+		case n > 0:
+			log.Info("story keys pruned", "rows", n, "window", window.String())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,25 @@
+package pipeline
+
+import (
+	"time"
+
+	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
+	"github.com/feedpoller/feedpoller/summary"
+)
+
+// summarize works out, from each article's own text, what stories and
+// digests read: an extractive summary of a few of its sentences (stored
+// beside the feed's description, which is often a teaser or empty), its
+// story signature over title and body, and when it counts as reported
+// (its publication date, unless missing or later than now).
+func summarize(items []item, now time.Time) {
+	for i := range items {
+		a := &items[i].art
+		a.ExtractiveSummary = summary.Summarize(a.ContentMarkdown, summary.Options{})
+		at := stories.ReportedAt(a.PublishedAt, now).UTC()
+		a.ReportedAt = &at
+		items[i].story = &store.StoryItem{Signature: stories.Sign(a.Title, a.ContentMarkdown), ReportedAt: at,
+			Assignment: stories.Assignment{JoinsItem: -1}}
+	}
+}

@@ -1,0 +1,157 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/feedpoller/feedpoller/digest"
+	"github.com/feedpoller/feedpoller/rank"
+)
+
+// DigestArticle is one article of a digest's stories, as stored.
+type DigestArticle struct {
+	digest.Article
+	// StoryID is its story; FallbackSummary the start of the feed's
+	// summary when it has no extractive summary (stored before those
+	// were written).
+	StoryID         int64
+	FallbackSummary string
+}
+
+// digestRow is one row of the digest's article query.
+type digestRow struct {
+	StoryID     int64          `db:"story_id"`
+	ID          int64          `db:"id"`
+	URL         string         `db:"external_url"`
+	Title       string         `db:"title"`
+	Summary     string         `db:"extractive_summary"`
+	Fallback    string         `db:"fallback_summary"`
+	SourceID    sql.NullInt64  `db:"feed_source_id"`
+	SourceTitle sql.NullString `db:"source_title"`
+	Tier        sql.NullInt64  `db:"reliability_tier"`
+	DecayClass  sql.NullString `db:"decay_class"`
+	Relevance   float64        `db:"relevance_score"`
+	PublishedAt anyTime        `db:"published_at"`
+	CreatedAt   anyTime        `db:"created_at"`
+}
+
+// fallbackSummaryBytes bounds the feed summary read for an article
+// without an extractive summary.
+const fallbackSummaryBytes = 2000
+
+// DigestArticles reads the stories of a digest of the workspace over
+// [since, until): every story with an article reported in the window that
+// was promoted, with all its articles reported in the window (exact copies
+// that were not promoted count as sources too), their sources' titles,
+// tiers and decay classes, in one statement. It reads the workspace's
+// articles reported in the window by the (workspace_id, reported_at)
+// index, and their content items by article.
+func (s *Store) DigestArticles(ctx context.Context, workspaceID int64, since, until time.Time) ([]DigestArticle, error) {
+	in := s.asTime("a.reported_at") + " >= " + s.asTime("?") + " AND " + s.asTime("a.reported_at") + " < " + s.asTime("?")
+	q := `WITH w AS (SELECT a.id, a.story_id FROM feed_articles a WHERE a.workspace_id = ? AND ` + in + `)
+		SELECT a.story_id, a.id, a.external_url, a.title, a.extractive_summary,
+			CASE WHEN a.extractive_summary = '' THEN substr(a.summary, 1, ` + fmt.Sprint(fallbackSummaryBytes) + `) ELSE '' END AS fallback_summary,
+			a.feed_source_id, s.title AS source_title, s.reliability_tier, s.decay_class, a.relevance_score,
+			a.published_at, a.created_at
+		FROM w JOIN feed_articles a ON a.id = w.id LEFT JOIN feed_sources s ON s.id = a.feed_source_id
+		WHERE w.story_id IN (SELECT p.story_id FROM w p JOIN content_items c ON c.feed_article_id = p.id)
+		ORDER BY a.story_id, a.id`
+	var rows []digestRow
+	if err := s.db.SelectContext(ctx, &rows, s.q(q), workspaceID, since.UTC(), until.UTC()); err != nil {
+		return nil, fmt.Errorf("read the digest articles of workspace %d: %w", workspaceID, err)
+	}
+	out := make([]DigestArticle, len(rows))
+	for i, r := range rows {
+		tier := rank.TierGeneral
+		if r.Tier.Valid && rank.Tier(r.Tier.Int64).Valid() {
+			tier = rank.Tier(r.Tier.Int64)
+		}
+		out[i] = DigestArticle{StoryID: r.StoryID, FallbackSummary: r.Fallback, Article: digest.Article{
+			ID: r.ID, URL: r.URL, Title: r.Title, Summary: r.Summary, SourceID: r.SourceID.Int64,
+			SourceTitle: r.SourceTitle.String, Tier: tier, DecayClass: rank.DecayClass(r.DecayClass.String),
+			Relevance: r.Relevance, PublishedAt: r.PublishedAt.T,
+		}}
+		if r.CreatedAt.T != nil {
+			out[i].StoredAt = *r.CreatedAt.T
+		}
+	}
+	return out, nil
+}
+
+// digestSourceRow is one source's poll state for a digest's gaps.
+type digestSourceRow struct {
+	ID                  int64   `db:"id"`
+	URL                 string  `db:"url"`
+	Title               string  `db:"title"`
+	Active              bool    `db:"is_active"`
+	LastPolledAt        anyTime `db:"last_polled_at"`
+	LastStatus          string  `db:"last_polled_status"`
+	LastError           string  `db:"last_polled_error"`
+	ConsecutiveFailures int     `db:"consecutive_failures"`
+	LastArticleAt       anyTime `db:"last_article_at"`
+	InWindow            int     `db:"in_window"`
+}
+
+// DigestSources reads the poll state of the workspace's sources for a
+// digest's gaps: each one's newest article and how many it stored in
+// [since, until), from the (feed_source_id, created_at) index.
+func (s *Store) DigestSources(ctx context.Context, workspaceID int64, since, until time.Time) ([]digest.SourceState, error) {
+	created := s.asTime("a.created_at")
+	q := `SELECT s.id, s.url, s.title, s.is_active, s.last_polled_at, s.last_polled_status, s.last_polled_error,
+			s.consecutive_failures,
+			(SELECT a.created_at FROM feed_articles a WHERE a.feed_source_id = s.id ORDER BY ` + created + ` DESC LIMIT 1) AS last_article_at,
+			(SELECT COUNT(*) FROM feed_articles a WHERE a.feed_source_id = s.id
+				AND ` + created + ` >= ` + s.asTime("?") + ` AND ` + created + ` < ` + s.asTime("?") + `) AS in_window
+		FROM feed_sources s WHERE s.workspace_id = ? ORDER BY s.id`
+	var rows []digestSourceRow
+	if err := s.db.SelectContext(ctx, &rows, s.q(q), since.UTC(), until.UTC(), workspaceID); err != nil {
+		return nil, fmt.Errorf("read the sources of workspace %d for a digest: %w", workspaceID, err)
+	}
+	out := make([]digest.SourceState, len(rows))
+	for i, r := range rows {
+		out[i] = digest.SourceState{ID: r.ID, URL: r.URL, Title: r.Title, Active: r.Active, LastPolledAt: r.LastPolledAt.T,
+			LastStatus: r.LastStatus, LastError: r.LastError, ConsecutiveFailures: r.ConsecutiveFailures,
+			LastArticleAt: r.LastArticleAt.T, ArticlesInWindow: r.InWindow}
+	}
+	return out, nil
+}
+
+// anyTime scans a nullable timestamp, as a time or as text: SQLite keeps
+// timestamps as text, and hands a subquery's value over without the
+// column's declared type.
+type anyTime struct{ T *time.Time }
+
+// textTimes are the forms timestamps are written in: this driver's, the
+// column defaults', datetime('now')'s, RFC 3339.
+var textTimes = []string{"2006-01-02 15:04:05.999999999-07:00", "2006-01-02T15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999"}
+
+// Scan implements sql.Scanner.
+func (a *anyTime) Scan(v any) error {
+	var s string
+	switch x := v.(type) {
+	case nil:
+		a.T = nil
+		return nil
+	case time.Time:
+		t := x.UTC()
+		a.T = &t
+		return nil
+	case string:
+		s = x
+	case []byte:
+		s = string(x)
+	default:
+		return fmt.Errorf("scan a time from %T", v)
+	}
+	for _, layout := range textTimes {
+		if t, err := time.Parse(layout, s); err == nil {
+			t = t.UTC()
+			a.T = &t
+			return nil
+		}
+	}
+	return fmt.Errorf("scan a time from %q", s)
+}

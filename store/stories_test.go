@@ -1,0 +1,317 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
+)
+
+// wire is a wire report; the copies below carry it under other
+// furniture, or cut to its opening.
+const wire = `A magnitude 6.8 earthquake struck off the coast of central Chile early on Tuesday, shaking buildings in the capital Santiago and the port city of Valparaiso, the U.S. Geological Survey said.
+
+The quake hit at 3:12 a.m. local time at a depth of 31 kilometres, about 48 km west of Valparaiso, according to the USGS. Chile's navy said the earthquake did not meet the conditions to generate a tsunami along the coast.
+
+The national disaster agency said there were no immediate reports of deaths. Power was cut to about 120,000 homes in the Valparaiso region and some residents of coastal neighbourhoods left their homes as a precaution.`
+
+const other = `The central bank raised its benchmark interest rate by a quarter point to 4.75 percent on Wednesday, its third increase this year, saying inflation of 6.1 percent was still far above its target of 2 percent.
+
+Governor Elena Marsh told reporters the board had weighed a larger move of half a point but judged that the economy, which grew 0.3 percent in the last quarter, was cooling. Markets had priced in the quarter-point rise and the currency barely moved.`
+
+// storyArticle is an article of a poll with its signature and reported
+// time, not yet placed.
+func storyArticle(url, title, body string, at time.Time, promote bool) store.NewArticle {
+	na := article(url, "hash-"+url, promote)
+	na.Article.Title, na.Article.ContentMarkdown = title, body
+	na.Article.PublishedAt = &at
+	na.Article.ExtractiveSummary = "Summary of " + title
+	na.Story = &store.StoryItem{Signature: stories.Sign(title, body), ReportedAt: at, Assignment: stories.Assignment{JoinsItem: -1}}
+	return na
+}
+
+// decide does what the pipeline does before a save: one candidate lookup
+// for the poll's articles, and the decision. It returns the plan.
+func decide(t *testing.T, s *store.Store, wsID int64, arts []store.NewArticle) *store.StoryPlan {
+	t.Helper()
+	var keys []int64
+	items := make([]stories.Item, len(arts))
+	since := arts[0].Story.ReportedAt
+	for i, a := range arts {
+		if a.Story == nil {
+			continue
+		}
+		items[i] = stories.Item{Signature: a.Story.Signature, At: a.Story.ReportedAt}
+		keys = append(keys, a.Story.Signature.Keys()...)
+		if a.Story.ReportedAt.Before(since) {
+			since = a.Story.ReportedAt
+		}
+	}
+	found, err := s.StoryCandidates(context.Background(), wsID, keys, since.Add(-stories.DefaultWindow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assign, err := stories.DecideReported(items, found.Candidates, stories.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range arts {
+		if arts[i].Story != nil {
+			arts[i].Story.Assignment = assign[i]
+		}
+	}
+	return &store.StoryPlan{Generation: found.Generation}
+}
+
+// savePoll leases src and saves arts as its poll.
+func savePoll(t *testing.T, s *store.Store, ws *store.Workspace, src *store.FeedSource, plan *store.StoryPlan, arts ...store.NewArticle) store.SaveCounts {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.ClaimSource(ctx, ws.ID, src.ID, "me", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "me", Articles: arts, Stories: plan,
+		Source: store.SourceUpdate{Status: store.StatusOK, Reset: true, NextPollAt: time.Now().Add(30 * time.Minute)},
+		Run:    store.PollRun{StartedAt: time.Now(), Outcome: store.StatusOK, ItemsSeen: len(arts)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// storyOf reads an article's story by URL.
+func storyOf(t *testing.T, s *store.Store, url string) int64 {
+	t.Helper()
+	var id *int64
+	if err := s.DB().Get(&id, s.DB().Rebind(`SELECT story_id FROM feed_articles WHERE external_url = ?`), url); err != nil {
+		t.Fatalf("story of %s: %v", url, err)
+	}
+	if id == nil {
+		t.Fatalf("article %s has no story", url)
+	}
+	return *id
+}
+
+func count(t *testing.T, s *store.Store, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := s.DB().Get(&n, s.DB().Rebind(query), args...); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
+
+// TestStoriesAcrossPolls: a syndicated copy on another source joins the
+// story of the wire's report; an unrelated report and an article stored
+// without a story item start stories of their own. The stories table
+// keeps the count and the first reporter (the earlier report, even when
+// it is stored later), content items carry the story, and each signed
+// article has its band keys.
+func TestStoriesAcrossPolls(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://wire.example/feed", "https://daily.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 12, 0, 0, time.UTC)
+		first := []store.NewArticle{storyArticle("https://wire.example/quake", "Magnitude 6.8 earthquake strikes off central Chile", wire, t0.Add(time.Hour), true)}
+		savePoll(t, s, ws, srcs[0], decide(t, s, ws.ID, first), first...)
+
+		// The copy was reported an hour before the wire's own item.
+		second := []store.NewArticle{
+			storyArticle("https://daily.example/chile", "Strong quake off Chile: no tsunami expected",
+				"By Daily Staff | Share this article\n\n"+wire+"\n\nSign up for our newsletter", t0, true),
+			storyArticle("https://daily.example/rates", "Central bank raises rates to 4.75 percent", other, t0, true),
+			article("https://daily.example/plain", "hash-plain", false),
+		}
+		plan := decide(t, s, ws.ID, second)
+		if second[0].Story.Assignment.StoryID == 0 || second[1].Story.Assignment.StoryID != 0 {
+			t.Fatalf("decisions %+v / %+v: want the copy to join the stored story and the other to start one",
+				second[0].Story.Assignment, second[1].Story.Assignment)
+		}
+		savePoll(t, s, ws, srcs[1], plan, second...)
+
+		quake := storyOf(t, s, "https://wire.example/quake")
+		if got := storyOf(t, s, "https://daily.example/chile"); got != quake {
+			t.Errorf("the copy is in story %d, the wire's report in %d", got, quake)
+		}
+		rates, plain := storyOf(t, s, "https://daily.example/rates"), storyOf(t, s, "https://daily.example/plain")
+		if rates == quake || plain == quake || plain == rates {
+			t.Errorf("stories quake %d, rates %d, plain %d: want three", quake, rates, plain)
+		}
+		var st struct {
+			Count int   `db:"article_count"`
+			First int64 `db:"first_article_id"`
+		}
+		if err := s.DB().Get(&st, s.DB().Rebind(`SELECT article_count, first_article_id FROM stories WHERE id = ?`), quake); err != nil {
+			t.Fatal(err)
+		}
+		copyID := count(t, s, `SELECT id FROM feed_articles WHERE external_url = 'https://daily.example/chile'`)
+		if st.Count != 2 || st.First != int64(copyID) {
+			t.Errorf("story %+v, want 2 articles, first reporter %d (the copy, reported earlier)", st, copyID)
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM content_items WHERE story_id = ?`, quake); n != 2 {
+			t.Errorf("%d content items carry the quake story, want 2", n)
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM stories WHERE workspace_id = ?`, ws.ID); n != 3 {
+			t.Errorf("%d stories, want 3", n)
+		}
+		signed := count(t, s, `SELECT COUNT(DISTINCT feed_article_id) FROM story_bands WHERE workspace_id = ?`, ws.ID)
+		if signed != 3 || count(t, s, `SELECT COUNT(*) FROM feed_articles WHERE story_signature IS NOT NULL`) != 3 {
+			t.Errorf("%d articles have band keys, want the 3 signed ones", signed)
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM feed_articles WHERE extractive_summary LIKE 'Summary of %' AND reported_at IS NOT NULL`); n != 3 {
+			t.Errorf("%d articles kept their summary and reported time, want 3", n)
+		}
+	})
+}
+
+// TestStoriesWithinOnePoll: copies in one poll make one story, also when
+// the article they were decided to join loses its URL to another poll
+// (the next copy founds the story then).
+func TestStoriesWithinOnePoll(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		// Another poll already stored the URL of the first copy.
+		savePoll(t, s, ws, srcs[1], nil, article("https://a.example/1", "taken", false))
+		arts := []store.NewArticle{
+			storyArticle("https://a.example/1", "Quake off Chile", wire, t0, true),
+			storyArticle("https://a.example/2", "Chile quake: no tsunami", "Breaking\n\n"+wire, t0.Add(time.Minute), true),
+			storyArticle("https://a.example/3", "Earthquake shakes Santiago", wire+"\n\nMore to follow.", t0.Add(2*time.Minute), true),
+		}
+		plan := decide(t, s, ws.ID, arts)
+		if arts[1].Story.Assignment.JoinsItem != 0 || arts[2].Story.Assignment.JoinsItem != 0 {
+			t.Fatalf("decisions %+v %+v: want both to join the first", arts[1].Story.Assignment, arts[2].Story.Assignment)
+		}
+		c := savePoll(t, s, ws, srcs[0], plan, arts...)
+		if c.New != 2 || c.Duplicate != 1 {
+			t.Fatalf("saved %+v, want 2 new and the taken URL a duplicate", c)
+		}
+		a2, a3 := storyOf(t, s, "https://a.example/2"), storyOf(t, s, "https://a.example/3")
+		if a2 != a3 {
+			t.Errorf("copies in stories %d and %d, want one", a2, a3)
+		}
+		if n := count(t, s, `SELECT article_count FROM stories WHERE id = ?`, a2); n != 2 {
+			t.Errorf("story counts %d articles, want 2", n)
+		}
+	})
+}
+
+// TestNearDuplicatesSavedConcurrentlyMakeOneStory: two sources carry the
+// same event; both polls looked up their candidates before either saved,
+// so both decided to start a story. Saved one after the other, and saved
+// at once, they end in one story: the save that comes second sees the
+// workspace's story generation moved and decides again in its
+// transaction.
+func TestNearDuplicatesSavedConcurrentlyMakeOneStory(t *testing.T) {
+	for _, concurrent := range []bool{false, true} {
+		t.Run(fmt.Sprintf("concurrent=%v", concurrent), func(t *testing.T) {
+			forEachDialect(t, func(t *testing.T, s *store.Store) {
+				ws, srcs := seed(t, s, "https://wire.example/feed", "https://daily.example/feed")
+				t0 := time.Date(2025, 3, 4, 6, 12, 0, 0, time.UTC)
+				a := []store.NewArticle{storyArticle("https://wire.example/quake", "Magnitude 6.8 earthquake strikes off central Chile", wire, t0, true)}
+				b := []store.NewArticle{storyArticle("https://daily.example/quake", "Chile quake: no tsunami expected",
+					"By Daily Staff\n\n"+wire+"\n\nRelated coverage", t0.Add(40*time.Minute), true)}
+				planA, planB := decide(t, s, ws.ID, a), decide(t, s, ws.ID, b)
+				if !a[0].Story.Assignment.NewStory() || !b[0].Story.Assignment.NewStory() {
+					t.Fatal("both polls should have decided to start a story")
+				}
+				if !concurrent {
+					savePoll(t, s, ws, srcs[0], planA, a...)
+					savePoll(t, s, ws, srcs[1], planB, b...)
+				} else {
+					var wg sync.WaitGroup
+					for i, job := range []struct {
+						src  *store.FeedSource
+						plan *store.StoryPlan
+						arts []store.NewArticle
+					}{{srcs[0], planA, a}, {srcs[1], planB, b}} {
+						if _, err := s.ClaimSource(context.Background(), ws.ID, job.src.ID, fmt.Sprint("w", i), time.Minute); err != nil {
+							t.Fatal(err)
+						}
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							_, err := s.SavePoll(context.Background(), store.PollSave{WorkspaceID: ws.ID, SourceID: job.src.ID,
+								Owner: fmt.Sprint("w", i), Articles: job.arts, Stories: job.plan,
+								Source: store.SourceUpdate{Status: store.StatusOK, NextPollAt: time.Now().Add(time.Hour)},
+								Run:    store.PollRun{StartedAt: time.Now(), Outcome: store.StatusOK}})
+							if err != nil {
+								t.Error(err)
+							}
+						}()
+					}
+					wg.Wait()
+				}
+				if x, y := storyOf(t, s, "https://wire.example/quake"), storyOf(t, s, "https://daily.example/quake"); x != y {
+					t.Errorf("the two reports are stories %d and %d, want one", x, y)
+				}
+				if n := count(t, s, `SELECT COUNT(*) FROM stories WHERE workspace_id = ?`, ws.ID); n != 1 {
+					t.Errorf("%d stories, want 1", n)
+				}
+			})
+		})
+	}
+}
+
+// TestStoryCandidatesPerKeyLimit: a key many articles share contributes
+// only its stories.PerKeyLimit most recently reported ones, and nothing
+// reported before since.
+func TestStoryCandidatesPerKeyLimit(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://a.example/feed")
+		t0 := time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC)
+		var arts []store.NewArticle
+		for i := range 40 {
+			arts = append(arts, storyArticle(fmt.Sprintf("https://a.example/%d", i), "Quake off Chile", wire, t0.Add(time.Duration(i)*time.Hour), false))
+		}
+		savePoll(t, s, ws, srcs[0], nil, arts...)
+		sig := stories.Sign("Quake off Chile", wire)
+		found, err := s.StoryCandidates(context.Background(), ws.ID, sig.Keys()[:1], t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(found.Candidates) != stories.PerKeyLimit {
+			t.Fatalf("%d candidates for one key, want %d", len(found.Candidates), stories.PerKeyLimit)
+		}
+		for _, c := range found.Candidates {
+			if c.At.Before(t0.Add(8*time.Hour)) || c.StoryID == 0 || c.Signature == nil {
+				t.Errorf("candidate %+v: want one of the 32 newest, with its story and signature", c)
+			}
+		}
+		found, err = s.StoryCandidates(context.Background(), ws.ID, sig.Keys(), t0.Add(35*time.Hour))
+		if err != nil || len(found.Candidates) != 5 {
+			t.Fatalf("since the 36th hour: %d candidates, %v; want 5", len(found.Candidates), err)
+		}
+		if found.Generation != 0 {
+			t.Errorf("generation %d: a save without a plan does not count", found.Generation)
+		}
+	})
+}
+
+// TestPruneStoryBands: pruning deletes the band keys of articles reported
+// before the cut, keeps the others, and leaves articles and stories alone.
+func TestPruneStoryBands(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://a.example/feed")
+		t0 := time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC)
+		savePoll(t, s, ws, srcs[0], nil,
+			storyArticle("https://a.example/old", "Quake off Chile", wire, t0, false),
+			storyArticle("https://a.example/new", "Rates up", other, t0.Add(10*24*time.Hour), false))
+		before := count(t, s, `SELECT COUNT(*) FROM story_bands`)
+		n, err := s.PruneStoryBands(context.Background(), t0.Add(3*24*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		left := count(t, s, `SELECT COUNT(*) FROM story_bands`)
+		old := count(t, s, `SELECT COUNT(*) FROM story_bands b JOIN feed_articles a ON a.id = b.feed_article_id WHERE a.external_url = 'https://a.example/old'`)
+		if n == 0 || old != 0 || left == 0 || int64(before-left) != n {
+			t.Errorf("pruned %d of %d rows, %d left, %d of the old article: want all of the old article's and none else", n, before, left, old)
+		}
+		if count(t, s, `SELECT COUNT(*) FROM feed_articles`) != 2 || count(t, s, `SELECT COUNT(*) FROM stories`) != 2 {
+			t.Error("pruning touched articles or stories")
+		}
+	})
+}
