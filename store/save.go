@@ -36,6 +36,8 @@ type SaveCounts struct {
 	// ContentDuplicates counts relevant articles whose content hash was
 	// already promoted in the workspace.
 	ContentDuplicates int
+	// Deliveries counts the webhook deliveries queued for the promotions.
+	Deliveries int
 }
 
 func (c *SaveCounts) add(o SaveCounts) {
@@ -43,6 +45,7 @@ func (c *SaveCounts) add(o SaveCounts) {
 	c.Duplicate += o.Duplicate
 	c.Promoted += o.Promoted
 	c.ContentDuplicates += o.ContentDuplicates
+	c.Deliveries += o.Deliveries
 }
 
 // articleBatch bounds rows per INSERT so parameter counts stay far under
@@ -91,9 +94,10 @@ func (s *Store) savePoll(ctx context.Context, p PollSave) (SaveCounts, error) {
 	}
 	// 2. Articles and their promotions, a batch at a time.
 	var c SaveCounts
+	targets := &deliveryTargets{}
 	for start := 0; start < len(p.Articles); start += articleBatch {
 		end := min(start+articleBatch, len(p.Articles))
-		got, err := s.saveBatch(ctx, tx, p, p.Articles[start:end])
+		got, err := s.saveBatch(ctx, tx, p, p.Articles[start:end], targets)
 		if err != nil {
 			return SaveCounts{}, err
 		}
@@ -113,8 +117,9 @@ func (s *Store) savePoll(ctx context.Context, p PollSave) (SaveCounts, error) {
 }
 
 // saveBatch stores one batch of articles (articles.go), then promotes the
-// relevant ones among those actually inserted (promote.go).
-func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p PollSave, arts []NewArticle) (SaveCounts, error) {
+// relevant ones among those actually inserted (promote.go) and queues the
+// webhook deliveries of those promotions (deliveries.go).
+func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p PollSave, arts []NewArticle, targets *deliveryTargets) (SaveCounts, error) {
 	t := now()
 	inserted, err := s.insertArticles(ctx, tx, p, arts, t)
 	if err != nil {
@@ -129,5 +134,8 @@ func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p PollSave, arts []N
 	c.Promoted = len(promoted)
 	c.ContentDuplicates = len(candidates) - len(promoted)
 	c.Duplicate += c.ContentDuplicates
+	if c.Deliveries, err = s.enqueueDeliveries(ctx, tx, p, targets, candidates, promoted, t); err != nil {
+		return SaveCounts{}, err
+	}
 	return c, nil
 }

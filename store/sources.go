@@ -13,7 +13,7 @@ import (
 
 const sourceColumns = `id, workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes,
 	etag, last_modified, last_polled_at, last_polled_status, last_polled_error, consecutive_failures,
-	next_poll_at, last_unconditional_at, due_at, lease_until, lease_owner, created_at, updated_at`
+	next_poll_at, last_unconditional_at, due_at, lease_until, lease_owner, created_at, updated_at, category`
 
 // CreateSource stores a new source, due at once. A URL already in the
 // workspace is ErrConflict.
@@ -21,10 +21,11 @@ func (s *Store) CreateSource(ctx context.Context, src *FeedSource) error {
 	t := now()
 	src.CreatedAt, src.UpdatedAt, src.NextPollAt = t, t, t
 	err := s.db.GetContext(ctx, &src.ID, s.q(`INSERT INTO feed_sources
-		(workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes, next_poll_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		(workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes, next_poll_at, created_at, updated_at,
+		category)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		src.WorkspaceID, src.URL, src.SourceType, src.Title, src.IsActive, src.PollingIntervalMinutes, src.TrackChanges,
-		src.NextPollAt, src.CreatedAt, src.UpdatedAt)
+		src.NextPollAt, src.CreatedAt, src.UpdatedAt, src.Category)
 	if dberr.IsUniqueViolation(err) {
 		return fmt.Errorf("source %s in workspace %d: %w", src.URL, src.WorkspaceID, ErrConflict)
 	}
