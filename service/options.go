@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/feedpoller/feedpoller/opml"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -31,6 +32,16 @@ type Options struct {
 	// ValidateTimeout bounds the fetch that validates a new source,
 	// whatever the fetcher's own limits.
 	ValidateTimeout time.Duration
+	// ImportHostGap is the least time between the starts of two
+	// validation fetches on one host during an OPML import (negative:
+	// none); the daemon gives it the fetcher's per-domain gap.
+	ImportHostGap time.Duration
+	// Webhooks stores webhooks and their delivery log; nil makes the
+	// webhook calls fail with ErrUnavailable.
+	Webhooks WebhookStore
+	// AddressPolicy checks a webhook URL's host when it is created (the
+	// fetcher's address policy); required with Webhooks.
+	AddressPolicy AddressPolicy
 }
 
 // DefaultOptions are the built-in defaults, without the dependencies.
@@ -40,6 +51,7 @@ func DefaultOptions() Options {
 		WebIntervalMinutes: 360,
 		DefaultThreshold:   store.DefaultThreshold,
 		ValidateTimeout:    60 * time.Second,
+		ImportHostGap:      opml.DefaultHostGap,
 	}
 }
 
@@ -56,6 +68,8 @@ func (o Options) check() error {
 		return fmt.Errorf("service: DefaultThreshold %v is outside 0..1", o.DefaultThreshold)
 	case o.ValidateTimeout <= 0:
 		return fmt.Errorf("service: ValidateTimeout %v must be positive", o.ValidateTimeout)
+	case o.Webhooks != nil && o.AddressPolicy == nil:
+		return errors.New("service: webhooks need an address policy to check their URLs")
 	}
 	return nil
 }

@@ -27,6 +27,9 @@ type SourceSpec struct {
 	PollingIntervalMinutes *int  `json:"polling_interval_minutes" validate:"omitnil,min=1,max=43200"`
 	IsActive               *bool `json:"is_active"`
 	TrackChanges           *bool `json:"track_changes"`
+	// Category is the folder the source is filed under ("/" between
+	// nested folders), as OPML import and export know it; default none.
+	Category *string `json:"category" validate:"omitnil,max=500"`
 }
 
 // SourceChange lists what an update changes; a nil field is left as it is.
@@ -60,7 +63,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 	if _, err := s.GetWorkspace(ctx, workspaceID); err != nil {
 		return nil, err
 	}
-	spec.Title = trimmed(spec.Title)
+	spec.Title, spec.Category = trimmed(spec.Title), trimmed(spec.Category)
 	extra := map[string]string{}
 	key := ""
 	if msg := checkURL(spec.URL); msg != "" {
@@ -96,6 +99,9 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 	}
 	if spec.Title != nil {
 		src.Title = *spec.Title
+	}
+	if spec.Category != nil {
+		src.Category = *spec.Category
 	}
 	out := &CreatedSource{}
 	if src.SourceType == store.SourceRSS || src.SourceType == store.SourceWeb {
