@@ -130,7 +130,9 @@ func (d sqliteDialect) dueCondition(param string) string {
 
 func (sqliteDialect) activeCondition() string { return "is_active = 1" }
 
-func (sqliteDialect) unhealthyCondition() string { return "(consecutive_failures > 0 OR is_active = 0)" }
+func (sqliteDialect) unhealthyCondition() string {
+	return "(consecutive_failures > 0 OR is_active = 0)"
+}
 
 // claimDue needs no locking: SQLite has one writer at a time, and the
 // statement is atomic by itself.

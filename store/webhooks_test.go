@@ -342,4 +342,3 @@ func TestSourceCategory(t *testing.T) {
 		}
 	})
 }
-
