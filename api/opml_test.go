@@ -3,95 +3,17 @@ package api_test
 import (
 	"bytes"
 	"fmt"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/feedpoller/feedpoller/opml"
+	"github.com/feedpoller/feedpoller/opml/opmltest"
 )
-
-// readerSite serves, on one loopback address, a feed at every path it is
-// told is a feed and an HTML page at every other path, and keeps count of
-// the requests it had in flight at once.
-type readerSite struct {
-	*httptest.Server
-	mu       sync.Mutex
-	feeds    map[string]bool
-	inFlight int
-	maxIn    int
-	requests atomic.Int64
-	delay    time.Duration
-}
-
-func newReaderSite(t *testing.T, addr string) *readerSite {
-	t.Helper()
-	s := &readerSite{feeds: map[string]bool{}}
-	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
-	if addr != "" {
-		l, err := net.Listen("tcp", addr)
-		if err != nil {
-			t.Skipf("cannot listen on %s: %v", addr, err)
-		}
-		s.Listener.Close()
-		s.Listener = l
-	}
-	s.Start()
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *readerSite) serve(w http.ResponseWriter, r *http.Request) {
-	s.requests.Add(1)
-	s.mu.Lock()
-	s.inFlight++
-	s.maxIn = max(s.maxIn, s.inFlight)
-	feed := s.feeds[r.URL.Path]
-	s.mu.Unlock()
-	defer func() { s.mu.Lock(); s.inFlight--; s.mu.Unlock() }()
-	time.Sleep(s.delay)
-	if feed {
-		w.Header().Set("Content-Type", "application/rss+xml")
-		fmt.Fprintf(w, `<?xml version="1.0"?><rss version="2.0"><channel><title>Feed at %s</title><link>http://%s/</link>
-<item><title>One</title><link>http://%s/one</link><guid>1</guid></item></channel></rss>`, r.URL.Path, r.Host, r.Host)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	fmt.Fprintf(w, `<!doctype html><html><head><title>Page at %s</title></head><body><p>Words on the page.</p></body></html>`, r.URL.Path)
-}
-
-func (s *readerSite) maxInFlight() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.maxIn
-}
-
-var urlAttr = regexp.MustCompile(`(?i)\b(xmlUrl|htmlUrl|url)="https?://([^/"]+)([^"]*)"`)
-
-// pointAt rewrites every http(s) URL of an OPML document to the site, the
-// original host (lower-cased) becoming the first path segment, and marks
-// the feed URLs as feeds.
-func (s *readerSite) pointAt(t *testing.T, doc string) string {
-	t.Helper()
-	return urlAttr.ReplaceAllStringFunc(doc, func(m string) string {
-		p := urlAttr.FindStringSubmatch(m)
-		u := s.URL + "/" + strings.ToLower(p[2]) + p[3]
-		if strings.EqualFold(p[1], "xmlUrl") {
-			path, _, _ := strings.Cut("/"+strings.ToLower(p[2])+p[3], "#")
-			s.mu.Lock()
-			s.feeds[path] = true
-			s.mu.Unlock()
-		}
-		return p[1] + `="` + u + `"`
-	})
-}
 
 type importReport struct {
 	Outcomes []struct {
@@ -129,8 +51,8 @@ func TestImportOtherReadersOPML(t *testing.T) {
 		t.Fatal(err)
 	}
 	forEachDialect(t, func(t *testing.T, e *env) {
-		site := newReaderSite(t, "")
-		doc := site.pointAt(t, string(raw))
+		site := opmltest.NewSite(t, "")
+		doc := site.PointAt(string(raw))
 		ws := e.createWorkspace(t, "from-freshrss")
 		r, rep := e.importOPML(t, ws.ID, "", doc)
 		r.want(t, http.StatusOK)
@@ -170,7 +92,7 @@ func TestImportOtherReadersOPML(t *testing.T) {
 				}
 			}
 		}
-		if n := site.maxInFlight(); n != 1 {
+		if n := site.MaxInFlight(); n != 1 {
 			t.Errorf("%d validation fetches at once on one host, want 1", n)
 		}
 
@@ -240,7 +162,7 @@ func TestExportedOPMLReimports(t *testing.T) {
 // a body over the size limit (413), and bodies that are not OPML.
 func TestImportHostileOPML(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, e *env) {
-		site := newReaderSite(t, "")
+		site := opmltest.NewSite(t, "")
 		ws := e.createWorkspace(t, "hostile")
 		var many strings.Builder
 		many.WriteString(`<opml version="2.0"><body>`)
@@ -272,7 +194,7 @@ func TestImportHostileOPML(t *testing.T) {
 				}
 			})
 		}
-		if n := site.requests.Load(); n != 0 {
+		if n := site.Requests(); n != 0 {
 			t.Errorf("hostile bodies made %d requests", n)
 		}
 		if n := e.countRows(t, "feed_sources"); n != 0 {
@@ -285,17 +207,17 @@ func TestImportHostileOPML(t *testing.T) {
 // validation fetches at once in all, never more than one per host.
 func TestImportIsBoundedPerHostAndInAll(t *testing.T) {
 	e := newEnv(t, "sqlite")
-	var sites []*readerSite
+	var sites []*opmltest.Site
 	for i := 1; i <= 6; i++ {
-		s := newReaderSite(t, fmt.Sprintf("127.0.0.%d:0", i))
-		s.delay = 20 * time.Millisecond
+		s := opmltest.NewSite(t, fmt.Sprintf("127.0.0.%d:0", i))
+		s.Delay = 20 * time.Millisecond
 		sites = append(sites, s)
 	}
 	var doc strings.Builder
 	doc.WriteString(`<opml version="2.0"><body>`)
 	for i := range 120 {
 		s := sites[i%len(sites)]
-		s.feeds[fmt.Sprintf("/f%d", i)] = true
+		s.AddFeed(fmt.Sprintf("/f%d", i))
 		fmt.Fprintf(&doc, `<outline type="rss" text="feed %d" xmlUrl="%s/f%d"/>`, i, s.URL, i)
 	}
 	doc.WriteString(`</body></opml>`)
@@ -308,9 +230,7 @@ func TestImportIsBoundedPerHostAndInAll(t *testing.T) {
 		for {
 			n := 0
 			for _, s := range sites {
-				s.mu.Lock()
-				n += s.inFlight
-				s.mu.Unlock()
+				n += s.InFlight()
 			}
 			peak = max(peak, n)
 			select {
@@ -329,8 +249,8 @@ func TestImportIsBoundedPerHostAndInAll(t *testing.T) {
 		t.Fatalf("added %d of 120: %s", rep.Added, r.body)
 	}
 	for i, s := range sites {
-		all.Add(s.requests.Load())
-		if m := s.maxInFlight(); m != 1 {
+		all.Add(s.Requests())
+		if m := s.MaxInFlight(); m != 1 {
 			t.Errorf("host %d: %d fetches at once, want 1", i+1, m)
 		}
 	}

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"time"
 	"unicode/utf8"
@@ -152,6 +151,6 @@ func (s *Service) ExportOPML(ctx context.Context, workspaceID int64, w io.Writer
 		}
 		outlines = append(outlines, o)
 	}
-	head := opml.Head{Title: fmt.Sprintf("feedpoller workspace %q", ws.Name), DateCreated: time.Now()}
+	head := opml.Head{Title: "feedpoller: " + ws.Name, DateCreated: time.Now()}
 	return opml.Export(w, head, outlines)
 }

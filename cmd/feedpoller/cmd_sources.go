@@ -12,20 +12,24 @@ import (
 
 func runSources(ctx context.Context, env *cliEnv, args []string) error {
 	return subcommands(ctx, env, "sources",
-		"Usage: feedpoller sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes] [--quiet]\n"+
-			"       feedpoller sources list [--workspace ID]",
-		args, map[string]func(context.Context, *cliEnv, []string) error{"add": sourcesAdd, "list": sourcesList})
+		"Usage: feedpoller sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--category C] [--track-changes] [--quiet]\n"+
+			"       feedpoller sources list [--workspace ID]\n"+
+			"       feedpoller sources import --workspace ID [--web-pages] [--concurrency N] FILE.opml\n"+
+			"       feedpoller sources export --workspace ID [--output FILE]",
+		args, map[string]func(context.Context, *cliEnv, []string) error{"add": sourcesAdd, "list": sourcesList,
+			"import": sourcesImport, "export": sourcesExport})
 }
 
 // sourcesAdd creates a source through the source service, as the API
 // does: the same checks, defaults and errors.
 func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
-	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--track-changes] [--quiet]")
+	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--title T] [--category C] [--track-changes] [--quiet]")
 	wsID := fs.Int64("workspace", 0, "workspace id (required)")
 	url := fs.String("url", "", "feed or page URL (required)")
 	typ := fs.String("type", store.SourceRSS, "source type: rss, web or api")
 	interval := fs.Int("interval", 0, "polling interval in minutes (default 30 for rss and api, web.default_interval_minutes for web)")
 	title := fs.String("title", "", "title (default: the feed's or page's own)")
+	category := fs.String("category", "", "the folder the source is filed under, \"/\" between nested folders (OPML export writes it)")
 	track := fs.Bool("track-changes", false, "web sources: keep a new revision whenever the page's main content changes")
 	quiet := fs.Bool("quiet", false, "print only the new source's id")
 	if _, err := parse(fs, args); err != nil {
@@ -41,6 +45,9 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	if set["title"] {
 		spec.Title = title
+	}
+	if set["category"] {
+		spec.Category = category
 	}
 	if set["track-changes"] {
 		spec.TrackChanges = track
