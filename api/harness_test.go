@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -46,6 +47,9 @@ type apiOptions struct {
 	Store     *store.Store
 	Validator service.Validator
 	Poller    service.Poller
+	// Policy checks webhook URLs: by default loopback's 127.0.0.1 is
+	// allowed (the tests' receivers), every other internal address not.
+	Policy service.AddressPolicy
 }
 
 type envOption func(*apiOptions)
@@ -58,6 +62,15 @@ func withoutPoller() envOption { return func(o *apiOptions) { o.Poller = nil } }
 func newAPI(o apiOptions) (*api.Server, error) {
 	so := service.DefaultOptions()
 	so.Store, so.Validator, so.Poller, so.Digests = o.Store, o.Validator, o.Poller, o.Store
+	so.Webhooks, so.AddressPolicy, so.ImportHostGap = o.Store, o.Policy, -1
+	if so.AddressPolicy == nil {
+		p, err := fetch.NewPolicy(fetch.Options{Allow: []string{"127.0.0.1"}, Resolver: namesResolver{},
+			Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			return nil, err
+		}
+		so.AddressPolicy = p
+	}
 	svc, err := service.New(so)
 	if err != nil {
 		return nil, err
@@ -346,6 +359,17 @@ func siteHandler() http.Handler {
 	})
 	mux.HandleFunc("/", http.NotFound)
 	return mux
+}
+
+// namesResolver answers without a network: names under .internal.example
+// resolve to a private address, every other name to a public one.
+type namesResolver struct{}
+
+func (namesResolver) LookupIPAddr(_ context.Context, host string) ([]net.IPAddr, error) {
+	if strings.HasSuffix(host, ".internal.example") {
+		return []net.IPAddr{{IP: net.ParseIP("10.0.0.5")}}, nil
+	}
+	return []net.IPAddr{{IP: net.ParseIP("93.184.216.34")}}, nil
 }
 
 // recordingPoller stands in for the real poller: it claims the source

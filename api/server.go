@@ -98,6 +98,14 @@ func (s *Server) routes() http.Handler {
 	api("PATCH /workspaces/{id}/sources/{sourceId}", s.patchSource)
 	api("DELETE /workspaces/{id}/sources/{sourceId}", s.deleteSource)
 	api("POST /workspaces/{id}/sources/{sourceId}/poll", s.pollSource)
+	api("POST /workspaces/{id}/sources/import", s.importSources)
+	api("GET /workspaces/{id}/sources.opml", s.exportSources)
+
+	api("POST /workspaces/{id}/webhooks", s.createWebhook)
+	api("GET /workspaces/{id}/webhooks", s.listWebhooks)
+	api("PATCH /workspaces/{id}/webhooks/{webhookId}", s.patchWebhook)
+	api("DELETE /workspaces/{id}/webhooks/{webhookId}", s.deleteWebhook)
+	api("GET /workspaces/{id}/webhooks/{webhookId}/deliveries", s.listDeliveries)
 
 	api("GET /workspaces/{id}/articles", s.listArticles)
 	api("GET /workspaces/{id}/content-items", s.listContentItems)

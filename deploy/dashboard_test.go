@@ -248,7 +248,8 @@ func TestGrafanaDashboard(t *testing.T) {
 	}
 	// The panels the feature promises.
 	for _, name := range []string{"feedpoller_polls_total", "feedpoller_poll_duration_seconds_bucket", "feedpoller_scheduler_lag_seconds_bucket",
-		"feedpoller_due_sources", "feedpoller_items_total", "feedpoller_webhook_deliveries_total", "feedpoller_webhook_attempts_total"} {
+		"feedpoller_due_sources", "feedpoller_items_total", "feedpoller_webhook_deliveries_total", "feedpoller_webhook_attempts_total",
+		"feedpoller_sources_failing", "feedpoller_sources_disabled"} {
 		if !seen[name] {
 			t.Errorf("no panel shows %s", name)
 		}

@@ -1,11 +1,13 @@
 package poller
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/feedpoller/feedpoller/poller/schedule"
+	"github.com/feedpoller/feedpoller/store"
 )
 
 // Metrics are the poller's Prometheus collectors.
@@ -20,6 +22,11 @@ type Metrics struct {
 	// NextPolls counts next-poll decisions by the kind of rule that made
 	// them (schedule.Kinds); every kind is there from the start, at 0.
 	NextPolls *prometheus.CounterVec
+	// SourcesFailing and SourcesDisabled count, by source type, the
+	// sources whose last polls failed and those no longer polled
+	// (inactive, or at the failure limit), at the last tick.
+	SourcesFailing  *prometheus.GaugeVec
+	SourcesDisabled *prometheus.GaugeVec
 }
 
 // NewMetrics creates the collectors and registers them on reg (nil: not
@@ -54,6 +61,12 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "feedpoller_next_poll_decisions_total",
 			Help: "Next polls decided, by the kind of rule that placed them (fixed, adaptive, ttl, backoff, websub, ...).",
 		}, []string{"kind"}),
+		SourcesFailing: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "feedpoller_sources_failing", Help: "Active sources whose last poll failed, below the failure limit, at the last tick.",
+		}, []string{"source_type"}),
+		SourcesDisabled: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "feedpoller_sources_disabled", Help: "Sources no longer polled (inactive, or at the failure limit), at the last tick.",
+		}, []string{"source_type"}),
 	}
 	for _, k := range schedule.Kinds() {
 		m.NextPolls.WithLabelValues(string(k))
@@ -62,10 +75,40 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		return m, nil
 	}
 	for _, c := range []prometheus.Collector{m.Polls, m.PollDuration, m.Items, m.DueBacklog, m.SchedulerLag, m.InFlight,
-		m.DatabaseErrors, m.NextPolls} {
+		m.DatabaseErrors, m.NextPolls, m.SourcesFailing, m.SourcesDisabled} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("register poller metrics: %w", err)
 		}
 	}
 	return m, nil
+}
+
+// SourceHealthCounter is what a Store may offer to refresh the failure
+// gauges at each tick; *store.Store does. A store without it leaves them
+// unset.
+type SourceHealthCounter interface {
+	CountUnhealthySources(ctx context.Context) ([]store.SourceHealth, error)
+}
+
+// refreshSourceHealth sets the failure gauges from the store's counts,
+// every source type at 0 unless counted. A failed count keeps the last
+// values: the claim that follows reports the outage.
+func (p *Poller) refreshSourceHealth(ctx context.Context) {
+	c, ok := p.store.(SourceHealthCounter)
+	if !ok {
+		return
+	}
+	counts, err := c.CountUnhealthySources(ctx)
+	if err != nil {
+		return
+	}
+	failing := map[string]int{store.SourceRSS: 0, store.SourceWeb: 0, store.SourceAPI: 0}
+	disabled := map[string]int{store.SourceRSS: 0, store.SourceWeb: 0, store.SourceAPI: 0}
+	for _, h := range counts {
+		failing[h.SourceType], disabled[h.SourceType] = h.Failing, h.Disabled
+	}
+	for t, n := range failing {
+		p.metrics.SourcesFailing.WithLabelValues(t).Set(float64(n))
+		p.metrics.SourcesDisabled.WithLabelValues(t).Set(float64(disabled[t]))
+	}
 }

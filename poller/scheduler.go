@@ -96,6 +96,7 @@ func (p *Poller) tick(ctx context.Context, jobs chan<- job) {
 	if n, err := p.store.CountDue(ctx); err == nil {
 		p.metrics.DueBacklog.Set(float64(n))
 	}
+	p.refreshSourceHealth(ctx)
 	t := newTally()
 	defer t.close(p.log)
 	if err := p.claimAll(ctx, jobs, t); err != nil && ctx.Err() == nil {

@@ -36,12 +36,18 @@ type Error struct {
 	Fields map[string]string
 	// SourceID is the stored source a duplicate matches (0: unknown).
 	SourceID int64
+	// Err is the cause, when a caller may tell causes apart (an OPML
+	// body too large); nil for most errors.
+	Err error
 }
 
 func (e *Error) Error() string { return e.Message }
 
 // Is makes errors.Is(err, ErrConflict) and the like work.
 func (e *Error) Is(target error) bool { return target == e.Kind }
+
+// Unwrap is the cause, so errors.Is also finds it.
+func (e *Error) Unwrap() error { return e.Err }
 
 func notFound(what string) *Error {
 	return &Error{Kind: ErrNotFound, Message: what + " not found"}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/digest"
+	"github.com/feedpoller/feedpoller/opml"
 	"github.com/feedpoller/feedpoller/rank"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -45,6 +46,16 @@ type Options struct {
 	// DigestMaxTokens is the budget of a compact digest asked for
 	// without one.
 	DigestMaxTokens int
+	// ImportHostGap is the least time between the starts of two
+	// validation fetches on one host during an OPML import (negative:
+	// none); the daemon gives it the fetcher's per-domain gap.
+	ImportHostGap time.Duration
+	// Webhooks stores webhooks and their delivery log; nil makes the
+	// webhook calls fail with ErrUnavailable.
+	Webhooks WebhookStore
+	// AddressPolicy checks a webhook URL's host when it is created (the
+	// fetcher's address policy); required with Webhooks.
+	AddressPolicy AddressPolicy
 }
 
 // DefaultOptions are the built-in defaults, without the dependencies.
@@ -56,6 +67,7 @@ func DefaultOptions() Options {
 		ValidateTimeout:    60 * time.Second,
 		Reliability:        defaultClassifier(),
 		DigestMaxTokens:    digest.DefaultMaxTokens,
+		ImportHostGap:      opml.DefaultHostGap,
 	}
 }
 
@@ -86,6 +98,8 @@ func (o Options) check() error {
 		return errors.New("service: a reliability classifier is required")
 	case o.DigestMaxTokens <= 0:
 		return fmt.Errorf("service: DigestMaxTokens %d must be positive", o.DigestMaxTokens)
+	case o.Webhooks != nil && o.AddressPolicy == nil:
+		return errors.New("service: webhooks need an address policy to check their URLs")
 	}
 	return nil
 }

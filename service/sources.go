@@ -36,6 +36,9 @@ type SourceSpec struct {
 	// overrides the workspace's; nil or "" keeps the workspace's.
 	ReliabilityTier *int    `json:"reliability_tier" validate:"omitnil,min=1,max=5"`
 	DecayClass      *string `json:"decay_class"`
+	// Category is the folder the source is filed under ("/" between
+	// nested folders), as OPML import and export know it; default none.
+	Category *string `json:"category" validate:"omitnil,max=500"`
 }
 
 // SourceChange lists what an update changes; a nil field is left as it is.
@@ -75,7 +78,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 	if _, err := s.GetWorkspace(ctx, workspaceID); err != nil {
 		return nil, err
 	}
-	spec.Title = trimmed(spec.Title)
+	spec.Title, spec.Category = trimmed(spec.Title), trimmed(spec.Category)
 	extra := map[string]string{}
 	key := ""
 	if msg := checkURL(spec.URL); msg != "" {
@@ -118,6 +121,9 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 		src.ScheduleMode = *spec.Schedule
 	}
 	src.SourceRank = s.sourceRank(key, spec.ReliabilityTier, spec.DecayClass)
+	if spec.Category != nil {
+		src.Category = *spec.Category
+	}
 	out := &CreatedSource{}
 	if src.SourceType == store.SourceRSS || src.SourceType == store.SourceWeb {
 		if err := s.validateURL(ctx, &src, out); err != nil {

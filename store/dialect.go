@@ -34,9 +34,20 @@ type dialect interface {
 	// dueCondition is "due at the time in param", stated exactly as the
 	// partial index feed_sources_due is, so the planner reads the index.
 	dueCondition(param string) string
+	// activeCondition is "the source is active", written as the
+	// dialect's partial indexes write it.
+	activeCondition() string
+	// unhealthyCondition is the WHERE of the partial index
+	// feed_sources_unhealthy, word for word.
+	unhealthyCondition() string
 	// claimDue is ClaimDue's statement. Its parameters, by number: the
 	// end of the lease, the owner, now, the most sources to claim.
 	claimDue() string
+	// claimDeliveries is Outbox.ClaimDue's statement: it leases due
+	// webhook deliveries and returns them with their webhook's url and
+	// secret. Its parameters, by number: the owner, the end of the lease,
+	// now, the most rows to claim.
+	claimDeliveries() string
 	// explainPrefix turns a statement into one that returns its plan.
 	explainPrefix() string
 	// lexicon is how checkReadQuery reads the dialect's SQL text.

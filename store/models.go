@@ -103,6 +103,9 @@ type FeedSource struct {
 	LeaseOwner string     `db:"lease_owner" json:"-"`
 	CreatedAt  time.Time  `db:"created_at" json:"created_at"`
 	UpdatedAt  time.Time  `db:"updated_at" json:"updated_at"`
+	// Category is the folder the source was imported from (OPML), "/"
+	// between nested folders; empty when none.
+	Category string `db:"category" json:"category"`
 	SourceRank
 }
 

@@ -102,6 +102,10 @@ func (postgres) dueCondition(param string) string {
 	return "is_active AND consecutive_failures < 10 AND next_poll_at <= " + param
 }
 
+func (postgres) activeCondition() string { return "is_active" }
+
+func (postgres) unhealthyCondition() string { return "(consecutive_failures > 0 OR NOT is_active)" }
+
 // claimDue leases with FOR UPDATE SKIP LOCKED, so replicas claim side by
 // side without ever taking the same source. id = ANY(ARRAY(…)) rather
 // than IN (…): the planner then looks the claimed ids up by primary key
@@ -112,6 +116,20 @@ func (p postgres) claimDue() string {
 			WHERE ` + p.dueCondition("$3") + `
 			ORDER BY next_poll_at LIMIT $4 FOR UPDATE SKIP LOCKED))
 		RETURNING ` + sourceColumns
+}
+
+// claimDeliveries locks the due rows with FOR UPDATE SKIP LOCKED, so
+// workers of several daemons claim side by side and never share a row;
+// the join leaves out the rows of disabled webhooks.
+func (postgres) claimDeliveries() string {
+	return `UPDATE webhook_deliveries d SET lease_owner = $1, lease_until = $2
+		FROM webhooks w
+		WHERE w.id = d.webhook_id AND d.id = ANY(ARRAY(SELECT p.id FROM webhook_deliveries p
+			JOIN webhooks pw ON pw.id = p.webhook_id AND pw.is_active
+			WHERE p.status = 'pending' AND p.next_attempt_at <= $3 AND (p.lease_until IS NULL OR p.lease_until <= $3)
+			ORDER BY p.next_attempt_at, p.id LIMIT $4 FOR UPDATE OF p SKIP LOCKED))
+		RETURNING d.id, d.webhook_id, d.workspace_id, d.event, w.url, w.secret, d.payload, d.attempts,
+			d.next_attempt_at, d.created_at`
 }
 
 // lexicon: E'…' and $tag$ strings, nested comments. TABLE and SHOW read.

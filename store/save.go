@@ -41,6 +41,8 @@ type SaveCounts struct {
 	// ContentDuplicates counts relevant articles whose content hash was
 	// already promoted in the workspace.
 	ContentDuplicates int
+	// Deliveries counts the webhook deliveries queued for the promotions.
+	Deliveries int
 }
 
 func (c *SaveCounts) add(o SaveCounts) {
@@ -48,6 +50,7 @@ func (c *SaveCounts) add(o SaveCounts) {
 	c.Duplicate += o.Duplicate
 	c.Promoted += o.Promoted
 	c.ContentDuplicates += o.ContentDuplicates
+	c.Deliveries += o.Deliveries
 }
 
 // articleBatch bounds rows per INSERT so parameter counts stay far under
@@ -102,9 +105,10 @@ func (s *Store) savePoll(ctx context.Context, p PollSave) (SaveCounts, error) {
 	}
 	// 3. Articles, their stories and their promotions, a batch at a time.
 	var c SaveCounts
+	targets := &deliveryTargets{}
 	for start := 0; start < len(p.Articles); start += articleBatch {
 		end := min(start+articleBatch, len(p.Articles))
-		got, err := s.saveBatch(ctx, tx, p, st, start, p.Articles[start:end])
+		got, err := s.saveBatch(ctx, tx, p, st, start, p.Articles[start:end], targets)
 		if err != nil {
 			return SaveCounts{}, err
 		}
@@ -125,9 +129,11 @@ func (s *Store) savePoll(ctx context.Context, p PollSave) (SaveCounts, error) {
 
 // saveBatch stores one batch of articles (articles.go), places them in
 // their stories (stories.go), then promotes the relevant ones among those
-// actually inserted (promote.go). offset is the batch's first article in
-// the poll.
-func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p PollSave, st *storySave, offset int, arts []NewArticle) (SaveCounts, error) {
+// actually inserted (promote.go) and queues the webhook deliveries of
+// those promotions (deliveries.go). offset is the batch's first article
+// in the poll.
+func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p PollSave, st *storySave, offset int, arts []NewArticle,
+	targets *deliveryTargets) (SaveCounts, error) {
 	t := now()
 	st.joinStored(offset, arts)
 	inserted, err := s.insertArticles(ctx, tx, p, arts, t)
@@ -146,5 +152,8 @@ func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p PollSave, st *stor
 	c.Promoted = len(promoted)
 	c.ContentDuplicates = len(candidates) - len(promoted)
 	c.Duplicate += c.ContentDuplicates
+	if c.Deliveries, err = s.enqueueDeliveries(ctx, tx, p, targets, candidates, promoted, t); err != nil {
+		return SaveCounts{}, err
+	}
 	return c, nil
 }

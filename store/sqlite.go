@@ -131,6 +131,12 @@ func (d sqliteDialect) dueCondition(param string) string {
 	return "is_active = 1 AND consecutive_failures < 10 AND " + d.asTime("next_poll_at") + " <= " + d.asTime(param)
 }
 
+func (sqliteDialect) activeCondition() string { return "is_active = 1" }
+
+func (sqliteDialect) unhealthyCondition() string {
+	return "(consecutive_failures > 0 OR is_active = 0)"
+}
+
 // claimDue needs no locking: SQLite has one writer at a time, and the
 // statement is atomic by itself.
 func (d sqliteDialect) claimDue() string {
@@ -139,6 +145,21 @@ func (d sqliteDialect) claimDue() string {
 			WHERE ` + d.dueCondition("?3") + `
 			ORDER BY ` + d.asTime("next_poll_at") + ` LIMIT ?4)
 		RETURNING ` + sourceColumns
+}
+
+// claimDeliveries needs no locking (one writer at a time). SQLite's
+// RETURNING may not name another table, so the webhook's url and secret
+// come from subqueries.
+func (d sqliteDialect) claimDeliveries() string {
+	return `UPDATE webhook_deliveries SET lease_owner = ?1, lease_until = ?2
+		WHERE id IN (SELECT p.id FROM webhook_deliveries p JOIN webhooks pw ON pw.id = p.webhook_id AND pw.is_active = 1
+			WHERE p.status = 'pending' AND ` + d.asTime("p.next_attempt_at") + ` <= ` + d.asTime("?3") + `
+				AND (p.lease_until IS NULL OR ` + d.asTime("p.lease_until") + ` <= ` + d.asTime("?3") + `)
+			ORDER BY ` + d.asTime("p.next_attempt_at") + `, p.id LIMIT ?4)
+		RETURNING id, webhook_id, workspace_id, event,
+			(SELECT url FROM webhooks WHERE webhooks.id = webhook_id) AS url,
+			(SELECT secret FROM webhooks WHERE webhooks.id = webhook_id) AS secret,
+			payload, attempts, next_attempt_at, created_at`
 }
 
 // lexicon: `x` and [x] identifiers, comments that do not nest. PRAGMA is

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/feedpoller/feedpoller/api"
@@ -96,6 +97,10 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 	go func() { httpErr <- httpSrv.Serve(ln) }()
 	pollDone := make(chan error, 1)
 	go func() { pollDone <- a.poller.Run(ctx) }()
+	// The webhook worker stops after the poller: deliveries the draining
+	// polls queue still go out, and sends in flight are recorded.
+	stopHooks := a.runWebhooks(ctx)
+	defer stopHooks()
 
 	select {
 	case err := <-httpErr:
@@ -110,6 +115,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 			log.Error("poller stop", "err", err)
 		}
 	}
+	stopHooks()
 	log.Info("shutting down")
 	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -117,4 +123,25 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 		return fmt.Errorf("http shutdown: %w", err)
 	}
 	return nil
+}
+
+// runWebhooks runs the webhook worker until the returned stop is called
+// (more calls are no-ops); stop waits for the sends in flight to be
+// recorded, then closes the sender's idle connections.
+func (a *app) runWebhooks(ctx context.Context) (stop func()) {
+	hookCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = a.hooks.Run(hookCtx) // returns only when hookCtx ends
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			cancel()
+			<-done
+			a.sender.CloseIdleConnections()
+			a.log.Info("webhook worker stopped")
+		})
+	}
 }

@@ -13,13 +13,16 @@ import (
 	"github.com/feedpoller/feedpoller/store"
 )
 
-const sourcesUsage = "Usage: feedpoller sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--schedule adaptive|fixed] [--title T] [--track-changes] [--quiet]\n" +
-	"       feedpoller sources set ID [--schedule adaptive|fixed] [--interval MINUTES] [--title T] [--active=true|false] [--track-changes=true|false]\n" +
-	"       feedpoller sources list [--workspace ID]"
+const sourcesUsage = "Usage: feedpoller sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--schedule adaptive|fixed] [--title T] [--category C] [--track-changes] [--tier 1-5] [--decay-class C] [--quiet]\n" +
+	"       feedpoller sources set ID [--schedule adaptive|fixed] [--interval MINUTES] [--title T] [--active=true|false] [--track-changes=true|false] [--tier 1-5|rules] [--decay-class fast|moderate|stable|workspace]\n" +
+	"       feedpoller sources list [--workspace ID]\n" +
+	"       feedpoller sources import --workspace ID [--web-pages] [--concurrency N] FILE.opml\n" +
+	"       feedpoller sources export --workspace ID [--output FILE]"
 
 func runSources(ctx context.Context, env *cliEnv, args []string) error {
 	return subcommands(ctx, env, "sources", sourcesUsage, args,
-		map[string]func(context.Context, *cliEnv, []string) error{"add": sourcesAdd, "set": sourcesSet, "list": sourcesList})
+		map[string]func(context.Context, *cliEnv, []string) error{"add": sourcesAdd, "set": sourcesSet, "list": sourcesList,
+			"import": sourcesImport, "export": sourcesExport})
 }
 
 // scheduleHelp is the --schedule flag's help, the same for add and set.
@@ -28,13 +31,14 @@ const scheduleHelp = "adaptive (learn the interval from what polls find, startin
 // sourcesAdd creates a source through the source service, as the API
 // does: the same checks, defaults and errors.
 func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
-	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--schedule adaptive|fixed] [--title T] [--track-changes] [--tier 1-5] [--decay-class C] [--quiet]")
+	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--schedule adaptive|fixed] [--title T] [--category C] [--track-changes] [--tier 1-5] [--decay-class C] [--quiet]")
 	wsID := fs.Int64("workspace", 0, "workspace id (required)")
 	url := fs.String("url", "", "feed or page URL (required)")
 	typ := fs.String("type", store.SourceRSS, "source type: rss, web or api")
 	interval := fs.Int("interval", 0, "polling interval in minutes (default 30 for rss and api, web.default_interval_minutes for web)")
 	schedule := fs.String("schedule", store.ScheduleAdaptive, scheduleHelp)
 	title := fs.String("title", "", "title (default: the feed's or page's own)")
+	category := fs.String("category", "", "the folder the source is filed under, \"/\" between nested folders (OPML export writes it)")
 	track := fs.Bool("track-changes", false, "web sources: keep a new revision whenever the page's main content changes")
 	quiet := fs.Bool("quiet", false, "print only the new source's id")
 	tier := fs.Int("tier", 0, "reliability tier 1 (official) to 5 (general web), set by hand (default: from reliability.rules)")
@@ -61,6 +65,9 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	if set["title"] {
 		spec.Title = title
+	}
+	if set["category"] {
+		spec.Category = category
 	}
 	if set["track-changes"] {
 		spec.TrackChanges = track

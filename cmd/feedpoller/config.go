@@ -44,6 +44,7 @@ type Config struct {
 	Fetch      FetchConfig      `yaml:"fetch"`
 	Web        WebConfig        `yaml:"web"`
 	Firecrawl  FirecrawlConfig  `yaml:"firecrawl"`
+	Webhooks   WebhooksConfig   `yaml:"webhooks"`
 
 	Reliability ReliabilityConfig `yaml:"reliability"`
 	Stories     StoriesConfig     `yaml:"stories"`
@@ -110,6 +111,20 @@ type FirecrawlConfig struct {
 	Timeout time.Duration `yaml:"timeout"`
 }
 
+// WebhooksConfig configures webhook deliveries.
+type WebhooksConfig struct {
+	// Timeout bounds one delivery attempt.
+	Timeout time.Duration `yaml:"timeout"`
+	// GiveUpAfter is how long after its event a delivery is retried
+	// before it fails.
+	GiveUpAfter time.Duration `yaml:"give_up_after"`
+	// Lease is how long a claimed delivery stays this daemon's; a
+	// daemon that dies mid-send leaves it to be sent again after it.
+	Lease time.Duration `yaml:"lease"`
+	// Concurrency bounds the deliveries in flight.
+	Concurrency int `yaml:"concurrency"`
+}
+
 // Version is set at build time with -ldflags "-X main.Version=…".
 var Version = "0.1.0-dev"
 
@@ -131,6 +146,7 @@ func defaultConfig() Config {
 		Reliability: ReliabilityConfig{Rules: rank.DefaultRules()},
 		Stories:     storiesConfig(stories.Options{}),
 		Digest:      DigestConfig{MaxTokens: service.DefaultOptions().DigestMaxTokens},
+		Webhooks:    webhooksConfig(),
 	}
 }
 
@@ -306,6 +322,7 @@ func (c Config) validate() error {
 		errs = append(errs, fmt.Sprintf("web.default_interval_minutes must be %d..%d", service.MinIntervalMinutes, service.MaxIntervalMinutes))
 	}
 	errs = append(errs, c.checkIntelligence()...)
+	errs = append(errs, c.Webhooks.problems()...)
 	if len(errs) > 0 {
 		return fmt.Errorf("invalid configuration: %s", strings.Join(errs, "; "))
 	}

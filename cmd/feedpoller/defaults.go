@@ -1,8 +1,12 @@
 package main
 
 import (
+	"fmt"
+	"time"
+
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
+	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // The built-in configuration takes its defaults from the packages'
@@ -36,14 +40,43 @@ func (c Config) pollerOptions(base poller.Options) poller.Options {
 }
 
 // serviceOptions are the source service's defaults with the configured
-// web interval, reliability rules and digest budget.
+// web interval, reliability rules and digest budget; an OPML import
+// spaces its validation fetches per host as the fetcher spaces requests
+// per domain.
 func (c Config) serviceOptions() service.Options {
 	o := service.DefaultOptions()
 	o.WebIntervalMinutes = c.Web.DefaultIntervalMinutes
 	o.DigestMaxTokens = c.Digest.MaxTokens
+	o.ImportHostGap = gapOption(c.Fetch.PerDomainGap)
 	// The rules were checked when the configuration was loaded.
 	if cls, err := c.Reliability.classifier(); err == nil {
 		o.Reliability = cls
 	}
 	return o
+}
+
+// webhooksConfig is the webhooks section of the built-in configuration.
+func webhooksConfig() WebhooksConfig {
+	return WebhooksConfig{Timeout: webhooks.DefaultTimeout, GiveUpAfter: webhooks.DefaultGiveUpAfter,
+		Lease: webhooks.DefaultLease, Concurrency: webhooks.DefaultConcurrency}
+}
+
+// problems names each webhook setting out of range. The lease must
+// outlast an attempt, or a slow receiver's delivery would be claimed and
+// sent again while the first attempt still runs.
+func (c WebhooksConfig) problems() []string {
+	var errs []string
+	if c.Timeout <= 0 || c.Timeout > 5*time.Minute {
+		errs = append(errs, "webhooks.timeout must be more than 0 and at most 5m")
+	}
+	if c.Lease <= c.Timeout {
+		errs = append(errs, fmt.Sprintf("webhooks.lease (%v) must be longer than webhooks.timeout (%v)", c.Lease, c.Timeout))
+	}
+	if c.GiveUpAfter < time.Minute {
+		errs = append(errs, "webhooks.give_up_after must be at least 1m")
+	}
+	if c.Concurrency < 1 || c.Concurrency > 256 {
+		errs = append(errs, "webhooks.concurrency must be 1..256")
+	}
+	return errs
 }

@@ -1,5 +1,5 @@
 // Command feedpoller is the daemon and its command line: serve, migrate,
-// poll, workspaces, sources, tokens, digest, extract, sql, config and
+// poll, workspaces, sources, webhooks, tokens, digest, extract, sql, config and
 // version.
 package main
 
@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/feedpoller/feedpoller/service"
+	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -48,7 +49,8 @@ func commands() map[string]command {
 		"migrate":    {"apply database migrations and exit", runMigrate},
 		"poll":       {"poll due sources once (or --source ID) and print the outcomes", runPoll},
 		"workspaces": {"add or list workspaces (workspaces add|list)", runWorkspaces},
-		"sources":    {"add or list feed sources (sources add|list)", runSources},
+		"sources":    {"add, list, import (OPML) or export (OPML) feed sources (sources add|list|import|export)", runSources},
+		"webhooks":   {"add, list, enable, disable or delete webhooks, or read a delivery log (webhooks add|list|…)", runWebhooks},
 		"extract":    {"print what feedpoller would store for a page (file or URL)", runExtract},
 		"config":     {"print the effective configuration, secrets redacted", runConfig},
 		"sql":        {"run one read-only SQL query against the database and print the rows", runSQL},
@@ -235,12 +237,18 @@ func withService(ctx context.Context, env *cliEnv, f func(svc *service.Service) 
 	if err != nil {
 		return err
 	}
-	st, _, err := openStore(ctx, cfg, newLogger(cfg, env.stderr), slog.LevelDebug)
+	log := newLogger(cfg, env.stderr)
+	st, _, err := openStore(ctx, cfg, log, slog.LevelDebug)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	svc, err := newService(cfg, st, nil, nil)
+	// Webhook URLs are checked by the fetcher's address policy.
+	policy, err := fetch.NewPolicy(fetch.Options{AllowPrivateNetworks: cfg.Fetch.AllowPrivateNetworks, Allow: cfg.Fetch.Allow, Logger: log})
+	if err != nil {
+		log.Warn("fetch: ignoring allow entry", "err", err)
+	}
+	svc, err := newService(cfg, st, nil, nil, policy)
 	if err != nil {
 		return err
 	}

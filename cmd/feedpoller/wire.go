@@ -18,6 +18,7 @@ import (
 	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/sources/web"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // app is the wired daemon: every package built from one Config.
@@ -32,6 +33,9 @@ type app struct {
 	poller    *poller.Poller
 	svc       *service.Service
 	registry  *prometheus.Registry
+	// hooks sends webhook deliveries from the outbox; serve runs it.
+	hooks  *webhooks.Worker
+	sender *webhooks.Sender
 }
 
 // newLogger logs to w (the command's standard error) at the configured
@@ -121,9 +125,13 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		st.Close()
 		return nil, err
 	}
+	if err := a.wireWebhooks(cfg, log); err != nil {
+		st.Close()
+		return nil, err
+	}
 	// Options the configuration does not set keep the poller's defaults.
 	opts := cfg.pollerOptions(poller.DefaultOptions())
-	opts.Store, opts.Metrics, opts.Log = st, metrics, log
+	opts.Store, opts.Metrics, opts.Log = wakingStore{st, a.hooks.Wake}, metrics, log
 	opts.Stories = cfg.Stories.options()
 	opts.Fetchers = map[string]poller.Fetcher{store.SourceRSS: a.rss, store.SourceWeb: a.web}
 	if cfg.Poller.FetchArticles {
@@ -137,7 +145,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		st.Close()
 		return nil, err
 	}
-	a.svc, err = newService(cfg, st, validator{a.rss, a.web}, a.poller)
+	a.svc, err = newService(cfg, st, validator{a.rss, a.web}, a.poller, a.fetch.Policy())
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -147,11 +155,45 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 
 // newService builds the source service every command and the API go
 // through, with the configured defaults; validator and poller may be nil
-// for commands that neither fetch nor poll.
-func newService(cfg Config, st *store.Store, v service.Validator, p service.Poller) (*service.Service, error) {
+// for commands that neither fetch nor poll. policy checks webhook URLs.
+func newService(cfg Config, st *store.Store, v service.Validator, p service.Poller, policy *fetch.Policy) (*service.Service, error) {
 	opts := cfg.serviceOptions()
 	opts.Store, opts.Validator, opts.Poller, opts.Digests = st, v, p, st
+	opts.Webhooks, opts.AddressPolicy = st, policy
 	return service.New(opts)
+}
+
+// wireWebhooks builds the delivery worker over the store's outbox, its
+// sender dialling through the fetcher's address policy, and registers
+// its metrics.
+func (a *app) wireWebhooks(cfg Config, log *slog.Logger) error {
+	var err error
+	a.sender, err = webhooks.NewSender(webhooks.SenderOptions{Policy: a.fetch.Policy(), Timeout: cfg.Webhooks.Timeout,
+		UserAgent: "feedpoller-webhooks/" + Version + " (+https://github.com/feedpoller/feedpoller)"})
+	if err != nil {
+		return err
+	}
+	a.hooks, err = webhooks.NewWorker(webhooks.WorkerOptions{Outbox: a.store.Outbox(), Poster: a.sender,
+		Concurrency: cfg.Webhooks.Concurrency, Lease: cfg.Webhooks.Lease,
+		Backoff: webhooks.Backoff{GiveUpAfter: cfg.Webhooks.GiveUpAfter},
+		Metrics: webhooks.NewMetrics(a.registry), Log: log})
+	return err
+}
+
+// wakingStore is the store as the poller sees it: a save that queued
+// webhook deliveries wakes the worker, so they go out at once rather
+// than at its next look.
+type wakingStore struct {
+	*store.Store
+	wake func()
+}
+
+func (w wakingStore) SavePoll(ctx context.Context, p store.PollSave) (store.SaveCounts, error) {
+	c, err := w.Store.SavePoll(ctx, p)
+	if err == nil && c.Deliveries > 0 {
+		w.wake()
+	}
+	return c, err
 }
 
 func (a *app) Close() { a.store.Close() }

@@ -28,12 +28,14 @@ type Receiver struct {
 	badSignatures int
 	requests      int
 	lastHeader    http.Header
+	hold          chan struct{}  // non-nil while Hold is on
+	held          map[string]int // requests of each id waiting in Hold
 }
 
 // NewReceiver starts a Receiver that accepts every delivery signed with
 // secret (answering 204); it is closed when the test ends.
 func NewReceiver(t testing.TB, secret string) *Receiver {
-	r := &Receiver{secret: secret, counts: map[string]int{}, payloads: map[string]webhooks.Payload{}}
+	r := &Receiver{secret: secret, counts: map[string]int{}, payloads: map[string]webhooks.Payload{}, held: map[string]int{}}
 	r.Server = httptest.NewServer(http.HandlerFunc(r.serve))
 	t.Cleanup(r.Close)
 	return r
@@ -47,12 +49,63 @@ func (r *Receiver) Fail(n, status int, retryAfter string) {
 	r.failFirst, r.failStatus, r.retryAfter = n, status, retryAfter
 }
 
+// Hold makes the receiver keep every correctly signed request waiting,
+// counted but unanswered, until Release or until the sender goes away:
+// the sender's attempt is then in flight, as when a receiver processed a
+// delivery but its answer never arrived.
+func (r *Receiver) Hold() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.hold == nil {
+		r.hold = make(chan struct{})
+	}
+}
+
+// Release answers the requests Hold kept waiting and stops holding.
+func (r *Receiver) Release() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.hold != nil {
+		close(r.hold)
+		r.hold = nil
+	}
+}
+
+// Held are the delivery ids of the requests waiting in Hold now, sorted.
+func (r *Receiver) Held() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var ids []string
+	for id, n := range r.held {
+		if n > 0 {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
 func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(req.Body, 1<<20))
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	if hold, id := r.record(w, req, body); hold != nil {
+		select {
+		case <-hold:
+		case <-req.Context().Done():
+		}
+		r.mu.Lock()
+		r.held[id]--
+		r.mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// record checks and counts a request and answers it, unless Hold is on:
+// then it returns the channel to wait on instead, with the delivery id.
+func (r *Receiver) record(w http.ResponseWriter, req *http.Request, body []byte) (chan struct{}, string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.requests++
@@ -60,13 +113,13 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 	if !webhooks.Verify(r.secret, body, req.Header.Get(webhooks.HeaderSignature)) {
 		r.badSignatures++
 		http.Error(w, "bad signature", http.StatusUnauthorized)
-		return
+		return nil, ""
 	}
 	id := req.Header.Get(webhooks.HeaderDelivery)
 	var p webhooks.Payload
 	if err := json.Unmarshal(body, &p); err != nil || p.DeliveryID != id {
 		http.Error(w, "payload does not match the delivery header", http.StatusBadRequest)
-		return
+		return nil, ""
 	}
 	r.counts[id]++
 	r.payloads[id] = p
@@ -75,9 +128,14 @@ func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 			w.Header().Set("Retry-After", r.retryAfter)
 		}
 		http.Error(w, "try again later", r.failStatus)
-		return
+		return nil, ""
+	}
+	if r.hold != nil {
+		r.held[id]++
+		return r.hold, id
 	}
 	w.WriteHeader(http.StatusNoContent)
+	return nil, ""
 }
 
 // Count is how many correctly signed requests delivery id got.

@@ -1,0 +1,151 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/feedpoller/feedpoller/service"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// createdWebhook is the 201 answer: the webhook, and its secret when it
+// was generated (the only time it is shown).
+type createdWebhook struct {
+	store.Webhook
+	Secret string `json:"secret,omitempty"`
+	Note   string `json:"note,omitempty"`
+}
+
+func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) error {
+	ws, err := s.workspace(r)
+	if err != nil {
+		return err
+	}
+	var spec service.WebhookSpec
+	if err := decodeBody(w, r, &spec); err != nil {
+		return err
+	}
+	c, err := s.svc.CreateWebhook(r.Context(), ws.ID, spec)
+	if err != nil {
+		return err
+	}
+	out := createdWebhook{Webhook: c.Webhook}
+	if c.Secret != "" {
+		out.Secret = c.Secret
+		out.Note = "store this secret now: it signs every delivery and is never shown again"
+	}
+	writeJSON(w, http.StatusCreated, out)
+	return nil
+}
+
+func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) error {
+	wsID, err := workspaceID(r)
+	if err != nil {
+		return err
+	}
+	hooks, err := s.svc.ListWebhooks(r.Context(), wsID)
+	if err != nil {
+		return err
+	}
+	if hooks == nil {
+		hooks = []store.Webhook{}
+	}
+	writeJSON(w, http.StatusOK, listBody[store.Webhook]{Items: hooks})
+	return nil
+}
+
+// webhookChange is PATCH's body: enabling again after a 410, or turning
+// the webhook off.
+type webhookChange struct {
+	IsActive *bool `json:"is_active"`
+}
+
+func (s *Server) patchWebhook(w http.ResponseWriter, r *http.Request) error {
+	// Resolved before the body is read: a missing workspace is a 404
+	// whatever the body.
+	ws, err := s.workspace(r)
+	if err != nil {
+		return err
+	}
+	id, ok := pathID(r, "webhookId")
+	if !ok {
+		return notFound("webhook")
+	}
+	var ch webhookChange
+	if err := decodeBody(w, r, &ch); err != nil {
+		return err
+	}
+	if ch.IsActive == nil {
+		return fieldError("is_active", "is required")
+	}
+	hook, err := s.svc.SetWebhookActive(r.Context(), ws.ID, id, *ch.IsActive)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, hook)
+	return nil
+}
+
+type deletedWebhook struct {
+	Deleted bool  `json:"deleted"`
+	ID      int64 `json:"id"`
+}
+
+func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) error {
+	wsID, err := workspaceID(r)
+	if err != nil {
+		return err
+	}
+	id, ok := pathID(r, "webhookId")
+	if !ok {
+		return notFound("webhook")
+	}
+	if err := s.svc.DeleteWebhook(r.Context(), wsID, id); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, deletedWebhook{Deleted: true, ID: id})
+	return nil
+}
+
+var deliveryParams = map[string]bool{"status": true, "limit": true, "cursor": true}
+
+// listDeliveries answers a page of a webhook's delivery log, newest
+// first; next_cursor is the last id of a full page.
+func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request) error {
+	wsID, err := workspaceID(r)
+	if err != nil {
+		return err
+	}
+	id, ok := pathID(r, "webhookId")
+	if !ok {
+		return notFound("webhook")
+	}
+	q := r.URL.Query()
+	for k := range q {
+		if !deliveryParams[k] {
+			return fieldError(k, "is not a known query parameter (known: status, limit, cursor)")
+		}
+	}
+	f := store.DeliveryFilter{Status: q.Get("status"), Before: q.Get("cursor"), Limit: defaultPageSize}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > service.MaxDeliveryPage {
+			return fieldError("limit", "must be a whole number from 1 to "+strconv.Itoa(service.MaxDeliveryPage))
+		}
+		f.Limit = n
+	}
+	items, err := s.svc.ListDeliveries(r.Context(), wsID, id, f)
+	if err != nil {
+		return err
+	}
+	out := page[store.WebhookDelivery]{Items: items}
+	if out.Items == nil {
+		out.Items = []store.WebhookDelivery{}
+	}
+	if len(items) > 0 && len(items) >= f.Limit {
+		c := items[len(items)-1].ID
+		out.NextCursor = &c
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}

@@ -1,0 +1,171 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Webhook is where a workspace's events are POSTed. The secret signs
+// every delivery; it is never shown after creation (json:"-").
+type Webhook struct {
+	ID             int64  `db:"id" json:"id"`
+	WorkspaceID    int64  `db:"workspace_id" json:"workspace_id"`
+	URL            string `db:"url" json:"url"`
+	Secret         string `db:"secret" json:"-"`
+	EventList      string `db:"events" json:"-"`
+	IsActive       bool   `db:"is_active" json:"is_active"`
+	DisabledReason string `db:"disabled_reason" json:"disabled_reason"`
+	// Events are the event names the webhook is subscribed to.
+	Events    []string  `db:"-" json:"events"`
+	CreatedAt time.Time `db:"created_at" json:"created_at"`
+	UpdatedAt time.Time `db:"updated_at" json:"updated_at"`
+}
+
+const webhookColumns = `id, workspace_id, url, secret, events, is_active, disabled_reason, created_at, updated_at`
+
+// Delivery states of webhook_deliveries.status.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryFailed    = "failed"
+)
+
+// WebhookDelivery is one row of a webhook's delivery log.
+type WebhookDelivery struct {
+	ID             string     `db:"id" json:"id"`
+	WebhookID      int64      `db:"webhook_id" json:"webhook_id"`
+	Event          string     `db:"event" json:"event"`
+	ContentItemID  *int64     `db:"content_item_id" json:"content_item_id"`
+	Status         string     `db:"status" json:"status"`
+	Attempts       int        `db:"attempts" json:"attempts"`
+	NextAttemptAt  time.Time  `db:"next_attempt_at" json:"next_attempt_at"`
+	LastAttemptAt  *time.Time `db:"last_attempt_at" json:"last_attempt_at"`
+	LastStatusCode *int       `db:"last_status_code" json:"last_status_code"`
+	LastError      string     `db:"last_error" json:"last_error"`
+	FailureReason  string     `db:"failure_reason" json:"failure_reason"`
+	DeliveredAt    *time.Time `db:"delivered_at" json:"delivered_at"`
+	FailedAt       *time.Time `db:"failed_at" json:"failed_at"`
+	CreatedAt      time.Time  `db:"created_at" json:"created_at"`
+}
+
+const deliveryLogColumns = `id, webhook_id, event, content_item_id, status, attempts, next_attempt_at, last_attempt_at,
+	last_status_code, last_error, failure_reason, delivered_at, failed_at, created_at`
+
+func (w *Webhook) split() {
+	w.Events = splitEvents(w.EventList)
+}
+
+// splitEvents reads the stored comma-separated event list.
+func splitEvents(list string) []string {
+	out := []string{}
+	for _, e := range strings.Split(list, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// CreateWebhook stores a new, enabled webhook of the workspace.
+func (s *Store) CreateWebhook(ctx context.Context, workspaceID int64, url, secret string, events []string) (*Webhook, error) {
+	t := now()
+	w := &Webhook{WorkspaceID: workspaceID, URL: url, Secret: secret, EventList: strings.Join(events, ","), IsActive: true,
+		CreatedAt: t, UpdatedAt: t}
+	err := s.db.GetContext(ctx, &w.ID, s.q(`INSERT INTO webhooks (workspace_id, url, secret, events, is_active, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), workspaceID, url, secret, w.EventList, true, t, t)
+	if err != nil {
+		return nil, fmt.Errorf("create webhook of workspace %d: %w", workspaceID, err)
+	}
+	w.split()
+	return w, nil
+}
+
+// GetWebhook reads a webhook of the workspace.
+func (s *Store) GetWebhook(ctx context.Context, workspaceID, id int64) (*Webhook, error) {
+	var w Webhook
+	err := s.db.GetContext(ctx, &w, s.q(`SELECT `+webhookColumns+` FROM webhooks WHERE id = ? AND workspace_id = ?`), id, workspaceID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("webhook %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get webhook %d: %w", id, err)
+	}
+	w.split()
+	return &w, nil
+}
+
+// ListWebhooks returns the workspace's webhooks, oldest first.
+func (s *Store) ListWebhooks(ctx context.Context, workspaceID int64) ([]Webhook, error) {
+	var out []Webhook
+	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+webhookColumns+` FROM webhooks WHERE workspace_id = ? ORDER BY id`), workspaceID)
+	if err != nil {
+		return nil, fmt.Errorf("list webhooks of workspace %d: %w", workspaceID, err)
+	}
+	for i := range out {
+		out[i].split()
+	}
+	return out, nil
+}
+
+// SetWebhookActive enables or disables a webhook. Enabling clears the
+// reason it was disabled for; its pending deliveries go out again.
+func (s *Store) SetWebhookActive(ctx context.Context, workspaceID, id int64, active bool, reason string) (*Webhook, error) {
+	if active {
+		reason = ""
+	}
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE webhooks SET is_active = ?, disabled_reason = ?, updated_at = ?
+		WHERE id = ? AND workspace_id = ?`), active, reason, now(), id, workspaceID)
+	if err != nil {
+		return nil, fmt.Errorf("update webhook %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil, fmt.Errorf("webhook %d: %w", id, ErrNotFound)
+	}
+	return s.GetWebhook(ctx, workspaceID, id)
+}
+
+// DeleteWebhook removes a webhook and its delivery log; deliveries not
+// yet sent are dropped with it.
+func (s *Store) DeleteWebhook(ctx context.Context, workspaceID, id int64) error {
+	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM webhooks WHERE id = ? AND workspace_id = ?`), id, workspaceID)
+	if err != nil {
+		return fmt.Errorf("delete webhook %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("webhook %d: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// DeliveryFilter selects a page of a webhook's delivery log.
+type DeliveryFilter struct {
+	// Status is pending, delivered or failed; empty: all.
+	Status string
+	// Before is the id of the last delivery of the previous page: the
+	// page holds older ones. Delivery ids sort by creation time.
+	Before string
+	Limit  int
+}
+
+// ListDeliveries returns a page of the webhook's delivery log, newest
+// first. The webhook must belong to the workspace (ErrNotFound otherwise).
+func (s *Store) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f DeliveryFilter) ([]WebhookDelivery, error) {
+	if _, err := s.GetWebhook(ctx, workspaceID, webhookID); err != nil {
+		return nil, err
+	}
+	if f.Limit <= 0 {
+		f.Limit = 50
+	}
+	out := []WebhookDelivery{}
+	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+deliveryLogColumns+` FROM webhook_deliveries
+		WHERE webhook_id = ? AND (? = '' OR status = ?) AND (? = '' OR id < ?)
+		ORDER BY id DESC LIMIT ?`), webhookID, f.Status, f.Status, f.Before, f.Before, f.Limit)
+	if err != nil {
+		return nil, fmt.Errorf("list deliveries of webhook %d: %w", webhookID, err)
+	}
+	return out, nil
+}
