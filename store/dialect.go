@@ -5,6 +5,8 @@ import (
 	"database/sql"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/feedpoller/feedpoller/store/textquery"
 )
 
 // dialect declares everything the two databases do differently, so that
@@ -46,6 +48,14 @@ type dialect interface {
 	// with the parameters of sourceArgs then runArgs. "" when the
 	// dialect has none; SavePoll then uses a transaction.
 	bookkeepingOnly() string
+
+	// textMatch is the condition "the feed article art matches q",
+	// through the full-text index, and its parameters (search_*.go).
+	textMatch(art string, q textquery.Query) (string, []any)
+	// search is Search's statement (search_*.go): the articles matching q
+	// and where (a condition on feed_articles a, with whereArgs), best
+	// first, at most limit.
+	search(q textquery.Query, where string, whereArgs []any, limit int) (string, []any)
 }
 
 // lexicon is what a dialect's SQL text differs in for checkReadQuery,
