@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/mcp"
 )
 
 const serveAbout = `Runs the daemon: the scheduler polls due sources on its schedule, and the REST API
@@ -76,7 +77,12 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 		}
 		log.Info("FEEDPOLLER_ADMIN_TOKEN is set: the admin token generated at first start is revoked", "revoked", change.Revoked)
 	}
-	srv, err := api.New(api.Options{Store: a.store, Service: a.svc, Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log})
+	mcpSrv, err := mcp.New(mcp.Options{Store: a.store, Service: a.svc, AdminToken: cfg.AdminToken, Version: Version, Log: log})
+	if err != nil {
+		return err
+	}
+	srv, err := api.New(api.Options{Store: a.store, Service: a.svc, Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log,
+		MCP: mcpSrv.Handler()})
 	if err != nil {
 		return err
 	}
