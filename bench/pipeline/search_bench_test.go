@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -207,12 +206,5 @@ func (d *benchDB) serverTime(tb testing.TB) time.Duration {
 	if d.dialect != store.Postgres {
 		return 0
 	}
-	var ms sql.NullFloat64
-	err := d.direct.QueryRow(`SELECT sum(total_exec_time) FROM pg_stat_statements
-		WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-		AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE '%bench-setup%'`).Scan(&ms)
-	if err != nil {
-		tb.Fatalf("read pg_stat_statements: %v", err)
-	}
-	return time.Duration(ms.Float64 * float64(time.Millisecond))
+	return time.Duration(d.statStatements(tb, "total_exec_time") * float64(time.Millisecond))
 }
