@@ -58,7 +58,8 @@ func (s *Store) Search(ctx context.Context, workspaceID int64, f SearchFilter) (
 		limit = 10
 	}
 	limit = min(limit, MaxSearchResults)
-	q, qargs := s.d.search(f.Query, where, args, limit)
+	filtered := f.SourceID != 0 || f.Since != nil || f.Until != nil || f.MinRelevance != nil
+	q, qargs := s.d.search(f.Query, workspaceID, where, args, filtered, limit)
 	var hits []SearchHit
 	if err := s.db.SelectContext(ctx, &hits, s.q(q), qargs...); err != nil {
 		return nil, fmt.Errorf("search articles of workspace %d: %w", workspaceID, err)

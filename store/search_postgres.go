@@ -20,8 +20,10 @@ const headlineOptions = `StartSel=**, StopSel=**, MinWords=12, MaxWords=32, MaxF
 // search ranks the matches (ts_rank, normalised by document length) and
 // builds headlines only for the rows kept: ts_headline re-parses an
 // article's text, which costs more than ranking it. The headline reads the
-// summary and the start of the body, as the index does.
-func (postgres) search(q textquery.Query, where string, whereArgs []any, limit int) (string, []any) {
+// summary and the start of the body, as the index does. where holds the
+// workspace, which the GIN index does not: PostgreSQL combines it with the
+// workspace's index.
+func (postgres) search(q textquery.Query, _ int64, where string, whereArgs []any, _ bool, limit int) (string, []any) {
 	expr, qargs := q.TSQuery()
 	stmt := `WITH top AS (
 		SELECT a.id, ts_rank(a.search_vector, ` + expr + `, 1) AS score FROM feed_articles a

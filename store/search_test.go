@@ -204,6 +204,11 @@ func TestSearchSyntaxAndFilters(t *testing.T) {
 			t.Errorf("since the future: %d hits", len(hits))
 		}
 
+		// The workspace the SQLite index keeps as a token is not text.
+		if hits := search(t, s, ws.ID, fmt.Sprintf("w%d", ws.ID), store.SearchFilter{}); len(hits) != 0 {
+			t.Errorf("the workspace's token as a query: %d hits, want none", len(hits))
+		}
+
 		// Another workspace sees none of it.
 		other, _ := s.CreateWorkspace(context.Background(), "other-"+t.Name(), store.RelevanceProfile{})
 		if hits := search(t, s, other.ID, "release", store.SearchFilter{}); len(hits) != 0 {

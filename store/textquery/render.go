@@ -7,6 +7,16 @@ import "strings"
 // phrase), so no character of the input is FTS5 syntax; a prefix is
 // that string followed by *.
 func (q Query) FTS5() string {
+	return q.fts5()
+}
+
+// FTS5In is FTS5 limited to the named columns of the index:
+// {a b} : (query).
+func (q Query) FTS5In(columns ...string) string {
+	return "{" + strings.Join(columns, " ") + "} : (" + q.fts5() + ")"
+}
+
+func (q Query) fts5() string {
 	and := make([]string, len(q.Groups))
 	for i, g := range q.Groups {
 		alts := make([]string, len(g))
