@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -45,30 +44,4 @@ func Authenticate(ctx context.Context, st TokenLookup, adminToken, token string)
 	}
 	p, err := authenticateToken(ctx, st, adminHash, token)
 	return p.caller(), err
-}
-
-type callerKey struct{}
-
-// CallerFrom returns the caller of a request served behind the API's
-// authentication (Options.MCP), if any.
-func CallerFrom(ctx context.Context) (Caller, bool) {
-	c, ok := ctx.Value(callerKey{}).(Caller)
-	return c, ok
-}
-
-// authenticated serves h to authenticated requests of any method, with
-// the Caller in the context; a read-only token is let through, h decides
-// what it may do.
-func (s *Server) authenticated(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.authenticate(r)
-		if err != nil {
-			if err == errUnauthorized {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="feedpoller"`)
-			}
-			s.fail(w, r, err)
-			return
-		}
-		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey{}, p.caller())))
-	})
 }

@@ -29,8 +29,8 @@ type Options struct {
 	// Log receives one line per request and every recovered panic; nil
 	// uses slog.Default().
 	Log *slog.Logger
-	// MCP, when set, is served at /mcp behind the API's bearer auth (any
-	// method; CallerFrom tells it who calls).
+	// MCP, when set, is served at /mcp (any method). It checks the
+	// bearer token itself, with Authenticate.
 	MCP http.Handler
 }
 
@@ -89,7 +89,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /openapi.yaml", serveOpenAPI)
 	mux.HandleFunc("GET /llms.txt", s.serveLLMsTxt)
 	if s.mcp != nil {
-		mux.Handle("/mcp", s.authenticated(s.mcp))
+		mux.Handle("/mcp", s.mcp)
 	}
 
 	api := func(pattern string, h handlerFunc) {
