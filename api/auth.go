@@ -19,6 +19,7 @@ type principal struct {
 	admin       bool
 	workspaceID int64 // 0 for the admin
 	tokenID     int64 // 0 for the configured admin token
+	readOnly    bool  // a token that may only read
 }
 
 // may reports whether the principal can act inside workspace id.
@@ -47,15 +48,24 @@ func tokenDigest(token string) []byte {
 func (s *Server) authenticate(r *http.Request) (principal, error) {
 	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 	token = strings.TrimSpace(token)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || len(token) > maxTokenLen {
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return principal{}, errUnauthorized
+	}
+	return authenticateToken(r.Context(), s.store, s.adminHash, token)
+}
+
+// authenticateToken resolves a bearer token: the configured admin token
+// (by its digest), or a live stored one.
+func authenticateToken(ctx context.Context, st TokenLookup, adminHash []byte, token string) (principal, error) {
+	if token == "" || len(token) > maxTokenLen {
 		return principal{}, errUnauthorized
 	}
 	// Digests are compared, not the tokens, so the comparison's time does
 	// not depend on the configured token's length either.
-	if s.adminHash != nil && subtle.ConstantTimeCompare(tokenDigest(token), s.adminHash) == 1 {
+	if adminHash != nil && subtle.ConstantTimeCompare(tokenDigest(token), adminHash) == 1 {
 		return principal{admin: true}, nil
 	}
-	t, err := s.store.LookupToken(r.Context(), token)
+	t, err := st.LookupToken(ctx, token)
 	if errors.Is(err, store.ErrNotFound) {
 		return principal{}, errUnauthorized
 	}
@@ -63,16 +73,23 @@ func (s *Server) authenticate(r *http.Request) (principal, error) {
 		return principal{}, fmt.Errorf("authenticate request: %w", err)
 	}
 	if t.WorkspaceID == nil {
-		return principal{admin: true, tokenID: t.ID}, nil
+		return principal{admin: true, tokenID: t.ID, readOnly: t.ReadOnly}, nil
 	}
-	return principal{workspaceID: *t.WorkspaceID, tokenID: t.ID}, nil
+	return principal{workspaceID: *t.WorkspaceID, tokenID: t.ID, readOnly: t.ReadOnly}, nil
 }
+
+// errReadOnly: the token is valid but may not change anything. 403 says
+// nothing about any workspace.
+var errReadOnly = newError(http.StatusForbidden, "this token may only read: GET requests only")
 
 // requireAuth runs h only for an authenticated request, with its principal
 // in the context.
 func (s *Server) requireAuth(h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := s.authenticate(r)
+		if err == nil && p.readOnly && r.Method != http.MethodGet && r.Method != http.MethodHead {
+			err = errReadOnly
+		}
 		if err != nil {
 			s.fail(w, r, err)
 			return

@@ -11,6 +11,7 @@ import (
 
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/store/textquery"
 )
 
 // page is the shape of every paginated list: next_cursor is null on the
@@ -92,6 +93,10 @@ func parseListFilter(q url.Values) (store.ListFilter, error) {
 		fields["q"] = "must be at most 500 characters"
 	} else if strings.ContainsRune(f.Query, 0) {
 		fields["q"] = "must not contain NUL characters"
+	} else if f.Query != "" {
+		if _, err := textquery.Parse(f.Query); err != nil {
+			fields["q"] = "cannot be searched: " + err.Error()
+		}
 	}
 	if len(fields) > 0 {
 		return f, service.Invalid("invalid query parameters", fields)

@@ -191,6 +191,9 @@ func TestListingBadQueries(t *testing.T) {
 			{"min_score=NaN", "min_score"},
 			{"min_score=high", "min_score"},
 			{"q=%00", "q"},
+			{"q=-golang", "q"},      // only an exclusion: nothing to search for
+			{"q=%21%21%20%2A", "q"}, // only punctuation
+			{"q=a%2A", "q"},         // a one-letter prefix
 			{"sourceid=1", "sourceid"},
 		} {
 			for _, list := range []string{"articles", "content-items"} {

@@ -29,6 +29,9 @@ type Options struct {
 	// Log receives one line per request and every recovered panic; nil
 	// uses slog.Default().
 	Log *slog.Logger
+	// MCP, when set, is served at /mcp (any method). It checks the
+	// bearer token itself, with Authenticate.
+	MCP http.Handler
 }
 
 // Server is the REST API of one daemon.
@@ -39,6 +42,7 @@ type Server struct {
 	adminHash []byte
 	log       *slog.Logger
 	rules     *service.Rules
+	mcp       http.Handler
 	handler   http.Handler
 }
 
@@ -56,6 +60,7 @@ func New(opts Options) (*Server, error) {
 		gatherer: opts.Gatherer,
 		log:      opts.Log,
 		rules:    service.NewRules(),
+		mcp:      opts.MCP,
 	}
 	if s.gatherer == nil {
 		s.gatherer = prometheus.NewRegistry()
@@ -82,6 +87,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", s.metricsHandler())
 	mux.HandleFunc("GET /openapi.yaml", serveOpenAPI)
+	mux.HandleFunc("GET /llms.txt", s.serveLLMsTxt)
+	if s.mcp != nil {
+		mux.Handle("/mcp", s.mcp)
+	}
 
 	api := func(pattern string, h handlerFunc) {
 		method, path, _ := strings.Cut(pattern, " ")

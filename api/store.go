@@ -13,6 +13,7 @@ import (
 type Store interface {
 	LookupToken(ctx context.Context, token string) (*store.APIToken, error)
 	CreateToken(ctx context.Context, workspaceID *int64, name, token string) (*store.APIToken, error)
+	CreateReadOnlyToken(ctx context.Context, workspaceID *int64, name, token string) (*store.APIToken, error)
 	ListTokens(ctx context.Context, workspaceID int64) ([]store.APIToken, error)
 	RevokeToken(ctx context.Context, workspaceID, id int64) error
 

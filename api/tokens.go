@@ -10,7 +10,8 @@ import (
 )
 
 type tokenCreateRequest struct {
-	Name string `json:"name" validate:"required,max=200"`
+	Name     string `json:"name" validate:"required,max=200"`
+	ReadOnly bool   `json:"read_only"`
 }
 
 // createdToken is the only answer that ever carries a token's secret.
@@ -18,6 +19,7 @@ type createdToken struct {
 	ID          int64     `json:"id"`
 	WorkspaceID *int64    `json:"workspace_id"` // nil: an admin token
 	Name        string    `json:"name"`
+	ReadOnly    bool      `json:"read_only"`
 	CreatedAt   time.Time `json:"created_at"`
 	Token       string    `json:"token"`
 	Note        string    `json:"note"`
@@ -49,12 +51,16 @@ func (s *Server) issueToken(w http.ResponseWriter, r *http.Request, workspaceID 
 	if err != nil {
 		return err
 	}
-	t, err := s.store.CreateToken(r.Context(), workspaceID, req.Name, secret)
+	create := s.store.CreateToken
+	if req.ReadOnly {
+		create = s.store.CreateReadOnlyToken
+	}
+	t, err := create(r.Context(), workspaceID, req.Name, secret)
 	if err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusCreated, createdToken{
-		ID: t.ID, WorkspaceID: workspaceID, Name: t.Name, CreatedAt: t.CreatedAt, Token: secret,
+		ID: t.ID, WorkspaceID: workspaceID, Name: t.Name, ReadOnly: t.ReadOnly, CreatedAt: t.CreatedAt, Token: secret,
 		Note: "store this token now: only its hash is kept, it cannot be shown again",
 	})
 	return nil

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 
 	"github.com/jmoiron/sqlx"
+
+	"github.com/feedpoller/feedpoller/store/textquery"
 )
 
 // dialect declares everything the two databases do differently, so that
@@ -72,6 +74,14 @@ type dialect interface {
 	// greatest and least are the larger and smaller of two numbers.
 	greatest(a, b string) string
 	least(a, b string) string
+	// textMatch is the condition "the feed article art matches q",
+	// through the full-text index, and its parameters (search_*.go).
+	textMatch(art string, q textquery.Query) (string, []any)
+	// search is Search's statement (search_*.go): the articles of the
+	// workspace matching q and where (a condition on feed_articles a, with
+	// whereArgs, the workspace's included; filtered when it says more than
+	// the workspace), best first, at most limit.
+	search(q textquery.Query, workspaceID int64, where string, whereArgs []any, filtered bool, limit int) (string, []any)
 }
 
 // lexicon is what a dialect's SQL text differs in for checkReadQuery,

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/feedpoller/feedpoller/store/textquery"
 )
 
 // ListFilter narrows article and content-item listings. Results are newest
@@ -33,8 +35,12 @@ func (f ListFilter) limit() int {
 }
 
 // where builds the shared WHERE clause; alias is the table holding the
-// listed rows, art the feed_articles alias (source lives there).
-func (f ListFilter) where(workspaceID int64, alias, art, dateCol string, asTime func(string) string) (string, []any) {
+// listed rows, art the feed_articles alias (source and the full-text index
+// live there). The query, when there is one, is matched through the
+// dialect's full-text index; a query that cannot be searched is an error
+// wrapping *textquery.Error.
+func (f ListFilter) where(workspaceID int64, alias, art, dateCol string, d dialect) (string, []any, error) {
+	asTime := d.asTime
 	date := asTime("COALESCE(" + alias + ".published_at, " + alias + "." + dateCol + ")")
 	conds := []string{alias + ".workspace_id = ?"}
 	args := []any{workspaceID}
@@ -55,15 +61,19 @@ func (f ListFilter) where(workspaceID int64, alias, art, dateCol string, asTime 
 		args = append(args, *f.MinScore)
 	}
 	if q := strings.TrimSpace(f.Query); q != "" {
-		like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(q)) + "%"
-		conds = append(conds, "(LOWER("+alias+".title) LIKE ? ESCAPE '\\' OR LOWER("+alias+".content_markdown) LIKE ? ESCAPE '\\')")
-		args = append(args, like, like)
+		tq, err := textquery.Parse(q)
+		if err != nil {
+			return "", nil, fmt.Errorf("search %q: %w", q, err)
+		}
+		cond, qargs := d.textMatch(art, tq)
+		conds = append(conds, cond)
+		args = append(args, qargs...)
 	}
 	if f.Cursor > 0 {
 		conds = append(conds, alias+".id < ?")
 		args = append(args, f.Cursor)
 	}
-	return strings.Join(conds, " AND "), args
+	return strings.Join(conds, " AND "), args, nil
 }
 
 const articleColumns = `a.id, a.workspace_id, a.feed_source_id, a.external_url, a.external_id, a.title, a.author,
@@ -79,7 +89,10 @@ type articleRow struct {
 
 // ListArticles returns a page of a workspace's articles, newest first.
 func (s *Store) ListArticles(ctx context.Context, workspaceID int64, f ListFilter) ([]FeedArticle, error) {
-	where, args := f.where(workspaceID, "a", "a", "created_at", s.asTime)
+	where, args, err := f.where(workspaceID, "a", "a", "created_at", s.d)
+	if err != nil {
+		return nil, err
+	}
 	var rows []articleRow
 	q := `SELECT ` + articleColumns + `, a.matched_terms FROM feed_articles a WHERE ` + where +
 		fmt.Sprintf(` ORDER BY a.id DESC LIMIT %d`, f.limit())
@@ -115,7 +128,10 @@ const itemSelect = `SELECT c.id, c.workspace_id, c.feed_article_id, c.url, c.tit
 // ListContentItems returns a page of a workspace's content items, newest
 // first.
 func (s *Store) ListContentItems(ctx context.Context, workspaceID int64, f ListFilter) ([]ContentItemView, error) {
-	where, args := f.where(workspaceID, "c", "a", "promoted_at", s.asTime)
+	where, args, err := f.where(workspaceID, "c", "a", "promoted_at", s.d)
+	if err != nil {
+		return nil, err
+	}
 	var rows []ContentItemView
 	q := itemSelect + ` WHERE ` + where + fmt.Sprintf(` ORDER BY c.id DESC LIMIT %d`, f.limit())
 	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {

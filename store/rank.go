@@ -101,7 +101,10 @@ type rankedArticle struct {
 // ListArticlesByRank is ListArticles ordered by rank at at, best first;
 // f.Cursor is the number of articles of the earlier pages.
 func (s *Store) ListArticlesByRank(ctx context.Context, workspaceID int64, f ListFilter, at time.Time) ([]FeedArticle, []float64, error) {
-	where, args := f.withoutCursor().where(workspaceID, "a", "a", "created_at", s.asTime)
+	where, args, err := f.withoutCursor().where(workspaceID, "a", "a", "created_at", s.d)
+	if err != nil {
+		return nil, nil, err
+	}
 	q := `SELECT ` + articleColumns + `, a.matched_terms, ` + s.rankExpr() + ` AS rank
 		FROM feed_articles a LEFT JOIN feed_sources s ON s.id = a.feed_source_id JOIN workspaces w ON w.id = a.workspace_id
 		WHERE ` + where + fmt.Sprintf(` ORDER BY rank DESC, a.id DESC LIMIT %d OFFSET %d`, f.limit(), f.Cursor)
@@ -128,7 +131,10 @@ type RankedContentItem struct {
 // ListContentItemsByRank is ListContentItems ordered by rank at at, best
 // first; f.Cursor is the number of items of the earlier pages.
 func (s *Store) ListContentItemsByRank(ctx context.Context, workspaceID int64, f ListFilter, at time.Time) ([]RankedContentItem, error) {
-	where, args := f.withoutCursor().where(workspaceID, "c", "a", "promoted_at", s.asTime)
+	where, args, err := f.withoutCursor().where(workspaceID, "c", "a", "promoted_at", s.d)
+	if err != nil {
+		return nil, err
+	}
 	q := strings.Replace(itemSelect, "SELECT ", "SELECT "+s.rankExpr()+" AS rank, ", 1) +
 		` JOIN workspaces w ON w.id = c.workspace_id WHERE ` + where +
 		fmt.Sprintf(` ORDER BY rank DESC, c.id DESC LIMIT %d OFFSET %d`, f.limit(), f.Cursor)

@@ -17,12 +17,14 @@ type APIToken struct {
 	Name        string `db:"name" json:"name"`
 	// Generated marks the admin token the daemon made at first start for
 	// want of FEEDPOLLER_ADMIN_TOKEN; configuring one revokes it.
-	Generated bool       `db:"generated" json:"generated"`
+	Generated bool `db:"generated" json:"generated"`
+	// ReadOnly tokens read what their scope allows and change nothing.
+	ReadOnly  bool       `db:"read_only" json:"read_only"`
 	CreatedAt time.Time  `db:"created_at" json:"created_at"`
 	RevokedAt *time.Time `db:"revoked_at" json:"revoked_at,omitempty"`
 }
 
-const tokenColumns = `id, workspace_id, name, generated, created_at, revoked_at`
+const tokenColumns = `id, workspace_id, name, generated, read_only, created_at, revoked_at`
 
 // HashToken is how tokens are stored and looked up.
 func HashToken(token string) string {
@@ -33,22 +35,29 @@ func HashToken(token string) string {
 // CreateToken stores the hash of a new token of a workspace, or an admin
 // token when workspaceID is nil.
 func (s *Store) CreateToken(ctx context.Context, workspaceID *int64, name, token string) (*APIToken, error) {
-	return s.createToken(ctx, workspaceID, name, token, false)
+	return s.createToken(ctx, APIToken{WorkspaceID: workspaceID, Name: name}, token)
+}
+
+// CreateReadOnlyToken stores the hash of a new token that may only read:
+// of a workspace, or of every workspace when workspaceID is nil.
+func (s *Store) CreateReadOnlyToken(ctx context.Context, workspaceID *int64, name, token string) (*APIToken, error) {
+	return s.createToken(ctx, APIToken{WorkspaceID: workspaceID, Name: name, ReadOnly: true}, token)
 }
 
 // CreateGeneratedAdminToken stores the hash of the admin token generated at
 // first start, marked so that configuring FEEDPOLLER_ADMIN_TOKEN later
 // revokes it (RevokeGeneratedAdminTokens).
 func (s *Store) CreateGeneratedAdminToken(ctx context.Context, name, token string) (*APIToken, error) {
-	return s.createToken(ctx, nil, name, token, true)
+	return s.createToken(ctx, APIToken{Name: name, Generated: true}, token)
 }
 
-func (s *Store) createToken(ctx context.Context, workspaceID *int64, name, token string, generated bool) (*APIToken, error) {
-	t := APIToken{WorkspaceID: workspaceID, Name: name, Generated: generated, CreatedAt: now()}
-	err := s.db.GetContext(ctx, &t.ID, s.q(`INSERT INTO api_tokens (workspace_id, name, token_hash, generated, created_at)
-		VALUES (?, ?, ?, ?, ?) RETURNING id`), workspaceID, name, HashToken(token), generated, t.CreatedAt)
+// createToken stores t (its scope, name and flags) under the token's hash.
+func (s *Store) createToken(ctx context.Context, t APIToken, token string) (*APIToken, error) {
+	t.CreatedAt = now()
+	err := s.db.GetContext(ctx, &t.ID, s.q(`INSERT INTO api_tokens (workspace_id, name, token_hash, generated, read_only, created_at)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`), t.WorkspaceID, t.Name, HashToken(token), t.Generated, t.ReadOnly, t.CreatedAt)
 	if err != nil {
-		return nil, fmt.Errorf("create token %q: %w", name, err)
+		return nil, fmt.Errorf("create token %q: %w", t.Name, err)
 	}
 	return &t, nil
 }

@@ -148,14 +148,22 @@ func (d *benchDB) statements(tb testing.TB) int64 {
 	if d.dialect != store.Postgres {
 		return -1
 	}
-	var n sql.NullInt64
-	err := d.direct.QueryRow(`SELECT sum(calls) FROM pg_stat_statements
+	return int64(d.statStatements(tb, "calls"))
+}
+
+// statStatements sums a column of pg_stat_statements over the benchmark
+// database's statements, leaving out the queries that read the view and
+// the benchmark's own setup.
+func (d *benchDB) statStatements(tb testing.TB, column string) float64 {
+	tb.Helper()
+	var v sql.NullFloat64
+	err := d.direct.QueryRow(`SELECT sum(` + column + `)::float8 FROM pg_stat_statements
 		WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-		AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE '%bench-setup%'`).Scan(&n)
+		AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE '%bench-setup%'`).Scan(&v)
 	if err != nil {
 		tb.Fatalf("read pg_stat_statements: %v", err)
 	}
-	return n.Int64
+	return v.Float64
 }
 
 func (d *benchDB) roundTrips() int64 {

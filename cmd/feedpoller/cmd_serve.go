@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/mcp"
 )
 
 const serveAbout = `Runs the daemon: the scheduler polls due sources on its schedule, and the REST API
@@ -81,7 +82,12 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	go pruneStoryBands(ctx, a.store, cfg.Stories.Window, pruneEvery, log)
-	srv, err := api.New(api.Options{Store: a.store, Service: a.svc, Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log})
+	mcpSrv, err := mcp.New(mcp.Options{Store: a.store, Service: a.svc, AdminToken: cfg.AdminToken, Version: Version, Log: log})
+	if err != nil {
+		return err
+	}
+	srv, err := api.New(api.Options{Store: a.store, Service: a.svc, Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log,
+		MCP: mcpSrv.Handler()})
 	if err != nil {
 		return err
 	}

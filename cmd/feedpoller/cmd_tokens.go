@@ -12,7 +12,7 @@ import (
 )
 
 const tokensHelp = `Usage: feedpoller tokens list [--admin | --workspace ID]
-       feedpoller tokens create (--admin | --workspace ID) [--name NAME] [--quiet]
+       feedpoller tokens create (--admin | --workspace ID) [--read-only] [--name NAME] [--quiet]
        feedpoller tokens revoke ID
 
 Manage API bearer tokens on the host, admin and workspace alike: the way back in when
@@ -57,6 +57,9 @@ func tokensList(ctx context.Context, env *cliEnv, args []string) error {
 			if t.WorkspaceID != nil {
 				scope = fmt.Sprintf("workspace %d", *t.WorkspaceID)
 			}
+			if t.ReadOnly {
+				scope += " (read-only)"
+			}
 			state := "live"
 			if t.RevokedAt != nil {
 				state = "revoked " + t.RevokedAt.UTC().Format("2006-01-02T15:04:05Z")
@@ -68,7 +71,8 @@ func tokensList(ctx context.Context, env *cliEnv, args []string) error {
 }
 
 func tokensCreate(ctx context.Context, env *cliEnv, args []string) error {
-	fs := newFlags(env, "tokens create", "tokens create (--admin | --workspace ID) [--name NAME] [--quiet]")
+	fs := newFlags(env, "tokens create", "tokens create (--admin | --workspace ID) [--read-only] [--name NAME] [--quiet]")
+	readOnly := fs.Bool("read-only", false, "a token that may only read (GET requests; no MCP write tools)")
 	admin := fs.Bool("admin", false, "an admin token (may do anything)")
 	wsID := fs.Int64("workspace", 0, "a token acting only inside this workspace")
 	name := fs.String("name", "", "what the token is for (default: created on the command line)")
@@ -98,7 +102,11 @@ func tokensCreate(ctx context.Context, env *cliEnv, args []string) error {
 		if err != nil {
 			return err
 		}
-		t, err := st.CreateToken(ctx, ws, n, secret)
+		create := st.CreateToken
+		if *readOnly {
+			create = st.CreateReadOnlyToken
+		}
+		t, err := create(ctx, ws, n, secret)
 		if err != nil {
 			return err
 		}
@@ -109,6 +117,9 @@ func tokensCreate(ctx context.Context, env *cliEnv, args []string) error {
 		scope := "admin token"
 		if ws != nil {
 			scope = fmt.Sprintf("token of workspace %d", *ws)
+		}
+		if t.ReadOnly {
+			scope = "read-only " + scope
 		}
 		fmt.Fprintf(env.stdout, "%s %d %q created; store it now, it is not shown again:\n%s\n", scope, t.ID, t.Name, secret)
 		return nil

@@ -47,6 +47,7 @@ func commands() map[string]command {
 	return map[string]command{
 		"serve":      {"run the daemon: poll on schedule and serve the API", runServe},
 		"migrate":    {"apply database migrations and exit", runMigrate},
+		"mcp":        {"serve the Model Context Protocol on stdin/stdout (--token TOKEN: act as that API token)", runMCP},
 		"poll":       {"poll due sources once (or --source ID) and print the outcomes", runPoll},
 		"workspaces": {"add or list workspaces (workspaces add|list)", runWorkspaces},
 		"sources":    {"add, list, import (OPML) or export (OPML) feed sources (sources add|list|import|export)", runSources},

@@ -1,0 +1,210 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/store/textquery"
+)
+
+// searchVocabulary is a synthetic language: vocabSize words whose
+// frequencies follow Zipf's law, as a natural language's do, so that
+// queries range from words in most articles to words in a few.
+const vocabSize = 20000
+
+func vocabWord(i uint64) string {
+	const syllables = "ka lo mi ne ru ta vo zi pe su"
+	s := strings.Fields(syllables)
+	var b strings.Builder
+	for n := i + 1; n > 0; n /= 10 {
+		b.WriteString(s[n%10])
+	}
+	return b.String()
+}
+
+// seedSearchCorpus stores count articles of ~150 words (a title of 6) in
+// workspace 1 through multi-row INSERTs, so the full-text index is built
+// the way the save path builds it (the triggers).
+func seedSearchCorpus(tb testing.TB, d *benchDB, count int) {
+	tb.Helper()
+	ctx := context.Background()
+	if _, err := d.store.CreateWorkspace(ctx, "search", benchProfile()); err != nil {
+		tb.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	zipf := rand.NewZipf(rand.New(rand.NewPCG(3, 4)), 1.1, 2, vocabSize-1)
+	words := func(n int) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = vocabWord(zipf.Uint64())
+		}
+		return strings.Join(w, " ")
+	}
+	const batch = 500
+	db := d.store.DB()
+	for start := 0; start < count; start += batch {
+		n := min(batch, count-start)
+		var sb strings.Builder
+		sb.WriteString(`INSERT INTO feed_articles (workspace_id, external_url, title, summary, content_markdown, content_text_hash, relevance_score) VALUES `)
+		args := make([]any, 0, n*6)
+		for i := range n {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(1, ?, ?, ?, ?, ?, ?)")
+			id := start + i
+			body := words(150)
+			args = append(args, fmt.Sprintf("https://search.test/%d", id), words(6), words(20), body, strconv.Itoa(id), rng.Float64())
+		}
+		if _, err := db.ExecContext(ctx, db.Rebind(sb.String()+" /* bench-setup */"), args...); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if d.dialect == store.Postgres {
+		d.exec(tb, `ANALYZE feed_articles /* bench-setup */`)
+	}
+}
+
+// searchQueries mix what people type: a frequent word (in a large share
+// of articles), rarer words, two words, a phrase, a prefix, an exclusion
+// and OR.
+func searchQueries() []string {
+	w := vocabWord
+	return []string{
+		w(2),                                  // frequent
+		w(300),                                // common
+		w(5000),                               // rare
+		w(40) + " " + w(120),                  // two words
+		`"` + w(3) + " " + w(4) + `"`,         // phrase
+		w(700)[:4] + "*",                      // prefix
+		w(60) + " -" + w(2),                   // exclusion
+		w(800) + " OR " + w(900) + " " + w(5), // OR
+	}
+}
+
+// BenchmarkSearch is full-text search at 100 000 articles (-search-size:
+// FEEDPOLLER_BENCH_SEARCH_ARTICLES), ranked, with snippets, the 10 best:
+// the latency of each query of searchQueries, p50 and p95 over all of
+// them, per database.
+func BenchmarkSearch(b *testing.B) {
+	count := 100000
+	if v, err := strconv.Atoi(os.Getenv("FEEDPOLLER_BENCH_SEARCH_ARTICLES")); err == nil && v > 0 {
+		count = v
+	}
+	for _, dialect := range []string{store.SQLite, store.Postgres} {
+		b.Run(fmt.Sprintf("%s/articles=%d", dialect, count), func(b *testing.B) {
+			d := openDB(b, dialect)
+			t0 := time.Now()
+			seedSearchCorpus(b, d, count)
+			b.Logf("%s: %d articles stored and indexed in %s", dialect, count, time.Since(t0).Round(time.Second))
+			var queries []textquery.Query
+			for _, s := range searchQueries() {
+				q, err := textquery.Parse(s)
+				if err != nil {
+					b.Fatal(err)
+				}
+				queries = append(queries, q)
+			}
+			ctx := context.Background()
+			var lat []time.Duration
+			hits := make([]int, len(queries))
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for j, q := range queries {
+					t := time.Now()
+					res, err := d.store.Search(ctx, 1, store.SearchFilter{Query: q, Limit: 10})
+					lat = append(lat, time.Since(t))
+					if err != nil {
+						b.Fatal(err)
+					}
+					hits[j] = len(res)
+				}
+			}
+			b.StopTimer()
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			pct := func(p float64) float64 {
+				return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
+			}
+			b.ReportMetric(pct(0.5), "p50-ms")
+			b.ReportMetric(pct(0.95), "p95-ms")
+			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+			for j, s := range searchQueries() {
+				b.Logf("%-40s %d results", s, hits[j])
+			}
+		})
+	}
+}
+
+// BenchmarkSaveWithSearchIndex is the save path's cost with the full-text
+// index against the same without it (its triggers dropped), a changed poll
+// of 20 new items each, interleaved in one run so that machine noise hits
+// both alike. cpu-µs is this process's CPU (on SQLite the database's too);
+// on PostgreSQL the index is built by the server, so server-ms adds its
+// execution time of the poll's statements (pg_stat_statements).
+func BenchmarkSaveWithSearchIndex(b *testing.B) {
+	for _, dialect := range []string{store.SQLite, store.Postgres} {
+		b.Run(dialect, func(b *testing.B) {
+			with, without := newPollEnv(b, dialect, 20), newPollEnv(b, dialect, 20)
+			dropSearchIndex(b, without.db)
+			for _, e := range []*pollEnv{with, without} {
+				e.prepare(b, allNew)
+				e.poll(b, allNew)
+			}
+			var cpu, server [2]time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for k, e := range []*pollEnv{without, with} {
+					b.StopTimer()
+					e.prepare(b, allNew)
+					s0 := e.db.serverTime(b)
+					b.StartTimer()
+					cpu[k] += e.poll(b, allNew).cpu
+					server[k] += e.db.serverTime(b) - s0
+				}
+			}
+			b.StopTimer()
+			n := float64(b.N)
+			b.ReportMetric(float64(cpu[0].Microseconds())/n, "without-cpu-µs")
+			b.ReportMetric(float64(cpu[1].Microseconds())/n, "with-cpu-µs")
+			b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "cpu-with/without")
+			if dialect == store.Postgres {
+				b.ReportMetric(float64(server[0].Microseconds())/n/1000, "without-server-ms")
+				b.ReportMetric(float64(server[1].Microseconds())/n/1000, "with-server-ms")
+				b.ReportMetric(float64(cpu[1]+server[1])/float64(cpu[0]+server[0]), "total-with/without")
+			}
+		})
+	}
+}
+
+// dropSearchIndex removes what keeps the full-text index: the save path
+// as it was before it.
+func dropSearchIndex(tb testing.TB, d *benchDB) {
+	tb.Helper()
+	switch d.dialect {
+	case store.SQLite:
+		for _, t := range []string{"insert", "update", "delete"} {
+			d.exec(tb, `DROP TRIGGER feed_articles_fts_`+t+` /* bench-setup */`)
+		}
+	case store.Postgres:
+		d.exec(tb, `DROP TRIGGER feed_articles_search_vector ON feed_articles /* bench-setup */`)
+		d.exec(tb, `DROP INDEX feed_articles_search /* bench-setup */`)
+	}
+}
+
+// serverTime is the time PostgreSQL spent executing the benchmark
+// database's statements so far (0 on SQLite, whose work is in-process).
+func (d *benchDB) serverTime(tb testing.TB) time.Duration {
+	tb.Helper()
+	if d.dialect != store.Postgres {
+		return 0
+	}
+	return time.Duration(d.statStatements(tb, "total_exec_time") * float64(time.Millisecond))
+}

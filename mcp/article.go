@@ -1,0 +1,131 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// The levels of get_article, from cheapest to dearest.
+const (
+	LevelSummary = "summary"
+	LevelOutline = "outline"
+	LevelFull    = "full"
+)
+
+// Bounds of max_tokens.
+const (
+	defaultMaxTokens = 2000
+	minMaxTokens     = 50
+	maxMaxTokens     = 100000
+)
+
+// ArticleInput are get_article's arguments.
+type ArticleInput struct {
+	ID          int64  `json:"id" jsonschema:"the article id, as search gives it"`
+	WorkspaceID int64  `json:"workspace_id,omitempty" jsonschema:"the article's workspace; a workspace token's own by default"`
+	Level       string `json:"level,omitempty" jsonschema:"summary (default): a few sentences; outline: the headings with each section's first sentences; full: the whole Markdown"`
+	MaxTokens   int    `json:"max_tokens,omitempty" jsonschema:"the most tokens (cl100k_base) of text to return, 50 to 100000, default 2000; a longer text is cut and next_offset continues it"`
+	Offset      int    `json:"offset,omitempty" jsonschema:"where to continue: the next_offset of the previous part (0: from the start)"`
+}
+
+// ArticleOutput is get_article's answer.
+type ArticleOutput struct {
+	ID          int64      `json:"id"`
+	WorkspaceID int64      `json:"workspace_id"`
+	Title       string     `json:"title"`
+	URL         string     `json:"url"`
+	SourceID    *int64     `json:"source_id"`
+	PublishedAt *time.Time `json:"published_at"`
+	Relevance   float64    `json:"relevance"`
+	WordCount   int        `json:"word_count"`
+	Level       string     `json:"level"`
+	// Text is the part of the level's text from Offset on.
+	Text string `json:"text"`
+	// Tokens counts Text exactly, in cl100k_base; TotalTokens the whole
+	// level's text.
+	Tokens      int `json:"tokens"`
+	TotalTokens int `json:"total_tokens"`
+	Offset      int `json:"offset"`
+	// NextOffset continues the text when it was cut; null when Text
+	// reaches the end.
+	NextOffset *int `json:"next_offset" jsonschema:"pass as offset to get the next part; null when this part is the last"`
+	// SummarySource says where a summary level's text comes from.
+	SummarySource string `json:"summary_source,omitempty" jsonschema:"feed: the summary the feed gave; lead: the article's first sentences, for want of one"`
+}
+
+func (h *handlers) getArticle(ctx context.Context, req *sdk.CallToolRequest, in ArticleInput) (*sdk.CallToolResult, ArticleOutput, error) {
+	out, err := h.doGetArticle(ctx, req, in)
+	if err != nil {
+		return nil, ArticleOutput{}, h.toolError(ctx, "get_article", err)
+	}
+	// The text itself, readable as it is; the structured answer has the
+	// rest.
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out.Text}}}, out, nil
+}
+
+func (h *handlers) doGetArticle(ctx context.Context, req *sdk.CallToolRequest, in ArticleInput) (ArticleOutput, error) {
+	if in.Level == "" {
+		in.Level = LevelSummary
+	}
+	if in.MaxTokens == 0 {
+		in.MaxTokens = defaultMaxTokens
+	}
+	if in.ID <= 0 {
+		return ArticleOutput{}, userErrorf("id must be a positive article id")
+	}
+	_, ws, err := h.workspace(ctx, req, in.WorkspaceID)
+	if err != nil {
+		return ArticleOutput{}, err
+	}
+	a, err := h.store.GetArticle(ctx, ws, in.ID)
+	if err != nil {
+		return ArticleOutput{}, err
+	}
+	out := ArticleOutput{ID: a.ID, WorkspaceID: ws, Title: a.Title, URL: a.ExternalURL, SourceID: a.FeedSourceID,
+		PublishedAt: a.PublishedAt, Relevance: a.RelevanceScore, WordCount: a.WordCount, Level: in.Level, Offset: in.Offset}
+	var text string
+	text, out.SummarySource = levelText(a, in.Level)
+	if in.Offset < 0 || in.Offset > len(text) || (in.Offset < len(text) && !utf8.RuneStart(text[in.Offset])) {
+		return ArticleOutput{}, userErrorf("offset %d is not a position of this article's %s text (0 to %d, as next_offset gives it)",
+			in.Offset, in.Level, len(text))
+	}
+	out.TotalTokens = h.counter.Count(text)
+	out.Text, out.Tokens = chunk(h.counter, text, in.Offset, in.MaxTokens)
+	if end := in.Offset + len(out.Text); end < len(text) {
+		out.NextOffset = &end
+	}
+	return out, nil
+}
+
+// levelText is the article's text at a level. The summary is the feed's
+// own summary for now, or the article's first sentences when it gave
+// none.
+func levelText(a *store.FeedArticle, level string) (text, summarySource string) {
+	switch level {
+	case LevelOutline:
+		return outline(a.Title, a.ContentMarkdown), ""
+	case LevelFull:
+		return "# " + a.Title + "\n\n" + a.ContentMarkdown, ""
+	}
+	if a.Summary != "" {
+		return a.Summary, "feed"
+	}
+	return firstSentences(plainText(a.ContentMarkdown), 3, 800), "lead"
+}
+
+// plainText is the prose of Markdown, headings and code left out.
+func plainText(markdown string) string {
+	var b strings.Builder
+	walkMarkdown(markdown, func(_ int, _, prose string) {
+		if prose != "" {
+			b.WriteString(prose + " ")
+		}
+	})
+	return b.String()
+}

@@ -1,0 +1,103 @@
+package mcp
+
+import (
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/store/textquery"
+)
+
+// addTools registers the tools. Their names are fixed: agent
+// configurations refer to them.
+func (h *handlers) addTools(srv *sdk.Server) {
+	readOnly := &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
+	sdk.AddTool(srv, &sdk.Tool{
+		Name:  "search",
+		Title: "Search articles",
+		Description: "Full-text search over a workspace's articles, best match first. Each result has the article id " +
+			"(for get_article), title, URL, source, publication time, relevance, a snippet with the matched words " +
+			"between ** and **, and the article's summary. Query syntax: words (all must match), \"exact phrase\", " +
+			"prefix* (at least 2 letters), -excluded, a OR b.",
+		Annotations: readOnly,
+		InputSchema: schema[SearchInput](func(p map[string]*jsonschema.Schema) {
+			p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(textquery.MaxLength)
+			between(p["limit"], 1, store.MaxSearchResults)
+			between(p["min_relevance"], 0, 1)
+			between(p["workspace_id"], 1, 0)
+			between(p["source_id"], 1, 0)
+		}),
+	}, h.search)
+	sdk.AddTool(srv, &sdk.Tool{
+		Name:  "get_article",
+		Title: "Read an article",
+		Description: "One article at a level of detail: summary (a few sentences), outline (the headings, each with " +
+			"its section's first sentences) or full (the Markdown). At most max_tokens tokens (cl100k_base, counted " +
+			"exactly) come back; when the text is longer, next_offset continues it.",
+		Annotations: readOnly,
+		InputSchema: schema[ArticleInput](func(p map[string]*jsonschema.Schema) {
+			p["level"].Enum = []any{LevelSummary, LevelOutline, LevelFull}
+			between(p["max_tokens"], minMaxTokens, maxMaxTokens)
+			between(p["offset"], 0, 0)
+			between(p["id"], 1, 0)
+			between(p["workspace_id"], 1, 0)
+		}),
+	}, h.getArticle)
+	sdk.AddTool(srv, &sdk.Tool{
+		Name:  "list_sources",
+		Title: "List sources and their health",
+		Description: "The workspace's feed sources with their health: the last poll's status and error, failures " +
+			"in a row, when it was last polled and when it is polled next.",
+		Annotations: readOnly,
+		InputSchema: schema[WorkspaceInput](func(p map[string]*jsonschema.Schema) { between(p["workspace_id"], 1, 0) }),
+	}, h.listSources)
+	sdk.AddTool(srv, &sdk.Tool{
+		Name:  "add_source",
+		Title: "Add a source",
+		Description: "Adds a feed (rss) or web page (web) to the workspace, validated by fetching it, with the same " +
+			"checks and errors as the REST API. Needs a token that may write.",
+		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
+		InputSchema: schema[AddSourceInput](func(p map[string]*jsonschema.Schema) {
+			p["source_type"].Enum = []any{store.SourceRSS, store.SourceWeb, store.SourceAPI}
+			p["url"].MinLength, p["url"].MaxLength = ptr(1), ptr(2048)
+			p["title"].MaxLength = ptr(500)
+			between(p["polling_interval_minutes"], 1, 43200)
+			between(p["workspace_id"], 1, 0)
+		}),
+	}, h.addSource)
+	sdk.AddTool(srv, &sdk.Tool{
+		Name:  "poll_source",
+		Title: "Poll a source now",
+		Description: "Polls one source at once, whether or not it is due, and reports the outcome: items seen, new, " +
+			"duplicate and promoted, or the error. Needs a token that may write.",
+		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(true)},
+		InputSchema: schema[PollSourceInput](func(p map[string]*jsonschema.Schema) {
+			between(p["source_id"], 1, 0)
+			between(p["workspace_id"], 1, 0)
+		}),
+	}, h.pollSource)
+}
+
+// schema is the JSON schema of a tool's input type, adjusted by adjust
+// (bounds, enums) through its properties.
+func schema[T any](adjust func(props map[string]*jsonschema.Schema)) *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		// The input types are ours and fixed; this is a programming error.
+		panic(fmt.Sprintf("mcp: schema of %T: %v", *new(T), err))
+	}
+	adjust(s.Properties)
+	return s
+}
+
+// between bounds a numeric property (hi 0: no upper bound).
+func between(s *jsonschema.Schema, lo, hi float64) {
+	s.Minimum = ptr(lo)
+	if hi != 0 {
+		s.Maximum = ptr(hi)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,70 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/feedpoller/feedpoller/store/textquery"
+)
+
+// ftsTextColumns are the searched columns of feed_articles_fts; its
+// fourth, workspace, holds the article's workspace as a token.
+var ftsTextColumns = []string{"title", "summary", "content_markdown"}
+
+// textMatch looks the query up in the FTS5 index, whose rowid is the
+// article's id, in the text columns only.
+func (sqliteDialect) textMatch(art string, q textquery.Query) (string, []any) {
+	return art + ".id IN (SELECT rowid FROM feed_articles_fts WHERE feed_articles_fts MATCH ?)", []any{q.FTS5In(ftsTextColumns...)}
+}
+
+// sqliteRank is BM25 with a title match worth ten body matches and a
+// summary match four (the workspace column counts for nothing): bm25() is
+// lower for better matches.
+const sqliteRank = `bm25(feed_articles_fts, 10.0, 4.0, 1.0, 0.0)`
+
+// rankWindow bounds the matches an unfiltered search ranks: BM25 costs
+// each match, so a word in most of 100 000 articles would take a tenth of
+// a second. Past it, the newest rankWindow matches are ranked.
+const rankWindow = 10000
+
+// search finds the workspace's matches inside the index itself (the
+// workspace is a token of it). Unfiltered, FTS5 ranks them (ORDER BY
+// rank, the weighted BM25 the migration configures) and yields the best
+// first, so snippets are built for the rows kept only: snippet() re-reads
+// an article's text, which costs more than ranking it. A search with
+// other filters (source, dates, relevance) reads each match's row to
+// apply them, ranks every match, then builds the kept rows' snippets.
+func (sqliteDialect) search(q textquery.Query, workspaceID int64, where string, whereArgs []any, filtered bool, limit int) (string, []any) {
+	match := fmt.Sprintf(`workspace : "w%d" AND `, workspaceID) + q.FTS5In(ftsTextColumns...)
+	snippet := func(col int) string {
+		return fmt.Sprintf(`snippet(feed_articles_fts, %d, '**', '**', '…', 32)`, col)
+	}
+	// The body's passage when the match is there, else the summary's,
+	// else the title.
+	best := `CASE WHEN instr(` + snippet(2) + `, '**') > 0 THEN ` + snippet(2) +
+		` WHEN instr(` + snippet(1) + `, '**') > 0 THEN ` + snippet(1) + ` ELSE ` + snippet(0) + ` END`
+	var top string
+	var args []any
+	if filtered {
+		top = `SELECT a.id, ` + sqliteRank + ` AS rank_value, NULL AS snippet FROM feed_articles_fts
+			JOIN feed_articles a ON a.id = feed_articles_fts.rowid
+			WHERE feed_articles_fts MATCH ? AND ` + where + `
+			ORDER BY rank_value, a.id DESC LIMIT ` + fmt.Sprint(limit)
+		args = append([]any{match}, whereArgs...)
+	} else {
+		top = `SELECT rowid AS id, rank AS rank_value, ` + best + ` AS snippet FROM feed_articles_fts
+			WHERE feed_articles_fts MATCH ? AND rowid >= COALESCE((SELECT rowid FROM feed_articles_fts
+				WHERE feed_articles_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ` + fmt.Sprint(rankWindow-1) + `), 0)
+			ORDER BY rank LIMIT ` + fmt.Sprint(limit)
+		args = []any{match, match}
+	}
+	stmt := `WITH top AS (` + top + `)
+	SELECT a.id, a.title, a.external_url AS url, a.feed_source_id AS source_id, s.title AS source_title,
+		s.url AS source_url, a.published_at, a.relevance_score, a.summary, -top.rank_value AS score,
+		COALESCE(top.snippet, (SELECT ` + best + ` FROM feed_articles_fts WHERE feed_articles_fts MATCH ? AND rowid = top.id)) AS snippet,
+		(SELECT MIN(c.id) FROM content_items c WHERE c.feed_article_id = a.id) AS content_item_id
+	FROM top JOIN feed_articles a ON a.id = top.id
+	LEFT JOIN feed_sources s ON s.id = a.feed_source_id
+	ORDER BY top.rank_value, a.id DESC`
+	return strings.TrimSpace(stmt), append(args, match)
+}

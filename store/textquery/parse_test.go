@@ -1,0 +1,63 @@
+package textquery
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseRendersEachEngine(t *testing.T) {
+	cases := []struct {
+		in   string
+		fts5 string
+		pg   string // the tsquery expression's shape, arguments left out
+	}{
+		{`go generics`, `"go" AND "generics"`, `(websearch) && (websearch)`},
+		{`"release notes" go`, `"release notes" AND "go"`, `(websearch) && (websearch)`},
+		{`releas*`, `"releas" *`, `(to_tsquery)`},
+		{`go -rust`, `("go") NOT ("rust")`, `(websearch) && !!websearch`},
+		{`go OR rust generics`, `("go" OR "rust") AND "generics"`, `(websearch || websearch) && (websearch)`},
+		{`node.js "unclosed phrase`, `"node js" AND "unclosed phrase"`, `(websearch) && (websearch)`},
+		{`OR go OR`, `"go"`, `(websearch)`},
+		{`go -"breaking change" !!`, `("go") NOT ("breaking change")`, `(websearch) && !!websearch`},
+		{`NEAR("a" b) AND col:x ^y`, `"near" AND "a" AND "b" AND "and" AND "col x" AND "y"`, ``},
+	}
+	for _, c := range cases {
+		q, err := Parse(c.in)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", c.in, err)
+		}
+		if got := q.FTS5(); got != c.fts5 {
+			t.Errorf("Parse(%q).FTS5() = %s, want %s", c.in, got, c.fts5)
+		}
+		expr, args := q.TSQuery()
+		shape := strings.NewReplacer("websearch_to_tsquery('english', ?)", "websearch", "to_tsquery('english', ?)", "to_tsquery").Replace(expr)
+		if c.pg != "" && shape != "("+c.pg+")" {
+			t.Errorf("Parse(%q).TSQuery() = %s, want (%s)", c.in, shape, c.pg)
+		}
+		if n := strings.Count(expr, "?"); n != len(args) {
+			t.Errorf("Parse(%q).TSQuery(): %d placeholders, %d arguments", c.in, n, len(args))
+		}
+	}
+}
+
+func TestParseRefusesWhatCannotBeSearched(t *testing.T) {
+	cases := map[string]string{
+		"":                        "empty",
+		"   ":                     "empty",
+		"-go -rust":               "only excludes",
+		`!! ** ""`:                "no words",
+		"a*":                      "at least 2 letters",
+		"go OR -rust":             "cannot be an alternative of OR",
+		strings.Repeat("x", 501):  "at most 500",
+		strings.Repeat("go ", 33): "at most 32",
+		"go\x00":                  "NUL",
+	}
+	for in, want := range cases {
+		_, err := Parse(in)
+		var qe *Error
+		if !errors.As(err, &qe) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%.30q) = %v, want an *Error saying %q", in, err, want)
+		}
+	}
+}
