@@ -31,5 +31,4 @@ CREATE INDEX feed_articles_search ON feed_articles USING GIN (search_vector);
 ALTER TABLE api_tokens ADD COLUMN read_only BOOLEAN NOT NULL DEFAULT FALSE;
 
 -- Search results say whether each article was promoted: a look-up by
--- article, which also serves deleting an article (the cascade).
-CREATE INDEX content_items_article ON content_items (feed_article_id);
+-- article (content_items_article, made with the stories in 0005).
