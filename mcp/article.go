@@ -56,7 +56,7 @@ type ArticleOutput struct {
 	// reaches the end.
 	NextOffset *int `json:"next_offset" jsonschema:"pass as offset to get the next part; null when this part is the last"`
 	// SummarySource says where a summary level's text comes from.
-	SummarySource string `json:"summary_source,omitempty" jsonschema:"feed: the summary the feed gave; lead: the article's first sentences, for want of one"`
+	SummarySource string `json:"summary_source,omitempty" jsonschema:"extractive: the sentences that best stand for the article, chosen when it was stored; feed: the summary the feed gave; lead: the article's first sentences, for want of either"`
 }
 
 func (h *handlers) getArticle(ctx context.Context, req *sdk.CallToolRequest, in ArticleInput) (*sdk.CallToolResult, ArticleOutput, error) {
@@ -103,15 +103,18 @@ func (h *handlers) doGetArticle(ctx context.Context, req *sdk.CallToolRequest, i
 	return out, nil
 }
 
-// levelText is the article's text at a level. The summary is the feed's
-// own summary for now, or the article's first sentences when it gave
-// none.
+// levelText is the article's text at a level. The summary is the
+// extractive summary stored with the article (its most central sentences),
+// else the feed's own summary, else the article's first sentences.
 func levelText(a *store.FeedArticle, level string) (text, summarySource string) {
 	switch level {
 	case LevelOutline:
 		return outline(a.Title, a.ContentMarkdown), ""
 	case LevelFull:
 		return "# " + a.Title + "\n\n" + a.ContentMarkdown, ""
+	}
+	if a.ExtractiveSummary != "" {
+		return a.ExtractiveSummary, "extractive"
 	}
 	if a.Summary != "" {
 		return a.Summary, "feed"

@@ -29,6 +29,8 @@ type SourceHealth struct {
 	ConsecutiveFailures int        `json:"consecutive_failures" jsonschema:"failed polls in a row; at 10 the source is no longer polled until re-activated"`
 	LastPolledAt        *time.Time `json:"last_polled_at"`
 	NextPollAt          time.Time  `json:"next_poll_at"`
+	NextPollReason      string     `json:"next_poll_reason" jsonschema:"why the next poll is then: the scheduler's rule and what it read (publishing rate, the feed's ttl, backoff after failures, …)"`
+	Schedule            string     `json:"schedule" jsonschema:"adaptive (the interval is learnt from what polls find) or fixed"`
 }
 
 // SourcesOutput is list_sources' answer.
@@ -40,7 +42,8 @@ type SourcesOutput struct {
 func health(src store.FeedSource) SourceHealth {
 	return SourceHealth{ID: src.ID, URL: src.URL, Title: src.Title, SourceType: src.SourceType, IsActive: src.IsActive,
 		IntervalMinutes: src.PollingIntervalMinutes, Status: src.LastPolledStatus, LastError: src.LastPolledError,
-		ConsecutiveFailures: src.ConsecutiveFailures, LastPolledAt: src.LastPolledAt, NextPollAt: src.NextPollAt}
+		ConsecutiveFailures: src.ConsecutiveFailures, LastPolledAt: src.LastPolledAt, NextPollAt: src.NextPollAt,
+		NextPollReason: src.NextPollReason, Schedule: src.ScheduleMode}
 }
 
 func (h *handlers) listSources(ctx context.Context, req *sdk.CallToolRequest, in WorkspaceInput) (*sdk.CallToolResult, SourcesOutput, error) {

@@ -46,10 +46,23 @@ func (h *handlers) addTools(srv *sdk.Server) {
 		}),
 	}, h.getArticle)
 	sdk.AddTool(srv, &sdk.Tool{
+		Name:  "digest",
+		Title: "Digest of a time window",
+		Description: "The workspace's digest of a window (the last 24 hours by default): its stories, most important " +
+			"first, each with its sources' citations, confidence and what is missing. Formats: markdown, json, or " +
+			"compact, which fits max_tokens (counted exactly) for a prompt.",
+		Annotations: readOnly,
+		InputSchema: schema[DigestInput](func(p map[string]*jsonschema.Schema) {
+			p["format"].Enum = []any{"markdown", "json", "compact"}
+			between(p["max_tokens"], 1, 0)
+			between(p["workspace_id"], 1, 0)
+		}),
+	}, h.digest)
+	sdk.AddTool(srv, &sdk.Tool{
 		Name:  "list_sources",
 		Title: "List sources and their health",
 		Description: "The workspace's feed sources with their health: the last poll's status and error, failures " +
-			"in a row, when it was last polled and when it is polled next.",
+			"in a row, when it was last polled, and when it is polled next and why.",
 		Annotations: readOnly,
 		InputSchema: schema[WorkspaceInput](func(p map[string]*jsonschema.Schema) { between(p["workspace_id"], 1, 0) }),
 	}, h.listSources)

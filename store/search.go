@@ -41,6 +41,8 @@ type SearchHit struct {
 	// Snippet is a passage around the match, each matched word between
 	// ** and **.
 	Snippet string `db:"snippet"`
+	// Summary is the extractive summary stored with the article, else the
+	// feed's own.
 	Summary string `db:"summary"`
 	// ContentItemID is the content item the article was promoted to.
 	ContentItemID *int64 `db:"content_item_id"`

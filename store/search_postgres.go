@@ -30,7 +30,7 @@ func (postgres) search(q textquery.Query, _ int64, where string, whereArgs []any
 		WHERE a.search_vector @@ ` + expr + ` AND ` + where + `
 		ORDER BY score DESC, a.id DESC LIMIT ` + fmt.Sprint(limit) + `)
 	SELECT a.id, a.title, a.external_url AS url, a.feed_source_id AS source_id, s.title AS source_title,
-		s.url AS source_url, a.published_at, a.relevance_score, a.summary, top.score,
+		s.url AS source_url, a.published_at, a.relevance_score, COALESCE(NULLIF(a.extractive_summary, ''), a.summary) AS summary, top.score,
 		ts_headline('` + textquery.Config + `', a.summary || E'\n\n' || left(a.content_markdown, 30000), ` + expr + `, '` + headlineOptions + `') AS snippet,
 		(SELECT MIN(c.id) FROM content_items c WHERE c.feed_article_id = a.id) AS content_item_id
 	FROM top JOIN feed_articles a ON a.id = top.id

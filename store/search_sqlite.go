@@ -60,7 +60,7 @@ func (sqliteDialect) search(q textquery.Query, workspaceID int64, where string, 
 	}
 	stmt := `WITH top AS (` + top + `)
 	SELECT a.id, a.title, a.external_url AS url, a.feed_source_id AS source_id, s.title AS source_title,
-		s.url AS source_url, a.published_at, a.relevance_score, a.summary, -top.rank_value AS score,
+		s.url AS source_url, a.published_at, a.relevance_score, COALESCE(NULLIF(a.extractive_summary, ''), a.summary) AS summary, -top.rank_value AS score,
 		COALESCE(top.snippet, (SELECT ` + best + ` FROM feed_articles_fts WHERE feed_articles_fts MATCH ? AND rowid = top.id)) AS snippet,
 		(SELECT MIN(c.id) FROM content_items c WHERE c.feed_article_id = a.id) AS content_item_id
 	FROM top JOIN feed_articles a ON a.id = top.id

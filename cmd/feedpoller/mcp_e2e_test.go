@@ -164,7 +164,7 @@ func mcpScenario(t *testing.T, w *mcpWorld, session func(*testing.T, string) *sd
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
 	}
-	if got := strings.Join(names, ","); got != "add_source,get_article,list_sources,poll_source,search" {
+	if got := strings.Join(names, ","); got != "add_source,digest,get_article,list_sources,poll_source,search" {
 		t.Fatalf("tools: %s", got)
 	}
 
@@ -188,9 +188,20 @@ func mcpScenario(t *testing.T, w *mcpWorld, session func(*testing.T, string) *sd
 		t.Fatalf("poll_source: %v", polled)
 	}
 	srcs := mustCall(t, cs, "list_sources", nil)["sources"].([]any)
-	if len(srcs) != 1 || srcs[0].(map[string]any)["status"] != "ok" || srcs[0].(map[string]any)["next_poll_at"] == "" {
+	if len(srcs) != 1 || srcs[0].(map[string]any)["status"] != "ok" || srcs[0].(map[string]any)["next_poll_at"] == "" ||
+		srcs[0].(map[string]any)["next_poll_reason"] == "" || srcs[0].(map[string]any)["schedule"] != "adaptive" {
 		t.Fatalf("list_sources: %v", srcs)
 	}
+
+	// digest: the REST digest's text in each format; bad input names it.
+	for _, format := range []string{"markdown", "json", "compact"} {
+		d := mustCall(t, cs, "digest", map[string]any{"since": "3650d", "format": format})
+		if d["format"] != format || d["stories"].(float64) < 1 || !strings.Contains(d["text"].(string), "Golang 1.26 is out") {
+			t.Errorf("digest %s: %v", format, d)
+		}
+	}
+	wantError(t, cs, "digest", map[string]any{"format": "xml"}, "format")
+	wantError(t, cs, "digest", map[string]any{"since": "yesterday"}, "since")
 
 	// search, then get_article at each level.
 	found := mustCall(t, cs, "search", map[string]any{"query": `golang -wool`, "limit": 5})
@@ -208,6 +219,9 @@ func mcpScenario(t *testing.T, w *mcpWorld, session func(*testing.T, string) *sd
 		a := mustCall(t, cs, "get_article", map[string]any{"id": id, "level": level})
 		if a["text"] == "" || a["tokens"].(float64) <= 0 || a["next_offset"] != nil {
 			t.Errorf("get_article %s: %v", level, a)
+		}
+		if level == "summary" && a["summary_source"] != "extractive" {
+			t.Errorf("summary from %v, want the stored extractive summary: %v", a["summary_source"], a)
 		}
 		if level == "outline" && !strings.Contains(a["text"].(string), "## Release\nParagraph 0 about golang") {
 			t.Errorf("outline: %q", a["text"])
