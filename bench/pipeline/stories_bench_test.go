@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/internal/storyfeeds"
-	"github.com/feedpoller/feedpoller/stories"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
 )
 
 // synthNews writes articles of one workspace's topic: words drawn with a
