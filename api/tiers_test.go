@@ -21,10 +21,7 @@ func TestTierAndDecayOnCreate(t *testing.T) {
 			{map[string]any{"name": "weekly ws", "decay_class": "weekly"}, "", "decay_class"},
 		} {
 			r := e.do("POST", wsPath, e.admin, tc.body)
-			if tc.field != "" {
-				if eb := r.want(t, http.StatusBadRequest).errBody(t); eb.Fields[tc.field] == "" {
-					t.Errorf("%v: %+v, want %s named", tc.body, eb, tc.field)
-				}
+			if refused(t, r, tc.body, tc.field) {
 				continue
 			}
 			var ws struct {
@@ -51,10 +48,7 @@ func TestTierAndDecayOnCreate(t *testing.T) {
 			{map[string]any{"url": feed + "?c", "decay_class": "hourly"}, 0, false, "", "decay_class"},
 		} {
 			r := e.do("POST", path("/%d/sources", ws.ID), e.admin, tc.body)
-			if tc.field != "" {
-				if eb := r.want(t, http.StatusBadRequest).errBody(t); eb.Fields[tc.field] == "" {
-					t.Errorf("%v: %+v, want %s named", tc.body, eb, tc.field)
-				}
+			if refused(t, r, tc.body, tc.field) {
 				continue
 			}
 			var src struct {
@@ -79,4 +73,17 @@ func TestTierAndDecayOnCreate(t *testing.T) {
 			t.Errorf("%d sources stored, want the 2 valid ones", len(list.Items))
 		}
 	})
+}
+
+// refused checks, when field is set, that the answer is a 400 naming it,
+// and says whether it was such a case.
+func refused(t *testing.T, r *result, body map[string]any, field string) bool {
+	t.Helper()
+	if field == "" {
+		return false
+	}
+	if eb := r.want(t, http.StatusBadRequest).errBody(t); eb.Fields[field] == "" {
+		t.Errorf("%v: %+v, want %s named", body, eb, field)
+	}
+	return true
 }
