@@ -56,7 +56,7 @@ func TestSourceTiersAndDecayClasses(t *testing.T) {
 		{"tier -1 at update", ignore(f.svc.UpdateSource(ctx, f.wsID, ruled.Source.ID, service.SourceChange{ReliabilityTier: ptr(-1)})), "reliability_tier"},
 		{"decay class at update", ignore(f.svc.UpdateSource(ctx, f.wsID, ruled.Source.ID, service.SourceChange{DecayClass: ptr("Fast")})), "decay_class"},
 	} {
-		t.Run(tc.name, func(t *testing.T) { wantKind(t, tc.err, service.ErrInvalid, tc.field) })
+		t.Run(tc.name, func(t *testing.T) { _ = wantKind(t, tc.err, service.ErrInvalid, tc.field) })
 	}
 }
 
@@ -77,6 +77,6 @@ func TestWorkspaceDecayClass(t *testing.T) {
 	if err != nil || ws.DecayClass != "moderate" {
 		t.Fatalf("cleared %+v, %v; want moderate", ws, err)
 	}
-	wantKind(t, ignore(f.svc.UpdateWorkspace(ctx, ws.ID, service.WorkspaceChange{DecayClass: ptr("weekly")})), service.ErrInvalid, "decay_class")
-	wantKind(t, ignore(f.svc.CreateWorkspace(ctx, service.WorkspaceSpec{Name: "x", DecayClass: ptr("weekly")})), service.ErrInvalid, "decay_class")
+	_ = wantKind(t, ignore(f.svc.UpdateWorkspace(ctx, ws.ID, service.WorkspaceChange{DecayClass: ptr("weekly")})), service.ErrInvalid, "decay_class")
+	_ = wantKind(t, ignore(f.svc.CreateWorkspace(ctx, service.WorkspaceSpec{Name: "x", DecayClass: ptr("weekly")})), service.ErrInvalid, "decay_class")
 }

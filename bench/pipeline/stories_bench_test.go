@@ -1,0 +1,158 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/feedpoller/feedpoller/internal/storyfeeds"
+	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/stories"
+)
+
+// synthNews writes articles of one workspace's topic: words drawn with a
+// Zipf law from the labelled story set's vocabulary, figures sprinkled
+// in, as the stories package's own benchmark does. Deterministic for a
+// seed.
+type synthNews struct {
+	vocab []string
+	rng   *rand.Rand
+	zipf  *rand.Zipf
+}
+
+func newSynthNews(tb testing.TB, seed uint64) *synthNews {
+	set, err := storyfeeds.Load("../../stories/testdata/storyset.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	seen := map[string]bool{}
+	var vocab []string
+	for _, a := range set {
+		for _, w := range strings.Fields(a.Markdown) {
+			w = strings.Trim(strings.ToLower(w), ".,;:\"'()“”‘’-?!")
+			if w != "" && !seen[w] {
+				seen[w] = true
+				vocab = append(vocab, w)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	return &synthNews{vocab: vocab, rng: rng, zipf: rand.NewZipf(rng, 1.1, 2, uint64(len(vocab)-1))}
+}
+
+func (s *synthNews) article() (string, string) {
+	var b strings.Builder
+	n := 150 + s.rng.IntN(200)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if s.rng.IntN(25) == 0 {
+			fmt.Fprintf(&b, "%d", s.rng.IntN(5000))
+		} else {
+			b.WriteString(s.vocab[s.zipf.Uint64()])
+		}
+		if i%18 == 17 {
+			b.WriteString(".\n\n")
+		}
+	}
+	title := make([]string, 8)
+	for i := range title {
+		title[i] = s.vocab[s.zipf.Uint64()]
+	}
+	return strings.Join(title, " "), b.String()
+}
+
+// growArchive stores articles from..n-1 of workspace 1 through SavePoll
+// (signatures, band keys, a story each), article i reported i×every
+// before end, a thousand per poll.
+func growArchive(b *testing.B, d *benchDB, gen *synthNews, from, n int, end time.Time, every time.Duration) {
+	b.Helper()
+	ctx := context.Background()
+	for start := from; start < n; start += 1000 {
+		d.exec(b, `UPDATE feed_sources SET lease_owner = 'bench', lease_until = ? WHERE id = 1 /* bench-setup */`,
+			time.Now().Add(time.Hour).UTC())
+		now := time.Now().UTC()
+		p := store.PollSave{WorkspaceID: 1, SourceID: 1, Owner: "bench",
+			Source: store.SourceUpdate{Status: store.StatusOK, NextPollAt: now.Add(time.Hour)},
+			Run:    store.PollRun{StartedAt: now, Outcome: store.StatusOK}}
+		for i := start; i < min(start+1000, n); i++ {
+			title, body := gen.article()
+			at := end.Add(-time.Duration(i+1) * every)
+			p.Articles = append(p.Articles, store.NewArticle{
+				Article: store.FeedArticle{ExternalURL: fmt.Sprintf("https://news.test/%d", i), Title: title,
+					ContentTextHash: fmt.Sprintf("%032x", i), PublishedAt: &at},
+				Story: &store.StoryItem{Signature: stories.Sign(title, body), ReportedAt: at, Assignment: stories.Assignment{JoinsItem: -1}}})
+		}
+		if _, err := d.store.SavePoll(ctx, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if d.dialect == store.Postgres {
+		d.exec(b, `ANALYZE /* bench-setup */`)
+	}
+}
+
+// BenchmarkStoryPlacement is the story work a poll does per new article
+// against the real database: one candidate lookup of the article's band
+// keys (store.StoryCandidates, the statement the pipeline runs) and the
+// decision over what it returns, in a workspace of 1 000, 10 000 and
+// 100 000 articles, grown in one run, 1 000 a day (the 7-day window
+// holds at most 7 000 of them). Signing is left out: it does not depend
+// on the archive (stories' BenchmarkSign). candidates/op is how many
+// stored signatures the lookup returned; stmts/op counts PostgreSQL's
+// statements.
+//
+//	go test -run XXX -bench StoryPlacement -benchtime 200x ./bench/pipeline/
+func BenchmarkStoryPlacement(b *testing.B) {
+	end := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	every := 24 * time.Hour / 1000
+	for _, dialect := range []string{store.SQLite, store.Postgres} {
+		d := openDB(b, dialect)
+		if _, err := d.store.CreateWorkspace(context.Background(), "stories", store.RelevanceProfile{}); err != nil {
+			b.Fatal(err)
+		}
+		if err := d.store.CreateSource(context.Background(), &store.FeedSource{WorkspaceID: 1, URL: "https://news.test/feed",
+			SourceType: store.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}); err != nil {
+			b.Fatal(err)
+		}
+		gen := newSynthNews(b, 1)
+		qgen := newSynthNews(b, 99)
+		queries := make([]stories.Item, 64)
+		for i := range queries {
+			title, body := qgen.article()
+			queries[i] = stories.Item{Signature: stories.Sign(title, body), At: end}
+		}
+		held := 0
+		for _, n := range []int{1000, 10000, 100000} {
+			growArchive(b, d, gen, held, n, end, every)
+			held = n
+			runtime.GC()
+			b.Run(fmt.Sprintf("%s/articles=%d", dialect, n), func(b *testing.B) {
+				ctx := context.Background()
+				cands, i := 0, 0
+				st0 := d.statements(b)
+				for b.Loop() {
+					q := queries[i%len(queries)]
+					i++
+					found, err := d.store.StoryCandidates(ctx, 1, q.Signature.Keys(), end.Add(-stories.DefaultWindow))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := stories.DecideReported([]stories.Item{q}, found.Candidates, stories.Options{}); err != nil {
+						b.Fatal(err)
+					}
+					cands += len(found.Candidates)
+				}
+				b.ReportMetric(float64(cands)/float64(b.N), "candidates/op")
+				if d.dialect == store.Postgres {
+					b.ReportMetric(float64(d.statements(b)-st0)/float64(b.N), "stmts/op")
+				}
+			})
+		}
+	}
+}
