@@ -23,7 +23,7 @@ func (p *Poller) decide(src store.FeedSource, u *store.SourceUpdate, obs schedul
 		p.log.Warn("schedule state of source unreadable; starting afresh", "source_id", src.ID, "err", err)
 	}
 	obs.Subscribed = src.WebSubSubscribedUntil != nil && now.Before(*src.WebSubSubscribedUntil)
-	d, st := schedule.Next(now, p.policy(src), st, obs)
+	d, st := schedule.Next(now, p.ScheduleConfig(src), st, obs)
 	text, err := st.MarshalText()
 	if err != nil {
 		p.log.Warn("schedule state of source not stored", "source_id", src.ID, "err", err)
@@ -33,9 +33,10 @@ func (p *Poller) decide(src store.FeedSource, u *store.SourceUpdate, obs schedul
 	u.NextPollReason, u.NextPollKind, u.ScheduleState = d.Reason, string(d.Kind), string(text)
 }
 
-// policy is the scheduling configuration of one source: its mode and
-// interval, the daemon's bounds.
-func (p *Poller) policy(src store.FeedSource) schedule.Config {
+// ScheduleConfig is the scheduling configuration of one source: its mode
+// and interval, the daemon's bounds. Whatever else teaches the source's
+// estimate (schedule.Learn, for items pushed through WebSub) uses it too.
+func (p *Poller) ScheduleConfig(src store.FeedSource) schedule.Config {
 	mode, err := schedule.ParseMode(src.ScheduleMode)
 	if err != nil {
 		p.log.Warn("schedule mode of source unknown; scheduling it adaptively", "source_id", src.ID, "err", err)

@@ -50,6 +50,14 @@ func (e *env) stored(src *store.FeedSource) stored {
 // so the intervals are exact.
 func TestNextPollStoredWithReason(t *testing.T) {
 	items := []entry{{"1", "https://news.example/1", "One", body("one")}, {"2", "https://news.example/2", "Two", body("two")}}
+	// A feed of two items rolls over in one item's time, which a declared
+	// ttl may not outlast (the ttl is cut to it); the ttl cases list 20,
+	// so that the ttl, not the roll-over, is what they measure.
+	full := make([]entry, 20)
+	for i := range full {
+		n := fmt.Sprint(i + 1)
+		full[i] = entry{n, "https://news.example/" + n, "Item " + n, body("item " + n)}
+	}
 	// Every hour is skipped but one twelve hours ahead: whatever the
 	// adaptive interval (well under eleven hours), the poll moves there.
 	open := (time.Now().UTC().Hour() + 12) % 24
@@ -73,10 +81,12 @@ func TestNextPollStoredWithReason(t *testing.T) {
 		min     time.Duration // the interval lies in [min, max]
 		max     time.Duration
 	}{
-		{name: "ttl", doc: withChannel("<ttl>120</ttl>", items...), status: store.StatusOK,
+		{name: "ttl", doc: withChannel("<ttl>120</ttl>", full...), status: store.StatusOK,
 			reason: "ttl 120m", kind: schedule.KindTTL, min: 120 * time.Minute, max: 120 * time.Minute},
-		{name: "absurd ttl is clamped", doc: withChannel("<ttl>1000000000</ttl>", items...), status: store.StatusOK,
-			reason: "ttl over 100 years, clamped to ceiling 24h", kind: schedule.KindTTL, min: 24 * time.Hour, max: 24 * time.Hour},
+		{name: "absurd ttl is clamped", doc: withChannel("<ttl>1000000000</ttl>", full...), status: store.StatusOK,
+			// Bounded twice: by the ceiling, and by the time the feed's 20
+			// items take to roll over at the rate assumed for a new source.
+			reason: "ttl over 100 years, cut to ", kind: schedule.KindTTL, min: 4 * time.Hour, max: 24 * time.Hour},
 		{name: "fixed ignores the ttl", doc: withChannel("<ttl>120</ttl>", items...), mode: store.ScheduleFixed,
 			status: store.StatusOK, reason: "fixed 30m", kind: schedule.KindFixed, min: 30 * time.Minute, max: 30 * time.Minute},
 		{name: "a new feed without dates starts from its interval", doc: rssDoc("Plain", items...), status: store.StatusOK,

@@ -352,7 +352,7 @@ func TestSourceSchedule(t *testing.T) {
 		t.Fatalf("change to fixed: %+v, %v", got, err)
 	}
 	_, err = f.svc.UpdateSource(ctx, f.wsID, plain.Source.ID, service.SourceChange{Schedule: ptr("")})
-	wantKind(t, err, service.ErrInvalid, "schedule")
+	_ = wantKind(t, err, service.ErrInvalid, "schedule")
 	_, err = f.svc.UpdateSource(ctx, f.other, plain.Source.ID, service.SourceChange{Schedule: ptr("adaptive")})
-	wantKind(t, err, service.ErrNotFound, "")
+	_ = wantKind(t, err, service.ErrNotFound, "")
 }

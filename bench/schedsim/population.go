@@ -44,9 +44,9 @@ type Source struct {
 // normalised.
 type Mix map[string]float64
 
-// Realistic is the default mix, its shares taken from what studies of
-// subscribed feeds measured (bench/README.md names them): a quarter of
-// the feeds silent for weeks, about 40 % publishing daily or more, about
+// Realistic is the default mix, an assumption shaped after what is
+// commonly reported of subscribed feeds: a quarter of the feeds silent
+// for weeks, about 40 % publishing daily or more, about
 // 40 % weekly or less, WebSub on a few per cent. The processes of each
 // class are the same in every mix.
 var Realistic = Mix{

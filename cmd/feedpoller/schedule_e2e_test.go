@@ -30,11 +30,18 @@ type hintSite struct {
 
 func newHintSite(t *testing.T, skipHours string) *hintSite {
 	s := &hintSite{seen: map[string]int{}}
+	// The feeds list 20 items: a feed of two rolls over in one item's
+	// time, which a declared ttl may not outlast, and the ttl is what the
+	// test reads.
 	doc := func(host, channel string) string {
-		return fmt.Sprintf(`<?xml version="1.0"?><rss version="2.0"><channel><title>Hinted</title><link>http://%s/</link>%s
-<item><title>One</title><link>http://%s/posts/1</link><guid>p1</guid><description>First post.</description></item>
-<item><title>Two</title><link>http://%s/posts/2</link><guid>p2</guid><description>Second post.</description></item>
-</channel></rss>`, host, channel, host, host)
+		var b strings.Builder
+		fmt.Fprintf(&b, `<?xml version="1.0"?><rss version="2.0"><channel><title>Hinted</title><link>http://%s/</link>%s`, host, channel)
+		for i := 1; i <= 20; i++ {
+			fmt.Fprintf(&b, "\n<item><title>Post %d</title><link>http://%s/posts/%d</link><guid>p%d</guid><description>Post %d.</description></item>",
+				i, host, i, i, i)
+		}
+		b.WriteString("\n</channel></rss>")
+		return b.String()
 	}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()

@@ -197,11 +197,11 @@ func TestCLISourcesAddStoresAsTheAPIDoes(t *testing.T) {
 			ws := strings.TrimSpace(mustCLI(t, dir, env, "workspaces", "add", "--name", "store", "--quiet"))
 
 			out := mustCLI(t, dir, env, "sources", "add", "--workspace", ws, "--url", site.URL+"/long.xml")
-			if !strings.Contains(out, "(rss, every 30 min)") {
+			if !strings.Contains(out, "(rss, adaptive, starting at 30 min)") {
 				t.Errorf("rss source: %s", out)
 			}
 			out = mustCLI(t, dir, env, "sources", "add", "--workspace", ws, "--type", "web", "--url", site.URL+"/page")
-			if !strings.Contains(out, `(web, every 90 min): page "A Page"`) {
+			if !strings.Contains(out, `(web, adaptive, starting at 90 min): page "A Page"`) {
 				t.Errorf("web source: %s", out)
 			}
 			host := strings.TrimPrefix(site.URL, "http://")

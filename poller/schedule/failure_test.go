@@ -8,7 +8,7 @@ import (
 )
 
 // todaysNextPoll is the poller's rule before this package, as it stood in
-// poller/schedule_next.go: the interval stretched by 2^failures, capped at
+// the poller before it called this package: the interval stretched by 2^failures, capped at
 // MaxBackoff (or the interval, when longer), jitter included.
 func todaysNextPoll(now time.Time, base time.Duration, failures int, jitter, r float64, maxBackoff time.Duration) time.Time {
 	interval := base

@@ -10,8 +10,12 @@
 //
 // For every round it reports polls per second, the daemon's CPU seconds
 // per 1 000 polls (and PostgreSQL's), the daemon's resident memory and
-// peak, scheduler lag p50/p99 and rows written per second. See
-// bench/README.md for the figures and how to read them.
+// peak, scheduler lag p50/p99 and rows written per second. With
+// -replicas it runs 1, 2, … daemons side by side on one PostgreSQL
+// database (real binaries, real leases) and reports how throughput and
+// CPU per poll scale and whether any source was polled twice in a round,
+// counted from poll_runs and from the farm's per-feed request counters.
+// See bench/README.md for the figures and how to read them.
 package main
 
 import (
@@ -56,6 +60,9 @@ type config struct {
 	// own database and daemon: "default" (the daemon sizes the pool from
 	// its workers) or "OPEN/IDLE".
 	pools []poolSetting
+	// replicas are the numbers of daemons to run side by side on one
+	// PostgreSQL database, each on a fresh database.
+	replicas []int
 }
 
 // poolSetting is one database pool configuration of the daemon.
@@ -102,10 +109,18 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.jsonOut, "json", "", "also write every result as JSON lines to this file")
 	fs.BoolVar(&c.keep, "keep", false, "keep the work directory (databases, daemon logs)")
 	pools := fs.String("pools", "default", "PostgreSQL pool settings to compare, each on a fresh database: default (sized from the workers) or OPEN/IDLE, e.g. 20/10,default")
+	replicas := fs.String("replicas", "1", "comma-separated numbers of daemons on one PostgreSQL database, each on a fresh database, e.g. 1,2,4 (SQLite: 1 only)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	var err error
+	for _, r := range strings.Split(*replicas, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(r))
+		if err != nil || n <= 0 || n > 16 {
+			return c, fmt.Errorf("-replicas %q: want numbers of daemons from 1 to 16", r)
+		}
+		c.replicas = append(c.replicas, n)
+	}
 	if c.pools, err = parsePools(*pools); err != nil {
 		return c, err
 	}
@@ -199,24 +214,27 @@ func benchmark(ctx context.Context, cfg config, stdout, stderr io.Writer) (err e
 	}
 	var all []result
 	for _, d := range cfg.dbs {
-		pools := cfg.pools
+		pools, replicas := cfg.pools, cfg.replicas
 		if d == store.SQLite {
-			pools = []poolSetting{{name: "default"}} // one writer: the pool is not what is compared
+			// One writer: neither the pool nor replicas are what is compared.
+			pools, replicas = []poolSetting{{name: "default"}}, []int{1}
 		}
 		for _, n := range cfg.sizes {
 			for _, pool := range pools {
-				progress("%s, %d sources, pool %s:", d, n, pool.name)
-				rs, err := runOne(ctx, cfg, work, d, n, pool, cluster, progress)
-				for _, r := range rs {
-					all = append(all, r)
-					if jsonOut != nil {
-						if err := jsonOut.Encode(r); err != nil {
-							return fmt.Errorf("write %s: %w", cfg.jsonOut, err)
+				for _, reps := range replicas {
+					progress("%s, %d sources, pool %s, %d daemon(s):", d, n, pool.name, reps)
+					rs, err := runOne(ctx, cfg, work, d, n, pool, reps, cluster, progress)
+					for _, r := range rs {
+						all = append(all, r)
+						if jsonOut != nil {
+							if err := jsonOut.Encode(r); err != nil {
+								return fmt.Errorf("write %s: %w", cfg.jsonOut, err)
+							}
 						}
 					}
-				}
-				if err != nil {
-					return fmt.Errorf("%s with %d sources, pool %s: %w", d, n, pool.name, err)
+					if err != nil {
+						return fmt.Errorf("%s with %d sources, pool %s, %d daemons: %w", d, n, pool.name, reps, err)
+					}
 				}
 			}
 		}
@@ -227,11 +245,11 @@ func benchmark(ctx context.Context, cfg config, stdout, stderr io.Writer) (err e
 	return nil
 }
 
-// runOne measures one database at one size, from a fresh database to a
-// stopped daemon.
-func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool poolSetting, cluster *pgcluster.Cluster,
+// runOne measures one database at one size with reps daemons, from a
+// fresh database to stopped daemons.
+func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool poolSetting, reps int, cluster *pgcluster.Cluster,
 	progress func(string, ...any)) ([]result, error) {
-	dir := filepath.Join(work, fmt.Sprintf("%s-%d-%s", dialect, n, strings.ReplaceAll(pool.name, "/", "-")))
+	dir := filepath.Join(work, fmt.Sprintf("%s-%d-%s-x%d", dialect, n, strings.ReplaceAll(pool.name, "/", "-"), reps))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -241,7 +259,7 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool p
 	case store.SQLite:
 		dbURL = "sqlite:" + filepath.Join(dir, "feedpoller.db")
 	case store.Postgres:
-		u, err := cluster.CreateDatabase(ctx, fmt.Sprintf("pollbench_%d_%s", n, strings.NewReplacer("/", "_").Replace(pool.name)), false)
+		u, err := cluster.CreateDatabase(ctx, fmt.Sprintf("pollbench_%d_%s_x%d", n, strings.NewReplacer("/", "_").Replace(pool.name), reps), false)
 		if err != nil {
 			return nil, err
 		}
@@ -293,19 +311,20 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool p
 	progress("  %d sources registered in %.1fs", n, time.Since(start).Seconds())
 
 	started := time.Now()
-	d, err := startDaemon(ctx, dc)
+	d, err := startFleet(ctx, dc, dir, reps)
 	if err != nil {
 		return nil, err
 	}
-	// What the daemon costs before its first poll (start-up work such as
-	// go-dateparser's locale tables): VmHWM in the rounds includes it.
-	if cpu, err := processCPU(d.pid()); err == nil {
-		if mem, err := readMemory(d.pid()); err == nil {
-			progress("  daemon ready in %.1fs: %.2f CPU s, RSS %.0f MB, peak RSS %.0f MB",
-				time.Since(started).Seconds(), cpu.Seconds(), float64(mem.rssKB)/1024, float64(mem.hwmKB)/1024)
+	// What the daemons cost before their first poll (start-up work):
+	// VmHWM in the rounds includes it.
+	if cpu, err := d.cpu(); err == nil {
+		if mem, err := d.memory(); err == nil {
+			progress("  %d daemon(s) ready in %.1fs: %.2f CPU s, RSS %.0f MB, peak RSS %.0f MB",
+				reps, time.Since(started).Seconds(), cpu.Seconds(), float64(mem.rssKB)/1024, float64(mem.hwmKB)/1024)
 		}
 	}
-	r := &run{db: dialect, pool: pool.name, st: st, farm: farm, daemon: d, pgPID: pgPID, ids: ids, timeout: cfg.timeout, progress: progress}
+	r := &run{db: dialect, pool: pool.name, replicas: reps, st: st, farm: farm, daemons: d, pgPID: pgPID, ids: ids,
+		timeout: cfg.timeout, progress: progress}
 	var out []result
 	for _, name := range cfg.rounds {
 		pick := farm.Changing
@@ -319,9 +338,9 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool p
 			}
 			return out, fmt.Errorf("round %s: %w", name, err)
 		}
-		progress("  %-9s %6d polls in %6.1fs: %7.1f polls/s, %6.2f CPU s/1k polls (db %5.2f), lag p50 %.2fs p99 %.2fs, peak RSS %.0f MB, new PG sessions %s, outcomes %v",
+		progress("  %-9s %6d polls in %6.1fs: %7.1f polls/s, %6.2f CPU s/1k polls (db %5.2f), lag p50 %.2fs p99 %.2fs, peak RSS %.0f MB, new PG sessions %s, double polls %d/%d, per daemon %v, outcomes %v",
 			name, res.Polls, res.WallS, res.PollsPS, res.DaemonCPUPer1k, res.DBCPUPer1k, res.LagP50, res.LagP99, res.PeakRSSMB,
-			sessions(res), res.Outcomes)
+			sessions(res), res.DoublePolls, res.FarmDoubles, res.PerDaemon, res.Outcomes)
 		out = append(out, res)
 		if !res.Complete {
 			// The unfinished polls would spill into the next round's count.

@@ -95,3 +95,17 @@ feedpoller_scheduler_lag_seconds_count 100
 		t.Fatal("missing histogram parsed")
 	}
 }
+
+func TestSumCounter(t *testing.T) {
+	text := `# HELP feedpoller_polls_total Polls by source type and outcome.
+# TYPE feedpoller_polls_total counter
+feedpoller_polls_total{outcome="ok",source_type="rss"} 120
+feedpoller_polls_total{outcome="not_modified",source_type="rss"} 30.5
+feedpoller_polls_totally_other 7
+feedpoller_poll_duration_seconds_count{source_type="rss"} 150
+`
+	got, err := sumCounter(strings.NewReader(text), "feedpoller_polls_total")
+	if err != nil || got != 150.5 {
+		t.Fatalf("sum %v, %v; want 150.5", got, err)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/feedpoller/feedpoller/store"
 )
 
 // writeReport prints the results as Markdown tables: every round, then how
@@ -16,19 +18,20 @@ func writeReport(out io.Writer, cfg config, rs []result) error {
 	w := &sb
 	fmt.Fprintf(w, "\n%d items per feed, ~%d B of HTML each, %.0f%% of feeds changing; workers %s, batch %s\n\n",
 		cfg.items, cfg.body, cfg.change*100, orDefault(cfg.workers), orDefault(cfg.batchSize))
-	fmt.Fprintln(w, "| db | pool | sources | round | polls | wall s | polls/s | daemon CPU s /1k polls | db CPU s /1k polls | lag p50 s | lag p99 s | hist p50/p99 s | inserts/s | rows written/s | new articles | promoted | RSS MB | peak RSS MB | new PG sessions | outcomes |")
-	fmt.Fprintln(w, "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
+	fmt.Fprintln(w, "| db | pool | daemons | sources | round | polls | wall s | polls/s | daemon CPU s /1k polls | db CPU s /1k polls | lag p50 s | lag p99 s | hist p50/p99 s | inserts/s | rows written/s | new articles | promoted | RSS MB | peak RSS MB | new PG sessions | outcomes |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, r := range rs {
 		incomplete := ""
 		if !r.Complete {
 			incomplete = fmt.Sprintf(" (incomplete: %d/%d)", r.Polls, r.Expected)
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %s | %d | %.1f | %.1f | %.2f | %s | %.2f | %.2f | %s/%s | %.0f | %.0f | %d | %d | %.0f | %.0f | %s | %s%s |\n",
-			r.DB, r.Pool, r.Sources, r.Round, r.Polls, r.WallS, r.PollsPS, r.DaemonCPUPer1k, dbCPU(r), r.LagP50, r.LagP99,
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %d | %.1f | %.1f | %.2f | %s | %.2f | %.2f | %s/%s | %.0f | %.0f | %d | %d | %.0f | %.0f | %s | %s%s |\n",
+			r.DB, r.Pool, r.Replicas, r.Sources, r.Round, r.Polls, r.WallS, r.PollsPS, r.DaemonCPUPer1k, dbCPU(r), r.LagP50, r.LagP99,
 			num(r.HistP50), num(r.HistP99), r.InsertsPS, r.WritesPS, r.ArticlesNew, r.Promoted, r.RSSMB, r.PeakRSSMB,
 			sessions(r), outcomes(r.Outcomes), incomplete)
 	}
-	if len(cfg.sizes) < 2 {
+	writeReplicas(w, cfg, rs)
+	if len(cfg.sizes) < 2 || len(cfg.replicas) > 1 {
 		_, err := io.WriteString(out, sb.String())
 		return err
 	}
@@ -39,8 +42,8 @@ func writeReport(out io.Writer, cfg config, rs []result) error {
 	for _, db := range cfg.dbs {
 		for _, pool := range cfg.pools {
 			for _, round := range cfg.rounds {
-				a, okA := find(rs, db, pool.name, small, round)
-				b, okB := find(rs, db, pool.name, large, round)
+				a, okA := find(rs, db, pool.name, 1, small, round)
+				b, okB := find(rs, db, pool.name, 1, large, round)
 				if !okA || !okB {
 					continue
 				}
@@ -54,9 +57,41 @@ func writeReport(out io.Writer, cfg config, rs []result) error {
 	return err
 }
 
-func find(rs []result, db, pool string, n int, round string) (result, bool) {
+// writeReplicas compares the runs with several daemons on one database
+// against the one-daemon run of the same size and round: throughput, CPU
+// per poll (daemons and PostgreSQL together), and double polls.
+func writeReplicas(w io.Writer, cfg config, rs []result) {
+	if len(cfg.replicas) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "\nReplicas on one PostgreSQL database (CPU per 1 000 polls: all daemons + PostgreSQL; ÷ 1: against one daemon; double polls: sources with two poll_runs rows in the round / feeds the farm served twice)\n\n")
+	fmt.Fprintln(w, "| sources | round | daemons | polls | polls/s | × 1 | lag p50 s | lag p99 s | daemons CPU s /1k | db CPU s /1k | total CPU s /1k | ÷ 1 | double polls | polls per daemon |")
+	fmt.Fprintln(w, "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
+	for _, n := range cfg.sizes {
+		for _, round := range cfg.rounds {
+			one, ok := find(rs, store.Postgres, cfg.pools[0].name, 1, n, round)
+			for _, reps := range cfg.replicas {
+				r, found := find(rs, store.Postgres, cfg.pools[0].name, reps, n, round)
+				if !found {
+					continue
+				}
+				scale, cpu := "–", "–"
+				total := r.DaemonCPUPer1k + r.DBCPUPer1k
+				if ok {
+					scale = ratio(r.PollsPS, one.PollsPS)
+					cpu = ratio(total, one.DaemonCPUPer1k+one.DBCPUPer1k)
+				}
+				fmt.Fprintf(w, "| %d | %s | %d | %d | %.1f | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %d / %d | %s |\n",
+					n, round, reps, r.Polls, r.PollsPS, scale, r.LagP50, r.LagP99, r.DaemonCPUPer1k, r.DBCPUPer1k, total, cpu,
+					r.DoublePolls, r.FarmDoubles, strings.Trim(fmt.Sprint(r.PerDaemon), "[]"))
+			}
+		}
+	}
+}
+
+func find(rs []result, db, pool string, replicas, n int, round string) (result, bool) {
 	for _, r := range rs {
-		if r.DB == db && r.Pool == pool && r.Sources == n && r.Round == round {
+		if r.DB == db && r.Pool == pool && r.Replicas == replicas && r.Sources == n && r.Round == round {
 			return r, true
 		}
 	}

@@ -27,6 +27,7 @@ var expectedStatus = map[string]string{
 type result struct {
 	DB       string         `json:"db"`
 	Pool     string         `json:"pool"`
+	Replicas int            `json:"replicas"`
 	Sources  int            `json:"sources"`
 	Round    string         `json:"round"`
 	Polls    int            `json:"polls"`
@@ -34,8 +35,9 @@ type result struct {
 	Outcomes map[string]int `json:"outcomes"`
 	WallS    float64        `json:"wall_s"`
 	PollsPS  float64        `json:"polls_per_s"`
-	// CPU seconds per 1 000 polls: the daemon's, and PostgreSQL's server
-	// processes' (0 on SQLite, which runs inside the daemon).
+	// CPU seconds per 1 000 polls: the daemons' together, and
+	// PostgreSQL's server processes' (0 on SQLite, which runs inside the
+	// daemon).
 	DaemonCPUPer1k float64 `json:"daemon_cpu_s_per_1k"`
 	DBCPUPer1k     float64 `json:"db_cpu_s_per_1k"`
 	// Scheduler lag (poll start − next_poll_at) from poll_runs, and the
@@ -51,8 +53,18 @@ type result struct {
 	FarmOK       int64   `json:"farm_200"`
 	FarmNotMod   int64   `json:"farm_304"`
 	FarmItemReqs int64   `json:"farm_item_requests"`
-	RSSMB        float64 `json:"rss_mb"`
-	PeakRSSMB    float64 `json:"peak_rss_mb"`
+	// RSSMB is the daemons' resident memory at the end of the round,
+	// summed; PeakRSSMB the highest peak of any one daemon.
+	RSSMB     float64 `json:"rss_mb"`
+	PeakRSSMB float64 `json:"peak_rss_mb"`
+	// DoublePolls counts sources with more than one poll_runs row in the
+	// round; FarmDoubles the round's feeds the farm served more than
+	// once; FarmUnexpected feeds outside the round that were requested.
+	DoublePolls    int `json:"double_polls"`
+	FarmDoubles    int `json:"farm_double_requests"`
+	FarmUnexpected int `json:"farm_unexpected"`
+	// PerDaemon is how many polls each daemon recorded in the round.
+	PerDaemon []int `json:"polls_per_daemon"`
 	// NewSessions is how many PostgreSQL sessions the round opened on the
 	// database (pg_stat_database.sessions); -1 on SQLite.
 	NewSessions int64 `json:"new_pg_sessions"`
@@ -63,9 +75,10 @@ type result struct {
 type run struct {
 	db       string
 	pool     string
+	replicas int
 	st       *store.Store
 	farm     *feedfarm.Farm
-	daemon   *daemon
+	daemons  fleet
 	pgPID    int // postmaster, 0 on SQLite
 	ids      []int64
 	timeout  time.Duration
@@ -95,11 +108,13 @@ func (r *run) dbCPU() time.Duration {
 // round makes the sources of the feeds that pick selects due at once and
 // measures until every one of them has a poll_runs row (or the timeout).
 func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (result, error) {
-	res := result{DB: r.db, Pool: r.pool, Sources: len(r.ids), Round: name, Outcomes: map[string]int{}, NewSessions: -1}
+	res := result{DB: r.db, Pool: r.pool, Replicas: r.replicas, Sources: len(r.ids), Round: name, Outcomes: map[string]int{}, NewSessions: -1}
 	var ids []int64
+	picked := map[int]bool{}
 	for n, id := range r.ids {
 		if pick(n) {
 			ids = append(ids, id)
+			picked[n] = true
 		}
 	}
 	res.Expected = len(ids)
@@ -114,13 +129,16 @@ func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (re
 	if err != nil {
 		return res, err
 	}
-	metricsURL := r.daemon.base + "/metrics"
-	h0, err := scrapeHistogram(ctx, metricsURL, "feedpoller_scheduler_lag_seconds")
+	h0, err := r.daemons.histogram(ctx, "feedpoller_scheduler_lag_seconds")
+	if err != nil {
+		return res, err
+	}
+	polls0, err := r.daemons.polls(ctx)
 	if err != nil {
 		return res, err
 	}
 	r.farm.Reset()
-	cpu0, err := processCPU(r.daemon.pid())
+	cpu0, err := r.daemons.cpu()
 	if err != nil {
 		return res, err
 	}
@@ -158,7 +176,7 @@ func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (re
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	cpu1, err := processCPU(r.daemon.pid())
+	cpu1, err := r.daemons.cpu()
 	if err != nil {
 		return res, err
 	}
@@ -170,19 +188,38 @@ func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (re
 		}
 		res.NewSessions = sessions1 - sessions0
 	}
-	mem, err := readMemory(r.daemon.pid())
+	mem, err := r.daemons.memory()
 	if err != nil {
 		return res, err
 	}
-	h1, err := scrapeHistogram(ctx, metricsURL, "feedpoller_scheduler_lag_seconds")
+	h1, err := r.daemons.histogram(ctx, "feedpoller_scheduler_lag_seconds")
 	if err != nil {
 		return res, err
+	}
+	polls1, err := r.daemons.polls(ctx)
+	if err != nil {
+		return res, err
+	}
+	for i := range polls1 {
+		res.PerDaemon = append(res.PerDaemon, int(polls1[i]-polls0[i]))
 	}
 	c1, err := r.counts(ctx)
 	if err != nil {
 		return res, err
 	}
 	fs := r.farm.Stats()
+	for _, f := range fs.Feeds {
+		switch {
+		case picked[f.Feed] && f.Requests > 1:
+			res.FarmDoubles++
+		case !picked[f.Feed] && f.Requests > 0:
+			res.FarmUnexpected++
+		}
+	}
+	if err := r.st.DB().GetContext(ctx, &res.DoublePolls, r.st.DB().Rebind(`SELECT COUNT(*) FROM
+		(SELECT feed_source_id FROM poll_runs WHERE id > ? GROUP BY feed_source_id HAVING COUNT(*) > 1) twice`), lastRun); err != nil {
+		return res, fmt.Errorf("count double polls: %w", err)
+	}
 
 	rows, err := r.st.DB().QueryxContext(ctx, r.st.DB().Rebind(`SELECT started_at, finished_at, outcome FROM poll_runs WHERE id > ?`), lastRun)
 	if err != nil {
