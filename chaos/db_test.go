@@ -89,9 +89,13 @@ func (d *db) addSource(ws int64, s newSource) (int64, time.Time) {
 	}
 	var id int64
 	var due time.Time
+	// Fixed schedules: these tests time failures, backoff and recovery
+	// against each source's own interval, which an adaptive source only
+	// starts from (and never below the scheduler's floor); the adaptive
+	// policy has its own tests in poller and poller/schedule.
 	err := d.db.QueryRowContext(ctx, `INSERT INTO feed_sources
-		(workspace_id, url, source_type, polling_interval_minutes, consecutive_failures, is_active, next_poll_at)
-		VALUES ($1, $2, $3, $4, $5, $6, now() - $7 * interval '1 millisecond') RETURNING id, next_poll_at`,
+		(workspace_id, url, source_type, polling_interval_minutes, consecutive_failures, is_active, next_poll_at, schedule_mode)
+		VALUES ($1, $2, $3, $4, $5, $6, now() - $7 * interval '1 millisecond', 'fixed') RETURNING id, next_poll_at`,
 		ws, s.url, s.sourceType, s.intervalMinutes, s.consecutiveFailures, !s.inactive, s.dueAgo.Milliseconds()).Scan(&id, &due)
 	if err != nil {
 		d.t.Fatalf("add source %s: %v", s.url, err)
