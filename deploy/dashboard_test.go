@@ -50,7 +50,9 @@ func registeredSeries(t *testing.T) series {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	c := &capture{Registerer: reg}
-	poller.NewMetrics(c)
+	if _, err := poller.NewMetrics(c); err != nil {
+		t.Fatal(err)
+	}
 	webhooks.NewMetrics(c)
 	out := series{}
 	add := func(name string, histogram bool, labels map[string]bool) {

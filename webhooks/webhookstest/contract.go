@@ -118,7 +118,9 @@ func TestOutbox(t *testing.T, newFixture func(t *testing.T) Fixture) {
 
 	t.Run("a retry releases the row until its next attempt and counts the attempt", func(t *testing.T) {
 		f, _ := setup(t, 1)
-		f.ClaimDue(ctx, "a", t0, 10, time.Minute)
+		if _, err := f.ClaimDue(ctx, "a", t0, 10, time.Minute); err != nil {
+			t.Fatal(err)
+		}
 		if err := f.MarkRetry(ctx, "a", "d00", t0.Add(10*time.Minute), attempt(1, "receiver answered 503")); err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +138,9 @@ func TestOutbox(t *testing.T, newFixture func(t *testing.T) Fixture) {
 
 	t.Run("a failed delivery keeps its reason and is never claimed again", func(t *testing.T) {
 		f, _ := setup(t, 1)
-		f.ClaimDue(ctx, "a", t0, 10, time.Minute)
+		if _, err := f.ClaimDue(ctx, "a", t0, 10, time.Minute); err != nil {
+			t.Fatal(err)
+		}
 		if err := f.MarkFailed(ctx, "a", "d00", attempt(7, "receiver answered 500"), "gave up after 7 attempts"); err != nil {
 			t.Fatal(err)
 		}
