@@ -92,13 +92,9 @@ type deletedWebhook struct {
 }
 
 func (s *Server) deleteWebhook(w http.ResponseWriter, r *http.Request) error {
-	wsID, err := workspaceID(r)
+	wsID, id, err := webhookPath(r)
 	if err != nil {
 		return err
-	}
-	id, ok := pathID(r, "webhookId")
-	if !ok {
-		return notFound("webhook")
 	}
 	if err := s.svc.DeleteWebhook(r.Context(), wsID, id); err != nil {
 		return err
@@ -112,13 +108,9 @@ var deliveryParams = map[string]bool{"status": true, "limit": true, "cursor": tr
 // listDeliveries answers a page of a webhook's delivery log, newest
 // first; next_cursor is the last id of a full page.
 func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request) error {
-	wsID, err := workspaceID(r)
+	wsID, id, err := webhookPath(r)
 	if err != nil {
 		return err
-	}
-	id, ok := pathID(r, "webhookId")
-	if !ok {
-		return notFound("webhook")
 	}
 	q := r.URL.Query()
 	for k := range q {
@@ -148,4 +140,17 @@ func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// webhookPath reads the workspace and webhook ids of a …/webhooks/{webhookId}
+// path; an id that is not one is a webhook not found.
+func webhookPath(r *http.Request) (wsID, id int64, err error) {
+	if wsID, err = workspaceID(r); err != nil {
+		return 0, 0, err
+	}
+	id, ok := pathID(r, "webhookId")
+	if !ok {
+		return 0, 0, notFound("webhook")
+	}
+	return wsID, id, nil
 }

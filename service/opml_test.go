@@ -201,7 +201,7 @@ func TestImportOPMLRefusesHostileBodies(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := f.svc.ImportOPML(context.Background(), f.wsID, strings.NewReader(c.body), service.ImportOptions{})
-			wantKind(t, err, service.ErrInvalid, "")
+			_ = wantKind(t, err, service.ErrInvalid, "")
 			if !errors.Is(err, c.want) {
 				t.Fatalf("error %v, want one wrapping %v", err, c.want)
 			}

@@ -139,7 +139,7 @@ func TestWebhooksPerWorkspaceAreBounded(t *testing.T) {
 		}
 	}
 	_, err := f.svc.CreateWebhook(ctx, f.wsID, service.WebhookSpec{URL: "https://r.test/one-more"})
-	wantKind(t, err, service.ErrConflict, "")
+	_ = wantKind(t, err, service.ErrConflict, "")
 	if _, err := f.svc.CreateWebhook(ctx, f.other, service.WebhookSpec{URL: "https://r.test/other"}); err != nil {
 		t.Fatalf("another workspace: %v", err)
 	}
@@ -150,7 +150,7 @@ func TestWebhooksPerWorkspaceAreBounded(t *testing.T) {
 func TestWebhooksNeedStorageAndPolicy(t *testing.T) {
 	f := newFixture(t)
 	_, err := f.svc.CreateWebhook(context.Background(), f.wsID, service.WebhookSpec{URL: "https://r.test/hook"})
-	wantKind(t, err, service.ErrUnavailable, "")
+	_ = wantKind(t, err, service.ErrUnavailable, "")
 	o := service.DefaultOptions()
 	o.Store, o.Webhooks = &memStore{}, &memWebhooks{}
 	if _, err := service.New(o); err == nil || !strings.Contains(err.Error(), "address policy") {

@@ -182,48 +182,53 @@ func TestSavePollQueuesDeliveries(t *testing.T) {
 }
 
 // A delivery is written in the promotion's transaction: when the
-// transaction fails after promoting (here: the outbox insert itself is
-// refused), neither the content item nor any delivery is kept.
+// transaction fails after promoting (the outbox insert itself refused, or
+// the poll's last write after it), neither the content item nor any
+// delivery is kept.
 func TestDeliveriesRollBackWithThePromotion(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
-		ctx := context.Background()
-		ws, srcs := seed(t, s, "https://rollback.example/feed")
-		if _, err := s.CreateWebhook(ctx, ws.ID, "https://r.example/hook", "s", []string{webhooks.EventContentItemPromoted}); err != nil {
-			t.Fatal(err)
-		}
-		// Make the outbox refuse rows, as a full disk or a bad value would.
-		if s.Dialect() == store.Postgres {
-			if _, err := s.DB().Exec(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'outbox refused'; END $$`); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := s.DB().Exec(`CREATE TRIGGER refuse_deliveries BEFORE INSERT ON webhook_deliveries FOR EACH ROW ` + refuseBody(s.Dialect())); err != nil {
-			t.Fatal(err)
-		}
-		if got, _ := s.ClaimDue(ctx, "me", 10, time.Minute); len(got) != 1 {
-			t.Fatalf("claimed %d", len(got))
-		}
-		_, err := s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
-			Articles: []store.NewArticle{article("https://rollback.example/1", "r1", true)},
-			Source:   store.SourceUpdate{Status: store.StatusOK, Reset: true, NextPollAt: time.Now()},
-			Run:      store.PollRun{StartedAt: time.Now(), Outcome: store.StatusOK}})
-		if err == nil {
-			t.Fatal("the poll was saved although its deliveries were refused")
-		}
-		for _, table := range []string{"content_items", "feed_articles", "webhook_deliveries", "poll_runs"} {
-			var n int
-			if err := s.DB().Get(&n, "SELECT COUNT(*) FROM "+table); err != nil || n != 0 {
-				t.Errorf("%s holds %d rows (%v) after the failed save, want 0", table, n, err)
-			}
-		}
-	})
+	for _, table := range []string{"webhook_deliveries", "poll_runs"} {
+		t.Run("refused "+table, func(t *testing.T) {
+			forEachDialect(t, func(t *testing.T, s *store.Store) {
+				ctx := context.Background()
+				ws, srcs := seed(t, s, "https://rollback.example/feed")
+				if _, err := s.CreateWebhook(ctx, ws.ID, "https://r.example/hook", "s", []string{webhooks.EventContentItemPromoted}); err != nil {
+					t.Fatal(err)
+				}
+				// Make the table refuse rows, as a full disk or a bad value would.
+				if s.Dialect() == store.Postgres {
+					if _, err := s.DB().Exec(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if _, err := s.DB().Exec(`CREATE TRIGGER refuse_rows BEFORE INSERT ON ` + table + ` FOR EACH ROW ` + refuseBody(s.Dialect())); err != nil {
+					t.Fatal(err)
+				}
+				if got, _ := s.ClaimDue(ctx, "me", 10, time.Minute); len(got) != 1 {
+					t.Fatalf("claimed %d", len(got))
+				}
+				_, err := s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
+					Articles: []store.NewArticle{article("https://rollback.example/1", "r1", true)},
+					Source:   store.SourceUpdate{Status: store.StatusOK, Reset: true, NextPollAt: time.Now()},
+					Run:      store.PollRun{StartedAt: time.Now(), Outcome: store.StatusOK}})
+				if err == nil {
+					t.Fatal("the poll was saved although one of its writes was refused")
+				}
+				for _, table := range []string{"content_items", "feed_articles", "webhook_deliveries", "poll_runs"} {
+					var n int
+					if err := s.DB().Get(&n, "SELECT COUNT(*) FROM "+table); err != nil || n != 0 {
+						t.Errorf("%s holds %d rows (%v) after the failed save, want 0", table, n, err)
+					}
+				}
+			})
+		})
+	}
 }
 
 func refuseBody(dialect string) string {
 	if dialect == store.Postgres {
 		return `EXECUTE FUNCTION refuse()`
 	}
-	return `BEGIN SELECT RAISE(ABORT, 'outbox refused'); END`
+	return `BEGIN SELECT RAISE(ABORT, 'refused'); END`
 }
 
 // Webhooks are kept per workspace, listed without their secrets, turned

@@ -40,13 +40,13 @@ func sourcesImport(ctx context.Context, env *cliEnv, args []string) error {
 	if *concurrency < 1 || *concurrency > 64 {
 		return fmt.Errorf("--concurrency must be 1..64")
 	}
-	var body io.Reader = env.stdin
+	body := io.Reader(env.stdin)
 	if file != "-" {
 		f, err := os.Open(file)
 		if err != nil {
 			return fmt.Errorf("open OPML file: %w", err)
 		}
-		defer f.Close()
+		defer f.Close() //nolint:errcheck // read only: the read's error is the one that matters
 		body = f
 	}
 	a, err := env.wire(ctx)

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +27,8 @@ func cliSplit(t *testing.T, dir string, env []string, args ...string) (stdout, s
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
 		return o.String(), e.String(), ee.ExitCode()
 	}
 	if err != nil {
@@ -38,8 +41,10 @@ func cliSplit(t *testing.T, dir string, env []string, args ...string) (stdout, s
 func sourceShapes(t *testing.T, env []string, ws string) []string {
 	t.Helper()
 	st := openTestStore(t, env)
-	var id int64
-	fmt.Sscan(ws, &id)
+	id, err := strconv.ParseInt(ws, 10, 64)
+	if err != nil {
+		t.Fatalf("workspace id %q: %v", ws, err)
+	}
 	srcs, err := st.ListSources(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)

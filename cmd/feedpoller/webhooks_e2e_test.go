@@ -190,6 +190,7 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			defer rows.Close()
 			stored := map[string]int64{}
 			for rows.Next() {
 				var id string
@@ -199,7 +200,9 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 				}
 				stored[id] = item
 			}
-			rows.Close()
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
+			}
 			items := map[int64]bool{}
 			duplicates := 0
 			held := map[string]bool{}
@@ -235,7 +238,9 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 			if duplicates > len(inFlight) {
 				t.Errorf("%d duplicate arrivals, more than the %d in flight at the kill", duplicates, len(inFlight))
 			}
-			second.Stop(t, os.Interrupt, time.Minute)
+			if err := second.Stop(t, os.Interrupt, time.Minute); err != nil {
+				t.Errorf("daemon exit after SIGINT: %v", err)
+			}
 			if !strings.Contains(second.Output(), "webhook worker stopped") {
 				t.Errorf("the daemon did not stop its webhook worker on SIGINT:\n%s", second.Output())
 			}

@@ -188,13 +188,18 @@ func TestOutbox(t *testing.T, newFixture func(t *testing.T) Fixture) {
 						return
 					}
 					mu.Lock()
+					dup := false
 					for _, d := range got {
-						if prev, dup := seen[d.ID]; dup {
+						if prev, ok := seen[d.ID]; ok {
 							t.Errorf("%s claimed by %s and %s", d.ID, prev, owner)
+							dup = true
 						}
 						seen[d.ID] = owner
 					}
 					mu.Unlock()
+					if dup { // a leased row came back: stop rather than claim it forever
+						return
+					}
 				}
 			}()
 		}
