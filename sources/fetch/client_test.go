@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -245,12 +246,11 @@ func TestCallerCancelStopsRetries(t *testing.T) {
 	opts := testOptions()
 	opts.RetryBaseDelay = time.Hour
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for hits.Load() == 0 {
-			time.Sleep(time.Millisecond)
-		}
-		cancel()
-	}()
+	defer cancel()
+	// Cancelled once the client has the 500 and starts its hour-long wait
+	// (it says so in its log), not when the server counts the request:
+	// that could cancel the first attempt before its answer was read.
+	opts.Logger = slog.New(onMessage{msg: "fetch: retrying", do: cancel})
 	_, err := New(opts).Get(ctx, Request{URL: srv.URL})
 	if asFetchError(t, err).Status != 500 || hits.Load() != 1 {
 		t.Errorf("err %v after %d hits", err, hits.Load())
@@ -286,3 +286,22 @@ func TestTransientWithLongRetryAfterNotRetried(t *testing.T) {
 		t.Errorf("kind %v hits %d retry %v: a named long pause must be returned, not retried through", fe.Kind, hits.Load(), fe.RetryAfter)
 	}
 }
+
+// onMessage is a log handler that runs do when a record with message msg
+// is logged.
+type onMessage struct {
+	msg string
+	do  func()
+}
+
+func (h onMessage) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h onMessage) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == h.msg {
+		h.do()
+	}
+	return nil
+}
+
+func (h onMessage) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h onMessage) WithGroup(string) slog.Handler      { return h }
