@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -14,6 +15,19 @@ func inQuery(query string, args ...any) (string, []any, error) {
 		return "", nil, fmt.Errorf("expand query arguments: %w", err)
 	}
 	return q, a, nil
+}
+
+// byID is the outcome of a write to one row named by its id: the
+// statement's error wrapped with what was being done ("update source"),
+// else ErrNotFound when no row matched (what: "source").
+func byID(res sql.Result, err error, doing, what string, id int64) error {
+	if err != nil {
+		return fmt.Errorf("%s %d: %w", doing, id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%s %d: %w", what, id, ErrNotFound)
+	}
+	return nil
 }
 
 // orSentinel keeps IN lists non-empty: sqlx.In refuses empty slices, and a

@@ -22,13 +22,7 @@ const (
 // rank (fast, moderate or stable; the database refuses anything else).
 func (s *Store) SetWorkspaceDecayClass(ctx context.Context, id int64, class string) error {
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE workspaces SET decay_class = ? WHERE id = ?`), class, id)
-	if err != nil {
-		return fmt.Errorf("set decay class of workspace %d: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("workspace %d: %w", id, ErrNotFound)
-	}
-	return nil
+	return byID(res, err, "set decay class of workspace", "workspace", id)
 }
 
 // ApplyReliabilityTiers gives every source whose tier was not set by hand

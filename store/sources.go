@@ -120,11 +120,8 @@ func (s *Store) UpdateSource(ctx context.Context, workspaceID, id int64, p Sourc
 		p.Title, p.PollingIntervalMinutes, p.TrackChanges, p.ScheduleMode, p.Tier, p.TierManual, p.DecayClass != nil, p.DecayClass,
 		revive, revive, ReasonActivated, revive, revive, t,
 		p.IsActive, t, id, workspaceID)
-	if err != nil {
-		return nil, fmt.Errorf("update source %d: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, fmt.Errorf("source %d: %w", id, ErrNotFound)
+	if err := byID(res, err, "update source", "source", id); err != nil {
+		return nil, err
 	}
 	return s.GetSource(ctx, workspaceID, id)
 }
@@ -134,13 +131,7 @@ func (s *Store) UpdateSource(ctx context.Context, workspaceID, id int64, p Sourc
 // remains readable.
 func (s *Store) DeleteSource(ctx context.Context, workspaceID, id int64) error {
 	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM feed_sources WHERE id = ? AND workspace_id = ?`), id, workspaceID)
-	if err != nil {
-		return fmt.Errorf("delete source %d: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("source %d: %w", id, ErrNotFound)
-	}
-	return nil
+	return byID(res, err, "delete source", "source", id)
 }
 
 // CountDue counts sources that are due now (the backlog metric).

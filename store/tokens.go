@@ -104,24 +104,14 @@ func (s *Store) RevokeToken(ctx context.Context, workspaceID, id int64) error {
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE api_tokens SET revoked_at = ?
 		WHERE id = ? AND ((? = 0 AND workspace_id IS NULL) OR workspace_id = ?) AND revoked_at IS NULL`),
 		now(), id, workspaceID, workspaceID)
-	return revoked(res, err, id)
+	return byID(res, err, "revoke token", "token", id)
 }
 
 // RevokeAnyToken revokes a live token whatever it belongs to: the
 // operator's `feedpoller tokens revoke` on the host.
 func (s *Store) RevokeAnyToken(ctx context.Context, id int64) error {
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`), now(), id)
-	return revoked(res, err, id)
-}
-
-func revoked(res sql.Result, err error, id int64) error {
-	if err != nil {
-		return fmt.Errorf("revoke token %d: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("token %d: %w", id, ErrNotFound)
-	}
-	return nil
+	return byID(res, err, "revoke token", "token", id)
 }
 
 // RevokeGeneratedAdminTokens revokes the admin tokens generated at first

@@ -119,11 +119,8 @@ func (s *Store) SetWebhookActive(ctx context.Context, workspaceID, id int64, act
 	}
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE webhooks SET is_active = ?, disabled_reason = ?, updated_at = ?
 		WHERE id = ? AND workspace_id = ?`), active, reason, now(), id, workspaceID)
-	if err != nil {
-		return nil, fmt.Errorf("update webhook %d: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, fmt.Errorf("webhook %d: %w", id, ErrNotFound)
+	if err := byID(res, err, "update webhook", "webhook", id); err != nil {
+		return nil, err
 	}
 	return s.GetWebhook(ctx, workspaceID, id)
 }
@@ -132,13 +129,7 @@ func (s *Store) SetWebhookActive(ctx context.Context, workspaceID, id int64, act
 // yet sent are dropped with it.
 func (s *Store) DeleteWebhook(ctx context.Context, workspaceID, id int64) error {
 	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM webhooks WHERE id = ? AND workspace_id = ?`), id, workspaceID)
-	if err != nil {
-		return fmt.Errorf("delete webhook %d: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("webhook %d: %w", id, ErrNotFound)
-	}
-	return nil
+	return byID(res, err, "delete webhook", "webhook", id)
 }
 
 // DeliveryFilter selects a page of a webhook's delivery log.
