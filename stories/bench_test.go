@@ -3,69 +3,31 @@ package stories
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/feedpoller/feedpoller/internal/storyfeeds"
 )
 
-// synthArchive writes articles of one workspace's topic: words drawn with
-// a Zipf law from the labelled set's vocabulary (so common news words
-// recur in every article, as in a focused workspace), figures sprinkled
-// in. Deterministic for a seed.
-type synthArchive struct {
-	vocab []string
-	rng   *rand.Rand
-	zipf  *rand.Zipf
-}
-
-func newSynthArchive(t testing.TB, seed uint64) *synthArchive {
-	seen := map[string]bool{}
-	var vocab []string
-	for _, a := range loadStorySet(t) {
-		for _, w := range strings.Fields(a.Markdown) {
-			w = strings.Trim(strings.ToLower(w), ".,;:\"'()“”‘’-?!")
-			if w != "" && !seen[w] {
-				seen[w] = true
-				vocab = append(vocab, w)
-			}
-		}
+// newSynthArchive writes articles of one workspace's topic from the
+// labelled story set's vocabulary.
+func newSynthArchive(t testing.TB, seed uint64) *storyfeeds.Synth {
+	set, err := storyfeeds.Load(storySetFile)
+	if err != nil {
+		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	return &synthArchive{vocab: vocab, rng: rng, zipf: rand.NewZipf(rng, 1.1, 2, uint64(len(vocab)-1))}
-}
-
-func (s *synthArchive) article() (string, string) {
-	var b strings.Builder
-	n := 150 + s.rng.IntN(200)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		if s.rng.IntN(25) == 0 {
-			fmt.Fprintf(&b, "%d", s.rng.IntN(5000))
-		} else {
-			b.WriteString(s.vocab[s.zipf.Uint64()])
-		}
-		if i%18 == 17 {
-			b.WriteString(".\n\n")
-		}
-	}
-	title := make([]string, 8)
-	for i := range title {
-		title[i] = s.vocab[s.zipf.Uint64()]
-	}
-	return strings.Join(title, " "), b.String()
+	return storyfeeds.NewSynth(set, seed)
 }
 
 // benchIndex adds synthetic articles from..n-1 of workspace 1 to idx,
 // each its own story, article i reported i×every before end: grown
 // newest first, the index always holds the newest n articles of one
 // archive that ends at end.
-func benchIndex(t testing.TB, gen *synthArchive, idx *MemIndex, from, n int, end time.Time, every time.Duration) {
+func benchIndex(t testing.TB, gen *storyfeeds.Synth, idx *MemIndex, from, n int, end time.Time, every time.Duration) {
 	for i := from; i < n; i++ {
-		title, body := gen.article()
+		title, body := gen.Article()
 		at := end.Add(-time.Duration(i+1) * every)
 		idx.Add(1, int64(i+1), int64(i+1), at, Sign(title, body))
 	}
@@ -101,7 +63,7 @@ func BenchmarkStoryAssign(b *testing.B) {
 			queries := make([]Item, 64)
 			qgen := newSynthArchive(b, 99)
 			for i := range queries {
-				title, body := qgen.article()
+				title, body := qgen.Article()
 				queries[i] = Item{Signature: Sign(title, body), At: end}
 			}
 			runtime.GC() // the archive's garbage is not the lookup's cost
@@ -130,7 +92,7 @@ func BenchmarkSign(b *testing.B) {
 		gen := newSynthArchive(b, 7)
 		var fields []string
 		for len(fields) < words {
-			_, p := gen.article()
+			_, p := gen.Article()
 			fields = append(fields, strings.Fields(p)...)
 		}
 		text := strings.Join(fields[:words], " ")

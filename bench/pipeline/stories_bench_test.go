@@ -3,9 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,63 +12,20 @@ import (
 	"github.com/feedpoller/feedpoller/stories"
 )
 
-// synthNews writes articles of one workspace's topic: words drawn with a
-// Zipf law from the labelled story set's vocabulary, figures sprinkled
-// in, as the stories package's own benchmark does. Deterministic for a
-// seed.
-type synthNews struct {
-	vocab []string
-	rng   *rand.Rand
-	zipf  *rand.Zipf
-}
-
-func newSynthNews(tb testing.TB, seed uint64) *synthNews {
+// newSynthNews writes articles from the labelled story set's vocabulary,
+// as the stories package's own benchmark does.
+func newSynthNews(tb testing.TB, seed uint64) *storyfeeds.Synth {
 	set, err := storyfeeds.Load("../../stories/testdata/storyset.json")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	seen := map[string]bool{}
-	var vocab []string
-	for _, a := range set {
-		for _, w := range strings.Fields(a.Markdown) {
-			w = strings.Trim(strings.ToLower(w), ".,;:\"'()“”‘’-?!")
-			if w != "" && !seen[w] {
-				seen[w] = true
-				vocab = append(vocab, w)
-			}
-		}
-	}
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	return &synthNews{vocab: vocab, rng: rng, zipf: rand.NewZipf(rng, 1.1, 2, uint64(len(vocab)-1))}
-}
-
-func (s *synthNews) article() (string, string) {
-	var b strings.Builder
-	n := 150 + s.rng.IntN(200)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		if s.rng.IntN(25) == 0 {
-			fmt.Fprintf(&b, "%d", s.rng.IntN(5000))
-		} else {
-			b.WriteString(s.vocab[s.zipf.Uint64()])
-		}
-		if i%18 == 17 {
-			b.WriteString(".\n\n")
-		}
-	}
-	title := make([]string, 8)
-	for i := range title {
-		title[i] = s.vocab[s.zipf.Uint64()]
-	}
-	return strings.Join(title, " "), b.String()
+	return storyfeeds.NewSynth(set, seed)
 }
 
 // growArchive stores articles from..n-1 of workspace 1 through SavePoll
 // (signatures, band keys, a story each), article i reported i×every
 // before end, a thousand per poll.
-func growArchive(b *testing.B, d *benchDB, gen *synthNews, from, n int, end time.Time, every time.Duration) {
+func growArchive(b *testing.B, d *benchDB, gen *storyfeeds.Synth, from, n int, end time.Time, every time.Duration) {
 	b.Helper()
 	ctx := context.Background()
 	for start := from; start < n; start += 1000 {
@@ -81,7 +36,7 @@ func growArchive(b *testing.B, d *benchDB, gen *synthNews, from, n int, end time
 			Source: store.SourceUpdate{Status: store.StatusOK, NextPollAt: now.Add(time.Hour)},
 			Run:    store.PollRun{StartedAt: now, Outcome: store.StatusOK}}
 		for i := start; i < min(start+1000, n); i++ {
-			title, body := gen.article()
+			title, body := gen.Article()
 			at := end.Add(-time.Duration(i+1) * every)
 			p.Articles = append(p.Articles, store.NewArticle{
 				Article: store.FeedArticle{ExternalURL: fmt.Sprintf("https://news.test/%d", i), Title: title,
@@ -124,7 +79,7 @@ func BenchmarkStoryPlacement(b *testing.B) {
 		qgen := newSynthNews(b, 99)
 		queries := make([]stories.Item, 64)
 		for i := range queries {
-			title, body := qgen.article()
+			title, body := qgen.Article()
 			queries[i] = stories.Item{Signature: stories.Sign(title, body), At: end}
 		}
 		held := 0
