@@ -26,6 +26,10 @@ type Options struct {
 	// except the generated one, which EnsureAdminToken revokes once a
 	// token is configured.
 	AdminToken string
+	// WebSub serves the WebSub callbacks under /websub/ without
+	// authentication (the hubs hold an unguessable callback URL); nil
+	// serves none.
+	WebSub http.Handler
 	// Log receives one line per request and every recovered panic; nil
 	// uses slog.Default().
 	Log *slog.Logger
@@ -40,6 +44,7 @@ type Server struct {
 	log       *slog.Logger
 	rules     *service.Rules
 	handler   http.Handler
+	websub    http.Handler
 }
 
 // New builds a Server.
@@ -56,6 +61,7 @@ func New(opts Options) (*Server, error) {
 		gatherer: opts.Gatherer,
 		log:      opts.Log,
 		rules:    service.NewRules(),
+		websub:   opts.WebSub,
 	}
 	if s.gatherer == nil {
 		s.gatherer = prometheus.NewRegistry()
@@ -82,6 +88,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", s.metricsHandler())
 	mux.HandleFunc("GET /openapi.yaml", serveOpenAPI)
+	if s.websub != nil {
+		mux.Handle("/websub/", s.websub)
+	}
 
 	api := func(pattern string, h handlerFunc) {
 		method, path, _ := strings.Cut(pattern, " ")

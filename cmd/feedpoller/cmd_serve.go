@@ -76,7 +76,11 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 		}
 		log.Info("FEEDPOLLER_ADMIN_TOKEN is set: the admin token generated at first start is revoked", "revoked", change.Revoked)
 	}
-	srv, err := api.New(api.Options{Store: a.store, Service: a.svc, Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log})
+	apiOpts := api.Options{Store: a.store, Service: a.svc, Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log}
+	if a.websub != nil {
+		apiOpts.WebSub = a.websub
+	}
+	srv, err := api.New(apiOpts)
 	if err != nil {
 		return err
 	}
@@ -92,6 +96,9 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 	go func() { httpErr <- httpSrv.Serve(ln) }()
 	pollDone := make(chan error, 1)
 	go func() { pollDone <- a.poller.Run(ctx) }()
+	if a.websub != nil {
+		go a.websub.Run(ctx)
+	}
 
 	select {
 	case err := <-httpErr:

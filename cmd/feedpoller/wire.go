@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -18,6 +19,7 @@ import (
 	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/sources/web"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/websub"
 )
 
 // app is the wired daemon: every package built from one Config.
@@ -31,6 +33,8 @@ type app struct {
 	firecrawl *firecrawl.Client
 	poller    *poller.Poller
 	svc       *service.Service
+	// websub is nil unless public_url is set.
+	websub   *websub.Subscriber
 	registry  *prometheus.Registry
 }
 
@@ -136,11 +140,20 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		st.Close()
 		return nil, err
 	}
+	var subs service.Subscriptions
+	if cfg.PublicURL != "" {
+		if a.websub, err = newSubscriber(cfg, a, log); err != nil {
+			st.Close()
+			return nil, err
+		}
+		subs = a.websub
+	}
 	a.svc, err = newService(cfg, st, validator{a.rss, a.web}, a.poller)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
+	a.svc.SetSubscriptions(subs)
 	return a, nil
 }
 
@@ -151,6 +164,22 @@ func newService(cfg Config, st *store.Store, v service.Validator, p service.Poll
 	opts := cfg.serviceOptions()
 	opts.Store, opts.Validator, opts.Poller = st, v, p
 	return service.New(opts)
+}
+
+// newSubscriber builds the WebSub subscriber: its requests to hubs dial
+// through the fetcher's address policy, its pushes go through the poller's
+// pipeline.
+func newSubscriber(cfg Config, a *app, log *slog.Logger) (*websub.Subscriber, error) {
+	m, err := websub.NewMetrics(a.registry)
+	if err != nil {
+		return nil, err
+	}
+	opts := cfg.webSubOptions()
+	opts.Store, opts.Pusher, opts.Metrics, opts.Log = a.store, a.poller, m, log
+	opts.Client = &http.Client{Timeout: 30 * time.Second,
+		Transport: &http.Transport{DialContext: a.fetch.Policy().DialContext, TLSHandshakeTimeout: 10 * time.Second,
+			ResponseHeaderTimeout: 20 * time.Second, MaxIdleConnsPerHost: 2}}
+	return websub.New(opts)
 }
 
 func (a *app) Close() { a.store.Close() }
