@@ -76,7 +76,7 @@ func (s *Subscriber) verify(w http.ResponseWriter, r *http.Request, token string
 			lease = min(s.opts.Lease, maxLease)
 		}
 		expires := now.Add(lease)
-		if err := s.opts.Store.VerifySubscription(r.Context(), *sub, int(lease/time.Second), expires, renewAt(now, lease)); err != nil {
+		if err := s.opts.Store.VerifySubscription(r.Context(), *sub, int(lease/time.Second), expires, s.renewAt(now, lease)); err != nil {
 			s.fail(w, err)
 			return
 		}

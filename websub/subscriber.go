@@ -165,11 +165,6 @@ const syncBatch = 100
 // is sent (subscribe, renew, retry, unsubscribe).
 func (s *Subscriber) Sync(ctx context.Context) error {
 	now := time.Now()
-	if n, err := s.opts.Store.ExpireSubscriptions(ctx, now); err != nil {
-		return err
-	} else if n > 0 {
-		s.log.Warn("websub: leases ran out before a renewal was verified; sources polled adaptively again", "subscriptions", n)
-	}
 	cands, err := s.opts.Store.WebSubCandidates(ctx, syncBatch)
 	if err != nil {
 		return err
@@ -189,6 +184,11 @@ func (s *Subscriber) Sync(ctx context.Context) error {
 		if err := s.handle(ctx, t, now); err != nil {
 			return err
 		}
+	}
+	if n, err := s.opts.Store.ExpireSubscriptions(ctx, time.Now()); err != nil {
+		return err
+	} else if n > 0 {
+		s.log.Warn("websub: leases ran out before a renewal was verified; sources polled adaptively again", "subscriptions", n)
 	}
 	return s.countStates(ctx)
 }
@@ -335,8 +335,11 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// renewAt is when a lease granted at now is renewed: between 80 and 90 %
-// of it, jittered so that renewals of many subscriptions spread out.
-func renewAt(now time.Time, lease time.Duration) time.Time {
-	return now.Add(lease - time.Duration(float64(lease)*(0.1+0.1*mrand.Float64())))
+// renewAt is when a lease granted at now is renewed: at 80 to 90 % of
+// it, jittered so that renewals of many subscriptions spread out, and at
+// least three sync intervals before it ends (so a sync sees it in time),
+// but not before half of it.
+func (s *Subscriber) renewAt(now time.Time, lease time.Duration) time.Time {
+	margin := max(time.Duration(float64(lease)*(0.1+0.1*mrand.Float64())), 3*s.opts.Interval)
+	return now.Add(max(lease-margin, lease/2))
 }

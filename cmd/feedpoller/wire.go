@@ -35,7 +35,7 @@ type app struct {
 	svc       *service.Service
 	// websub is nil unless public_url is set.
 	websub   *websub.Subscriber
-	registry  *prometheus.Registry
+	registry *prometheus.Registry
 }
 
 // newLogger logs to w (the command's standard error) at the configured
