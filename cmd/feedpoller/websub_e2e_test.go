@@ -261,7 +261,7 @@ func TestWebSubThroughTheBinary(t *testing.T) {
 				t.Errorf("API source websub: %v", view["websub"])
 			}
 			list := run("sources", "list")
-			if line := regexp.MustCompile(`(?m)^`+fmt.Sprint(ids["ok"])+` .*$`).FindString(list); !strings.Contains(line, "websub: verified until ") {
+			if line := regexp.MustCompile(`(?m)^` + fmt.Sprint(ids["ok"]) + ` .*$`).FindString(list); !strings.Contains(line, "websub: verified until ") {
 				t.Errorf("sources list: %q", line)
 			}
 			metrics := d.metrics(t)
