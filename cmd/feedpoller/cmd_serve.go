@@ -30,6 +30,8 @@ the effective one. The main variables:
   FEEDPOLLER_ENV             production refuses to start without FIRECRAWL_API_KEY unless
                              FEEDPOLLER_WEB_FETCHER=native
   FIRECRAWL_API_KEY          Firecrawl key for web sources
+  FEEDPOLLER_PUBLIC_URL      where WebSub hubs reach the listener (default empty: no
+                             WebSub subscriptions, every source is polled)
   FEEDPOLLER_LOG_LEVEL       debug, info, warn or error (default info)`
 
 func runServe(ctx context.Context, env *cliEnv, args []string) error {
