@@ -221,6 +221,16 @@ func (s *Subscriber) handle(ctx context.Context, t store.SubscriptionTask, now t
 	sub := t.Subscription
 	want := t.Active && t.SourceHub != ""
 	if !want {
+		if live(sub.State) && sub.PendingMode == "unsubscribe" && (sub.Failures == 0 || sub.Failures >= maxUnsubscribeTries) {
+			// The hub took the unsubscription and never confirmed it, or
+			// kept refusing it: stop asking. Its deliveries now find no
+			// active subscription (404) and its lease runs out.
+			s.log.Warn("websub: the hub did not confirm the unsubscription; the subscription is dropped", "source_id", sub.SourceID, "hub", sub.HubURL)
+			if t.SourceURL == "" {
+				return s.opts.Store.DeleteSubscription(ctx, sub.ID)
+			}
+			return s.opts.Store.EndSubscription(ctx, sub, store.SubUnsubscribed, "the hub did not confirm the unsubscription", time.Time{})
+		}
 		if live(sub.State) {
 			return s.send(ctx, sub, store.SubscriptionRequest{Mode: "unsubscribe", HubURL: sub.HubURL, TopicURL: sub.TopicURL,
 				CallbackToken: sub.CallbackToken, Secret: sub.Secret}, now)
@@ -239,6 +249,10 @@ func (s *Subscriber) handle(ctx context.Context, t store.SubscriptionTask, now t
 	}
 	return s.send(ctx, sub, r, now)
 }
+
+// maxUnsubscribeTries bounds the unsubscription requests a refusing hub
+// gets.
+const maxUnsubscribeTries = 5
 
 // verifyWait is how long a request waits for the hub's verification of
 // intent before it is sent again.
