@@ -280,7 +280,7 @@ func (s *Subscriber) send(ctx context.Context, sub store.Subscription, r store.S
 		return s.opts.Store.SubscriptionRequestFailed(ctx, sub.ID, err.Error(), retry)
 	}
 	s.log.Info("websub: request accepted by the hub, awaiting verification", "source_id", sub.SourceID, "mode", r.Mode,
-		"hub", r.HubURL, "topic", r.TopicURL, "renewal", sub.State == store.SubVerified)
+		"hub", r.HubURL, "topic", r.TopicURL, "renewal", r.Mode == "subscribe" && sub.State == store.SubVerified)
 	return nil
 }
 
