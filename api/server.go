@@ -26,6 +26,10 @@ type Options struct {
 	// except the generated one, which EnsureAdminToken revokes once a
 	// token is configured.
 	AdminToken string
+	// WebSub serves the WebSub callbacks under /websub/ without
+	// authentication (the hubs hold an unguessable callback URL); nil
+	// serves none.
+	WebSub http.Handler
 	// Log receives one line per request and every recovered panic; nil
 	// uses slog.Default().
 	Log *slog.Logger
@@ -44,6 +48,7 @@ type Server struct {
 	rules     *service.Rules
 	mcp       http.Handler
 	handler   http.Handler
+	websub    http.Handler
 }
 
 // New builds a Server.
@@ -61,6 +66,7 @@ func New(opts Options) (*Server, error) {
 		log:      opts.Log,
 		rules:    service.NewRules(),
 		mcp:      opts.MCP,
+		websub:   opts.WebSub,
 	}
 	if s.gatherer == nil {
 		s.gatherer = prometheus.NewRegistry()
@@ -90,6 +96,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /llms.txt", s.serveLLMsTxt)
 	if s.mcp != nil {
 		mux.Handle("/mcp", s.mcp)
+	}
+	if s.websub != nil {
+		mux.Handle("/websub/", s.websub)
 	}
 
 	api := func(pattern string, h handlerFunc) {

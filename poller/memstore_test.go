@@ -19,6 +19,7 @@ type memStore struct {
 	due      []store.FeedSource
 	claims   []int // sources per ClaimDue call
 	saves    []store.PollSave
+	pushes   []store.PushSave
 	released []int64
 	known    store.Known
 	// releaseErr fails ReleaseLeases.
@@ -83,6 +84,13 @@ func (m *memStore) SavePoll(_ context.Context, p store.PollSave) (store.SaveCoun
 		}
 	}
 	return c, nil
+}
+
+func (m *memStore) SavePush(_ context.Context, p store.PushSave) (store.SaveCounts, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pushes = append(m.pushes, p)
+	return store.SaveCounts{New: len(p.Articles)}, nil
 }
 
 func (m *memStore) KnownArticles(_ context.Context, _, _ int64, urls, _ []string) (*store.Known, error) {

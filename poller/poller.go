@@ -37,6 +37,7 @@ type Store interface {
 	ClaimSource(ctx context.Context, workspaceID, id int64, owner string, lease time.Duration) (*store.FeedSource, error)
 	ReleaseLeases(ctx context.Context, owner string, ids []int64) error
 	SavePoll(ctx context.Context, p store.PollSave) (store.SaveCounts, error)
+	SavePush(ctx context.Context, p store.PushSave) (store.SaveCounts, error)
 	pipeline.ArticleLookup
 	pipeline.Workspaces
 	pipeline.StoryIndex

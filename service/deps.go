@@ -65,3 +65,9 @@ type Poller interface {
 	// wrapping store.ErrLeased; an unknown one wraps store.ErrNotFound.
 	PollNow(ctx context.Context, workspaceID, sourceID int64) (poller.Outcome, error)
 }
+
+// Subscriptions hears of sources that were paused, resumed or deleted,
+// so that their push subscriptions follow (*websub.Subscriber).
+type Subscriptions interface {
+	SourceChanged(ctx context.Context, sourceID int64)
+}

@@ -22,6 +22,9 @@ type Options struct {
 	// Poller serves poll-now; nil makes PollSource fail with
 	// ErrUnavailable.
 	Poller Poller
+	// Subscriptions, when set, is told of sources paused, resumed or
+	// deleted.
+	Subscriptions Subscriptions
 	// RSSIntervalMinutes is the polling interval of an rss or api source
 	// created without one.
 	RSSIntervalMinutes int
@@ -119,3 +122,8 @@ func New(opts Options) (*Service, error) {
 	}
 	return &Service{opts: opts, rules: NewRules()}, nil
 }
+
+// SetSubscriptions sets the subscriptions told of paused, resumed and
+// deleted sources (nil: none), for a daemon that builds them after the
+// service.
+func (s *Service) SetSubscriptions(subs Subscriptions) { s.opts.Subscriptions = subs }

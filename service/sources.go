@@ -269,7 +269,18 @@ func (s *Service) UpdateSource(ctx context.Context, workspaceID, id int64, ch So
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, notFound("source")
 	}
+	if err == nil && ch.IsActive != nil {
+		s.sourceChanged(ctx, src.ID)
+	}
 	return updated, err
+}
+
+// sourceChanged tells the subscriptions of a source paused, resumed or
+// deleted.
+func (s *Service) sourceChanged(ctx context.Context, id int64) {
+	if s.opts.Subscriptions != nil {
+		s.opts.Subscriptions.SourceChanged(ctx, id)
+	}
 }
 
 // DeleteSource removes a source and its poll history; its articles and
@@ -282,6 +293,9 @@ func (s *Service) DeleteSource(ctx context.Context, workspaceID, id int64) error
 	err = s.opts.Store.DeleteSource(ctx, src.WorkspaceID, src.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return notFound("source")
+	}
+	if err == nil {
+		s.sourceChanged(ctx, src.ID)
 	}
 	return err
 }

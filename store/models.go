@@ -94,6 +94,9 @@ type FeedSource struct {
 	// subscription ends; while it lies ahead, pushes bring the items and
 	// polls fall back to a safety interval.
 	WebSubSubscribedUntil *time.Time `db:"websub_subscribed_until" json:"-"`
+	// WebSub is the source's WebSub subscription, nil when it has none
+	// (filled by GetSource and ListSources).
+	WebSub *WebSubStatus `db:"-" json:"websub"`
 	// LastUnconditionalAt is when the source was last fetched without
 	// validators (once a day, so stale validators cannot hide new items).
 	LastUnconditionalAt *time.Time `db:"last_unconditional_at" json:"-"`

@@ -64,7 +64,11 @@ func (s *Store) GetSource(ctx context.Context, workspaceID, id int64) (*FeedSour
 	if err != nil {
 		return nil, fmt.Errorf("get source %d: %w", id, err)
 	}
-	return &src, nil
+	one := []FeedSource{src}
+	if err := s.fillWebSub(ctx, one); err != nil {
+		return nil, err
+	}
+	return &one[0], nil
 }
 
 // ListSources returns a workspace's sources (workspaceID 0: all), oldest first.
@@ -74,6 +78,9 @@ func (s *Store) ListSources(ctx context.Context, workspaceID int64) ([]FeedSourc
 		workspaceID, workspaceID)
 	if err != nil {
 		return nil, fmt.Errorf("list sources of workspace %d: %w", workspaceID, err)
+	}
+	if err := s.fillWebSub(ctx, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -32,6 +32,8 @@ the effective one. The main variables:
   FEEDPOLLER_ENV             production refuses to start without FIRECRAWL_API_KEY unless
                              FEEDPOLLER_WEB_FETCHER=native
   FIRECRAWL_API_KEY          Firecrawl key for web sources
+  FEEDPOLLER_PUBLIC_URL      where WebSub hubs reach the listener (default empty: no
+                             WebSub subscriptions, every source is polled)
   FEEDPOLLER_LOG_LEVEL       debug, info, warn or error (default info)`
 
 func runServe(ctx context.Context, env *cliEnv, args []string) error {
@@ -86,8 +88,12 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	srv, err := api.New(api.Options{Store: a.store, Service: a.svc, Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log,
-		MCP: mcpSrv.Handler()})
+	apiOpts := api.Options{Store: a.store, Service: a.svc, Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log,
+		MCP: mcpSrv.Handler()}
+	if a.websub != nil {
+		apiOpts.WebSub = a.websub
+	}
+	srv, err := api.New(apiOpts)
 	if err != nil {
 		return err
 	}
@@ -107,6 +113,9 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 	// polls queue still go out, and sends in flight are recorded.
 	stopHooks := a.runWebhooks(ctx)
 	defer stopHooks()
+	if a.websub != nil {
+		go a.websub.Run(ctx)
+	}
 
 	select {
 	case err := <-httpErr:

@@ -205,6 +205,20 @@ func setFlags(fs *flag.FlagSet) map[string]bool {
 // listTime is how the source commands print times: UTC, to the second.
 const listTime = "2006-01-02T15:04:05Z"
 
+// webSubText is a source's subscription in the list: "-" without one,
+// "websub: verified until …" or the state and its last error.
+func webSubText(w *store.WebSubStatus) string {
+	switch {
+	case w == nil:
+		return "-"
+	case w.State == store.SubVerified && w.LeaseExpiresAt != nil:
+		return "websub: verified until " + w.LeaseExpiresAt.UTC().Format(listTime)
+	case w.LastError != "":
+		return "websub: " + w.State + " (" + w.LastError + ")"
+	}
+	return "websub: " + w.State
+}
+
 func sourcesList(ctx context.Context, env *cliEnv, args []string) error {
 	fs := newFlags(env, "sources list", "sources list [--workspace ID]")
 	wsID := fs.Int64("workspace", 0, "only this workspace's sources")
@@ -217,12 +231,12 @@ func sourcesList(ctx context.Context, env *cliEnv, args []string) error {
 			return err
 		}
 		tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tWORKSPACE\tTYPE\tACTIVE\tSTATUS\tFAILURES\tSCHEDULE\tNEXT POLL\tREASON\tTIER\tURL")
+		fmt.Fprintln(tw, "ID\tWORKSPACE\tTYPE\tACTIVE\tSTATUS\tFAILURES\tSCHEDULE\tNEXT POLL\tREASON\tWEBSUB\tTIER\tURL")
 		for _, s := range srcs {
 			status := orDefault(s.LastPolledStatus, "never polled")
-			fmt.Fprintf(tw, "%d\t%d\t%s\t%v\t%s\t%d\t%s\t%s\t%s\t%d\t%s\n", s.ID, s.WorkspaceID, s.SourceType, s.IsActive, status,
+			fmt.Fprintf(tw, "%d\t%d\t%s\t%v\t%s\t%d\t%s\t%s\t%s\t%s\t%d\t%s\n", s.ID, s.WorkspaceID, s.SourceType, s.IsActive, status,
 				s.ConsecutiveFailures, orDefault(s.ScheduleMode, store.ScheduleAdaptive), s.NextPollAt.UTC().Format(listTime),
-				orDefault(s.NextPollReason, "-"), s.ReliabilityTier, s.URL)
+				orDefault(s.NextPollReason, "-"), webSubText(s.WebSub), s.ReliabilityTier, s.URL)
 		}
 		if err := tw.Flush(); err != nil {
 			return errors.Join(errors.New("write the source list"), err)

@@ -18,6 +18,7 @@ import (
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/stories"
+	"github.com/feedpoller/feedpoller/websub"
 )
 
 // Config is the effective configuration: built-in defaults (the same as the
@@ -38,6 +39,9 @@ type Config struct {
 	AdminToken     string `yaml:"admin_token" secret:"true"`
 	LogLevel       string `yaml:"log_level"`
 	LogFormat      string `yaml:"log_format"`
+	// PublicURL is where hubs reach the API listener from outside; empty:
+	// no WebSub subscriptions.
+	PublicURL string `yaml:"public_url"`
 
 	Poller     PollerConfig     `yaml:"poller"`
 	Scheduling SchedulingConfig `yaml:"scheduling"`
@@ -45,10 +49,22 @@ type Config struct {
 	Web        WebConfig        `yaml:"web"`
 	Firecrawl  FirecrawlConfig  `yaml:"firecrawl"`
 	Webhooks   WebhooksConfig   `yaml:"webhooks"`
+	WebSub     WebSubConfig     `yaml:"websub"`
 
 	Reliability ReliabilityConfig `yaml:"reliability"`
 	Stories     StoriesConfig     `yaml:"stories"`
 	Digest      DigestConfig      `yaml:"digest"`
+}
+
+// WebSubConfig configures the WebSub subscriber (active when public_url
+// is set).
+type WebSubConfig struct {
+	// Lease is the subscription lease asked of hubs.
+	Lease time.Duration `yaml:"lease"`
+	// SyncInterval is how often subscriptions are made, renewed and dropped.
+	SyncInterval time.Duration `yaml:"sync_interval"`
+	// MaxBodyBytes bounds a content distribution.
+	MaxBodyBytes int64 `yaml:"max_body_bytes"`
 }
 
 // PollerConfig configures scheduling and the per-poll pipeline.
@@ -147,6 +163,7 @@ func defaultConfig() Config {
 		Stories:     storiesConfig(stories.Options{}),
 		Digest:      DigestConfig{MaxTokens: service.DefaultOptions().DigestMaxTokens},
 		Webhooks:    webhooksConfig(),
+		WebSub:      webSubConfig(websub.DefaultOptions()),
 	}
 }
 
@@ -307,6 +324,7 @@ func (c Config) validate() error {
 		errs = append(errs, "poller.max_markdown_bytes must be at least 4096")
 	}
 	errs = append(errs, c.Scheduling.problems()...)
+	errs = append(errs, c.webSubProblems()...)
 	if c.Fetch.Timeout <= 0 || c.Fetch.Timeout > 60*time.Second {
 		errs = append(errs, "fetch.timeout must be more than 0 and at most 60s")
 	}

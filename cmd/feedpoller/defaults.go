@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/webhooks"
+	"github.com/feedpoller/feedpoller/websub"
 )
 
 // The built-in configuration takes its defaults from the packages'
@@ -77,6 +79,40 @@ func (c WebhooksConfig) problems() []string {
 	}
 	if c.Concurrency < 1 || c.Concurrency > 256 {
 		errs = append(errs, "webhooks.concurrency must be 1..256")
+	}
+	return errs
+}
+
+// webSubConfig is the websub section of the built-in configuration.
+func webSubConfig(o websub.Options) WebSubConfig {
+	return WebSubConfig{Lease: o.Lease, SyncInterval: o.Interval, MaxBodyBytes: o.MaxBodyBytes}
+}
+
+// webSubOptions lays the configured values over the subscriber's defaults.
+func (c Config) webSubOptions() websub.Options {
+	o := websub.DefaultOptions()
+	o.PublicURL, o.Lease, o.Interval, o.MaxBodyBytes = c.PublicURL, c.WebSub.Lease, c.WebSub.SyncInterval, c.WebSub.MaxBodyBytes
+	o.MaxItems, o.UserAgent = c.Fetch.MaxItems, c.Fetch.UserAgent
+	return o
+}
+
+// webSubProblems names the websub settings that cannot work.
+func (c Config) webSubProblems() []string {
+	var errs []string
+	if c.PublicURL != "" {
+		u, err := url.Parse(c.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			errs = append(errs, fmt.Sprintf("public_url (FEEDPOLLER_PUBLIC_URL) %q is not an absolute http(s) URL without credentials, query or fragment", c.PublicURL))
+		}
+	}
+	if c.WebSub.Lease < time.Minute || c.WebSub.Lease > 365*24*time.Hour {
+		errs = append(errs, "websub.lease must be 1m..8760h")
+	}
+	if c.WebSub.SyncInterval < time.Second || c.WebSub.SyncInterval > time.Hour {
+		errs = append(errs, "websub.sync_interval must be 1s..1h")
+	}
+	if c.WebSub.MaxBodyBytes < 1024 {
+		errs = append(errs, "websub.max_body_bytes must be at least 1024")
 	}
 	return errs
 }

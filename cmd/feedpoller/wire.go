@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,6 +20,7 @@ import (
 	"github.com/feedpoller/feedpoller/sources/web"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/webhooks"
+	"github.com/feedpoller/feedpoller/websub"
 )
 
 // app is the wired daemon: every package built from one Config.
@@ -36,6 +38,8 @@ type app struct {
 	// hooks sends webhook deliveries from the outbox; serve runs it.
 	hooks  *webhooks.Worker
 	sender *webhooks.Sender
+	// websub is nil unless public_url is set.
+	websub *websub.Subscriber
 }
 
 // newLogger logs to w (the command's standard error) at the configured
@@ -145,11 +149,20 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		st.Close()
 		return nil, err
 	}
+	var subs service.Subscriptions
+	if cfg.PublicURL != "" {
+		if a.websub, err = newSubscriber(cfg, a, log); err != nil {
+			st.Close()
+			return nil, err
+		}
+		subs = a.websub
+	}
 	a.svc, err = newService(cfg, st, validator{a.rss, a.web}, a.poller, a.fetch.Policy())
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
+	a.svc.SetSubscriptions(subs)
 	return a, nil
 }
 
@@ -189,11 +202,36 @@ type wakingStore struct {
 }
 
 func (w wakingStore) SavePoll(ctx context.Context, p store.PollSave) (store.SaveCounts, error) {
-	c, err := w.Store.SavePoll(ctx, p)
+	return w.woken(w.Store.SavePoll(ctx, p))
+}
+
+// SavePush wakes the worker as SavePoll does: pushed items are promoted
+// like polled ones.
+func (w wakingStore) SavePush(ctx context.Context, p store.PushSave) (store.SaveCounts, error) {
+	return w.woken(w.Store.SavePush(ctx, p))
+}
+
+func (w wakingStore) woken(c store.SaveCounts, err error) (store.SaveCounts, error) {
 	if err == nil && c.Deliveries > 0 {
 		w.wake()
 	}
 	return c, err
+}
+
+// newSubscriber builds the WebSub subscriber: its requests to hubs dial
+// through the fetcher's address policy, its pushes go through the poller's
+// pipeline.
+func newSubscriber(cfg Config, a *app, log *slog.Logger) (*websub.Subscriber, error) {
+	m, err := websub.NewMetrics(a.registry)
+	if err != nil {
+		return nil, err
+	}
+	opts := cfg.webSubOptions()
+	opts.Store, opts.Pusher, opts.Metrics, opts.Log = a.store, a.poller, m, log
+	opts.Client = &http.Client{Timeout: 30 * time.Second,
+		Transport: &http.Transport{DialContext: a.fetch.Policy().DialContext, TLSHandshakeTimeout: 10 * time.Second,
+			ResponseHeaderTimeout: 20 * time.Second, MaxIdleConnsPerHost: 2}}
+	return websub.New(opts)
 }
 
 func (a *app) Close() { a.store.Close() }

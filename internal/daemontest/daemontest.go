@@ -56,7 +56,8 @@ func FreeAddr(t testing.TB) string {
 }
 
 // Start runs `binary serve` in dir (a new temporary directory when empty)
-// with exactly env plus FEEDPOLLER_LISTEN, and waits until it answers
+// with exactly env plus FEEDPOLLER_LISTEN (a free loopback address unless
+// env sets one, for a daemon that must know its own address), and waits until it answers
 // /healthz (by then its database is migrated). The process is killed when
 // the test ends, and by the kernel should the test binary die first.
 func Start(t testing.TB, binary, dir string, env []string) *Daemon {
@@ -64,7 +65,15 @@ func Start(t testing.TB, binary, dir string, env []string) *Daemon {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	addr := FreeAddr(t)
+	addr := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "FEEDPOLLER_LISTEN="); ok {
+			addr = v
+		}
+	}
+	if addr == "" {
+		addr = FreeAddr(t)
+	}
 	d := &Daemon{Base: "http://" + addr, done: make(chan struct{})}
 	d.cmd = exec.Command(binary, "serve")
 	d.cmd.Dir = dir

@@ -121,3 +121,20 @@ func firstNonEmpty(a, b string) string {
 	}
 	return b
 }
+
+// Parse parses a feed document that arrived without a fetch (a WebSub
+// hub's content distribution): the same parser and item mapping as Fetch,
+// links resolved against feedURL. contentType and charset are the
+// delivery's Content-Type media type and charset parameter ("" when
+// none); maxItems 0 means DefaultMaxItems.
+func Parse(body []byte, contentType, charset, feedURL string, maxItems int) (*sources.Result, error) {
+	if maxItems <= 0 {
+		maxItems = DefaultMaxItems
+	}
+	parsed, err := parseFeed(body, contentType, charset, feedURL, maxItems)
+	if err != nil {
+		return nil, err
+	}
+	return &sources.Result{HTTPStatus: 200, FinalURL: feedURL, FeedTitle: parsed.title, Items: parsed.items,
+		Hints: parsed.hints}, nil
+}

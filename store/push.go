@@ -1,0 +1,71 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// StatusPushed is the poll_runs outcome of items a WebSub hub pushed: no
+// fetch, the same pipeline and save.
+const StatusPushed = "pushed"
+
+// PushSave is what a push writes: articles, the scheduler's state learnt
+// from them ("" leaves it), and the push's poll_runs row.
+type PushSave struct {
+	WorkspaceID   int64
+	SourceID      int64
+	Articles      []NewArticle
+	ScheduleState string
+	Run           PollRun
+	// Stories is how the articles' stories were decided, as for a poll.
+	Stories *StoryPlan
+}
+
+// SavePush stores pushed articles as a poll stores them (same dedup, same
+// promotion, a poll_runs row with outcome pushed) in one transaction. It
+// needs no lease and leaves the source's next poll alone: a push does not
+// move polling, it only teaches the scheduler. A deleted source is
+// ErrNotFound, and nothing is stored.
+func (s *Store) SavePush(ctx context.Context, p PushSave) (SaveCounts, error) {
+	ps := PollSave{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Articles: p.Articles, Run: p.Run, Stories: p.Stories}.cleaned()
+	var c SaveCounts
+	err := s.inTx(ctx, fmt.Sprintf("save push to source %d", p.SourceID), func(tx *sqlx.Tx) error {
+		// The source row first: it must exist, and on PostgreSQL its lock
+		// orders the push with a poll's save.
+		res, err := tx.ExecContext(ctx, s.q(`UPDATE feed_sources SET
+			schedule_state = CASE WHEN ? = '' THEN schedule_state ELSE ? END, updated_at = ?
+			WHERE id = ? AND workspace_id = ?`), p.ScheduleState, p.ScheduleState, now(), p.SourceID, p.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return fmt.Errorf("source %d: %w", p.SourceID, ErrNotFound)
+		}
+		// Then as a poll's save: stories, articles, promotions and their
+		// webhook deliveries (save.go).
+		st, err := s.beginStories(ctx, tx, ps)
+		if err != nil {
+			return err
+		}
+		targets := &deliveryTargets{}
+		for start := 0; start < len(ps.Articles); start += articleBatch {
+			got, err := s.saveBatch(ctx, tx, ps, st, start, ps.Articles[start:min(start+articleBatch, len(ps.Articles))], targets)
+			if err != nil {
+				return err
+			}
+			c.add(got)
+		}
+		ps.Run.ItemsNew, ps.Run.ItemsPromoted = c.New, c.Promoted
+		ps.Run.ItemsDuplicate += c.Duplicate
+		return s.insertRun(ctx, tx, ps)
+	})
+	s.noteWrite(ctx, "saving pushes", err)
+	if err != nil {
+		return SaveCounts{}, err
+	}
+	return c, nil
+}

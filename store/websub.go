@@ -1,0 +1,353 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/feedpoller/feedpoller/store/dberr"
+)
+
+// WebSub subscription states (websub_subscriptions.state).
+const (
+	SubPending      = "pending"
+	SubVerified     = "verified"
+	SubDenied       = "denied"
+	SubExpired      = "expired"
+	SubUnsubscribed = "unsubscribed"
+)
+
+// SubscriptionStates are every state a subscription may be in, for
+// metrics that show all of them from the start.
+func SubscriptionStates() []string {
+	return []string{SubPending, SubVerified, SubDenied, SubExpired, SubUnsubscribed}
+}
+
+// Subscription is a WebSub subscription of one feed source at one hub.
+type Subscription struct {
+	ID             int64      `db:"id"`
+	SourceID       int64      `db:"feed_source_id"`
+	HubURL         string     `db:"hub_url"`
+	TopicURL       string     `db:"topic_url"`
+	CallbackToken  string     `db:"callback_token"`
+	Secret         string     `db:"secret"`
+	State          string     `db:"state"`
+	PendingMode    string     `db:"pending_mode"`
+	LeaseSeconds   int        `db:"lease_seconds"`
+	LeaseExpiresAt *time.Time `db:"lease_expires_at"`
+	NextRequestAt  time.Time  `db:"next_request_at"`
+	Requests       int        `db:"requests"`
+	Failures       int        `db:"failures"`
+	Verifications  int        `db:"verifications"`
+	Deliveries     int        `db:"deliveries"`
+	Rejected       int        `db:"rejected"`
+	LastError      string     `db:"last_error"`
+	LastDeliveryAt *time.Time `db:"last_delivery_at"`
+	CreatedAt      time.Time  `db:"created_at"`
+	UpdatedAt      time.Time  `db:"updated_at"`
+}
+
+// SubscriptionTask is a subscription whose next request is due, with its
+// source as it is now: Active false and SourceURL "" when the source was
+// deleted.
+type SubscriptionTask struct {
+	Subscription
+	Active    bool   `db:"source_active"`
+	SourceURL string `db:"source_url"`
+	SourceHub string `db:"source_hub"`
+	SelfURL   string `db:"source_self"`
+}
+
+// WebSubStatus is what a source's representation shows of its
+// subscription (never its secret or callback).
+type WebSubStatus struct {
+	State          string     `json:"state"`
+	HubURL         string     `json:"hub_url"`
+	TopicURL       string     `json:"topic_url"`
+	LeaseExpiresAt *time.Time `json:"lease_expires_at"`
+	Deliveries     int        `json:"deliveries"`
+	Rejected       int        `json:"rejected"`
+	LastError      string     `json:"last_error"`
+}
+
+const subColumns = `id, feed_source_id, hub_url, topic_url, callback_token, secret, state, pending_mode, lease_seconds,
+	lease_expires_at, next_request_at, requests, failures, verifications, deliveries, rejected, last_error,
+	last_delivery_at, created_at, updated_at`
+
+// WebSubCandidates are active feed sources that advertise a hub and have
+// no subscription yet.
+func (s *Store) WebSubCandidates(ctx context.Context, limit int) ([]FeedSource, error) {
+	var out []FeedSource
+	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+sourceColumns+` FROM feed_sources f
+		WHERE is_active = ? AND source_type = ? AND hub_url <> ''
+		AND NOT EXISTS (SELECT 1 FROM websub_subscriptions w WHERE w.feed_source_id = f.id)
+		ORDER BY id LIMIT ?`), true, SourceRSS, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list sources to subscribe: %w", err)
+	}
+	return out, nil
+}
+
+// CreateSubscription stores a new subscription, due at once. A source
+// that already has one (another replica was quicker) is ErrConflict.
+func (s *Store) CreateSubscription(ctx context.Context, sub *Subscription) error {
+	t := now()
+	sub.CreatedAt, sub.UpdatedAt = t, t
+	if sub.State == "" {
+		sub.State = SubPending
+	}
+	err := s.db.GetContext(ctx, &sub.ID, s.q(`INSERT INTO websub_subscriptions
+		(feed_source_id, hub_url, topic_url, callback_token, secret, state, next_request_at, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		sub.SourceID, sub.HubURL, sub.TopicURL, sub.CallbackToken, sub.Secret, sub.State, sub.NextRequestAt.UTC(), t, t)
+	if dberr.IsUniqueViolation(err) {
+		return fmt.Errorf("subscription of source %d: %w", sub.SourceID, ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("create subscription of source %d: %w", sub.SourceID, err)
+	}
+	return nil
+}
+
+// DueSubscriptions are the subscriptions whose next request is due at t,
+// with their sources.
+func (s *Store) DueSubscriptions(ctx context.Context, t time.Time, limit int) ([]SubscriptionTask, error) {
+	var out []SubscriptionTask
+	err := s.db.SelectContext(ctx, &out, s.q(`SELECT w.id, w.feed_source_id, w.hub_url, w.topic_url, w.callback_token,
+		w.secret, w.state, w.pending_mode, w.lease_seconds, w.lease_expires_at, w.next_request_at, w.requests, w.failures,
+		w.verifications, w.deliveries, w.rejected, w.last_error, w.last_delivery_at, w.created_at, w.updated_at,
+		COALESCE(f.is_active, ?) AS source_active, COALESCE(f.url, '') AS source_url,
+		COALESCE(f.hub_url, '') AS source_hub, COALESCE(f.self_url, '') AS source_self
+		FROM websub_subscriptions w LEFT JOIN feed_sources f ON f.id = w.feed_source_id
+		WHERE `+s.asTime("w.next_request_at")+` <= `+s.asTime("?")+` ORDER BY w.next_request_at LIMIT ?`),
+		false, t.UTC(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("list due subscriptions: %w", err)
+	}
+	return out, nil
+}
+
+// SubscriptionRequest is a request about to be sent to a hub.
+type SubscriptionRequest struct {
+	// Mode is subscribe or unsubscribe.
+	Mode string
+	// HubURL, TopicURL, CallbackToken, Secret replace the stored ones.
+	HubURL, TopicURL, CallbackToken, Secret string
+	// NextRequestAt is when to try again should no answer come.
+	NextRequestAt time.Time
+}
+
+// ClaimSubscriptionRequest records that a request is about to be sent for
+// sub, so the hub's verification is expected; it returns false when
+// another replica claimed the same due request first (sub's
+// next_request_at moved).
+func (s *Store) ClaimSubscriptionRequest(ctx context.Context, sub Subscription, r SubscriptionRequest) (bool, error) {
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE websub_subscriptions SET pending_mode = ?, hub_url = ?, topic_url = ?,
+		callback_token = ?, secret = ?, next_request_at = ?, requests = requests + 1, updated_at = ?
+		WHERE id = ? AND `+s.asTime("next_request_at")+` = `+s.asTime("?")),
+		r.Mode, r.HubURL, r.TopicURL, r.CallbackToken, r.Secret, r.NextRequestAt.UTC(), now(), sub.ID, sub.NextRequestAt.UTC())
+	if err != nil {
+		return false, fmt.Errorf("claim request of subscription %d: %w", sub.ID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("claim request of subscription %d: %w", sub.ID, err)
+	}
+	return n == 1, nil
+}
+
+// SubscriptionRequestFailed records a request the hub refused or that
+// never reached it; the next try is at retryAt.
+func (s *Store) SubscriptionRequestFailed(ctx context.Context, id int64, msg string, retryAt time.Time) error {
+	_, err := s.db.ExecContext(ctx, s.q(`UPDATE websub_subscriptions SET failures = failures + 1, last_error = ?,
+		next_request_at = ?, updated_at = ? WHERE id = ?`), truncate(msg, maxErrorBytes), retryAt.UTC(), now(), id)
+	if err != nil {
+		return fmt.Errorf("record failed request of subscription %d: %w", id, err)
+	}
+	return nil
+}
+
+// SubscriptionByToken finds the subscription a callback URL names.
+func (s *Store) SubscriptionByToken(ctx context.Context, token string) (*Subscription, error) {
+	var sub Subscription
+	err := s.db.GetContext(ctx, &sub, s.q(`SELECT `+subColumns+` FROM websub_subscriptions WHERE callback_token = ?`), token)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("subscription: %w", ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("find subscription by callback: %w", err)
+	}
+	return &sub, nil
+}
+
+// SubscriptionOfSource is a source's subscription.
+func (s *Store) SubscriptionOfSource(ctx context.Context, sourceID int64) (*Subscription, error) {
+	var sub Subscription
+	err := s.db.GetContext(ctx, &sub, s.q(`SELECT `+subColumns+` FROM websub_subscriptions WHERE feed_source_id = ?`), sourceID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("subscription of source %d: %w", sourceID, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get subscription of source %d: %w", sourceID, err)
+	}
+	return &sub, nil
+}
+
+// VerifySubscription records the hub's verified subscription: the lease
+// it granted, when to renew, and, on the source, until when its items are
+// pushed (the scheduler's safety polling follows from it).
+func (s *Store) VerifySubscription(ctx context.Context, sub Subscription, leaseSeconds int, expires, renewAt time.Time) error {
+	return s.inTx(ctx, "verify subscription", func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE websub_subscriptions SET state = ?, pending_mode = '', lease_seconds = ?,
+			lease_expires_at = ?, next_request_at = ?, verifications = verifications + 1, failures = 0, last_error = '',
+			updated_at = ? WHERE id = ?`), SubVerified, leaseSeconds, expires.UTC(), renewAt.UTC(), now(), sub.ID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.q(`UPDATE feed_sources SET websub_subscribed_until = ? WHERE id = ?`),
+			expires.UTC(), sub.SourceID)
+		return err
+	})
+}
+
+// EndSubscription puts sub in a state without pushes (denied, expired,
+// unsubscribed) with a reason, its next request at next (zero: a year
+// away, the source being gone), and takes the source back to polling.
+func (s *Store) EndSubscription(ctx context.Context, sub Subscription, state, reason string, next time.Time) error {
+	if next.IsZero() {
+		next = now().AddDate(1, 0, 0)
+	}
+	return s.inTx(ctx, "end subscription", func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE websub_subscriptions SET state = ?, pending_mode = '', last_error = ?,
+			next_request_at = ?, updated_at = ? WHERE id = ?`), state, truncate(reason, maxErrorBytes), next.UTC(), now(), sub.ID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.q(`UPDATE feed_sources SET websub_subscribed_until = NULL WHERE id = ?`), sub.SourceID)
+		return err
+	})
+}
+
+// DeleteSubscription forgets a subscription (its source is gone and the
+// hub was told, or could not be).
+func (s *Store) DeleteSubscription(ctx context.Context, id int64) error {
+	if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM websub_subscriptions WHERE id = ?`), id); err != nil {
+		return fmt.Errorf("delete subscription %d: %w", id, err)
+	}
+	return nil
+}
+
+// SubscriptionDueNow makes a source's subscription's next request due at
+// once: the source was paused or deleted, and the hub is to be told.
+func (s *Store) SubscriptionDueNow(ctx context.Context, sourceID int64) error {
+	_, err := s.db.ExecContext(ctx, s.q(`UPDATE websub_subscriptions SET next_request_at = ?, updated_at = ?
+		WHERE feed_source_id = ?`), now(), now(), sourceID)
+	if err != nil {
+		return fmt.Errorf("schedule unsubscribe of source %d: %w", sourceID, err)
+	}
+	return nil
+}
+
+// ExpireSubscriptions marks verified subscriptions whose lease ended at t
+// expired (their renewal did not succeed in time).
+func (s *Store) ExpireSubscriptions(ctx context.Context, t time.Time) (int, error) {
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE websub_subscriptions SET state = ?, updated_at = ?
+		WHERE state = ? AND `+s.asTime("lease_expires_at")+` <= `+s.asTime("?")), SubExpired, now(), SubVerified, t.UTC())
+	if err != nil {
+		return 0, fmt.Errorf("expire subscriptions: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// RecordDelivery counts a content distribution the callback took
+// (stored) or refused to store.
+func (s *Store) RecordDelivery(ctx context.Context, id int64, stored bool) error {
+	col := "rejected"
+	if stored {
+		col = "deliveries"
+	}
+	_, err := s.db.ExecContext(ctx, s.q(`UPDATE websub_subscriptions SET `+col+` = `+col+` + 1, last_delivery_at = ?,
+		updated_at = ? WHERE id = ?`), now(), now(), id)
+	if err != nil {
+		return fmt.Errorf("count delivery of subscription %d: %w", id, err)
+	}
+	return nil
+}
+
+// CountSubscriptions counts subscriptions by state.
+func (s *Store) CountSubscriptions(ctx context.Context) (map[string]int, error) {
+	var rows []struct {
+		State string `db:"state"`
+		N     int    `db:"n"`
+	}
+	if err := s.db.SelectContext(ctx, &rows, `SELECT state, COUNT(*) AS n FROM websub_subscriptions GROUP BY state`); err != nil {
+		return nil, fmt.Errorf("count subscriptions: %w", err)
+	}
+	out := map[string]int{}
+	for _, r := range rows {
+		out[r.State] = r.N
+	}
+	return out, nil
+}
+
+// fillWebSub sets the WebSub status of each source that has a
+// subscription.
+func (s *Store) fillWebSub(ctx context.Context, srcs []FeedSource) error {
+	if len(srcs) == 0 {
+		return nil
+	}
+	q, args, err := sqlx.In(`SELECT feed_source_id, state, hub_url, topic_url, lease_expires_at, deliveries, rejected, last_error
+		FROM websub_subscriptions WHERE feed_source_id IN (?)`, sourceIDs(srcs))
+	if err != nil {
+		return fmt.Errorf("read subscriptions: %w", err)
+	}
+	var rows []struct {
+		SourceID  int64      `db:"feed_source_id"`
+		State     string     `db:"state"`
+		Hub       string     `db:"hub_url"`
+		Topic     string     `db:"topic_url"`
+		Expires   *time.Time `db:"lease_expires_at"`
+		Delivered int        `db:"deliveries"`
+		Rejected  int        `db:"rejected"`
+		LastError string     `db:"last_error"`
+	}
+	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
+		return fmt.Errorf("read subscriptions: %w", err)
+	}
+	by := make(map[int64]*WebSubStatus, len(rows))
+	for _, r := range rows {
+		by[r.SourceID] = &WebSubStatus{State: r.State, HubURL: r.Hub, TopicURL: r.Topic, LeaseExpiresAt: utcPtr(r.Expires),
+			Deliveries: r.Delivered, Rejected: r.Rejected, LastError: r.LastError}
+	}
+	for i := range srcs {
+		srcs[i].WebSub = by[srcs[i].ID]
+	}
+	return nil
+}
+
+func sourceIDs(srcs []FeedSource) []int64 {
+	ids := make([]int64, len(srcs))
+	for i, s := range srcs {
+		ids[i] = s.ID
+	}
+	return ids
+}
+
+// inTx runs fn in a transaction, committed when it returns nil.
+func (s *Store) inTx(ctx context.Context, what string, fn func(tx *sqlx.Tx) error) error {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("%s: begin: %w", what, err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("%s: commit: %w", what, err)
+	}
+	return nil
+}

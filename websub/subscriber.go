@@ -1,0 +1,359 @@
+// Package websub is the WebSub (W3C Recommendation) subscriber: it
+// subscribes to the hubs feeds advertise, answers the hubs' verification
+// of intent at a per-subscription callback under the API listener, checks
+// the signature of every content distribution and hands signed content to
+// the same per-item pipeline as a poll. docs/scheduling.md tells how
+// subscriptions are made, renewed and dropped.
+package websub
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	mrand "math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/sources"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// Store is what the subscriber needs of the database. *store.Store
+// satisfies it.
+type Store interface {
+	WebSubCandidates(ctx context.Context, limit int) ([]store.FeedSource, error)
+	CreateSubscription(ctx context.Context, sub *store.Subscription) error
+	DueSubscriptions(ctx context.Context, t time.Time, limit int) ([]store.SubscriptionTask, error)
+	ClaimSubscriptionRequest(ctx context.Context, sub store.Subscription, r store.SubscriptionRequest) (bool, error)
+	SubscriptionRequestFailed(ctx context.Context, id int64, msg string, retryAt time.Time) error
+	SubscriptionByToken(ctx context.Context, token string) (*store.Subscription, error)
+	VerifySubscription(ctx context.Context, sub store.Subscription, leaseSeconds int, expires, renewAt time.Time) error
+	EndSubscription(ctx context.Context, sub store.Subscription, state, reason string, next time.Time) error
+	DeleteSubscription(ctx context.Context, id int64) error
+	SubscriptionDueNow(ctx context.Context, sourceID int64) error
+	ExpireSubscriptions(ctx context.Context, t time.Time) (int, error)
+	RecordDelivery(ctx context.Context, id int64, stored bool) error
+	CountSubscriptions(ctx context.Context) (map[string]int, error)
+	GetSource(ctx context.Context, workspaceID, id int64) (*store.FeedSource, error)
+}
+
+// Pusher stores pushed items through the per-item pipeline.
+// *poller.Poller satisfies it.
+type Pusher interface {
+	Push(ctx context.Context, src store.FeedSource, items []sources.FeedItem) (poller.Outcome, error)
+}
+
+// Options configures a Subscriber. PublicURL, Store, Pusher and Client
+// are required.
+type Options struct {
+	Store  Store
+	Pusher Pusher
+	// PublicURL is where hubs reach the API listener from outside
+	// (FEEDPOLLER_PUBLIC_URL); callbacks are PublicURL/websub/<token>.
+	PublicURL string
+	// Client sends subscription requests; the daemon's dials through
+	// the fetcher's address policy, so a hub on an internal address is
+	// refused unless allowed.
+	Client *http.Client
+	// Lease is the lease asked of hubs (they may grant another).
+	Lease time.Duration
+	// Interval is how often Run looks for subscriptions to make, renew or
+	// drop.
+	Interval time.Duration
+	// MaxBodyBytes bounds a content distribution (larger: 413).
+	MaxBodyBytes int64
+	// MaxItems caps the items taken from one delivery.
+	MaxItems int
+	// UserAgent of subscription requests.
+	UserAgent string
+	Metrics   *Metrics
+	Log       *slog.Logger
+}
+
+// DefaultOptions are the subscriber's defaults, without dependencies.
+func DefaultOptions() Options {
+	return Options{Lease: 10 * 24 * time.Hour, Interval: time.Minute, MaxBodyBytes: 10 << 20, MaxItems: 1000}
+}
+
+// Subscriber makes, renews and drops subscriptions and serves their
+// callbacks.
+type Subscriber struct {
+	opts Options
+	base string
+	log  *slog.Logger
+	m    *Metrics
+	wake chan struct{}
+}
+
+// New checks opts and builds a Subscriber.
+func New(opts Options) (*Subscriber, error) {
+	var errs []string
+	u, err := url.Parse(opts.PublicURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		u.RawQuery != "" || u.Fragment != "" {
+		errs = append(errs, fmt.Sprintf("public URL %q is not an absolute http(s) URL without credentials, query or fragment", opts.PublicURL))
+	}
+	if opts.Store == nil || opts.Pusher == nil || opts.Client == nil {
+		errs = append(errs, "a store, a pusher and an HTTP client are required")
+	}
+	if opts.Lease < time.Minute || opts.Interval <= 0 || opts.MaxBodyBytes < 1024 {
+		errs = append(errs, "lease must be at least 1m, interval more than 0 and max body at least 1024 bytes")
+	}
+	if len(errs) > 0 {
+		return nil, errors.New("websub: " + strings.Join(errs, "; "))
+	}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	if opts.Metrics == nil {
+		if opts.Metrics, err = NewMetrics(nil); err != nil {
+			return nil, err
+		}
+	}
+	return &Subscriber{opts: opts, base: strings.TrimRight(opts.PublicURL, "/"), log: opts.Log, m: opts.Metrics,
+		wake: make(chan struct{}, 1)}, nil
+}
+
+// CallbackPath is the route of the callbacks under the API listener.
+const CallbackPath = "/websub/"
+
+// callback is the callback URL of a token.
+func (s *Subscriber) callback(token string) string { return s.base + CallbackPath + token }
+
+// Run syncs subscriptions every Interval (and when woken by
+// SourceChanged) until ctx ends.
+func (s *Subscriber) Run(ctx context.Context) {
+	s.log.Info("websub subscriber started", "public_url", s.base, "interval", s.opts.Interval)
+	for {
+		if err := s.Sync(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("websub: sync failed; retrying at the next interval", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.wake:
+		case <-time.After(s.opts.Interval):
+		}
+	}
+}
+
+// SourceChanged makes the subscription of a source that was paused,
+// resumed or deleted due at once, so the hub is told at the next sync
+// (by whichever daemon runs it), and wakes this one's.
+func (s *Subscriber) SourceChanged(ctx context.Context, sourceID int64) {
+	if err := s.opts.Store.SubscriptionDueNow(ctx, sourceID); err != nil {
+		s.log.Warn("websub: could not schedule the subscription's update; the next sync finds it", "source_id", sourceID, "err", err)
+	}
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// syncBatch bounds the work of one sync.
+const syncBatch = 100
+
+// Sync is one round: leases that ran out are marked expired, sources that
+// advertise a hub get a subscription, and every due subscription's request
+// is sent (subscribe, renew, retry, unsubscribe).
+func (s *Subscriber) Sync(ctx context.Context) error {
+	now := time.Now()
+	cands, err := s.opts.Store.WebSubCandidates(ctx, syncBatch)
+	if err != nil {
+		return err
+	}
+	for _, src := range cands {
+		sub := &store.Subscription{SourceID: src.ID, HubURL: src.HubURL, TopicURL: topicOf(src.SelfURL, src.URL),
+			CallbackToken: randomHex(24), Secret: randomHex(32), NextRequestAt: now}
+		if err := s.opts.Store.CreateSubscription(ctx, sub); err != nil && !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+	}
+	due, err := s.opts.Store.DueSubscriptions(ctx, now, syncBatch)
+	if err != nil {
+		return err
+	}
+	for _, t := range due {
+		if err := s.handle(ctx, t, now); err != nil {
+			return err
+		}
+	}
+	if n, err := s.opts.Store.ExpireSubscriptions(ctx, time.Now()); err != nil {
+		return err
+	} else if n > 0 {
+		s.log.Warn("websub: leases ran out before a renewal was verified; sources polled adaptively again", "subscriptions", n)
+	}
+	return s.countStates(ctx)
+}
+
+func (s *Subscriber) countStates(ctx context.Context) error {
+	counts, err := s.opts.Store.CountSubscriptions(ctx)
+	if err != nil {
+		return err
+	}
+	for _, st := range store.SubscriptionStates() {
+		s.m.Subscriptions.WithLabelValues(st).Set(float64(counts[st]))
+	}
+	return nil
+}
+
+// topicOf is the topic to subscribe to: the feed's self URL, else the
+// URL it is polled at.
+func topicOf(self, feedURL string) string {
+	if self != "" {
+		return self
+	}
+	return feedURL
+}
+
+// live says whether the hub may be sending for sub.
+func live(state string) bool { return state == store.SubPending || state == store.SubVerified }
+
+// handle sends the request a due subscription needs.
+func (s *Subscriber) handle(ctx context.Context, t store.SubscriptionTask, now time.Time) error {
+	sub := t.Subscription
+	want := t.Active && t.SourceHub != ""
+	if !want {
+		if live(sub.State) && sub.PendingMode == "unsubscribe" && (sub.Failures == 0 || sub.Failures >= maxUnsubscribeTries) {
+			// The hub took the unsubscription and never confirmed it, or
+			// kept refusing it: stop asking. Its deliveries now find no
+			// active subscription (404) and its lease runs out.
+			s.log.Warn("websub: the hub did not confirm the unsubscription; the subscription is dropped", "source_id", sub.SourceID, "hub", sub.HubURL)
+			if t.SourceURL == "" {
+				return s.opts.Store.DeleteSubscription(ctx, sub.ID)
+			}
+			return s.opts.Store.EndSubscription(ctx, sub, store.SubUnsubscribed, "the hub did not confirm the unsubscription", time.Time{})
+		}
+		if live(sub.State) {
+			return s.send(ctx, sub, store.SubscriptionRequest{Mode: "unsubscribe", HubURL: sub.HubURL, TopicURL: sub.TopicURL,
+				CallbackToken: sub.CallbackToken, Secret: sub.Secret}, now)
+		}
+		if t.SourceURL == "" { // the source is gone and the hub told
+			return s.opts.Store.DeleteSubscription(ctx, sub.ID)
+		}
+		return s.opts.Store.EndSubscription(ctx, sub, sub.State, sub.LastError, time.Time{})
+	}
+	r := store.SubscriptionRequest{Mode: "subscribe", HubURL: t.SourceHub, TopicURL: topicOf(t.SelfURL, t.SourceURL),
+		CallbackToken: sub.CallbackToken, Secret: sub.Secret}
+	if !live(sub.State) || r.HubURL != sub.HubURL || r.TopicURL != sub.TopicURL {
+		// A fresh subscription gets a fresh callback and secret: what an
+		// ended one leaked opens nothing.
+		r.CallbackToken, r.Secret = randomHex(24), randomHex(32)
+	}
+	return s.send(ctx, sub, r, now)
+}
+
+// maxUnsubscribeTries bounds the unsubscription requests a refusing hub
+// gets.
+const maxUnsubscribeTries = 5
+
+// verifyWait is how long a request waits for the hub's verification of
+// intent before it is sent again.
+const verifyWait = time.Hour
+
+// send claims the request (no other replica sends it too), posts it to
+// the hub and records a refusal.
+func (s *Subscriber) send(ctx context.Context, sub store.Subscription, r store.SubscriptionRequest, now time.Time) error {
+	r.NextRequestAt = now.Add(verifyWait)
+	if sub.State == store.SubVerified && sub.LeaseExpiresAt != nil && r.Mode == "subscribe" {
+		// A renewal that is not verified is tried again before the lease
+		// runs out.
+		r.NextRequestAt = minTime(r.NextRequestAt, now.Add(sub.LeaseExpiresAt.Sub(now)/2))
+	}
+	ok, err := s.opts.Store.ClaimSubscriptionRequest(ctx, sub, r)
+	if err != nil || !ok {
+		return err
+	}
+	err = s.post(ctx, r)
+	s.m.Requests.WithLabelValues(r.Mode, result(err)).Inc()
+	if err != nil {
+		retry := now.Add(backoff(sub.Failures + 1))
+		s.log.Warn("websub: hub request failed; polling continues", "source_id", sub.SourceID, "mode", r.Mode,
+			"hub", r.HubURL, "topic", r.TopicURL, "retry_at", retry.UTC().Format(time.RFC3339), "err", err)
+		return s.opts.Store.SubscriptionRequestFailed(ctx, sub.ID, err.Error(), retry)
+	}
+	s.log.Info("websub: request accepted by the hub, awaiting verification", "source_id", sub.SourceID, "mode", r.Mode,
+		"hub", r.HubURL, "topic", r.TopicURL, "renewal", r.Mode == "subscribe" && sub.State == store.SubVerified)
+	return nil
+}
+
+func result(err error) string {
+	if err != nil {
+		return "failed"
+	}
+	return "accepted"
+}
+
+// backoff is the wait before the n-th retry of a failed request: 5 min
+// doubling, at most a day.
+func backoff(n int) time.Duration {
+	d := 5 * time.Minute
+	for i := 1; i < n && d < 24*time.Hour; i++ {
+		d *= 2
+	}
+	return min(d, 24*time.Hour)
+}
+
+// post sends one subscription request to the hub.
+func (s *Subscriber) post(ctx context.Context, r store.SubscriptionRequest) error {
+	u, err := url.Parse(r.HubURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("hub URL %q is not an absolute http(s) URL", r.HubURL)
+	}
+	form := url.Values{"hub.mode": {r.Mode}, "hub.topic": {r.TopicURL}, "hub.callback": {s.callback(r.CallbackToken)}}
+	if r.Mode == "subscribe" {
+		form.Set("hub.secret", r.Secret)
+		form.Set("hub.lease_seconds", fmt.Sprint(int64(s.opts.Lease/time.Second)))
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.HubURL, strings.NewReader(form.Encode()))
+	if err != nil {
+		return fmt.Errorf("%s request to hub %s: %w", r.Mode, u.Host, err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if s.opts.UserAgent != "" {
+		req.Header.Set("User-Agent", s.opts.UserAgent)
+	}
+	resp, err := s.opts.Client.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s request to hub %s: %w", r.Mode, u.Host, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+		return fmt.Errorf("%s request to hub %s: HTTP %d: %s", r.Mode, u.Host, resp.StatusCode,
+			strings.ToValidUTF8(strings.TrimSpace(string(b)), ""))
+	}
+	return nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// randomHex is n random bytes, hex-encoded: callback tokens and secrets.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return hex.EncodeToString(b)
+}
+
+// renewAt is when a lease granted at now is renewed: at 80 to 90 % of
+// it, jittered so that renewals of many subscriptions spread out, and at
+// least three sync intervals before it ends (so a sync sees it in time),
+// but not before half of it.
+func (s *Subscriber) renewAt(now time.Time, lease time.Duration) time.Time {
+	margin := max(time.Duration(float64(lease)*(0.1+0.1*mrand.Float64())), 3*s.opts.Interval)
+	return now.Add(max(lease-margin, lease/2))
+}
