@@ -156,6 +156,8 @@ func TestWebSubThroughTheBinary(t *testing.T) {
 
 			// Subscribe → verify.
 			waitFor(t, "the ok subscription verified", func() bool { r, _ := subOf(t, st, ids["ok"]); return r.State == store.SubVerified })
+			// The hub records the verification once it has read the answer.
+			waitFor(t, "the hub's verification done", func() bool { r := okHub.Requests(); return len(r) > 0 && r[0].Verified })
 			first := okHub.Requests()[0]
 			if first.Mode != "subscribe" || first.Topic != site.URL+"/ok.xml" || !strings.HasPrefix(first.Callback, public+"/websub/") ||
 				len(first.Secret) != 64 || first.LeaseAsked != 864000 || !first.Verified {

@@ -105,14 +105,20 @@ func (h *Hub) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad subscription request", http.StatusBadRequest)
 		return
 	}
+	// Recorded before the answer, so a subscriber that got its 202 finds
+	// its request here; the verification fills in its outcome later.
+	h.mu.Lock()
+	at := len(h.requests)
+	h.requests = append(h.requests, req)
+	h.mu.Unlock()
 	w.WriteHeader(http.StatusAccepted)
-	go h.verify(req, b)
+	go h.verify(at, req, b)
 }
 
 // verify is the hub's verification of intent (or denial), after the 202.
-func (h *Hub) verify(req Request, b Behaviour) {
+// at is the request's place in Requests.
+func (h *Hub) verify(at int, req Request, b Behaviour) {
 	if b.NeverVerify {
-		h.record(req)
 		return
 	}
 	q := url.Values{"hub.topic": {req.Topic}}
@@ -133,7 +139,6 @@ func (h *Hub) verify(req Request, b Behaviour) {
 	}
 	u, err := url.Parse(req.Callback)
 	if err != nil {
-		h.record(req)
 		return
 	}
 	u.RawQuery = q.Encode()
@@ -146,7 +151,7 @@ func (h *Hub) verify(req Request, b Behaviour) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.requests = append(h.requests, req)
+	h.requests[at] = req
 	if !req.Verified {
 		return
 	}
