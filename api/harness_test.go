@@ -255,6 +255,7 @@ type sourceJSON struct {
 	Due                    bool      `json:"due"`
 	FeedTitle              *string   `json:"feed_title"`
 	InitialArticleCount    *int      `json:"initial_article_count"`
+	SiteURL                string    `json:"site_url"`
 	PageTitle              *string   `json:"page_title"`
 	FeedLinks              []string  `json:"feed_links"`
 	Hint                   string    `json:"hint"`
