@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/service"
 )
 
 // offlineValidator refuses every rss and web URL without any network, so
@@ -18,8 +19,8 @@ type offlineValidator struct{}
 
 var errOffline = errors.New("validation is offline in this test")
 
-func (offlineValidator) ValidateFeed(context.Context, string) (string, int, error) {
-	return "", 0, errOffline
+func (offlineValidator) ValidateFeed(context.Context, string) (service.FeedCheck, error) {
+	return service.FeedCheck{}, errOffline
 }
 
 func (offlineValidator) ValidatePage(context.Context, string) (string, []string, error) {

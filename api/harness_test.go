@@ -255,6 +255,7 @@ type sourceJSON struct {
 	Due                    bool      `json:"due"`
 	FeedTitle              *string   `json:"feed_title"`
 	InitialArticleCount    *int      `json:"initial_article_count"`
+	SiteURL                string    `json:"site_url"`
 	PageTitle              *string   `json:"page_title"`
 	FeedLinks              []string  `json:"feed_links"`
 	Hint                   string    `json:"hint"`
@@ -315,8 +316,9 @@ func newLoopbackValidator() loopbackValidator {
 	return loopbackValidator{feeds: &rss.Fetcher{Client: client}, pages: &web.Fetcher{Client: client}}
 }
 
-func (v loopbackValidator) ValidateFeed(ctx context.Context, url string) (string, int, error) {
-	return v.feeds.Validate(ctx, url)
+func (v loopbackValidator) ValidateFeed(ctx context.Context, url string) (service.FeedCheck, error) {
+	got, err := v.feeds.Validate(ctx, url)
+	return service.FeedCheck{Title: got.Title, ItemCount: got.ItemCount, SiteURL: got.SiteURL}, err
 }
 
 func (v loopbackValidator) ValidatePage(ctx context.Context, url string) (string, []string, error) {

@@ -64,16 +64,16 @@ func TestImportOtherReadersOPML(t *testing.T) {
 		for i, o := range rep.Outcomes {
 			byName[o.Name] = i
 		}
-		want := []struct{ name, status, category, reason string }{
-			{"The Go Blog", "added", "Go", ""},
-			{"Release notes", "rejected", "Go", "web pages"},
-			{"PostgreSQL News", "added", "Databases/PostgreSQL", ""},
-			{"SQLite release history", "rejected", "Databases", "web pages"},
-			{"The Go Blog (again)", "duplicate", "Security & Ops", "same URL as outline 1"},
-			{"Let's Encrypt", "added", "Security & Ops", ""},
-			{"Hacker News", "added", "Aggregators/Tech", ""},
-			{"Süddeutsche – Wissen", "added", "", ""},
-			{"Old podcast", "rejected", "", "not an http or https URL"},
+		want := []struct{ name, status, category, reason, site string }{
+			{"The Go Blog", "added", "Go", "", "/go.dev/blog/"},
+			{"Release notes", "rejected", "Go", "web pages", ""},
+			{"PostgreSQL News", "added", "Databases/PostgreSQL", "", "/www.postgresql.org/"},
+			{"SQLite release history", "rejected", "Databases", "web pages", ""},
+			{"The Go Blog (again)", "duplicate", "Security & Ops", "same URL as outline 1", ""},
+			{"Let's Encrypt", "added", "Security & Ops", "", "/letsencrypt.org/"},
+			{"Hacker News", "added", "Aggregators/Tech", "", "/news.ycombinator.com/"},
+			{"Süddeutsche – Wissen", "added", "", "", "/www.sueddeutsche.de/wissen"},
+			{"Old podcast", "rejected", "", "not an http or https URL", ""},
 		}
 		for _, w := range want {
 			i, ok := byName[w.name]
@@ -87,7 +87,8 @@ func TestImportOtherReadersOPML(t *testing.T) {
 			}
 			if w.status == "added" {
 				src := e.getSourceJSON(t, ws.ID, o.SourceID)
-				if src["title"] != w.name || src["category"] != w.category || src["source_type"] != "rss" {
+				if src["title"] != w.name || src["category"] != w.category || src["source_type"] != "rss" ||
+					src["site_url"] != site.URL+w.site {
 					t.Errorf("%q stored as %v", w.name, src)
 				}
 			}
@@ -116,12 +117,14 @@ func (e *env) getSourceJSON(t *testing.T, wsID, id int64) map[string]any {
 }
 
 // What feedpoller exports is OPML 2.0 that imports into another
-// workspace as the same sources: URL, type, title and category.
+// workspace as the same sources: URL, type, title, category and a feed's
+// site (htmlUrl), the one the feed names or the one given at creation.
 func TestExportedOPMLReimports(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, e *env) {
 		ws := e.createWorkspace(t, "exporter")
 		e.createSource(t, ws.ID, map[string]any{"url": e.site.URL + "/feed.xml", "category": "News/Loopback"})
-		e.createSource(t, ws.ID, map[string]any{"url": e.site.URL + "/feed.xml?edition=2", "title": "Second & <edition>"})
+		e.createSource(t, ws.ID, map[string]any{"url": e.site.URL + "/feed.xml?edition=2", "title": "Second & <edition>",
+			"site_url": "https://second.example/"})
 		e.createSource(t, ws.ID, map[string]any{"url": e.site.URL + "/plain.html", "source_type": "web", "category": "Pages"})
 		e.createSource(t, ws.ID, map[string]any{"url": "https://api.example.com/v1", "source_type": "api"})
 		r := e.do("GET", path("/%d/sources.opml", ws.ID), e.admin, nil).want(t, http.StatusOK)
@@ -131,6 +134,13 @@ func TestExportedOPMLReimports(t *testing.T) {
 		doc, err := opml.Parse(bytes.NewReader(r.body), opml.Limits{})
 		if err != nil || doc.Version != "2.0" || len(doc.Outlines) != 3 {
 			t.Fatalf("export does not parse as OPML 2.0 with 3 outlines: %v %+v\n%s", err, doc, r.body)
+		}
+		htmlURLs := map[string]string{}
+		for _, o := range doc.Outlines {
+			htmlURLs[o.XMLURL] = o.HTMLURL
+		}
+		if htmlURLs[e.site.URL+"/feed.xml"] != "http://example.test/" || htmlURLs[e.site.URL+"/feed.xml?edition=2"] != "https://second.example/" {
+			t.Errorf("feeds' htmlUrl: %v\n%s", htmlURLs, r.body)
 		}
 		other := e.createWorkspace(t, "importer")
 		res, rep := e.importOPML(t, other.ID, "?web_pages=true", string(r.body))
@@ -144,7 +154,7 @@ func TestExportedOPMLReimports(t *testing.T) {
 			var out []string
 			for _, s := range list.Items {
 				if s["source_type"] != "api" {
-					out = append(out, fmt.Sprintf("%v|%v|%v|%v", s["url"], s["source_type"], s["title"], s["category"]))
+					out = append(out, fmt.Sprintf("%v|%v|%v|%v|%v", s["url"], s["source_type"], s["title"], s["category"], s["site_url"]))
 				}
 			}
 			sort.Strings(out)

@@ -62,8 +62,19 @@ func TestCreateSourceSpecCases(t *testing.T) {
 			if src.FeedTitle == nil || *src.FeedTitle != "Loopback News" || src.InitialArticleCount == nil || *src.InitialArticleCount != 3 {
 				t.Fatalf("feed title/count %+v", src)
 			}
-			if src.Title != "Loopback News" || src.PageTitle != nil || src.FeedLinks != nil {
+			if src.Title != "Loopback News" || src.PageTitle != nil || src.FeedLinks != nil || src.SiteURL != "http://example.test/" {
 				t.Fatalf("rss answer %+v", src)
+			}
+		})
+		t.Run("site_url that is not an http(s) URL gets 400", func(t *testing.T) {
+			before := e.countRows(t, "feed_sources")
+			r := e.do("POST", path("/%d/sources", ws.ID), e.admin,
+				map[string]any{"url": e.site.URL + "/feed.xml?site=bad", "site_url": "javascript:alert(1)"}).want(t, http.StatusBadRequest)
+			if eb := r.errBody(t); eb.Fields["site_url"] != "must be an http(s) URL" {
+				t.Fatalf("error %+v", eb)
+			}
+			if e.countRows(t, "feed_sources") != before {
+				t.Fatal("a refused source was stored")
 			}
 		})
 		t.Run("rss that is not a feed gets 400", func(t *testing.T) {

@@ -18,6 +18,9 @@ type Spec struct {
 	Type     string
 	Title    string
 	Category string
+	// SiteURL is a feed outline's htmlUrl as written: the site the feed
+	// belongs to ("" for page outlines, whose htmlUrl is URL).
+	SiteURL string
 }
 
 // Result is what the Creator made of a Spec.

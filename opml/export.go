@@ -39,8 +39,8 @@ type xmlOutline struct {
 // the others go into one folder per category (the category string is the
 // folder's text, "/" included, since those readers know one level of
 // folders), in the order of each category's first outline. Feeds are
-// written as type="rss" outlines with text, title, xmlUrl and htmlUrl;
-// outlines without a feed URL (web pages) carry only htmlUrl, which both
+// written as type="rss" outlines with text, title, xmlUrl and htmlUrl
+// (the site, when known); outlines without a feed URL (web pages) carry only htmlUrl, which both
 // readers skip and Import turns back into web sources. Outline.Type and
 // Outline.Line are not written.
 func Export(w io.Writer, h Head, outlines []Outline) error {

@@ -65,7 +65,7 @@ func plan(outlines []Outline, opts ImportOptions) ([]Outcome, []task) {
 		out := Outcome{Index: i, Line: o.Line, Name: o.Name(), Category: o.Category}
 		switch {
 		case o.XMLURL != "":
-			spec.URL, spec.Type = o.XMLURL, TypeRSS
+			spec.URL, spec.Type, spec.SiteURL = o.XMLURL, TypeRSS, o.HTMLURL
 		case opts.WebPages:
 			spec.URL, spec.Type = o.HTMLURL, TypeWeb
 		default:

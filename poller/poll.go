@@ -125,6 +125,7 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 	}
 	if src.SourceType != store.SourceWeb {
 		save.Source.HubURL, save.Source.SelfURL = webSubLinks(res.Hints)
+		save.Source.SiteURL = res.SiteURL
 	}
 	save.Run.ItemsSeen = len(res.Items)
 	processed, err := p.pipeline.Run(ctx, pipeline.Batch{Source: src, Items: res.Items, FetchBy: fetchBy})

@@ -49,12 +49,20 @@ type DigestStore interface {
 // Validator checks a URL before a source is stored. The daemon puts the
 // RSS fetcher and the web poller behind it.
 type Validator interface {
-	// ValidateFeed fetches and parses a feed, returning its title and its
-	// current number of items.
-	ValidateFeed(ctx context.Context, url string) (title string, itemCount int, err error)
+	// ValidateFeed fetches and parses a feed, returning its title, its
+	// current number of items and the site it names.
+	ValidateFeed(ctx context.Context, url string) (FeedCheck, error)
 	// ValidatePage fetches a web page (2xx, HTML, non-empty), returning its
 	// title and the feeds it advertises.
 	ValidatePage(ctx context.Context, url string) (title string, feedLinks []string, err error)
+}
+
+// FeedCheck is what validating a feed found.
+type FeedCheck struct {
+	Title     string
+	ItemCount int
+	// SiteURL is the site the feed names, an absolute http(s) URL, or "".
+	SiteURL string
 }
 
 // Poller polls one source at once, whether or not it is due.

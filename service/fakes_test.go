@@ -201,6 +201,7 @@ type fakeValidator struct {
 	mu        sync.Mutex
 	title     string
 	items     int
+	site      string
 	links     []string
 	err       error
 	fetched   []string
@@ -222,9 +223,9 @@ func (v *fakeValidator) calls() int {
 	return len(v.fetched)
 }
 
-func (v *fakeValidator) ValidateFeed(ctx context.Context, url string) (string, int, error) {
+func (v *fakeValidator) ValidateFeed(ctx context.Context, url string) (service.FeedCheck, error) {
 	v.record(ctx, url)
-	return v.title, v.items, v.err
+	return service.FeedCheck{Title: v.title, ItemCount: v.items, SiteURL: v.site}, v.err
 }
 
 func (v *fakeValidator) ValidatePage(ctx context.Context, url string) (string, []string, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -97,6 +98,11 @@ func (c opmlCreator) CreateSource(ctx context.Context, workspaceID int64, spec o
 		cat := cutRunes(spec.Category, MaxCategoryRunes)
 		ss.Category = &cat
 	}
+	if site := strings.TrimSpace(spec.SiteURL); checkURL(site) == "" {
+		// A site link the service would refuse is dropped rather than
+		// the feed: the feed's polls name its site anyway.
+		ss.SiteURL = &site
+	}
 	created, err := c.s.CreateSource(ctx, workspaceID, ss)
 	var se *Error
 	switch {
@@ -126,9 +132,10 @@ func cutRunes(s string, n int) string {
 
 // ExportOPML writes the workspace's feed and web sources as an OPML 2.0
 // document, categories as folders, in the order they were added. Feeds
-// are xmlUrl outlines; web pages carry only htmlUrl (readers skip them,
-// ImportOPML with WebPages turns them back into web sources). api
-// sources are not feeds or pages and are left out.
+// are xmlUrl outlines with their site as htmlUrl when it is known; web
+// pages carry only htmlUrl (readers skip them, ImportOPML with WebPages
+// turns them back into web sources). api sources are not feeds or pages
+// and are left out.
 func (s *Service) ExportOPML(ctx context.Context, workspaceID int64, w io.Writer) error {
 	ws, err := s.GetWorkspace(ctx, workspaceID)
 	if err != nil {
@@ -143,7 +150,7 @@ func (s *Service) ExportOPML(ctx context.Context, workspaceID int64, w io.Writer
 		o := opml.Outline{Text: src.Title, Title: src.Title, Category: src.Category}
 		switch src.SourceType {
 		case store.SourceRSS:
-			o.XMLURL = src.URL
+			o.XMLURL, o.HTMLURL = src.URL, src.SiteURL
 		case store.SourceWeb:
 			o.HTMLURL = src.URL
 		default:

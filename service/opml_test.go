@@ -29,8 +29,8 @@ func (v *urlValidator) check(url string) error {
 	return v.fail[url]
 }
 
-func (v *urlValidator) ValidateFeed(_ context.Context, url string) (string, int, error) {
-	return "Feed's own title", 1, v.check(url)
+func (v *urlValidator) ValidateFeed(_ context.Context, url string) (service.FeedCheck, error) {
+	return service.FeedCheck{Title: "Feed's own title", ItemCount: 1}, v.check(url)
 }
 
 func (v *urlValidator) ValidatePage(_ context.Context, url string) (string, []string, error) {
@@ -54,11 +54,12 @@ const subscriptions = `<?xml version="1.0"?>
   </outline>
   <outline text="Already here" type="rss" xmlUrl="HTTPS://Known.test:443/feed"/>
   <outline text="A page" htmlUrl="https://page.test/news"/>
-  <outline type="rss" xmlUrl="https://untitled.test/rss"/>
+  <outline type="rss" xmlUrl="https://untitled.test/rss" htmlUrl="javascript:alert(1)"/>
 </body></opml>`
 
 // Every outline is decided through the source service: a new feed is
-// added with its folder as category and the reader's name as title, a
+// added with its folder as category, the reader's name as title and its
+// htmlUrl as site, a
 // URL the workspace has (written another way) is a duplicate naming the
 // stored source, a failed validation is rejected with the service's
 // reason, a page is rejected unless web pages are asked for.
@@ -97,8 +98,14 @@ func TestImportOPMLDecidesEachOutline(t *testing.T) {
 		t.Errorf("report %+v", rep)
 	}
 	src, err := f.svc.GetSource(ctx, f.wsID, got["https://go.test/feed.atom"].SourceID)
-	if err != nil || src.Category != "Tech/Go" || src.Title != "The Go Blog" || src.SourceType != store.SourceRSS {
+	if err != nil || src.Category != "Tech/Go" || src.Title != "The Go Blog" || src.SourceType != store.SourceRSS ||
+		src.SiteURL != "https://go.test/" {
 		t.Errorf("stored %+v %v", src, err)
+	}
+	// An htmlUrl the service would refuse costs the feed nothing: it is
+	// dropped, the feed added.
+	if src, err := f.svc.GetSource(ctx, f.wsID, got["https://untitled.test/rss"].SourceID); err != nil || src.SiteURL != "" {
+		t.Errorf("feed with a javascript: htmlUrl stored %+v %v", src, err)
 	}
 	for _, u := range v.calls {
 		if strings.Contains(strings.ToLower(u), "known.test") {
@@ -216,12 +223,12 @@ func TestImportOPMLRefusesHostileBodies(t *testing.T) {
 }
 
 // What ExportOPML writes imports into another workspace as the same
-// sources: URLs, types, titles and categories.
+// sources: URLs, types, titles, categories and a feed's site (htmlUrl).
 func TestExportOPMLReimports(t *testing.T) {
 	f := importFixture(t, &urlValidator{})
 	ctx := context.Background()
 	for _, spec := range []service.SourceSpec{
-		{URL: "https://a.test/feed", Title: ptr("A feed"), Category: ptr("News/Tech")},
+		{URL: "https://a.test/feed", Title: ptr("A feed"), Category: ptr("News/Tech"), SiteURL: ptr("https://www.a.test/")},
 		{URL: "https://b.test/feed", Title: ptr("B & <feed>")},
 		{URL: "https://c.test/page", SourceType: "web", Title: ptr("C page"), Category: ptr("Pages")},
 		{URL: "https://d.test/api", SourceType: "api"},
@@ -234,6 +241,9 @@ func TestExportOPMLReimports(t *testing.T) {
 	if err := f.svc.ExportOPML(ctx, f.wsID, &buf); err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(buf.String(), `xmlUrl="https://a.test/feed" htmlUrl="https://www.a.test/"`) {
+		t.Errorf("the feed's site is not its htmlUrl:\n%s", buf.String())
+	}
 	rep, err := f.svc.ImportOPML(ctx, f.other, &buf, service.ImportOptions{WebPages: true})
 	if err != nil || rep.Added != 3 {
 		t.Fatalf("re-import: %+v %v\n%s", rep, err, buf.String())
@@ -243,7 +253,7 @@ func TestExportOPMLReimports(t *testing.T) {
 		var out []string
 		for _, s := range srcs {
 			if s.SourceType != store.SourceAPI {
-				out = append(out, fmt.Sprintf("%s|%s|%s|%s", s.URL, s.SourceType, s.Title, s.Category))
+				out = append(out, fmt.Sprintf("%s|%s|%s|%s|%s", s.URL, s.SourceType, s.Title, s.Category, s.SiteURL))
 			}
 		}
 		sort.Strings(out) // creations run side by side: ids follow completion

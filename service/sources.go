@@ -39,6 +39,9 @@ type SourceSpec struct {
 	// Category is the folder the source is filed under ("/" between
 	// nested folders), as OPML import and export know it; default none.
 	Category *string `json:"category" validate:"omitnil,max=500"`
+	// SiteURL is the site a feed belongs to (OPML's htmlUrl), an http(s)
+	// URL; default: the one the feed names, filled by its polls.
+	SiteURL *string `json:"site_url"`
 }
 
 // SourceChange lists what an update changes; a nil field is left as it is.
@@ -89,6 +92,11 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 		key = k
 	}
 	checkDecayClass(spec.DecayClass, extra)
+	if spec.SiteURL != nil && *spec.SiteURL != "" {
+		if msg := checkURL(*spec.SiteURL); msg != "" {
+			extra["site_url"] = msg
+		}
+	}
 	if err := s.rules.Check(&spec, extra); err != nil {
 		return nil, err
 	}
@@ -123,6 +131,9 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 	src.SourceRank = s.sourceRank(key, spec.ReliabilityTier, spec.DecayClass)
 	if spec.Category != nil {
 		src.Category = *spec.Category
+	}
+	if spec.SiteURL != nil {
+		src.SiteURL = *spec.SiteURL
 	}
 	out := &CreatedSource{}
 	if src.SourceType == store.SourceRSS || src.SourceType == store.SourceWeb {
@@ -186,12 +197,15 @@ func (s *Service) validateURL(ctx context.Context, src *store.FeedSource, out *C
 	defer cancel()
 	var title string
 	if src.SourceType == store.SourceRSS {
-		t, n, err := s.opts.Validator.ValidateFeed(ctx, src.URL)
+		fc, err := s.opts.Validator.ValidateFeed(ctx, src.URL)
 		if err != nil {
 			return invalidf(map[string]string{"url": "is not a readable feed: " + err.Error()}, "feed validation failed: %s", err)
 		}
-		title = t
-		out.FeedTitle, out.ItemCount = t, n
+		title = fc.Title
+		out.FeedTitle, out.ItemCount = fc.Title, fc.ItemCount
+		if src.SiteURL == "" && checkURL(fc.SiteURL) == "" {
+			src.SiteURL = fc.SiteURL
+		}
 	} else {
 		t, links, err := s.opts.Validator.ValidatePage(ctx, src.URL)
 		if err != nil {

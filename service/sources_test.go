@@ -105,6 +105,34 @@ func TestCreateSourceDefaultsComeFromOptions(t *testing.T) {
 	}
 }
 
+// A feed's site comes from the caller, else from what validation found
+// when it is an http(s) URL.
+func TestCreateSourceSiteURL(t *testing.T) {
+	for _, c := range []struct {
+		name, found string
+		spec        service.SourceSpec
+		want        string
+	}{
+		{"the feed's", "https://a.test/", service.SourceSpec{URL: "https://a.test/feed"}, "https://a.test/"},
+		{"the caller's wins", "https://a.test/", service.SourceSpec{URL: "https://a.test/feed", SiteURL: ptr("https://www.a.test/")}, "https://www.a.test/"},
+		{"empty is none", "", service.SourceSpec{URL: "https://a.test/feed", SiteURL: ptr("")}, ""},
+		{"a feed's unusable link is dropped", "https://u:p@a.test/", service.SourceSpec{URL: "https://a.test/feed"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.val.site = c.found
+			got, err := f.svc.CreateSource(context.Background(), f.wsID, c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored, err := f.svc.GetSource(context.Background(), f.wsID, got.Source.ID)
+			if err != nil || stored.SiteURL != c.want {
+				t.Fatalf("site URL %q (%v), want %q", stored.SiteURL, err, c.want)
+			}
+		})
+	}
+}
+
 // A title the site sends is made storable; one the caller sends is
 // checked instead.
 func TestCreateSourceCleansTheSitesTitle(t *testing.T) {
@@ -144,6 +172,10 @@ func TestCreateSourceRefusesBadInputBeforeFetching(t *testing.T) {
 		{"title too long", service.SourceSpec{URL: "https://a.test/", Title: ptr(strings.Repeat("é", 501))}, "title", "must be at most 500 characters"},
 		{"title NUL", service.SourceSpec{URL: "https://a.test/", Title: ptr("a\x00b")}, "title", "must not contain NUL characters"},
 		{"title invalid UTF-8", service.SourceSpec{URL: "https://a.test/", Title: ptr("a\xffb")}, "title", "must be valid UTF-8 text"},
+		{"site javascript", service.SourceSpec{URL: "https://a.test/", SiteURL: ptr("javascript:alert(1)")}, "site_url", "must be an http(s) URL"},
+		{"site relative", service.SourceSpec{URL: "https://a.test/", SiteURL: ptr("/home")}, "site_url", "must be an http(s) URL"},
+		{"site too long", service.SourceSpec{URL: "https://a.test/", SiteURL: ptr("https://a.test/" + strings.Repeat("a", service.MaxURLLength))}, "site_url", "must be at most 2048 characters"},
+		{"site NUL", service.SourceSpec{URL: "https://a.test/", SiteURL: ptr("https://a.test/\x00")}, "site_url", "must not contain NUL characters"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t)

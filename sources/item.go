@@ -50,7 +50,11 @@ type Result struct {
 	HTTPStatus  int
 	// FeedTitle is the feed's or page's title, when known.
 	FeedTitle string
-	Items     []FeedItem
+	// SiteURL is the site the feed belongs to, as the feed names it
+	// (RSS channel <link>, Atom alternate link, JSON Feed home_page_url):
+	// an absolute http(s) URL, or "" when the feed names none usable.
+	SiteURL string
+	Items   []FeedItem
 	// ETag and LastModified are the validators to store for the next fetch,
 	// verbatim as the server sent them (empty when it sent none).
 	ETag         string

@@ -38,6 +38,9 @@ type SourceUpdate struct {
 	Unconditional bool
 	// Title fills an empty source title.
 	Title string
+	// SiteURL replaces the stored site URL when not empty: a feed that
+	// stops naming its site keeps the one it named before.
+	SiteURL string
 }
 
 // maxErrorBytes bounds the error texts stored on a source and a poll run.
@@ -54,6 +57,7 @@ const sourceSet = `last_polled_at = ?, last_polled_status = ?, last_polled_error
 	etag = COALESCE(?, etag), last_modified = COALESCE(?, last_modified),
 	last_unconditional_at = CASE WHEN ? THEN ? ELSE last_unconditional_at END,
 	title = CASE WHEN title = '' THEN ? ELSE title END,
+	site_url = COALESCE(NULLIF(?, ''), site_url),
 	lease_until = NULL, lease_owner = '', updated_at = ?`
 
 // sourceLeased is the WHERE clause of the bookkeeping: the source, still
@@ -72,7 +76,7 @@ func (p PollSave) sourceArgs(t time.Time) []any {
 	}
 	return []any{polled, u.Status, truncate(u.Error, maxErrorBytes), u.Failed, u.Reset, u.NextPollAt.UTC(),
 		truncate(u.NextPollReason, maxReasonBytes), u.NextPollKind, u.ScheduleState, u.HubURL, u.SelfURL,
-		u.Deactivate, false, u.ETag, u.LastModified, u.Unconditional, polled, u.Title, t, p.SourceID, p.Owner, t}
+		u.Deactivate, false, u.ETag, u.LastModified, u.Unconditional, polled, u.Title, u.SiteURL, t, p.SourceID, p.Owner, t}
 }
 
 // updateSource writes the source's bookkeeping in the poll's transaction;

@@ -109,6 +109,10 @@ type FeedSource struct {
 	// Category is the folder the source was imported from (OPML), "/"
 	// between nested folders; empty when none.
 	Category string `db:"category" json:"category"`
+	// SiteURL is the site a feed belongs to (its home page), as the feed
+	// names it or an imported outline's htmlUrl gave it; empty when not
+	// known.
+	SiteURL string `db:"site_url" json:"site_url"`
 	SourceRank
 }
 

@@ -15,7 +15,7 @@ const sourceColumns = `id, workspace_id, url, source_type, title, is_active, pol
 	etag, last_modified, last_polled_at, last_polled_status, last_polled_error, consecutive_failures,
 	next_poll_at, schedule_mode, next_poll_reason, next_poll_kind, schedule_state, hub_url, self_url,
 	websub_subscribed_until, last_unconditional_at, due_at, lease_until, lease_owner, created_at, updated_at,
-	reliability_tier, reliability_tier_manual, decay_class, category`
+	reliability_tier, reliability_tier_manual, decay_class, category, site_url`
 
 // ReasonNew and ReasonActivated are the next poll reasons of a source
 // that was just created or turned active: due at once, by no rule of the
@@ -39,11 +39,11 @@ func (s *Store) CreateSource(ctx context.Context, src *FeedSource) error {
 	src.NextPollReason, src.NextPollKind = ReasonNew, ""
 	err := s.db.GetContext(ctx, &src.ID, s.q(`INSERT INTO feed_sources
 		(workspace_id, url, source_type, title, is_active, polling_interval_minutes, track_changes, schedule_mode,
-		next_poll_at, next_poll_reason, created_at, updated_at, reliability_tier, reliability_tier_manual, decay_class, category)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		next_poll_at, next_poll_reason, created_at, updated_at, reliability_tier, reliability_tier_manual, decay_class, category, site_url)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		src.WorkspaceID, src.URL, src.SourceType, src.Title, src.IsActive, src.PollingIntervalMinutes, src.TrackChanges,
 		src.ScheduleMode, src.NextPollAt, src.NextPollReason, src.CreatedAt, src.UpdatedAt,
-		src.ReliabilityTier, src.ReliabilityTierManual, src.DecayClass, src.Category)
+		src.ReliabilityTier, src.ReliabilityTierManual, src.DecayClass, src.Category, src.SiteURL)
 	if dberr.IsUniqueViolation(err) {
 		return fmt.Errorf("source %s in workspace %d: %w", src.URL, src.WorkspaceID, ErrConflict)
 	}

@@ -78,6 +78,7 @@ func (p PollSave) cleaned() PollSave {
 	u.NextPollReason = CleanText(u.NextPollReason)
 	u.HubURL = cleanPtr(u.HubURL)
 	u.SelfURL = cleanPtr(u.SelfURL)
+	u.SiteURL = CleanText(u.SiteURL)
 	p.Run.Outcome = CleanText(p.Run.Outcome)
 	p.Run.Error = CleanText(p.Run.Error)
 	return p

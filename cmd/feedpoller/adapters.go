@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/sources/web"
 )
@@ -14,8 +15,9 @@ type validator struct {
 	web *web.Fetcher
 }
 
-func (v validator) ValidateFeed(ctx context.Context, url string) (string, int, error) {
-	return v.rss.Validate(ctx, url)
+func (v validator) ValidateFeed(ctx context.Context, url string) (service.FeedCheck, error) {
+	got, err := v.rss.Validate(ctx, url)
+	return service.FeedCheck{Title: got.Title, ItemCount: got.ItemCount, SiteURL: got.SiteURL}, err
 }
 
 func (v validator) ValidatePage(ctx context.Context, url string) (string, []string, error) {

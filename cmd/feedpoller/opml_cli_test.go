@@ -51,7 +51,7 @@ func sourceShapes(t *testing.T, env []string, ws string) []string {
 	}
 	var out []string
 	for _, s := range srcs {
-		out = append(out, fmt.Sprintf("%s|%s|%s|%s", s.URL, s.SourceType, s.Title, s.Category))
+		out = append(out, fmt.Sprintf("%s|%s|%s|%s|%s", s.URL, s.SourceType, s.Title, s.Category, s.SiteURL))
 	}
 	sort.Strings(out)
 	return out
@@ -60,8 +60,9 @@ func sourceShapes(t *testing.T, env []string, ws string) []string {
 // `feedpoller sources import` takes another reader's export (its URLs on
 // a loopback site): progress with a rate on standard error, every
 // outline's outcome on standard output, exit 1 because some outlines were
-// rejected. `sources export` writes OPML that imports into another
-// workspace as the same sources, exit 0.
+// rejected. `sources export` writes OPML, each feed's htmlUrl the one
+// imported, that imports into another workspace as the same sources,
+// exit 0.
 func TestCLISourcesImportAndExport(t *testing.T) {
 	raw, err := os.ReadFile("../../opml/testdata/other-reader.opml")
 	if err != nil {
@@ -109,6 +110,9 @@ func TestCLISourcesImportAndExport(t *testing.T) {
 			}
 			if doc, err := opml.Parse(strings.NewReader(exported), opml.Limits{}); err != nil || doc.Version != "2.0" || len(doc.Outlines) != 8 {
 				t.Fatalf("export: %v %+v\n%s", err, doc, exported)
+			}
+			if want := `xmlUrl="` + site.URL + `/go.dev/blog/feed.atom" htmlUrl="` + site.URL + `/go.dev/blog/"`; !strings.Contains(exported, want) {
+				t.Errorf("export lacks the feed's site: %s\n%s", want, exported)
 			}
 			if err := os.WriteFile(filepath.Join(dir, "back.opml"), []byte(exported), 0o600); err != nil {
 				t.Fatal(err)

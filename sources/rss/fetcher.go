@@ -90,7 +90,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req sources.Request) (*sources.Resu
 		}
 		return nil, err
 	}
-	res.FeedTitle = parsed.title
+	res.FeedTitle, res.SiteURL = parsed.title, parsed.siteURL
 	res.Items = parsed.items
 	// Link headers name the hub first: WebSub asks subscribers to prefer
 	// them to the links in the document.
@@ -98,10 +98,20 @@ func (f *Fetcher) Fetch(ctx context.Context, req sources.Request) (*sources.Resu
 	return res, nil
 }
 
+// Validation is what Validate found of a feed.
+type Validation struct {
+	Title string
+	// ItemCount is the feed's current number of items (after the
+	// MaxItems cap).
+	ItemCount int
+	// SiteURL is the site the feed names (see sources.Result), or "".
+	SiteURL string
+}
+
 // Validate fetches and parses url unconditionally and reports the feed's
-// title and current item count (after the MaxItems cap). The error names
-// the reason: "HTTP 404", "not a feed: …", "timed out after 10s".
-func (f *Fetcher) Validate(ctx context.Context, url string) (title string, itemCount int, err error) {
+// title, current item count and site. The error names the reason:
+// "HTTP 404", "not a feed: …", "timed out after 10s".
+func (f *Fetcher) Validate(ctx context.Context, url string) (Validation, error) {
 	timeout := f.ValidateTimeout
 	if timeout <= 0 {
 		timeout = DefaultValidateTimeout
@@ -110,9 +120,9 @@ func (f *Fetcher) Validate(ctx context.Context, url string) (title string, itemC
 	defer cancel()
 	res, err := f.Fetch(ctx, sources.Request{URL: url})
 	if err != nil {
-		return "", 0, err
+		return Validation{}, err
 	}
-	return res.FeedTitle, len(res.Items), nil
+	return Validation{Title: res.FeedTitle, ItemCount: len(res.Items), SiteURL: res.SiteURL}, nil
 }
 
 func firstNonEmpty(a, b string) string {

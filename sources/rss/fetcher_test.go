@@ -274,16 +274,17 @@ func TestValidate(t *testing.T) {
 	f := newFetcher()
 	f.ValidateTimeout = 200 * time.Millisecond
 
-	title, n, err := f.Validate(context.Background(), srv.URL+"/feed")
-	if err != nil || title != "Example Blog" || n != 2 {
-		t.Errorf("valid feed: %q %d %v", title, n, err)
+	got, err := f.Validate(context.Background(), srv.URL+"/feed")
+	want := Validation{Title: "Example Blog", ItemCount: 2, SiteURL: "https://blog.example.com/"}
+	if err != nil || got != want {
+		t.Errorf("valid feed: %+v %v, want %+v", got, err, want)
 	}
 	for path, want := range map[string]string{
 		"/missing": "HTTP 404",
 		"/page":    "not a feed: got an HTML page",
 		"/slow":    "timed out after 200ms",
 	} {
-		_, _, err := f.Validate(context.Background(), srv.URL+path)
+		_, err := f.Validate(context.Background(), srv.URL+path)
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: err %v, want %q", path, err, want)
 		}

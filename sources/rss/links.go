@@ -111,3 +111,20 @@ func feedBase(feedLink, fetchedURL string) *url.URL {
 	}
 	return fetched
 }
+
+// maxSiteURL bounds a stored site URL, as the source service bounds every
+// URL it accepts.
+const maxSiteURL = 2048
+
+// siteURL is the feed's site link (gofeed's Link: RSS <link>, else an
+// <atom:link rel="alternate">; Atom's alternate link; JSON Feed's
+// home_page_url) made absolute against the document's URL, or "" when
+// it is not a web URL (javascript:, mailto:) or longer than a URL the
+// service accepts.
+func siteURL(link string, doc *url.URL) string {
+	u := weburl.Absolute(doc, link)
+	if len(u) > maxSiteURL {
+		return ""
+	}
+	return u
+}

@@ -15,7 +15,9 @@ import (
 // parsedFeed is what a feed body yields.
 type parsedFeed struct {
 	title string
-	items []sources.FeedItem
+	// siteURL is the feed's site link, absolute http(s), or "".
+	siteURL string
+	items   []sources.FeedItem
 	// hints are what the feed declares about its schedule and hubs.
 	hints sources.Hints
 }
@@ -64,7 +66,8 @@ func parseFeed(body []byte, contentType, httpCharset, feedURL string, maxItems i
 	}
 	// Hub and self links are relative to the document, not to its site.
 	docURL, _ := url.Parse(feedURL)
-	out := &parsedFeed{title: titleText(feed.Title, feedTitleKind), hints: resolveHints(hints, docURL)}
+	out := &parsedFeed{title: titleText(feed.Title, feedTitleKind), siteURL: siteURL(feed.Link, docURL),
+		hints: resolveHints(hints, docURL)}
 	n := min(len(feed.Items), maxItems)
 	out.items = make([]sources.FeedItem, 0, n)
 	for i, it := range feed.Items[:n] {
