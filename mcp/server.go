@@ -1,5 +1,5 @@
 // Package mcp is feedpoller's Model Context Protocol server, on the
-// official Go SDK: the tools search, get_article, list_sources, add_source
+// official Go SDK: the tools search, get_article, digest, list_sources, add_source
 // and poll_source, and each content item as a Markdown resource. It is
 // served over stdio (`feedpoller mcp`) and Streamable HTTP (/mcp on the
 // API listener), with the API's bearer tokens and the same scoping: a
