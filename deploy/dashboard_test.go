@@ -15,6 +15,7 @@ import (
 
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/webhooks"
+	"github.com/feedpoller/feedpoller/websub"
 )
 
 // capture records the collectors a package registers.
@@ -54,6 +55,9 @@ func registeredSeries(t *testing.T) series {
 		t.Fatal(err)
 	}
 	webhooks.NewMetrics(c)
+	if _, err := websub.NewMetrics(c); err != nil {
+		t.Fatal(err)
+	}
 	out := series{}
 	add := func(name string, histogram bool, labels map[string]bool) {
 		if !histogram {
