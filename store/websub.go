@@ -299,7 +299,7 @@ func (s *Store) fillWebSub(ctx context.Context, srcs []FeedSource) error {
 	if len(srcs) == 0 {
 		return nil
 	}
-	q, args, err := sqlx.In(`SELECT feed_source_id, state, hub_url, topic_url, lease_expires_at, deliveries, rejected, last_error
+	q, args, err := inQuery(`SELECT feed_source_id, state, hub_url, topic_url, lease_expires_at, deliveries, rejected, last_error
 		FROM websub_subscriptions WHERE feed_source_id IN (?)`, sourceIDs(srcs))
 	if err != nil {
 		return fmt.Errorf("read subscriptions: %w", err)

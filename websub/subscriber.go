@@ -92,12 +92,19 @@ type Subscriber struct {
 	wake chan struct{}
 }
 
+// ValidPublicURL says whether raw can be the public URL callbacks are
+// made under: absolute http(s) with a host, and no credentials, query or
+// fragment (the callback path is appended to it).
+func ValidPublicURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.User == nil &&
+		u.RawQuery == "" && u.Fragment == ""
+}
+
 // New checks opts and builds a Subscriber.
 func New(opts Options) (*Subscriber, error) {
 	var errs []string
-	u, err := url.Parse(opts.PublicURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
-		u.RawQuery != "" || u.Fragment != "" {
+	if !ValidPublicURL(opts.PublicURL) {
 		errs = append(errs, fmt.Sprintf("public URL %q is not an absolute http(s) URL without credentials, query or fragment", opts.PublicURL))
 	}
 	if opts.Store == nil || opts.Pusher == nil || opts.Client == nil {
@@ -113,9 +120,11 @@ func New(opts Options) (*Subscriber, error) {
 		opts.Log = slog.Default()
 	}
 	if opts.Metrics == nil {
-		if opts.Metrics, err = NewMetrics(nil); err != nil {
+		m, err := NewMetrics(nil)
+		if err != nil {
 			return nil, err
 		}
+		opts.Metrics = m
 	}
 	return &Subscriber{opts: opts, base: strings.TrimRight(opts.PublicURL, "/"), log: opts.Log, m: opts.Metrics,
 		wake: make(chan struct{}, 1)}, nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net/url"
 	"time"
 
 	"github.com/feedpoller/feedpoller/poller"
@@ -99,11 +98,8 @@ func (c Config) webSubOptions() websub.Options {
 // webSubProblems names the websub settings that cannot work.
 func (c Config) webSubProblems() []string {
 	var errs []string
-	if c.PublicURL != "" {
-		u, err := url.Parse(c.PublicURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-			errs = append(errs, fmt.Sprintf("public_url (FEEDPOLLER_PUBLIC_URL) %q is not an absolute http(s) URL without credentials, query or fragment", c.PublicURL))
-		}
+	if c.PublicURL != "" && !websub.ValidPublicURL(c.PublicURL) {
+		errs = append(errs, fmt.Sprintf("public_url (FEEDPOLLER_PUBLIC_URL) %q is not an absolute http(s) URL without credentials, query or fragment", c.PublicURL))
 	}
 	if c.WebSub.Lease < time.Minute || c.WebSub.Lease > 365*24*time.Hour {
 		errs = append(errs, "websub.lease must be 1m..8760h")
