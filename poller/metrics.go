@@ -112,3 +112,10 @@ func (p *Poller) refreshSourceHealth(ctx context.Context) {
 		p.metrics.SourcesDisabled.WithLabelValues(t).Set(float64(disabled[t]))
 	}
 }
+
+// countItems adds what a poll or a push stored to the item counters.
+func (m *Metrics) countItems(out Outcome) {
+	m.Items.WithLabelValues("new").Add(float64(out.ItemsNew))
+	m.Items.WithLabelValues("duplicate").Add(float64(out.ItemsDuplicate))
+	m.Items.WithLabelValues("promoted").Add(float64(out.ItemsPromoted))
+}

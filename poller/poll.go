@@ -215,9 +215,7 @@ func (p *Poller) finish(ctx context.Context, src store.FeedSource, save store.Po
 	p.metrics.Polls.WithLabelValues(src.SourceType, out.Status).Inc()
 	p.metrics.NextPolls.WithLabelValues(save.Source.NextPollKind).Inc()
 	p.metrics.PollDuration.WithLabelValues(src.SourceType).Observe(time.Since(start).Seconds())
-	p.metrics.Items.WithLabelValues("new").Add(float64(out.ItemsNew))
-	p.metrics.Items.WithLabelValues("duplicate").Add(float64(out.ItemsDuplicate))
-	p.metrics.Items.WithLabelValues("promoted").Add(float64(out.ItemsPromoted))
+	p.metrics.countItems(out)
 	p.logPoll(src, out)
 	return out, nil
 }

@@ -43,9 +43,7 @@ func (p *Poller) Push(ctx context.Context, src store.FeedSource, items []sources
 	}
 	out.ItemsNew, out.ItemsDuplicate, out.ItemsPromoted = counts.New, processed.Duplicates+counts.Duplicate, counts.Promoted
 	out.DurationMS = time.Since(start).Milliseconds()
-	p.metrics.Items.WithLabelValues("new").Add(float64(out.ItemsNew))
-	p.metrics.Items.WithLabelValues("duplicate").Add(float64(out.ItemsDuplicate))
-	p.metrics.Items.WithLabelValues("promoted").Add(float64(out.ItemsPromoted))
+	p.metrics.countItems(out)
 	p.log.Info("push", "source_id", src.ID, "host", hostOf(src.URL), "seen", out.ItemsSeen, "new", out.ItemsNew,
 		"duplicate", out.ItemsDuplicate, "promoted", out.ItemsPromoted, "ms", out.DurationMS)
 	return out, nil
