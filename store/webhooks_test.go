@@ -347,3 +347,32 @@ func TestSourceCategory(t *testing.T) {
 		}
 	})
 }
+
+// Pushed items are saved as a poll's are: each new article is placed in a
+// story and each promotion queues its webhook deliveries, in the push's
+// own transaction.
+func TestSavePushPlacesStoriesAndQueuesDeliveries(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		ws, srcs := seed(t, s, "https://push.example/feed")
+		if _, err := s.CreateWebhook(ctx, ws.ID, "https://r.example/hook", "s", []string{webhooks.EventContentItemPromoted}); err != nil {
+			t.Fatal(err)
+		}
+		c, err := s.SavePush(ctx, store.PushSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID,
+			Articles: []store.NewArticle{article("https://push.example/1", "p1", true), article("https://push.example/2", "p2", false)},
+			Run:      store.PollRun{StartedAt: time.Now(), Outcome: store.StatusPushed, ItemsSeen: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.New != 2 || c.Promoted != 1 || c.Deliveries != 1 || len(deliveries(t, s)) != 1 {
+			t.Errorf("counts %+v, %d deliveries stored: want 2 new, 1 promoted, 1 delivery", c, len(deliveries(t, s)))
+		}
+		var storyless int
+		if err := s.DB().Get(&storyless, `SELECT COUNT(*) FROM feed_articles WHERE story_id IS NULL`); err != nil {
+			t.Fatal(err)
+		}
+		if storyless != 0 {
+			t.Errorf("%d pushed articles without a story", storyless)
+		}
+	})
+}
