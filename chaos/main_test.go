@@ -51,7 +51,7 @@ func newDatabase(t *testing.T) string {
 	t.Helper()
 	shared.once.Do(func() { shared.c, shared.err = testdb.StartCluster() })
 	if shared.err != nil {
-		t.Fatalf("PostgreSQL is needed for the chaos suite: %v", shared.err)
+		testdb.Unavailable(t, fmt.Errorf("the chaos suite's cluster: %w", shared.err))
 	}
 	shared.mu.Lock()
 	shared.seq++

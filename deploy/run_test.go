@@ -121,7 +121,13 @@ func TestComposeConfigurationRunsWithoutContainers(t *testing.T) {
 	}
 
 	// The data volume is the working directory. The listen address is the
-	// one thing moved: 8080 may be taken here.
+	// one thing moved: outside a container 0.0.0.0:8080 is every interface
+	// of this machine, and 8080 may be taken (by the README's own serve).
+	for i, kv := range envList {
+		if strings.HasPrefix(kv, "FEEDPOLLER_LISTEN=") {
+			envList[i] = "FEEDPOLLER_LISTEN=" + daemontest.FreeAddr(t)
+		}
+	}
 	d := daemontest.Start(t, daemonBin, t.TempDir(), envList)
 
 	get := func(path, bearer string) (int, string) {

@@ -44,11 +44,73 @@ func (e *env) stored(src *store.FeedSource) stored {
 		state: got.ScheduleState}
 }
 
+// clockAt is tomorrow (UTC) at hh:mm, ticking from there: the hours the
+// scheduling tests run at, whatever the machine's hour. Tomorrow, so that
+// what a poll stores lies ahead of the database's real clock.
+func clockAt(t *testing.T, hhmm string) func() time.Time {
+	t.Helper()
+	at, err := time.Parse("15:04", hhmm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	real0 := time.Now()
+	y, m, d := real0.UTC().Date()
+	start := time.Date(y, m, d+1, at.Hour(), at.Minute(), 0, 0, time.UTC)
+	return func() time.Time { return start.Add(time.Since(real0)) }
+}
+
+// testClocks are the times of day the scheduling tests run at: either
+// side of noon (a window twelve hours ahead ends today or tomorrow) and
+// either end of the day.
+var testClocks = []string{"00:30", "11:59", "12:00", "23:30"}
+
+// skipAllBut is a <skipHours> element skipping every hour but open.
+func skipAllBut(open int) string {
+	var skip strings.Builder
+	skip.WriteString("<skipHours>")
+	for h := range 24 {
+		if h != open {
+			fmt.Fprintf(&skip, "<hour>%d</hour>", h)
+		}
+	}
+	skip.WriteString("</skipHours>")
+	return skip.String()
+}
+
+// skipReason is the reason a poll at now gives for a skipHours window
+// that opens at the next open:00: the time of day, with the weekday when
+// that is not now's day.
+func skipReason(now time.Time, open int) string {
+	now = now.UTC()
+	next := time.Date(now.Year(), now.Month(), now.Day(), open, 0, 0, 0, time.UTC)
+	if !next.After(now) {
+		next = next.Add(24 * time.Hour)
+	}
+	if next.YearDay() != now.YearDay() {
+		return "skipHours until " + next.Format("Mon 15:04")
+	}
+	return "skipHours until " + next.Format("15:04")
+}
+
 // TestNextPollStoredWithReason: every poll stores when the source is
 // polled next, why, the rule's kind and the scheduler's state, for each
-// thing a publisher or a failure can say. Jitter is off in these pollers,
-// so the intervals are exact.
+// thing a publisher or a failure can say, at each of testClocks. Jitter
+// is off in these pollers, so the intervals are exact.
 func TestNextPollStoredWithReason(t *testing.T) {
+	for _, hhmm := range testClocks {
+		t.Run(hhmm, func(t *testing.T) { testNextPollStoredWithReason(t, hhmm) })
+	}
+}
+
+// testNextPollStoredWithReason runs the cases with every poll decided at
+// hhmm today (a fresh clock per case, so a slow run never crosses the
+// hour the expectations were computed for).
+func testNextPollStoredWithReason(t *testing.T, hhmm string) {
+	clock := clockAt(t, hhmm)
+	// Every hour is skipped but one twelve hours ahead: whatever the
+	// adaptive interval (well under eleven hours), the poll moves there.
+	open := (clock().UTC().Hour() + 12) % 24
+
 	items := []entry{{"1", "https://news.example/1", "One", body("one")}, {"2", "https://news.example/2", "Two", body("two")}}
 	// A feed of two items rolls over in one item's time, which a declared
 	// ttl may not outlast (the ttl is cut to it); the ttl cases list 20,
@@ -58,18 +120,6 @@ func TestNextPollStoredWithReason(t *testing.T) {
 		n := fmt.Sprint(i + 1)
 		full[i] = entry{n, "https://news.example/" + n, "Item " + n, body("item " + n)}
 	}
-	// Every hour is skipped but one twelve hours ahead: whatever the
-	// adaptive interval (well under eleven hours), the poll moves there.
-	open := (time.Now().UTC().Hour() + 12) % 24
-	var skip strings.Builder
-	skip.WriteString("<skipHours>")
-	for h := range 24 {
-		if h != open {
-			fmt.Fprintf(&skip, "<hour>%d</hour>", h)
-		}
-	}
-	skip.WriteString("</skipHours>")
-
 	cases := []struct {
 		name    string
 		doc     string
@@ -91,8 +141,8 @@ func TestNextPollStoredWithReason(t *testing.T) {
 			status: store.StatusOK, reason: "fixed 30m", kind: schedule.KindFixed, min: 30 * time.Minute, max: 30 * time.Minute},
 		{name: "a new feed without dates starts from its interval", doc: rssDoc("Plain", items...), status: store.StatusOK,
 			reason: "adaptive: ", kind: schedule.KindAdaptive, min: 30 * time.Minute, max: 60 * time.Minute},
-		{name: "skipHours", doc: withChannel(skip.String(), items...), status: store.StatusOK,
-			reason: fmt.Sprintf("skipHours until %02d:00", open), kind: schedule.KindSkip},
+		{name: "skipHours", doc: withChannel(skipAllBut(open), items...), status: store.StatusOK,
+			reason: skipReason(clock(), open), kind: schedule.KindSkip},
 		{name: "failure backs off", doc: rssDoc("Plain", items...), status: store.StatusError,
 			prepare: func(e *env, path string) { e.feeds.fail(path, 500) },
 			reason:  "backoff: 1 failure → 1h", kind: schedule.KindBackoff, min: time.Hour, max: time.Hour},
@@ -110,7 +160,7 @@ func TestNextPollStoredWithReason(t *testing.T) {
 				src := e.sourceAt(path)
 				e.pollNow(src)
 				e.store.DB().MustExec(e.store.DB().Rebind(`UPDATE feed_sources SET websub_subscribed_until = ? WHERE id = ?`),
-					time.Now().Add(5*24*time.Hour).UTC(), src.ID)
+					clock().Add(5*24*time.Hour).UTC(), src.ID)
 			},
 			reason: "websub: subscribed, safety poll → ", kind: schedule.KindWebSub, min: 30 * time.Minute, max: 24 * time.Hour},
 	}
@@ -118,6 +168,8 @@ func TestNextPollStoredWithReason(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
 				e := newEnv(t, dialect, store.RelevanceProfile{})
+				clock := clockAt(t, hhmm)
+				e.poller = newPoller(t, e.store, "clock", func(o *poller.Options, f *fetch.Options) { o.Clock, f.Now = clock, clock })
 				path := "/" + strings.ReplaceAll(tc.name, " ", "-")
 				e.feeds.set(path, tc.doc)
 				src := e.addSource(path)

@@ -182,7 +182,7 @@ func (p *Poller) finish(ctx context.Context, src store.FeedSource, save store.Po
 	dl, _ := ctx.Deadline()
 	wctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), dl)
 	defer cancel()
-	now := time.Now()
+	now := p.opts.Clock()
 	p.decide(src, &save.Source, obs, now)
 	counts, err := p.save(wctx, &save, start)
 	if err != nil && store.IsDataError(err) {

@@ -104,6 +104,10 @@ type Options struct {
 	// Stories are the threshold and window of story detection (zero
 	// values: the stories package's defaults).
 	Stories stories.Options
+	// Clock dates each poll's scheduling decision (nil: time.Now). The
+	// decision depends on the time of day (skipHours, busy hours), so
+	// tests set it to check every hour rather than the one they run at.
+	Clock func() time.Time
 }
 
 // DefaultOptions are the poller's defaults: the values config.yaml
@@ -147,7 +151,7 @@ const profileTTL = 30 * time.Second
 
 // New checks opts and builds the poller. Every value must be one it can
 // work with: none is silently replaced by a default (see DefaultOptions).
-// Only Owner, Metrics and Log are filled when unset.
+// Only Owner, Metrics, Log and Clock are filled when unset.
 func New(opts Options) (*Poller, error) {
 	var errs []string
 	if opts.Store == nil {
@@ -183,6 +187,9 @@ func New(opts Options) (*Poller, error) {
 	}
 	if opts.Log == nil {
 		opts.Log = slog.Default()
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
 	}
 	var pl *pipeline.Pipeline
 	if opts.Store != nil {

@@ -125,9 +125,50 @@ func schedRows(t *testing.T, st *store.Store) map[string]schedRow {
 // with its reason, on both databases, and shows it in `sources list`, in
 // the API's source representation and in /metrics. Intervals are checked
 // as next_poll_at − last_polled_at against the jitter (10 % by default),
-// never against a clock.
+// never against a clock. The binary's scheduling clock starts at each of
+// the times of day in testClocks (the tests' build reads it from
+// FEEDPOLLER_TEST_CLOCK), so the skipHours window is checked on either
+// side of noon and midnight whatever the machine's hour.
 func TestScheduleThroughTheBinary(t *testing.T) {
-	open := (time.Now().UTC().Hour() + 12) % 24
+	for _, hhmm := range testClocks {
+		t.Run(hhmm, func(t *testing.T) { testScheduleThroughTheBinary(t, hhmm) })
+	}
+}
+
+// testClocks are the times of day the scheduling tests run at.
+var testClocks = []string{"00:30", "11:59", "12:00", "23:30"}
+
+// clockStart is tomorrow (UTC) at hhmm: every time a poll stores lies
+// ahead of the real clock that the database and a daemon started without
+// this clock compare it with, so nothing polled at hhmm is due again
+// during the test.
+func clockStart(t *testing.T, hhmm string) time.Time {
+	t.Helper()
+	at, err := time.Parse("15:04", hhmm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, m, d := time.Now().UTC().Date()
+	return time.Date(y, m, d+1, at.Hour(), at.Minute(), 0, 0, time.UTC)
+}
+
+// skipReason is the reason a poll at now gives for a skipHours window
+// opening at the next open:00: the time of day, with the weekday when
+// that is not now's day.
+func skipReason(now time.Time, open int) string {
+	next := time.Date(now.Year(), now.Month(), now.Day(), open, 0, 0, 0, time.UTC)
+	if !next.After(now) {
+		next = next.Add(24 * time.Hour)
+	}
+	if next.YearDay() != now.YearDay() {
+		return "skipHours until " + next.Format("Mon 15:04")
+	}
+	return "skipHours until " + next.Format("15:04")
+}
+
+func testScheduleThroughTheBinary(t *testing.T, hhmm string) {
+	start := clockStart(t, hhmm)
+	open := (start.Hour() + 12) % 24
 	var skip strings.Builder
 	skip.WriteString("<skipHours>")
 	for h := range 24 {
@@ -142,7 +183,9 @@ func TestScheduleThroughTheBinary(t *testing.T) {
 			site := newHintSite(t, skip.String())
 			dir := t.TempDir()
 			dbURL := testdb.URL(t, dialect)
-			env := quietEnv(dbURL, "FEEDPOLLER_FETCH_ATTEMPTS=1")
+			// Each command's clock starts at hhmm afresh: the window's
+			// opening hour stays the same however slow the run.
+			env := quietEnv(dbURL, "FEEDPOLLER_FETCH_ATTEMPTS=1", "FEEDPOLLER_TEST_CLOCK="+start.Format(time.RFC3339))
 			run := func(args ...string) string { t.Helper(); return mustCLI(t, dir, env, args...) }
 			ws := strings.TrimSpace(run("workspaces", "add", "--name", "sched", "--quiet"))
 
@@ -190,7 +233,7 @@ func TestScheduleThroughTheBinary(t *testing.T) {
 				{"limited.xml", "deferred", "retry-after 1h (rate limited)", "retry_after", 59 * time.Minute, time.Hour},
 				{"cached.xml", "not_modified", "cache-control max-age 3h", "cache", 3 * time.Hour, jit(3 * time.Hour)},
 				{"ttl.xml", "not_modified", "websub: subscribed, safety poll → ", "websub", 5 * time.Minute, jit(24 * time.Hour)},
-				{"skip.xml", "ok", fmt.Sprintf("skipHours until %02d:00", open), "skip", 10 * time.Hour, 12*time.Hour + 6*time.Minute},
+				{"skip.xml", "ok", skipReason(start, open), "skip", 10 * time.Hour, 12*time.Hour + 6*time.Minute},
 			} {
 				r := rows[c.file]
 				if r.LastPolledStat != c.status || !strings.HasPrefix(r.Reason, c.reason) || r.Kind != c.kind {

@@ -94,6 +94,11 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		return nil, err
 	}
 	a := &app{cfg: cfg, log: log, store: st, registry: prometheus.NewRegistry()}
+	clock, err := schedulingClock()
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	// go_sql_* shows the pool at work: connections open and in use, waits,
 	// and connections closed for being idle (churn, should it come back).
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
@@ -102,8 +107,9 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		Timeout: cfg.Fetch.Timeout, MaxBodyBytes: cfg.Fetch.MaxBodyBytes, UserAgent: cfg.Fetch.UserAgent,
 		AllowPrivateNetworks: cfg.Fetch.AllowPrivateNetworks, Allow: cfg.Fetch.Allow, Attempts: cfg.Fetch.Attempts,
 		PerDomainConcurrency: cfg.Fetch.PerDomainConcurrency, PerDomainGap: gapOption(cfg.Fetch.PerDomainGap), Logger: log,
+		Now: clock,
 	})
-	a.rss = &rss.Fetcher{Client: a.fetch, MaxItems: cfg.Fetch.MaxItems}
+	a.rss = &rss.Fetcher{Client: a.fetch, MaxItems: cfg.Fetch.MaxItems, Now: clock}
 	a.web = &web.Fetcher{Client: a.fetch, RespectRobots: cfg.Fetch.RespectRobots, Log: log}
 	if useFC {
 		// Firecrawl fetches whatever it is handed: hold it to the native
@@ -137,6 +143,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 	opts := cfg.pollerOptions(poller.DefaultOptions())
 	opts.Store, opts.Metrics, opts.Log = wakingStore{st, a.hooks.Wake}, metrics, log
 	opts.Stories = cfg.Stories.options()
+	opts.Clock = clock
 	opts.Fetchers = map[string]poller.Fetcher{store.SourceRSS: a.rss, store.SourceWeb: a.web}
 	if cfg.Poller.FetchArticles {
 		opts.Pages = pipeline.HTTPPages{Client: a.fetch}

@@ -25,7 +25,10 @@ func Build(pkgDir string) (binary string, cleanup func(), err error) {
 		return "", nil, err
 	}
 	binary = filepath.Join(dir, "feedpoller")
-	if out, err := exec.Command("go", "build", "-o", binary, pkgDir).CombinedOutput(); err != nil {
+	// The feedpoller_testclock tag lets a test start the binary's
+	// scheduling clock at a chosen time of day (FEEDPOLLER_TEST_CLOCK);
+	// a release build has no such setting.
+	if out, err := exec.Command("go", "build", "-tags", "feedpoller_testclock", "-o", binary, pkgDir).CombinedOutput(); err != nil {
 		_ = os.RemoveAll(dir) // the build's error is the one to report
 		return "", nil, fmt.Errorf("build feedpoller: %w\n%s", err, out)
 	}
@@ -44,7 +47,13 @@ type Daemon struct {
 	out bytes.Buffer // stdout and stderr together
 }
 
-// FreeAddr is a loopback address nothing listens on right now.
+// issued are the addresses FreeAddr handed out: the only ones a caller
+// may give a daemon to listen on.
+var issued sync.Map
+
+// FreeAddr is a loopback address nothing listens on right now. A test
+// that needs to know its daemon's address before it starts passes it to
+// Start as FEEDPOLLER_LISTEN.
 func FreeAddr(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -52,14 +61,20 @@ func FreeAddr(t testing.TB) string {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	return l.Addr().String()
+	addr := l.Addr().String()
+	issued.Store(addr, true)
+	return addr
 }
 
 // Start runs `binary serve` in dir (a new temporary directory when empty)
-// with exactly env plus FEEDPOLLER_LISTEN (a free loopback address unless
-// env sets one, for a daemon that must know its own address), and waits until it answers
-// /healthz (by then its database is migrated). The process is killed when
-// the test ends, and by the kernel should the test binary die first.
+// with exactly env plus FEEDPOLLER_LISTEN, and waits until it answers
+// /healthz (by then its database is migrated). The listen address is a
+// free loopback port: one from FreeAddr when env sets it (for a daemon
+// that must know its own address), else a new one. A test daemon never
+// listens on a fixed port or on every interface, where it could meet, or
+// be, another program; and Start checks that the process answering is
+// the one it started. The process is killed when the test ends, and by
+// the kernel should the test binary die first.
 func Start(t testing.TB, binary, dir string, env []string) *Daemon {
 	t.Helper()
 	if dir == "" {
@@ -73,6 +88,8 @@ func Start(t testing.TB, binary, dir string, env []string) *Daemon {
 	}
 	if addr == "" {
 		addr = FreeAddr(t)
+	} else if _, ok := issued.Load(addr); !ok {
+		t.Fatalf("daemontest: FEEDPOLLER_LISTEN=%s: a test daemon listens only on a loopback port from FreeAddr, never a fixed port or all interfaces", addr)
 	}
 	d := &Daemon{Base: "http://" + addr, done: make(chan struct{})}
 	d.cmd = exec.Command(binary, "serve")
@@ -97,6 +114,7 @@ func Start(t testing.TB, binary, dir string, env []string) *Daemon {
 		if resp, err := http.Get(d.Base + "/healthz"); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
+				d.checkOwnListener(t, addr)
 				return d
 			}
 		}

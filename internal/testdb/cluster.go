@@ -41,7 +41,7 @@ func NewCluster(t testing.TB) *Cluster {
 	t.Helper()
 	c, err := StartCluster()
 	if err != nil {
-		t.Fatalf("testdb: PostgreSQL is needed for this test: %v", err)
+		Unavailable(t, err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
 	return c
