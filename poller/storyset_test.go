@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/internal/storyfeeds"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/stories"
 )
 
 // TestStoryGroupingThroughTheStore re-checks story grouping on the
@@ -26,7 +26,7 @@ import (
 // story window is widened to the set's ten months, as in the stories
 // package's own evaluation, so every hard negative is compared.
 func TestStoryGroupingThroughTheStore(t *testing.T) {
-	arts, err := storyfeeds.Load("../stories/testdata/storyset.json")
+	arts, err := storyfeeds.Load("../analysis/stories/testdata/storyset.json")
 	if err != nil {
 		t.Fatal(err)
 	}

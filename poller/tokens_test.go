@@ -3,9 +3,9 @@ package poller_test
 import (
 	"testing"
 
+	"github.com/feedpoller/feedpoller/analysis/tokens"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/tokens"
 )
 
 // TestPollStoresExactTokenCounts: a polled page's article carries the

@@ -13,11 +13,11 @@ import (
 
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
-	"github.com/feedpoller/feedpoller/poller/urlnorm"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
 	"github.com/feedpoller/feedpoller/sources/rss"
+	"github.com/feedpoller/feedpoller/sources/urls"
 	"github.com/feedpoller/feedpoller/sources/web"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -226,7 +226,7 @@ func (e *webEnv) pollDue() []poller.Outcome {
 
 func normalized(t *testing.T, raw string) string {
 	t.Helper()
-	u, err := urlnorm.Normalize(raw)
+	u, err := urls.Normalize(raw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/feedpoller/feedpoller/digest"
+	"github.com/feedpoller/feedpoller/analysis/digest"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/store"
 )

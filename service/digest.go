@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/feedpoller/feedpoller/digest"
-	"github.com/feedpoller/feedpoller/rank"
+	"github.com/feedpoller/feedpoller/analysis/digest"
+	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/analysis/summary"
+	"github.com/feedpoller/feedpoller/analysis/tokens"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/summary"
-	"github.com/feedpoller/feedpoller/tokens"
 )
 
 // DigestRequest is a digest as a caller asks for it, in the words of the

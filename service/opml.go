@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/feedpoller/feedpoller/opml"
-	"github.com/feedpoller/feedpoller/poller/urlnorm"
+	"github.com/feedpoller/feedpoller/sources/urls"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -59,10 +59,10 @@ func (s *Service) ImportOPML(ctx context.Context, workspaceID int64, body io.Rea
 }
 
 // sourceKey is the key import finds duplicates by: the URL as a source is
-// stored (urlnorm.SourceKey), or as written when it cannot be normalised
+// stored (urls.SourceKey), or as written when it cannot be normalised
 // (the creation then rejects it with the reason).
 func sourceKey(raw string) string {
-	if k, err := urlnorm.SourceKey(raw); err == nil {
+	if k, err := urls.SourceKey(raw); err == nil {
 		return k
 	}
 	return raw

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/feedpoller/feedpoller/digest"
+	"github.com/feedpoller/feedpoller/analysis/digest"
+	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/opml"
-	"github.com/feedpoller/feedpoller/rank"
 	"github.com/feedpoller/feedpoller/store"
 )
 

@@ -3,7 +3,7 @@ package service
 import (
 	"strings"
 
-	"github.com/feedpoller/feedpoller/rank"
+	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/store"
 )
 

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/feedpoller/feedpoller/poller"
-	"github.com/feedpoller/feedpoller/poller/urlnorm"
+	"github.com/feedpoller/feedpoller/sources/urls"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -86,7 +86,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 	key := ""
 	if msg := checkURL(spec.URL); msg != "" {
 		extra["url"] = msg
-	} else if k, err := urlnorm.SourceKey(spec.URL); err != nil {
+	} else if k, err := urls.SourceKey(spec.URL); err != nil {
 		extra["url"] = "is not a usable URL: " + err.Error()
 	} else {
 		key = k
@@ -152,7 +152,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 }
 
 // sameSource refuses key when the workspace already has a source whose URL
-// is key written another way (see urlnorm.SourceKey): new sources are
+// is key written another way (see urls.SourceKey): new sources are
 // stored under their key, and sources stored before that are found by
 // host and compared by key.
 func (s *Service) sameSource(ctx context.Context, workspaceID int64, key string) error {
@@ -169,7 +169,7 @@ func (s *Service) sameSource(ctx context.Context, workspaceID int64, key string)
 		return err
 	}
 	for _, c := range cands {
-		if k, err := urlnorm.SourceKey(c.URL); err == nil && k == key {
+		if k, err := urls.SourceKey(c.URL); err == nil && k == key {
 			return duplicateSource(c.URL, c.ID)
 		}
 	}

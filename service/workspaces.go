@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/rank"
+	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/store"
 )
 

@@ -3,7 +3,7 @@ package store
 import (
 	"time"
 
-	"github.com/feedpoller/feedpoller/poller/relevance"
+	"github.com/feedpoller/feedpoller/analysis/relevance"
 )
 
 // Source types accepted by feed_sources.source_type.

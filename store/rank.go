@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/feedpoller/feedpoller/rank"
+	"github.com/feedpoller/feedpoller/analysis/rank"
 )
 
 // defaultTier is the tier of a source created without one: the general

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/summary"
 	"github.com/feedpoller/feedpoller/internal/storyfeeds"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/summary"
 )
 
 // seedDigest stores, in workspace 1 of d, items content items over the
@@ -22,7 +22,7 @@ import (
 func seedDigest(b *testing.B, d *benchDB, items int, end time.Time) {
 	b.Helper()
 	ctx := context.Background()
-	set, err := storyfeeds.Load("../../stories/testdata/storyset.json")
+	set, err := storyfeeds.Load("../../analysis/stories/testdata/storyset.json")
 	if err != nil {
 		b.Fatal(err)
 	}

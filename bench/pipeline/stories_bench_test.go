@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/internal/storyfeeds"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/stories"
 )
 
 // newSynthNews writes articles from the labelled story set's vocabulary,
 // as the stories package's own benchmark does.
 func newSynthNews(tb testing.TB, seed uint64) *storyfeeds.Synth {
-	set, err := storyfeeds.Load("../../stories/testdata/storyset.json")
+	set, err := storyfeeds.Load("../../analysis/stories/testdata/storyset.json")
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/stories"
 )
 
 // StoryIndex finds, in one lookup, the stored articles of a workspace

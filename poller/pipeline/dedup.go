@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/feedpoller/feedpoller/poller/urlnorm"
 	"github.com/feedpoller/feedpoller/sources/fetch"
+	"github.com/feedpoller/feedpoller/sources/urls"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -139,7 +139,7 @@ func canonicalOf(src store.FeedSource, it item) string {
 	if src.SourceType == store.SourceWeb || it.ex.meta.CanonicalURL == "" {
 		return ""
 	}
-	u, err := urlnorm.Normalize(it.ex.meta.CanonicalURL)
+	u, err := urls.Normalize(it.ex.meta.CanonicalURL)
 	if err != nil || u == it.url {
 		return ""
 	}

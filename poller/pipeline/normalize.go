@@ -4,8 +4,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/poller/urlnorm"
 	"github.com/feedpoller/feedpoller/sources"
+	"github.com/feedpoller/feedpoller/sources/urls"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -47,8 +47,8 @@ func (p *Pipeline) keyed(src store.FeedSource, fi sources.FeedItem) (item, bool)
 	if link == "" {
 		return p.keyedByID(src, fi)
 	}
-	link = urlnorm.ResolveGoogleNews(link)
-	norm, err := urlnorm.Normalize(link)
+	link = urls.ResolveGoogleNews(link)
+	norm, err := urls.Normalize(link)
 	if err != nil {
 		p.log.Debug("item skipped: unusable link", "source_id", src.ID, "link", link, "err", err)
 		return item{}, false
@@ -70,7 +70,7 @@ func (p *Pipeline) keyedByID(src store.FeedSource, fi sources.FeedItem) (item, b
 		p.log.Debug("item skipped: no link and no id", "source_id", src.ID, "title", fi.Title)
 		return item{}, false
 	}
-	base, err := urlnorm.Normalize(src.URL)
+	base, err := urls.Normalize(src.URL)
 	if err != nil {
 		p.log.Debug("item skipped: no link, and the source URL is unusable", "source_id", src.ID, "err", err)
 		return item{}, false

@@ -3,7 +3,7 @@ package pipeline
 import (
 	"testing"
 
-	"github.com/feedpoller/feedpoller/poller/relevance"
+	"github.com/feedpoller/feedpoller/analysis/relevance"
 	"github.com/feedpoller/feedpoller/store"
 )
 

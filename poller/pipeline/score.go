@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/feedpoller/feedpoller/poller/relevance"
+	"github.com/feedpoller/feedpoller/analysis/relevance"
 	"github.com/feedpoller/feedpoller/store"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/poller/relevance"
+	"github.com/feedpoller/feedpoller/analysis/relevance"
 	"github.com/feedpoller/feedpoller/store"
 )
 
