@@ -8,9 +8,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/opml"
 	"github.com/feedpoller/feedpoller/sources/urls"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // ImportOptions configure ImportOPML.
@@ -149,9 +149,9 @@ func (s *Service) ExportOPML(ctx context.Context, workspaceID int64, w io.Writer
 	for _, src := range srcs {
 		o := opml.Outline{Text: src.Title, Title: src.Title, Category: src.Category}
 		switch src.SourceType {
-		case store.SourceRSS:
+		case model.SourceRSS:
 			o.XMLURL, o.HTMLURL = src.URL, src.SiteURL
-		case store.SourceWeb:
+		case model.SourceWeb:
 			o.HTMLURL = src.URL
 		default:
 			continue

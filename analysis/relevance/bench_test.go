@@ -1,35 +1,36 @@
 package relevance
 
 import (
+	"github.com/feedpoller/feedpoller/model"
 	"strings"
 	"testing"
 )
 
 // profileForFuzz turns arbitrary text into a profile so that fuzzing also
 // exercises odd keywords and exclusions.
-func profileForFuzz(s string) Profile {
+func profileForFuzz(s string) model.RelevanceProfile {
 	words := strings.Fields(s)
-	p := Profile{Threshold: 0.2}
+	p := model.RelevanceProfile{Threshold: 0.2}
 	for i, w := range words {
 		if i%3 == 2 {
 			p.Exclusions = append(p.Exclusions, w)
 			continue
 		}
-		p.Keywords = append(p.Keywords, Keyword{Term: w, Weight: float64(i%5 + 1)})
+		p.Keywords = append(p.Keywords, model.Keyword{Term: w, Weight: float64(i%5 + 1)})
 	}
 	return p
 }
 
-func benchProfile() Profile {
+func benchProfile() model.RelevanceProfile {
 	terms := []string{
 		"kubernetes", "scheduler", "large language model", "open source", "security",
 		"vulnerability", "database", "postgres", "machine learning", "inference",
 		"compiler", "rust", "go", "cloud", "regulation", "privacy", "data center",
 		"GPU", "benchmark", "supply chain",
 	}
-	p := Profile{Exclusions: []string{"sponsored", "press release", "giveaway"}, Threshold: 0.3}
+	p := model.RelevanceProfile{Exclusions: []string{"sponsored", "press release", "giveaway"}, Threshold: 0.3}
 	for i, t := range terms {
-		p.Keywords = append(p.Keywords, Keyword{Term: t, Weight: float64(i%4 + 1)})
+		p.Keywords = append(p.Keywords, model.Keyword{Term: t, Weight: float64(i%4 + 1)})
 	}
 	return p
 }

@@ -1,6 +1,7 @@
 package relevance
 
 import (
+	"github.com/feedpoller/feedpoller/model"
 	"math"
 	"strconv"
 	"strings"
@@ -47,7 +48,7 @@ var bodySaturation = [4]float64{0, math.Log1p(1) / math.Log1p(3), math.Log1p(2) 
 
 // NewScorer compiles a profile. Terms that contain no word are ignored; a
 // threshold outside [0, 1] is clamped, and NaN counts as 0.
-func NewScorer(p Profile) *Scorer {
+func NewScorer(p model.RelevanceProfile) *Scorer {
 	s := &Scorer{vocab: make(map[string]int32), threshold: clamp01(p.Threshold)}
 	var tk tokenizer
 	compile := func(text string, weight float64) (term, bool) {

@@ -1,6 +1,7 @@
 package relevance
 
 import (
+	"github.com/feedpoller/feedpoller/model"
 	"math"
 	"slices"
 	"strings"
@@ -8,10 +9,10 @@ import (
 	"testing"
 )
 
-func kw(pairs ...any) []Keyword {
-	var out []Keyword
+func kw(pairs ...any) []model.Keyword {
+	var out []model.Keyword
 	for i := 0; i < len(pairs); i += 2 {
-		out = append(out, Keyword{Term: pairs[i].(string), Weight: pairs[i+1].(float64)})
+		out = append(out, model.Keyword{Term: pairs[i].(string), Weight: pairs[i+1].(float64)})
 	}
 	return out
 }
@@ -24,10 +25,10 @@ const (
 )
 
 func TestScore(t *testing.T) {
-	schedule := Profile{Keywords: kw("schedule", 1.0), Threshold: 0.3}
+	schedule := model.RelevanceProfile{Keywords: kw("schedule", 1.0), Threshold: 0.3}
 	tests := []struct {
 		name        string
-		profile     Profile
+		profile     model.RelevanceProfile
 		title, body string
 		wantScore   float64
 		wantMatched []string
@@ -42,57 +43,57 @@ func TestScore(t *testing.T) {
 		{"title and saturated body score one", schedule, "Scheduling", "schedule, schedules; scheduled!", 1, []string{"schedule"}, "", true},
 		{"word forms: scheduling matches schedule", schedule, "SCHEDULING in Kubernetes", "", titleOnly, []string{"schedule"}, "", true},
 		{"word forms: policies matches policy",
-			Profile{Keywords: kw("policy", 1.0)}, "New privacy policies announced", "", titleOnly, []string{"policy"}, "", true},
+			model.RelevanceProfile{Keywords: kw("policy", 1.0)}, "New privacy policies announced", "", titleOnly, []string{"policy"}, "", true},
 		{"word forms: keyword in plural matches singular",
-			Profile{Keywords: kw("regulations", 1.0)}, "EU to regulate chatbots", "", titleOnly, []string{"regulations"}, "", true},
+			model.RelevanceProfile{Keywords: kw("regulations", 1.0)}, "EU to regulate chatbots", "", titleOnly, []string{"regulations"}, "", true},
 		{"accents and case ignored",
-			Profile{Keywords: kw("café", 1.0, "naive", 1.0)}, "CAFE culture", "a naïve approach", (2.0 + 0.5) / 6, []string{"café", "naive"}, "", true},
+			model.RelevanceProfile{Keywords: kw("café", 1.0, "naive", 1.0)}, "CAFE culture", "a naïve approach", (2.0 + 0.5) / 6, []string{"café", "naive"}, "", true},
 		{"possessive reads as the word",
-			Profile{Keywords: kw("scheduler", 1.0)}, "The scheduler’s new queue", "", titleOnly, []string{"scheduler"}, "", true},
+			model.RelevanceProfile{Keywords: kw("scheduler", 1.0)}, "The scheduler’s new queue", "", titleOnly, []string{"scheduler"}, "", true},
 		{"phrase matches consecutive stems",
-			Profile{Keywords: kw("large language model", 1.0)}, "Large Language Models explained", "", titleOnly, []string{"large language model"}, "", true},
+			model.RelevanceProfile{Keywords: kw("large language model", 1.0)}, "Large Language Models explained", "", titleOnly, []string{"large language model"}, "", true},
 		{"phrase survives punctuation between words",
-			Profile{Keywords: kw("large language model", 1.0)}, "A large-language-model benchmark", "", titleOnly, []string{"large language model"}, "", true},
+			model.RelevanceProfile{Keywords: kw("large language model", 1.0)}, "A large-language-model benchmark", "", titleOnly, []string{"large language model"}, "", true},
 		{"phrase words apart do not match",
-			Profile{Keywords: kw("large language model", 1.0), Threshold: 0.1}, "A large model of language", "language model, large", 0, nil, "", false},
+			model.RelevanceProfile{Keywords: kw("large language model", 1.0), Threshold: 0.1}, "A large model of language", "language model, large", 0, nil, "", false},
 		{"weights: heavy keyword counts more",
-			Profile{Keywords: kw("kubernetes", 3.0, "cron", 1.0)}, "Kubernetes 1.30", "", 3.0 * 2 / (3 * 4), []string{"kubernetes"}, "", true},
+			model.RelevanceProfile{Keywords: kw("kubernetes", 3.0, "cron", 1.0)}, "Kubernetes 1.30", "", 3.0 * 2 / (3 * 4), []string{"kubernetes"}, "", true},
 		{"weights: light keyword counts less",
-			Profile{Keywords: kw("kubernetes", 3.0, "cron", 1.0)}, "Cron tricks", "", 1.0 * 2 / (3 * 4), []string{"cron"}, "", true},
+			model.RelevanceProfile{Keywords: kw("kubernetes", 3.0, "cron", 1.0)}, "Cron tricks", "", 1.0 * 2 / (3 * 4), []string{"cron"}, "", true},
 		{"matched terms in profile order, not text order",
-			Profile{Keywords: kw("alpha", 1.0, "beta", 1.0, "gamma", 1.0)}, "gamma beta alpha", "", 1 * 2.0 / 3, []string{"alpha", "beta", "gamma"}, "", true},
+			model.RelevanceProfile{Keywords: kw("alpha", 1.0, "beta", 1.0, "gamma", 1.0)}, "gamma beta alpha", "", 1 * 2.0 / 3, []string{"alpha", "beta", "gamma"}, "", true},
 		{"zero weight counts as the default 1",
-			Profile{Keywords: kw("go", 0.0, "rust", 1.0)}, "Go 1.26 released", "", 2.0 / 6, []string{"go"}, "", true},
+			model.RelevanceProfile{Keywords: kw("go", 0.0, "rust", 1.0)}, "Go 1.26 released", "", 2.0 / 6, []string{"go"}, "", true},
 		{"exclusion in body zeroes the score",
-			Profile{Keywords: kw("schedule", 1.0), Exclusions: []string{"sponsored"}}, "Scheduling tips", "This post is sponsored.", 0, []string{"schedule"}, "sponsored", false},
+			model.RelevanceProfile{Keywords: kw("schedule", 1.0), Exclusions: []string{"sponsored"}}, "Scheduling tips", "This post is sponsored.", 0, []string{"schedule"}, "sponsored", false},
 		{"exclusion phrase and word forms",
-			Profile{Keywords: kw("ai", 1.0), Exclusions: []string{"casino", "press release"}}, "AI startup: Press Releases", "", 0, []string{"ai"}, "press release", false},
+			model.RelevanceProfile{Keywords: kw("ai", 1.0), Exclusions: []string{"casino", "press release"}}, "AI startup: Press Releases", "", 0, []string{"ai"}, "press release", false},
 		{"first exclusion in profile order is reported",
-			Profile{Keywords: kw("ai", 1.0), Exclusions: []string{"crypto", "casino"}}, "casino crypto ai", "", 0, []string{"ai"}, "crypto", false},
+			model.RelevanceProfile{Keywords: kw("ai", 1.0), Exclusions: []string{"crypto", "casino"}}, "casino crypto ai", "", 0, []string{"ai"}, "crypto", false},
 		{"exclusion must match whole words",
-			Profile{Keywords: kw("ai", 1.0), Exclusions: []string{"ad"}}, "AI roadmap", "", titleOnly, []string{"ai"}, "", true},
+			model.RelevanceProfile{Keywords: kw("ai", 1.0), Exclusions: []string{"ad"}}, "AI roadmap", "", titleOnly, []string{"ai"}, "", true},
 		{"empty profile promotes everything",
-			Profile{Threshold: 1}, "Anything", "at all", 1, nil, "", true},
+			model.RelevanceProfile{Threshold: 1}, "Anything", "at all", 1, nil, "", true},
 		{"keywords without words count as none",
-			Profile{Keywords: kw("!!!", 1.0, " ", 2.0), Threshold: 0.9}, "Anything", "", 1, nil, "", true},
+			model.RelevanceProfile{Keywords: kw("!!!", 1.0, " ", 2.0), Threshold: 0.9}, "Anything", "", 1, nil, "", true},
 		{"exclusions still apply without keywords",
-			Profile{Exclusions: []string{"horoscope"}}, "Your horoscope for Monday", "", 0, nil, "horoscope", false},
+			model.RelevanceProfile{Exclusions: []string{"horoscope"}}, "Your horoscope for Monday", "", 0, nil, "horoscope", false},
 		{"without keywords unexcluded is promoted",
-			Profile{Exclusions: []string{"horoscope"}, Threshold: 1}, "Markets", "", 1, nil, "", true},
+			model.RelevanceProfile{Exclusions: []string{"horoscope"}, Threshold: 1}, "Markets", "", 1, nil, "", true},
 		{"threshold zero promotes unmatched articles too",
-			Profile{Keywords: kw("schedule", 1.0)}, "Weather", "", 0, nil, "", true},
+			model.RelevanceProfile{Keywords: kw("schedule", 1.0)}, "Weather", "", 0, nil, "", true},
 		{"score exactly at threshold is relevant",
-			Profile{Keywords: kw("schedule", 1.0), Threshold: 2.0 / 3}, "Schedule", "", titleOnly, []string{"schedule"}, "", true},
+			model.RelevanceProfile{Keywords: kw("schedule", 1.0), Threshold: 2.0 / 3}, "Schedule", "", titleOnly, []string{"schedule"}, "", true},
 		{"score just below threshold is not",
-			Profile{Keywords: kw("schedule", 1.0), Threshold: 0.7}, "Schedule", "", titleOnly, []string{"schedule"}, "", false},
+			model.RelevanceProfile{Keywords: kw("schedule", 1.0), Threshold: 0.7}, "Schedule", "", titleOnly, []string{"schedule"}, "", false},
 		{"Han term matches inside unspaced text",
-			Profile{Keywords: kw("人工知能", 1.0)}, "最新の人工知能ニュース", "", titleOnly, []string{"人工知能"}, "", true},
+			model.RelevanceProfile{Keywords: kw("人工知能", 1.0)}, "最新の人工知能ニュース", "", titleOnly, []string{"人工知能"}, "", true},
 		{"Han characters out of order do not match",
-			Profile{Keywords: kw("人工知能", 1.0), Threshold: 0.1}, "知能人工", "", 0, nil, "", false},
+			model.RelevanceProfile{Keywords: kw("人工知能", 1.0), Threshold: 0.1}, "知能人工", "", 0, nil, "", false},
 		{"non-Latin words fold case",
-			Profile{Keywords: kw("Πολιτική", 1.0)}, "νέα ΠΟΛΙΤΙΚΉ", "", titleOnly, []string{"Πολιτική"}, "", true},
+			model.RelevanceProfile{Keywords: kw("Πολιτική", 1.0)}, "νέα ΠΟΛΙΤΙΚΉ", "", titleOnly, []string{"Πολιτική"}, "", true},
 		{"digits are words",
-			Profile{Keywords: kw("GPT-4", 1.0)}, "What gpt 4 can do", "GPT-5 arrives", titleOnly, []string{"GPT-4"}, "", true},
+			model.RelevanceProfile{Keywords: kw("GPT-4", 1.0)}, "What gpt 4 can do", "GPT-5 arrives", titleOnly, []string{"GPT-4"}, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,7 +116,7 @@ func TestScore(t *testing.T) {
 }
 
 func TestTitleOutranksBody(t *testing.T) {
-	s := NewScorer(Profile{Keywords: kw("kubernetes", 1.0, "scheduler", 1.0)})
+	s := NewScorer(model.RelevanceProfile{Keywords: kw("kubernetes", 1.0, "scheduler", 1.0)})
 	inTitle := s.Score("Kubernetes scheduler internals", "A look at how pods get placed.")
 	inBody := s.Score("Internals", strings.Repeat("The Kubernetes scheduler places pods. ", 20))
 	if !(inTitle.Score > inBody.Score) {
@@ -128,7 +129,7 @@ func TestTitleOutranksBody(t *testing.T) {
 }
 
 func TestScoreRangeAndDeterminism(t *testing.T) {
-	p := Profile{
+	p := model.RelevanceProfile{
 		Keywords:   kw("go", 5.0, "release", 2.0, "garbage collector", 1.0, "generic", 100.0, "x", math.Inf(1), "y", math.NaN()),
 		Exclusions: []string{"", "  "},
 		Threshold:  math.NaN(),

@@ -1,9 +1,7 @@
-package store
+package model
 
 import (
 	"time"
-
-	"github.com/feedpoller/feedpoller/analysis/relevance"
 )
 
 // Source types accepted by feed_sources.source_type.
@@ -33,19 +31,10 @@ const (
 // MaxConsecutiveFailures is where a source stops being due.
 const MaxConsecutiveFailures = 10
 
-// Keyword is one weighted term or phrase of a relevance profile. The
-// profile's types belong to the scorer, which reads them without a
-// database; the store keeps them.
-type Keyword = relevance.Keyword
-
 // DefaultThreshold is the relevance threshold of a workspace created
 // without one, through the API or the CLI alike: an article must match
 // some of the keywords to be promoted, not merely exist.
 const DefaultThreshold = 0.2
-
-// RelevanceProfile is what a workspace cares about. A profile with no
-// keywords promotes everything.
-type RelevanceProfile = relevance.Profile
 
 // Workspace is a tenant.
 type Workspace struct {
