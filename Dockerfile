@@ -2,8 +2,8 @@
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
-# The module go.mod replaces go-htmldate with (see modules/htmldate).
-COPY modules ./modules
+# The module go.mod replaces go-htmldate with (see third_party/htmldate-stub).
+COPY third_party ./third_party
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o /out/feedpoller ./cmd/feedpoller && \

@@ -102,5 +102,5 @@ require (
 // 0.2–0.45 s of CPU and ~80 MB of allocation at start; feedpoller never asks
 // go-trafilatura for dates (sources/extract reads them), so the package is
 // replaced by the declarations go-trafilatura compiles against. See
-// modules/htmldate/README.md.
-replace github.com/markusmobius/go-htmldate => ./modules/htmldate
+// third_party/htmldate-stub/README.md.
+replace github.com/markusmobius/go-htmldate => ./third_party/htmldate-stub

@@ -3,13 +3,13 @@ package api
 import (
 	"context"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // TokenLookup finds a live stored token by its secret. *store.Store
 // satisfies it.
 type TokenLookup interface {
-	LookupToken(ctx context.Context, token string) (*store.APIToken, error)
+	LookupToken(ctx context.Context, token string) (*model.APIToken, error)
 }
 
 // Caller is who a request acts as, for the other front ends of the daemon

@@ -18,7 +18,7 @@ import (
 // poller.
 func storyWorld(t *testing.T, e *env) (ws workspaceJSON, srcs []sourceJSON) {
 	t.Helper()
-	all, err := storyfeeds.Load("../stories/testdata/storyset.json")
+	all, err := storyfeeds.Load("../analysis/stories/testdata/storyset.json")
 	if err != nil {
 		t.Fatal(err)
 	}

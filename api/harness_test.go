@@ -18,6 +18,7 @@ import (
 	"github.com/feedpoller/feedpoller/api"
 	"github.com/feedpoller/feedpoller/internal/logbuf"
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources/fetch"
@@ -235,7 +236,7 @@ func path(format string, args ...any) string { return wsPath + fmt.Sprintf(forma
 type workspaceJSON struct {
 	ID               int64                  `json:"id"`
 	Name             string                 `json:"name"`
-	RelevanceProfile store.RelevanceProfile `json:"relevance_profile"`
+	RelevanceProfile model.RelevanceProfile `json:"relevance_profile"`
 }
 
 // sourceJSON mirrors the API's source answers.
@@ -394,7 +395,7 @@ func (p *recordingPoller) PollNow(ctx context.Context, workspaceID, sourceID int
 	if err := p.store.ReleaseLeases(ctx, "api-test", []int64{sourceID}); err != nil {
 		return poller.Outcome{}, err
 	}
-	return poller.Outcome{SourceID: sourceID, SourceType: store.SourceRSS, Status: store.StatusOK, HTTPStatus: 200, ItemsSeen: 3, ItemsNew: 2, ItemsDuplicate: 1, DurationMS: 5}, nil
+	return poller.Outcome{SourceID: sourceID, SourceType: model.SourceRSS, Status: model.StatusOK, HTTPStatus: 200, ItemsSeen: 3, ItemsNew: 2, ItemsDuplicate: 1, DurationMS: 5}, nil
 }
 
 func (p *recordingPoller) Calls() [][2]int64 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/store/textquery"
@@ -143,7 +144,7 @@ func (s *Server) listArticles(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, newPage(arts, f.Limit, func(a store.FeedArticle) int64 { return a.ID }))
+	writeJSON(w, http.StatusOK, newPage(arts, f.Limit, func(a model.FeedArticle) int64 { return a.ID }))
 	return nil
 }
 
@@ -158,13 +159,13 @@ type sourceRef struct {
 // score, the matched terms, and the source (null once the source is
 // deleted).
 type contentItemView struct {
-	store.ContentItem
+	model.ContentItem
 	WordCount    int        `json:"word_count"`
 	QualityScore float64    `json:"quality_score"`
 	Source       *sourceRef `json:"source"`
 }
 
-func viewContentItem(v store.ContentItemView) contentItemView {
+func viewContentItem(v model.ContentItemView) contentItemView {
 	out := contentItemView{ContentItem: v.ContentItem, WordCount: v.WordCount, QualityScore: v.QualityScore}
 	if out.MatchedTerms == nil {
 		out.MatchedTerms = []string{}

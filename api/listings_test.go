@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -51,7 +52,7 @@ func (e *env) seedArticles(t testing.TB, wsID, sourceID int64, n int, prefix str
 	var arts []store.NewArticle
 	for i := 0; i < n; i++ {
 		pub := time.Date(2024, 1, i+1, 12, 0, 0, 0, time.UTC)
-		arts = append(arts, store.NewArticle{Promote: i%2 == 0, Article: store.FeedArticle{
+		arts = append(arts, store.NewArticle{Promote: i%2 == 0, Article: model.FeedArticle{
 			ExternalURL:     fmt.Sprintf("https://news.test/%s/%d", prefix, i),
 			Title:           fmt.Sprintf("%s story %d", prefix, i),
 			PublishedAt:     &pub,
@@ -62,8 +63,8 @@ func (e *env) seedArticles(t testing.TB, wsID, sourceID int64, n int, prefix str
 		}})
 	}
 	_, err := e.store.SavePoll(ctx, store.PollSave{WorkspaceID: wsID, SourceID: sourceID, Owner: "seed", Articles: arts,
-		Source: store.SourceUpdate{Status: store.StatusOK, Reset: true, NextPollAt: time.Now().Add(time.Hour)},
-		Run:    store.PollRun{StartedAt: time.Now(), Outcome: store.StatusOK, ItemsSeen: n}})
+		Source: model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now().Add(time.Hour)},
+		Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK, ItemsSeen: n}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -39,7 +40,7 @@ func rankPage[T any](items []T, f store.ListFilter) page[T] {
 
 // rankedArticle is an article with its rank.
 type rankedArticle struct {
-	store.FeedArticle
+	model.FeedArticle
 	Rank float64 `json:"rank"`
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/rss"
@@ -24,7 +25,7 @@ func withRealPoller(logs *syncBuffer) envOption {
 			Timeout: 10 * time.Second, Logger: slog.New(slog.DiscardHandler)})
 		po := poller.DefaultOptions()
 		po.Store, po.Owner, po.Jitter = o.Store, "api-poller", 0
-		po.Fetchers = map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}}
+		po.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client}}
 		po.Log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		p, err := poller.New(po)
 		if err != nil {
@@ -74,13 +75,13 @@ func TestRefusedDataPollNowAnswersOutcome(t *testing.T) {
 			Error  string `json:"error"`
 		}
 		e.do("POST", path("/%d/sources/%d/poll", ws.ID, src.ID), e.admin, nil).want(t, http.StatusOK).decode(t, &out)
-		if out.Status != store.StatusError || !strings.Contains(out.Error, "refused") {
+		if out.Status != model.StatusError || !strings.Contains(out.Error, "refused") {
 			t.Fatalf("poll answer %+v, want the failed outcome naming the refusal", out)
 		}
 		var got sourceJSON
 		e.do("GET", path("/%d/sources/%d", ws.ID, src.ID), e.admin, nil).want(t, http.StatusOK).decode(t, &got)
-		if got.ConsecutiveFailures != 1 || got.LastPolledStatus != store.StatusError || len(got.RecentPolls) != 1 ||
-			got.RecentPolls[0].Outcome != store.StatusError {
+		if got.ConsecutiveFailures != 1 || got.LastPolledStatus != model.StatusError || len(got.RecentPolls) != 1 ||
+			got.RecentPolls[0].Outcome != model.StatusError {
 			t.Fatalf("source after the refused poll: %+v", got)
 		}
 		// Refused data is no outage: readiness stays.
@@ -142,7 +143,7 @@ func TestReadyzWhileWritesFail(t *testing.T) {
 		ItemsNew int    `json:"items_new"`
 	}
 	e.do("POST", path("/%d/sources/%d/poll", ws.ID, src.ID), e.admin, nil).want(t, http.StatusOK).decode(t, &out)
-	if out.Status != store.StatusOK || out.ItemsNew != 20 {
+	if out.Status != model.StatusOK || out.ItemsNew != 20 {
 		t.Fatalf("poll after space came back: %+v", out)
 	}
 	e.do("GET", "/readyz", "", nil).want(t, http.StatusOK).decode(t, &h)

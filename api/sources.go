@@ -4,17 +4,17 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // sourceView is a source with its poll state spelled out.
 type sourceView struct {
-	store.FeedSource
+	model.FeedSource
 	// Due says whether the scheduler would take the source now.
 	Due bool `json:"due"`
 	// RecentPolls is filled only when one source is read.
-	RecentPolls []store.PollRun `json:"recent_polls,omitempty"`
+	RecentPolls []model.PollRun `json:"recent_polls,omitempty"`
 }
 
 // createdSource is the 201 answer: the source plus what validation found.
@@ -27,10 +27,10 @@ type createdSource struct {
 	Hint                string    `json:"hint,omitempty"`
 }
 
-func viewSource(src store.FeedSource, now time.Time) sourceView {
+func viewSource(src model.FeedSource, now time.Time) sourceView {
 	return sourceView{
 		FeedSource: src,
-		Due:        src.IsActive && src.ConsecutiveFailures < store.MaxConsecutiveFailures && !src.NextPollAt.After(now),
+		Due:        src.IsActive && src.ConsecutiveFailures < model.MaxConsecutiveFailures && !src.NextPollAt.After(now),
 	}
 }
 
@@ -38,9 +38,9 @@ func viewCreated(c *service.CreatedSource) createdSource {
 	out := createdSource{sourceView: viewSource(c.Source, time.Now()), Hint: c.Hint}
 	if c.Validated {
 		switch c.Source.SourceType {
-		case store.SourceRSS:
+		case model.SourceRSS:
 			out.FeedTitle, out.InitialArticleCount = &c.FeedTitle, &c.ItemCount
-		case store.SourceWeb:
+		case model.SourceWeb:
 			out.PageTitle, out.FeedLinks = &c.PageTitle, &c.FeedLinks
 		}
 	}
@@ -59,7 +59,7 @@ func workspaceID(r *http.Request) (int64, error) {
 }
 
 // source resolves {id} and {sourceId} to a source the caller may see.
-func (s *Server) source(r *http.Request) (*store.FeedSource, error) {
+func (s *Server) source(r *http.Request) (*model.FeedSource, error) {
 	wsID, err := workspaceID(r)
 	if err != nil {
 		return nil, err

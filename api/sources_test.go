@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // Creating sources: each source type, its defaults and its refusals.
@@ -214,7 +214,7 @@ func TestReactivationResetsFailures(t *testing.T) {
 			t.Run(typ, func(t *testing.T) {
 				u := map[string]string{"rss": "/feed.xml", "web": "/page.html", "api": "/api"}[typ]
 				src := e.createSource(t, ws.ID, map[string]any{"url": e.site.URL + u, "source_type": typ})
-				e.setFailures(t, src.ID, store.MaxConsecutiveFailures, false)
+				e.setFailures(t, src.ID, model.MaxConsecutiveFailures, false)
 
 				var got sourceJSON
 				e.do("GET", path("/%d/sources/%d", ws.ID, src.ID), e.admin, nil).want(t, http.StatusOK).decode(t, &got)

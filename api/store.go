@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -11,18 +12,18 @@ import (
 // tokens, the listings and poll history, and readiness. Workspaces and
 // sources go through the source service. *store.Store satisfies it.
 type Store interface {
-	LookupToken(ctx context.Context, token string) (*store.APIToken, error)
-	CreateToken(ctx context.Context, workspaceID *int64, name, token string) (*store.APIToken, error)
-	CreateReadOnlyToken(ctx context.Context, workspaceID *int64, name, token string) (*store.APIToken, error)
-	ListTokens(ctx context.Context, workspaceID int64) ([]store.APIToken, error)
+	LookupToken(ctx context.Context, token string) (*model.APIToken, error)
+	CreateToken(ctx context.Context, workspaceID *int64, name, token string) (*model.APIToken, error)
+	CreateReadOnlyToken(ctx context.Context, workspaceID *int64, name, token string) (*model.APIToken, error)
+	ListTokens(ctx context.Context, workspaceID int64) ([]model.APIToken, error)
 	RevokeToken(ctx context.Context, workspaceID, id int64) error
 
-	ListArticles(ctx context.Context, workspaceID int64, f store.ListFilter) ([]store.FeedArticle, error)
-	ListContentItems(ctx context.Context, workspaceID int64, f store.ListFilter) ([]store.ContentItemView, error)
-	GetContentItem(ctx context.Context, workspaceID, id int64) (*store.ContentItemView, error)
-	ListArticlesByRank(ctx context.Context, workspaceID int64, f store.ListFilter, at time.Time) ([]store.FeedArticle, []float64, error)
-	ListContentItemsByRank(ctx context.Context, workspaceID int64, f store.ListFilter, at time.Time) ([]store.RankedContentItem, error)
-	ListPollRuns(ctx context.Context, sourceID int64, limit int) ([]store.PollRun, error)
+	ListArticles(ctx context.Context, workspaceID int64, f store.ListFilter) ([]model.FeedArticle, error)
+	ListContentItems(ctx context.Context, workspaceID int64, f store.ListFilter) ([]model.ContentItemView, error)
+	GetContentItem(ctx context.Context, workspaceID, id int64) (*model.ContentItemView, error)
+	ListArticlesByRank(ctx context.Context, workspaceID int64, f store.ListFilter, at time.Time) ([]model.FeedArticle, []float64, error)
+	ListContentItemsByRank(ctx context.Context, workspaceID int64, f store.ListFilter, at time.Time) ([]model.RankedContentItem, error)
+	ListPollRuns(ctx context.Context, sourceID int64, limit int) ([]model.PollRun, error)
 
 	// Ready reports whether the database answers; WriteFailure is the
 	// last failed write the daemon retries by itself, or nil.
@@ -35,5 +36,5 @@ type Store interface {
 type AdminTokenStore interface {
 	RevokeGeneratedAdminTokens(ctx context.Context) (int64, error)
 	HasAdminToken(ctx context.Context) (bool, error)
-	CreateGeneratedAdminToken(ctx context.Context, name, token string) (*store.APIToken, error)
+	CreateGeneratedAdminToken(ctx context.Context, name, token string) (*model.APIToken, error)
 }

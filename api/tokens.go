@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -129,9 +130,9 @@ func (s *Server) writeTokens(w http.ResponseWriter, r *http.Request, workspaceID
 		return err
 	}
 	if toks == nil {
-		toks = []store.APIToken{}
+		toks = []model.APIToken{}
 	}
-	writeJSON(w, http.StatusOK, listBody[store.APIToken]{Items: toks})
+	writeJSON(w, http.StatusOK, listBody[model.APIToken]{Items: toks})
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -11,7 +12,7 @@ import (
 // createdWebhook is the 201 answer: the webhook, and its secret when it
 // was generated (the only time it is shown).
 type createdWebhook struct {
-	store.Webhook
+	model.Webhook
 	Secret string `json:"secret,omitempty"`
 	Note   string `json:"note,omitempty"`
 }
@@ -48,9 +49,9 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if hooks == nil {
-		hooks = []store.Webhook{}
+		hooks = []model.Webhook{}
 	}
-	writeJSON(w, http.StatusOK, listBody[store.Webhook]{Items: hooks})
+	writeJSON(w, http.StatusOK, listBody[model.Webhook]{Items: hooks})
 	return nil
 }
 
@@ -130,9 +131,9 @@ func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := page[store.WebhookDelivery]{Items: items}
+	out := page[model.WebhookDelivery]{Items: items}
 	if out.Items == nil {
-		out.Items = []store.WebhookDelivery{}
+		out.Items = []model.WebhookDelivery{}
 	}
 	if len(items) > 0 && len(items) >= f.Limit {
 		c := items[len(items)-1].ID

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // listBody is the shape of every unpaginated list.
@@ -32,7 +32,7 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request) error {
 	p := principalFrom(r.Context())
-	out := []store.Workspace{}
+	out := []model.Workspace{}
 	if p.admin {
 		all, err := s.svc.ListWorkspaces(r.Context())
 		if err != nil {
@@ -48,7 +48,7 @@ func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request) error {
 			out = append(out, *ws)
 		}
 	}
-	writeJSON(w, http.StatusOK, listBody[store.Workspace]{Items: out})
+	writeJSON(w, http.StatusOK, listBody[model.Workspace]{Items: out})
 	return nil
 }
 
@@ -83,7 +83,7 @@ func (s *Server) patchWorkspace(w http.ResponseWriter, r *http.Request) error {
 // workspace resolves the {id} of the path to a workspace the caller may
 // act in. A workspace token asking for another workspace gets the same 404
 // as for an id that does not exist.
-func (s *Server) workspace(r *http.Request) (*store.Workspace, error) {
+func (s *Server) workspace(r *http.Request) (*model.Workspace, error) {
 	id, err := workspaceID(r)
 	if err != nil {
 		return nil, err

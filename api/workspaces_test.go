@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 func TestWorkspaceLifecycle(t *testing.T) {
@@ -108,7 +108,7 @@ func TestWorkspaceThresholdDefault(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, e *env) {
 		var ws workspaceJSON
 		e.do("POST", wsPath, e.admin, map[string]any{"name": "bare"}).want(t, http.StatusCreated).decode(t, &ws)
-		if ws.RelevanceProfile.Threshold != store.DefaultThreshold || store.DefaultThreshold != 0.2 {
+		if ws.RelevanceProfile.Threshold != model.DefaultThreshold || model.DefaultThreshold != 0.2 {
 			t.Fatalf("workspace without a profile: threshold %v, want the default 0.2", ws.RelevanceProfile.Threshold)
 		}
 		e.do("POST", wsPath, e.admin, map[string]any{"name": "keywords only",

@@ -8,7 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // The levels of get_article, from cheapest to dearest.
@@ -106,7 +106,7 @@ func (h *handlers) doGetArticle(ctx context.Context, req *sdk.CallToolRequest, i
 // levelText is the article's text at a level. The summary is the
 // extractive summary stored with the article (its most central sentences),
 // else the feed's own summary, else the article's first sentences.
-func levelText(a *store.FeedArticle, level string) (text, summarySource string) {
+func levelText(a *model.FeedArticle, level string) (text, summarySource string) {
 	switch level {
 	case LevelOutline:
 		return outline(a.Title, a.ContentMarkdown), ""

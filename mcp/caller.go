@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -69,7 +70,7 @@ func (h *handlers) workspace(ctx context.Context, req sdk.Request, asked int64) 
 }
 
 // needWorkspace asks an admin caller to choose, naming the choices.
-func needWorkspace(wss []store.Workspace) string {
+func needWorkspace(wss []model.Workspace) string {
 	if len(wss) == 0 {
 		return "there is no workspace yet: create one with the REST API or `feedpoller workspaces add`"
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/feedpoller/feedpoller/tokens"
+	"github.com/feedpoller/feedpoller/analysis/tokens"
 )
 
 // maxTokenBytes bounds the bytes of one cl100k_base token: a text of n

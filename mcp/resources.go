@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -117,7 +118,7 @@ func (h *handlers) readItem(ctx context.Context, req *sdk.ReadResourceRequest) (
 
 // itemMarkdown is a content item as one Markdown document: a title, a
 // few facts, the text.
-func itemMarkdown(it *store.ContentItemView) string {
+func itemMarkdown(it *model.ContentItemView) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", it.Title)
 	fmt.Fprintf(&b, "- URL: %s\n", it.URL)

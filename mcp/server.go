@@ -19,20 +19,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/feedpoller/feedpoller/analysis/tokens"
 	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/tokens"
 )
 
 // Store is what the MCP server reads itself; workspaces and sources go
 // through the source service. *store.Store satisfies it.
 type Store interface {
 	api.TokenLookup
-	Search(ctx context.Context, workspaceID int64, f store.SearchFilter) ([]store.SearchHit, error)
-	GetArticle(ctx context.Context, workspaceID, id int64) (*store.FeedArticle, error)
-	GetContentItem(ctx context.Context, workspaceID, id int64) (*store.ContentItemView, error)
-	ListItemRefs(ctx context.Context, workspaceID, cursor int64, limit int) ([]store.ItemRef, error)
+	Search(ctx context.Context, workspaceID int64, f store.SearchFilter) ([]model.SearchHit, error)
+	GetArticle(ctx context.Context, workspaceID, id int64) (*model.FeedArticle, error)
+	GetContentItem(ctx context.Context, workspaceID, id int64) (*model.ContentItemView, error)
+	ListItemRefs(ctx context.Context, workspaceID, cursor int64, limit int) ([]model.ItemRef, error)
 }
 
 // Options configures a Server.

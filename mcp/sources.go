@@ -6,9 +6,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // WorkspaceInput names the workspace of a tool that needs nothing else.
@@ -39,7 +39,7 @@ type SourcesOutput struct {
 	Sources     []SourceHealth `json:"sources"`
 }
 
-func health(src store.FeedSource) SourceHealth {
+func health(src model.FeedSource) SourceHealth {
 	return SourceHealth{ID: src.ID, URL: src.URL, Title: src.Title, SourceType: src.SourceType, IsActive: src.IsActive,
 		IntervalMinutes: src.PollingIntervalMinutes, Status: src.LastPolledStatus, LastError: src.LastPolledError,
 		ConsecutiveFailures: src.ConsecutiveFailures, LastPolledAt: src.LastPolledAt, NextPollAt: src.NextPollAt,

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/feedpoller/feedpoller/tokens"
+	"github.com/feedpoller/feedpoller/analysis/tokens"
 )
 
 // TestChunkCoversTheTextWithinBudget: the parts of a text cut at every

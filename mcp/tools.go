@@ -6,6 +6,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/store/textquery"
 )
@@ -73,7 +74,7 @@ func (h *handlers) addTools(srv *sdk.Server) {
 			"checks and errors as the REST API. Needs a token that may write.",
 		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
 		InputSchema: schema[AddSourceInput](func(p map[string]*jsonschema.Schema) {
-			p["source_type"].Enum = []any{store.SourceRSS, store.SourceWeb, store.SourceAPI}
+			p["source_type"].Enum = []any{model.SourceRSS, model.SourceWeb, model.SourceAPI}
 			p["url"].MinLength, p["url"].MaxLength = ptr(1), ptr(2048)
 			p["title"].MaxLength = ptr(500)
 			between(p["polling_interval_minutes"], 1, 43200)

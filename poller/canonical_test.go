@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // TestCanonicalURLOnlyFromTheSameSite: an article page's canonical URL (or
@@ -31,7 +31,7 @@ func TestCanonicalURLOnlyFromTheSameSite(t *testing.T) {
 		{"same site as og:url", "https://news.example.com/og-story", true, true},
 	}
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		var entries []entry
 		for i, c := range cases {
 			tag := `<link rel="canonical" href="` + c.canonical + `">`

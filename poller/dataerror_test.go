@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -25,11 +26,11 @@ const jsonBody = `<p>Paragraph one explains the release in some detail, with eno
 // poll: "invalid byte sequence for encoding UTF8: 0x00".)
 func TestNULInFeedIsStrippedBeforeStorage(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		e.feeds.set("/feed.json", jsonFeed)
 		src := e.addSource("/feed.json")
 		out := e.pollNow(src)
-		if out.Status != store.StatusOK || out.ItemsNew != 2 {
+		if out.Status != model.StatusOK || out.ItemsNew != 2 {
 			t.Fatalf("poll %+v, want ok with 2 new articles", out)
 		}
 		var rows []struct {
@@ -69,14 +70,14 @@ func TestNULInFeedIsStrippedBeforeStorage(t *testing.T) {
 // NUL and whose text holds invalid UTF-8 is stored cleaned.
 func TestNULInPageHeadlineIsStripped(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{})
+		e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{})
 		e.site.set("/page", "text/html; charset=utf-8", `<!doctype html><html><head><title>Title</title>
 <script type="application/ld+json">{"@type":"NewsArticle","headline":"Head\u0000line","author":{"@type":"Person","name":"A\u0000da"}}</script>
 </head><body><article><h1>Headline</h1><p>Broken `+"\xff\xfe"+` bytes and a NUL &#0; here.</p>`+
 			paragraphs("a page with hostile bytes")+`</article></body></html>`)
 		src := e.addWeb(e.site.url("/page"), false)
 		outs := e.pollDue()
-		if len(outs) != 1 || outs[0].Status != store.StatusOK || outs[0].ItemsNew != 1 {
+		if len(outs) != 1 || outs[0].Status != model.StatusOK || outs[0].ItemsNew != 1 {
 			t.Fatalf("poll %+v, want one ok poll storing the page", outs)
 		}
 		a := e.articles(src)[0]
@@ -114,7 +115,7 @@ func rejectTitles(t *testing.T, st *store.Store) {
 // redoes the poll at every lease expiry and never counts.
 func TestDataErrorIsAFailedPoll(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		logs := &syncBuffer{}
 		e.poller = newPoller(t, e.store, "test-owner", logTo(logs))
 		rejectTitles(t, e.store)
@@ -126,22 +127,22 @@ func TestDataErrorIsAFailedPoll(t *testing.T) {
 			if err != nil {
 				t.Fatalf("poll %d: not recorded (%v), want a recorded failure", poll, err)
 			}
-			if out.Status != store.StatusError || !strings.Contains(out.Error, "refused") || out.ItemsNew != 0 {
+			if out.Status != model.StatusError || !strings.Contains(out.Error, "refused") || out.ItemsNew != 0 {
 				t.Fatalf("poll %d: %+v, want a failed poll saying the database refused its data", poll, out)
 			}
 			got, _ := e.store.GetSource(context.Background(), e.ws.ID, src.ID)
-			if got.ConsecutiveFailures != poll || got.LastPolledStatus != store.StatusError || !strings.Contains(got.LastPolledError, "refused") {
+			if got.ConsecutiveFailures != poll || got.LastPolledStatus != model.StatusError || !strings.Contains(got.LastPolledError, "refused") {
 				t.Fatalf("after poll %d: failures %d, status %q, error %q", poll, got.ConsecutiveFailures, got.LastPolledStatus, got.LastPolledError)
 			}
 			if got.LeaseOwner != "" || !got.NextPollAt.After(got.CreatedAt) {
 				t.Fatalf("after poll %d: lease %q, next poll %v: the source must be released and backed off", poll, got.LeaseOwner, got.NextPollAt)
 			}
 		}
-		var runs []store.PollRun
+		var runs []model.PollRun
 		if err := e.store.DB().Select(&runs, "SELECT outcome, error, items_seen FROM poll_runs ORDER BY id"); err != nil {
 			t.Fatal(err)
 		}
-		if len(runs) != 2 || runs[0].Outcome != store.StatusError || !strings.Contains(runs[0].Error, "refused") || runs[0].ItemsSeen != 2 {
+		if len(runs) != 2 || runs[0].Outcome != model.StatusError || !strings.Contains(runs[0].Error, "refused") || runs[0].ItemsSeen != 2 {
 			t.Fatalf("poll_runs %+v, want two failed runs naming the refusal", runs)
 		}
 		if n := e.count("feed_articles"); n != 0 {

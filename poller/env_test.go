@@ -15,6 +15,7 @@ import (
 
 	"github.com/feedpoller/feedpoller/internal/logbuf"
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources/fetch"
@@ -162,10 +163,10 @@ type env struct {
 	store  *store.Store
 	poller *poller.Poller
 	feeds  *feedServer
-	ws     *store.Workspace
+	ws     *model.Workspace
 }
 
-func newEnv(t *testing.T, dialect string, profile store.RelevanceProfile) *env {
+func newEnv(t *testing.T, dialect string, profile model.RelevanceProfile) *env {
 	t.Helper()
 	ctx := context.Background()
 	st := testdb.Store(t, dialect)
@@ -189,7 +190,7 @@ func newPoller(t *testing.T, st *store.Store, owner string, changes ...func(*pol
 	}
 	client := fetch.New(fo)
 	t.Cleanup(client.CloseIdleConnections)
-	po.Fetchers = map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}}
+	po.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client}}
 	po.Pages = pipeline.HTTPPages{Client: client}
 	p, err := poller.New(po)
 	if err != nil {
@@ -216,9 +217,9 @@ func logTo(buf *syncBuffer) func(*poller.Options, *fetch.Options) {
 // syncBuffer collects log output written from several goroutines.
 type syncBuffer = logbuf.Buffer
 
-func (e *env) addSource(path string) *store.FeedSource {
+func (e *env) addSource(path string) *model.FeedSource {
 	e.t.Helper()
-	src := &store.FeedSource{WorkspaceID: e.ws.ID, URL: e.feeds.URL + path, SourceType: store.SourceRSS,
+	src := &model.FeedSource{WorkspaceID: e.ws.ID, URL: e.feeds.URL + path, SourceType: model.SourceRSS,
 		IsActive: true, PollingIntervalMinutes: 30}
 	if err := e.store.CreateSource(context.Background(), src); err != nil {
 		e.t.Fatal(err)
@@ -227,7 +228,7 @@ func (e *env) addSource(path string) *store.FeedSource {
 }
 
 // pollNow polls one source at once, as `feedpoller poll --source` does.
-func (e *env) pollNow(src *store.FeedSource) poller.Outcome {
+func (e *env) pollNow(src *model.FeedSource) poller.Outcome {
 	e.t.Helper()
 	out, err := e.poller.PollNow(context.Background(), e.ws.ID, src.ID)
 	if err != nil {

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // lastRun is the newest poll_runs row of a source.
-func (e *webEnv) lastRun(src *store.FeedSource) (status int, errText string) {
+func (e *webEnv) lastRun(src *model.FeedSource) (status int, errText string) {
 	e.t.Helper()
 	row := e.store.DB().QueryRowx(e.store.DB().Rebind(
 		"SELECT http_status, error FROM poll_runs WHERE feed_source_id = ? ORDER BY id DESC LIMIT 1"), src.ID)
@@ -50,11 +50,11 @@ func TestWebFirecrawlFailureSaysWhoFailed(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{FetchTargets: true,
+				e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{FetchTargets: true,
 					Routes: map[string]string{"down.example.com:80": closedAddr, "broken.example.com:80": broken.Listener.Addr().String()}}})
 				src := e.addWeb(tc.url, false)
 				out := e.pollNow(src)
-				if out.Status != store.StatusError || out.HTTPStatus != tc.httpStatus || !strings.HasPrefix(out.Error, tc.errPrefix) {
+				if out.Status != model.StatusError || out.HTTPStatus != tc.httpStatus || !strings.HasPrefix(out.Error, tc.errPrefix) {
 					t.Fatalf("outcome %+v, want error with http status %d and %q", out, tc.httpStatus, tc.errPrefix)
 				}
 				status, errText := e.lastRun(src)
@@ -77,14 +77,14 @@ func TestWebFirecrawlFailureSaysWhoFailed(t *testing.T) {
 func TestWebFirecrawlTimeoutIsOneScrapePerPoll(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
 		// Scaled time: Firecrawl's 30 s scrape timeout lasts 3 ms.
-		e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{TimeScale: 0.0001}})
+		e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{TimeScale: 0.0001}})
 		const target = "https://slow.example.com/page"
 		e.fc.Handle(target, firecrawltest.SlowTarget(time.Hour, firecrawltest.Page{HTML: paragraphs("slow")}))
 		src := e.addWeb(target, false)
 		out := e.pollNow(src)
 		want := "Firecrawl scrape timed out (HTTP 408 SCRAPE_TIMEOUT, timeout 30s); the next poll tries again; " +
 			"raise FEEDPOLLER_FIRECRAWL_TIMEOUT if the page needs longer than 30s: Scrape timed out"
-		if out.Status != store.StatusError || out.Error != want || out.HTTPStatus != 0 {
+		if out.Status != model.StatusError || out.Error != want || out.HTTPStatus != 0 {
 			t.Fatalf("outcome %+v, want an error saying %q", out, want)
 		}
 		if n := len(e.fc.Requests()); n != 1 {

@@ -9,8 +9,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Each tick refreshes the failure gauges from the database: failing
@@ -21,7 +21,7 @@ func TestTickRefreshesFailureGauges(t *testing.T) {
 		t.Run(d, func(t *testing.T) {
 			ctx := context.Background()
 			st := testdb.Store(t, d)
-			ws, err := st.CreateWorkspace(ctx, "gauges", store.RelevanceProfile{})
+			ws, err := st.CreateWorkspace(ctx, "gauges", model.RelevanceProfile{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -30,8 +30,8 @@ func TestTickRefreshesFailureGauges(t *testing.T) {
 				typ      string
 				failures int
 				active   bool
-			}{{"rss", 0, true}, {"rss", 2, true}, {"rss", 5, true}, {"rss", store.MaxConsecutiveFailures, true}, {"web", 0, false}, {"web", 1, true}} {
-				src := &store.FeedSource{WorkspaceID: ws.ID, URL: "https://g.example/" + string(rune('a'+i)), SourceType: c.typ,
+			}{{"rss", 0, true}, {"rss", 2, true}, {"rss", 5, true}, {"rss", model.MaxConsecutiveFailures, true}, {"web", 0, false}, {"web", 1, true}} {
+				src := &model.FeedSource{WorkspaceID: ws.ID, URL: "https://g.example/" + string(rune('a'+i)), SourceType: c.typ,
 					IsActive: true, PollingIntervalMinutes: 30}
 				if err := st.CreateSource(ctx, src); err != nil {
 					t.Fatal(err)

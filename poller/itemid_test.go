@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // linklessFeed has items a reader shows although they name no page of
@@ -28,14 +28,14 @@ func linklessFeed(base string, extra string) string {
 
 func TestItemsWithoutLinkAreStoredByTheirID(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		e.feeds.set("/status.xml", linklessFeed(e.feeds.URL, ""))
 		src := e.addSource("/status.xml")
 
 		out := e.pollNow(src)
 		// 5 items seen: 3 stored, the repeated id is a duplicate, the item
 		// with neither link nor id is skipped.
-		if out.Status != store.StatusOK || out.ItemsSeen != 5 || out.ItemsNew != 3 || out.ItemsDuplicate != 1 {
+		if out.Status != model.StatusOK || out.ItemsSeen != 5 || out.ItemsNew != 3 || out.ItemsDuplicate != 1 {
 			t.Fatalf("first poll %+v, want 5 seen, 3 new, 1 duplicate", out)
 		}
 		type row struct {
@@ -93,10 +93,10 @@ func TestItemsWithoutLinkAreStoredByTheirID(t *testing.T) {
 
 func TestNotAFeedRecordsTheHTTPStatus(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		e.feeds.set("/page", "<html><body><p>A page, not a feed.</p></body></html>")
 		out := e.pollNow(e.addSource("/page"))
-		if out.Status != store.StatusError || out.HTTPStatus != 200 || !strings.HasPrefix(out.Error, "not a feed") {
+		if out.Status != model.StatusError || out.HTTPStatus != 200 || !strings.HasPrefix(out.Error, "not a feed") {
 			t.Fatalf("poll %+v, want error with http status 200", out)
 		}
 		var status int

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources/fetch"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // trickler serves a feed a few bytes at a time for longer than a poll's
@@ -65,12 +65,12 @@ func (tr *trickler) stats() (inFlight, most, served int) {
 // once, and the source's poll_runs never overlap in time.
 func TestPollNeverOutlivesItsLease(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		tr := &trickler{stop: make(chan struct{})}
 		srv := httptest.NewServer(tr)
 		t.Cleanup(srv.Close)
 		t.Cleanup(func() { close(tr.stop) })
-		src := &store.FeedSource{WorkspaceID: e.ws.ID, URL: srv.URL + "/slow", SourceType: store.SourceRSS,
+		src := &model.FeedSource{WorkspaceID: e.ws.ID, URL: srv.URL + "/slow", SourceType: model.SourceRSS,
 			IsActive: true, PollingIntervalMinutes: 30}
 		if err := e.store.CreateSource(context.Background(), src); err != nil {
 			t.Fatal(err)
@@ -116,7 +116,7 @@ func TestPollNeverOutlivesItsLease(t *testing.T) {
 		if _, most, served := tr.stats(); most > 1 {
 			t.Errorf("the server saw %d requests for the source at once (%d in all): a poll outlived its lease and the source was claimed again", most, served)
 		}
-		var runs []store.PollRun
+		var runs []model.PollRun
 		if err := e.store.DB().Select(&runs, "SELECT started_at, finished_at, outcome, error FROM poll_runs ORDER BY started_at"); err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +126,7 @@ func TestPollNeverOutlivesItsLease(t *testing.T) {
 			}
 		}
 		for _, r := range runs {
-			if r.Outcome != store.StatusError {
+			if r.Outcome != model.StatusError {
 				t.Errorf("run %+v, want a failed poll that names its time limit", r)
 			}
 		}

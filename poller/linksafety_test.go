@@ -9,7 +9,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // TestUnsafeLinkSchemesNeverStored polls a feed whose items carry links
@@ -62,7 +62,7 @@ func TestUnsafeLinkSchemesNeverStored(t *testing.T) {
 		{"Markdown content with a safe link", mdBody + "Before [LINKTEXT](https://docs.example.org/md) after.", "https://docs.example.org/md", true},
 	}
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		var entries []entry
 		for i, c := range cases {
 			content := body(c.name) + "<p>Before " + c.html + " after.</p>"
@@ -168,7 +168,7 @@ func tail(md string) string {
 // script link left, and its text kept.
 func TestFeedSummaryStoredWithoutHTML(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		summary := `<p>Plain words</p><script>alert(1)</script><img src=x onerror="alert(2)">` +
 			`<a href="javascript:alert(3)">click here</a> <b>bold</b> <iframe src="https://evil.example/"></iframe>`
 		e.feeds.set("/feed", `<?xml version="1.0"?><rss version="2.0"><channel><title>S</title>`+

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources/fetch"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // TestScheduledPollsLogAtInfo: the scheduler logs each poll at info level
@@ -18,7 +18,7 @@ import (
 // polled next) and one summary per tick that polled something, and
 // nothing at info for the ticks that found nothing due.
 func TestScheduledPollsLogAtInfo(t *testing.T) {
-	e := newEnv(t, "sqlite", store.RelevanceProfile{})
+	e := newEnv(t, "sqlite", model.RelevanceProfile{})
 	logs := &syncBuffer{}
 	p := newPoller(t, e.store, "logger", logTo(logs), func(o *poller.Options, _ *fetch.Options) { o.Schedule = "@every 1s" })
 	e.feeds.set("/feed", rssDoc("Logged News", entry{"1", "https://news.example.com/1", "One", body("one")},

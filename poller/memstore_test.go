@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -16,7 +17,7 @@ import (
 // tested against both databases elsewhere.
 type memStore struct {
 	mu       sync.Mutex
-	due      []store.FeedSource
+	due      []model.FeedSource
 	claims   []int // sources per ClaimDue call
 	saves    []store.PollSave
 	pushes   []store.PushSave
@@ -32,7 +33,7 @@ func (m *memStore) CountDue(context.Context) (int, error) {
 	return len(m.due), nil
 }
 
-func (m *memStore) ClaimDue(ctx context.Context, _ string, limit int, lease time.Duration) ([]store.FeedSource, error) {
+func (m *memStore) ClaimDue(ctx context.Context, _ string, limit int, lease time.Duration) ([]model.FeedSource, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -49,7 +50,7 @@ func (m *memStore) ClaimDue(ctx context.Context, _ string, limit int, lease time
 	return batch, nil
 }
 
-func (m *memStore) ClaimSource(_ context.Context, _, id int64, _ string, lease time.Duration) (*store.FeedSource, error) {
+func (m *memStore) ClaimSource(_ context.Context, _, id int64, _ string, lease time.Duration) (*model.FeedSource, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for i, s := range m.due {
@@ -103,8 +104,8 @@ func (m *memStore) KnownArticles(_ context.Context, _, _ int64, urls, _ []string
 	return k, nil
 }
 
-func (m *memStore) GetWorkspace(_ context.Context, id int64) (*store.Workspace, error) {
-	return &store.Workspace{ID: id, Profile: store.RelevanceProfile{}}, nil
+func (m *memStore) GetWorkspace(_ context.Context, id int64) (*model.Workspace, error) {
+	return &model.Workspace{ID: id, Profile: model.RelevanceProfile{}}, nil
 }
 
 // StoryCandidates finds nothing: every article starts a story.
@@ -139,11 +140,11 @@ func (f *stubFetcher) Fetch(ctx context.Context, req sources.Request) (*sources.
 	return &sources.Result{HTTPStatus: 200, Items: f.items}, nil
 }
 
-func dueSources(n int) []store.FeedSource {
-	var out []store.FeedSource
+func dueSources(n int) []model.FeedSource {
+	var out []model.FeedSource
 	for i := range n {
-		out = append(out, store.FeedSource{ID: int64(i + 1), WorkspaceID: 1, URL: "https://feeds.example.com/" + string(rune('a'+i)),
-			SourceType: store.SourceRSS, IsActive: true, PollingIntervalMinutes: 30})
+		out = append(out, model.FeedSource{ID: int64(i + 1), WorkspaceID: 1, URL: "https://feeds.example.com/" + string(rune('a'+i)),
+			SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30})
 	}
 	return out
 }

@@ -6,8 +6,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller/schedule"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Metrics are the poller's Prometheus collectors.
@@ -87,7 +87,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 // gauges at each tick; *store.Store does. A store without it leaves them
 // unset.
 type SourceHealthCounter interface {
-	CountUnhealthySources(ctx context.Context) ([]store.SourceHealth, error)
+	CountUnhealthySources(ctx context.Context) ([]model.SourceHealth, error)
 }
 
 // refreshSourceHealth sets the failure gauges from the store's counts,
@@ -102,8 +102,8 @@ func (p *Poller) refreshSourceHealth(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	failing := map[string]int{store.SourceRSS: 0, store.SourceWeb: 0, store.SourceAPI: 0}
-	disabled := map[string]int{store.SourceRSS: 0, store.SourceWeb: 0, store.SourceAPI: 0}
+	failing := map[string]int{model.SourceRSS: 0, model.SourceWeb: 0, model.SourceAPI: 0}
+	disabled := map[string]int{model.SourceRSS: 0, model.SourceWeb: 0, model.SourceAPI: 0}
 	for _, h := range counts {
 		failing[h.SourceType], disabled[h.SourceType] = h.Failing, h.Disabled
 	}

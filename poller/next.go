@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
@@ -16,7 +17,7 @@ import (
 // scheduling policy (package schedule). It writes the time, the reason,
 // its kind and the new state into the poll's bookkeeping, so that they are
 // stored by the poll's one save, and dates the poll now.
-func (p *Poller) decide(src store.FeedSource, u *store.SourceUpdate, obs schedule.Observation, now time.Time) {
+func (p *Poller) decide(src model.FeedSource, u *model.SourceUpdate, obs schedule.Observation, now time.Time) {
 	var st schedule.State
 	if err := st.UnmarshalText([]byte(src.ScheduleState)); err != nil {
 		// The source is then scheduled as a new one, never stopped.
@@ -36,7 +37,7 @@ func (p *Poller) decide(src store.FeedSource, u *store.SourceUpdate, obs schedul
 // ScheduleConfig is the scheduling configuration of one source: its mode
 // and interval, the daemon's bounds. Whatever else teaches the source's
 // estimate (schedule.Learn, for items pushed through WebSub) uses it too.
-func (p *Poller) ScheduleConfig(src store.FeedSource) schedule.Config {
+func (p *Poller) ScheduleConfig(src model.FeedSource) schedule.Config {
 	mode, err := schedule.ParseMode(src.ScheduleMode)
 	if err != nil {
 		p.log.Warn("schedule mode of source unknown; scheduling it adaptively", "source_id", src.ID, "err", err)
@@ -54,9 +55,9 @@ func (p *Poller) ScheduleConfig(src store.FeedSource) schedule.Config {
 // publisher's hints. A web page's new article is a change of the page,
 // whose date (the page's own publication date) says nothing about when it
 // changed.
-func fetched(src store.FeedSource, res *sources.Result, arts []store.NewArticle) schedule.Observation {
+func fetched(src model.FeedSource, res *sources.Result, arts []store.NewArticle) schedule.Observation {
 	obs := schedule.Observation{Outcome: schedule.Fetched, NewItems: len(arts), Hints: res.Hints}
-	if src.SourceType == store.SourceWeb {
+	if src.SourceType == model.SourceWeb {
 		return obs
 	}
 	obs.Listed = len(res.Items)
@@ -91,7 +92,7 @@ func webSubLinks(h sources.Hints) (hub, self *string) {
 // policy learns from it. What counts as the source's own failure is
 // deliberate: rate limits, open circuit breakers and robots.txt delays
 // defer the source without counting; 410 Gone pauses it at once.
-func failure(src store.FeedSource, err error) (store.SourceUpdate, schedule.Observation) {
+func failure(src model.FeedSource, err error) (model.SourceUpdate, schedule.Observation) {
 	msg := err.Error()
 	var fe *sources.FetchError
 	errors.As(err, &fe)
@@ -101,16 +102,16 @@ func failure(src store.FeedSource, err error) (store.SourceUpdate, schedule.Obse
 	}
 	switch sources.KindOf(err) {
 	case sources.KindRateLimited, sources.KindDeferred:
-		return store.SourceUpdate{Status: store.StatusDeferred, Error: msg},
+		return model.SourceUpdate{Status: model.StatusDeferred, Error: msg},
 			schedule.Observation{Outcome: schedule.Deferred, RetryAfter: retryAfter, Cause: deferralCause(err)}
 	case sources.KindGone:
-		return store.SourceUpdate{Status: store.StatusGone, Error: msg + " (source deactivated)", Deactivate: true},
+		return model.SourceUpdate{Status: model.StatusGone, Error: msg + " (source deactivated)", Deactivate: true},
 			schedule.Observation{Outcome: schedule.Skipped}
 	case sources.KindNotSupported:
-		return store.SourceUpdate{Status: store.StatusNotSupported, Error: msg},
+		return model.SourceUpdate{Status: model.StatusNotSupported, Error: msg},
 			schedule.Observation{Outcome: schedule.Skipped}
 	}
-	return store.SourceUpdate{Status: store.StatusError, Error: msg, Failed: true},
+	return model.SourceUpdate{Status: model.StatusError, Error: msg, Failed: true},
 		schedule.Observation{Outcome: schedule.Failed, Failures: src.ConsecutiveFailures + 1, RetryAfter: retryAfter}
 }
 

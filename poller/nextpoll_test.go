@@ -9,10 +9,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources/fetch"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // withChannel is an RSS document whose channel declares extra elements
@@ -31,7 +31,7 @@ type stored struct {
 	state        string
 }
 
-func (e *env) stored(src *store.FeedSource) stored {
+func (e *env) stored(src *model.FeedSource) stored {
 	e.t.Helper()
 	got, err := e.store.GetSource(context.Background(), e.ws.ID, src.ID)
 	if err != nil {
@@ -131,31 +131,31 @@ func testNextPollStoredWithReason(t *testing.T, hhmm string) {
 		min     time.Duration // the interval lies in [min, max]
 		max     time.Duration
 	}{
-		{name: "ttl", doc: withChannel("<ttl>120</ttl>", full...), status: store.StatusOK,
+		{name: "ttl", doc: withChannel("<ttl>120</ttl>", full...), status: model.StatusOK,
 			reason: "ttl 120m", kind: schedule.KindTTL, min: 120 * time.Minute, max: 120 * time.Minute},
-		{name: "absurd ttl is clamped", doc: withChannel("<ttl>1000000000</ttl>", full...), status: store.StatusOK,
+		{name: "absurd ttl is clamped", doc: withChannel("<ttl>1000000000</ttl>", full...), status: model.StatusOK,
 			// Bounded twice: by the ceiling, and by the time the feed's 20
 			// items take to roll over at the rate assumed for a new source.
 			reason: "ttl over 100 years, cut to ", kind: schedule.KindTTL, min: 4 * time.Hour, max: 24 * time.Hour},
-		{name: "fixed ignores the ttl", doc: withChannel("<ttl>120</ttl>", items...), mode: store.ScheduleFixed,
-			status: store.StatusOK, reason: "fixed 30m", kind: schedule.KindFixed, min: 30 * time.Minute, max: 30 * time.Minute},
-		{name: "a new feed without dates starts from its interval", doc: rssDoc("Plain", items...), status: store.StatusOK,
+		{name: "fixed ignores the ttl", doc: withChannel("<ttl>120</ttl>", items...), mode: model.ScheduleFixed,
+			status: model.StatusOK, reason: "fixed 30m", kind: schedule.KindFixed, min: 30 * time.Minute, max: 30 * time.Minute},
+		{name: "a new feed without dates starts from its interval", doc: rssDoc("Plain", items...), status: model.StatusOK,
 			reason: "adaptive: ", kind: schedule.KindAdaptive, min: 30 * time.Minute, max: 60 * time.Minute},
-		{name: "skipHours", doc: withChannel(skipAllBut(open), items...), status: store.StatusOK,
+		{name: "skipHours", doc: withChannel(skipAllBut(open), items...), status: model.StatusOK,
 			reason: skipReason(clock(), open), kind: schedule.KindSkip},
-		{name: "failure backs off", doc: rssDoc("Plain", items...), status: store.StatusError,
+		{name: "failure backs off", doc: rssDoc("Plain", items...), status: model.StatusError,
 			prepare: func(e *env, path string) { e.feeds.fail(path, 500) },
 			reason:  "backoff: 1 failure → 1h", kind: schedule.KindBackoff, min: time.Hour, max: time.Hour},
-		{name: "429 with Retry-After defers", doc: rssDoc("Plain", items...), status: store.StatusDeferred,
+		{name: "429 with Retry-After defers", doc: rssDoc("Plain", items...), status: model.StatusDeferred,
 			prepare: func(e *env, path string) { e.feeds.header(path, "Retry-After", "5400"); e.feeds.fail(path, 429) },
 			reason:  "retry-after 1h", kind: schedule.KindRetryAfter, min: 89 * time.Minute, max: 90 * time.Minute},
-		{name: "304 with Cache-Control max-age", doc: rssDoc("Plain", items...), status: store.StatusNotModified,
+		{name: "304 with Cache-Control max-age", doc: rssDoc("Plain", items...), status: model.StatusNotModified,
 			prepare: func(e *env, path string) {
 				e.pollNow(e.sourceAt(path)) // the 200 that gives the ETag
 				e.feeds.header(path, "Cache-Control", "public, max-age=10800")
 			},
 			reason: "cache-control max-age 3h", kind: schedule.KindCache, min: 3 * time.Hour, max: 3 * time.Hour},
-		{name: "WebSub subscription: safety poll", doc: rssDoc("Plain", items...), status: store.StatusNotModified,
+		{name: "WebSub subscription: safety poll", doc: rssDoc("Plain", items...), status: model.StatusNotModified,
 			prepare: func(e *env, path string) {
 				src := e.sourceAt(path)
 				e.pollNow(src)
@@ -167,7 +167,7 @@ func testNextPollStoredWithReason(t *testing.T, hhmm string) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				e := newEnv(t, dialect, store.RelevanceProfile{})
+				e := newEnv(t, dialect, model.RelevanceProfile{})
 				clock := clockAt(t, hhmm)
 				e.poller = newPoller(t, e.store, "clock", func(o *poller.Options, f *fetch.Options) { o.Clock, f.Now = clock, clock })
 				path := "/" + strings.ReplaceAll(tc.name, " ", "-")
@@ -175,7 +175,7 @@ func testNextPollStoredWithReason(t *testing.T, hhmm string) {
 				src := e.addSource(path)
 				if tc.mode != "" {
 					mode := tc.mode
-					if _, err := e.store.UpdateSource(context.Background(), e.ws.ID, src.ID, store.SourcePatch{ScheduleMode: &mode}); err != nil {
+					if _, err := e.store.UpdateSource(context.Background(), e.ws.ID, src.ID, model.SourcePatch{ScheduleMode: &mode}); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -202,7 +202,7 @@ func testNextPollStoredWithReason(t *testing.T, hhmm string) {
 				} else if got.interval < tc.min || got.interval > tc.max {
 					t.Errorf("interval %s, want %s..%s (reason %q)", got.interval, tc.min, tc.max, got.reason)
 				}
-				if tc.status != store.StatusError && tc.status != store.StatusDeferred && got.state == "" {
+				if tc.status != model.StatusError && tc.status != model.StatusDeferred && got.state == "" {
 					t.Error("no schedule state stored")
 				}
 			})
@@ -210,7 +210,7 @@ func testNextPollStoredWithReason(t *testing.T, hhmm string) {
 	})
 }
 
-func (s stored) lastPolledAt(e *env, src *store.FeedSource) *time.Time {
+func (s stored) lastPolledAt(e *env, src *model.FeedSource) *time.Time {
 	got, err := e.store.GetSource(context.Background(), e.ws.ID, src.ID)
 	if err != nil {
 		e.t.Fatal(err)
@@ -220,7 +220,7 @@ func (s stored) lastPolledAt(e *env, src *store.FeedSource) *time.Time {
 }
 
 // sourceAt is the source added for path.
-func (e *env) sourceAt(path string) *store.FeedSource {
+func (e *env) sourceAt(path string) *model.FeedSource {
 	e.t.Helper()
 	srcs, err := e.store.ListSources(context.Background(), e.ws.ID)
 	if err != nil {
@@ -241,7 +241,7 @@ func (e *env) sourceAt(path string) *store.FeedSource {
 // again.
 func TestBackoffGrowsAndStateSurvives(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		e.feeds.set("/f", rssDoc("F", entry{"1", "https://news.example/1", "One", body("one")}))
 		src := e.addSource("/f")
 		e.pollNow(src)
@@ -283,7 +283,7 @@ func TestNextPollDecisionsCounted(t *testing.T) {
 	if n := testutil.CollectAndCount(m.NextPolls); n != len(schedule.Kinds()) {
 		t.Fatalf("%d series before any poll, want one per kind (%d)", n, len(schedule.Kinds()))
 	}
-	e := newEnv(t, "sqlite", store.RelevanceProfile{})
+	e := newEnv(t, "sqlite", model.RelevanceProfile{})
 	e.poller = newPoller(t, e.store, "metrics", func(o *poller.Options, _ *fetch.Options) { o.Metrics = m })
 	e.feeds.set("/ttl", withChannel("<ttl>90</ttl>", entry{"1", "https://news.example/1", "One", body("one")}))
 	e.feeds.set("/bad", "")

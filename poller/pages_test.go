@@ -6,33 +6,33 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/rss"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // breakerEnv is a poller wired as the daemon wires it, with the fetcher's
 // circuit breaker switched on (3 failures open it), one worker so the
 // order of polls is fixed, and feeds whose items are too short for the
 // first cascade tier, so every item's article page is fetched.
-func breakerEnv(t *testing.T, feeds int, pageStatus int) (*env, []*store.FeedSource) {
+func breakerEnv(t *testing.T, feeds int, pageStatus int) (*env, []*model.FeedSource) {
 	t.Helper()
-	e := newEnv(t, "sqlite", store.RelevanceProfile{})
+	e := newEnv(t, "sqlite", model.RelevanceProfile{})
 	client := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1,
 		PerDomainConcurrency: 64, BreakerFailures: 3, Timeout: 5 * time.Second})
 	t.Cleanup(client.CloseIdleConnections)
 	opts := testOptions(e.store, "breaker-test")
 	opts.Workers, opts.BatchSize = 1, 100
-	opts.Fetchers = map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}}
+	opts.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client}}
 	opts.Pages = pipeline.HTTPPages{Client: client}
 	p, err := poller.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.poller = p
-	var srcs []*store.FeedSource
+	var srcs []*model.FeedSource
 	for i := range feeds {
 		var entries []entry
 		for j := range 3 {
@@ -97,7 +97,7 @@ func TestArticlePageFailuresNeverDeferFeeds(t *testing.T) {
 				t.Fatalf("%d polls, want %d", len(outs), feeds)
 			}
 			for _, o := range outs {
-				if o.Status != store.StatusOK || o.ItemsNew != 3 {
+				if o.Status != model.StatusOK || o.ItemsNew != 3 {
 					t.Errorf("source %d: status %q new %d error %q, want ok with 3 new articles", o.SourceID, o.Status, o.ItemsNew, o.Error)
 				}
 			}
@@ -125,9 +125,9 @@ func TestFeedFailuresStillOpenTheBreaker(t *testing.T) {
 	var failed, deferred int
 	for _, o := range e.pollDue(t) {
 		switch o.Status {
-		case store.StatusError:
+		case model.StatusError:
 			failed++
-		case store.StatusDeferred:
+		case model.StatusDeferred:
 			deferred++
 		}
 	}

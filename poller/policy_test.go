@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources/fetch"
@@ -18,7 +19,6 @@ import (
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
 	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/sources/web"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // metadataURL is the cloud metadata endpoint a hostile feed links to.
@@ -51,7 +51,7 @@ type policyEnv struct {
 
 func newPolicyEnv(t *testing.T, dialect string) *policyEnv {
 	t.Helper()
-	e := &policyEnv{env: newEnv(t, dialect, store.RelevanceProfile{}), canary: &atomic.Int32{}}
+	e := &policyEnv{env: newEnv(t, dialect, model.RelevanceProfile{}), canary: &atomic.Int32{}}
 	internal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e.canary.Add(1)
 		w.Header().Set("Content-Type", "text/html")
@@ -84,8 +84,8 @@ func newPolicyEnv(t *testing.T, dialect string) *policyEnv {
 	opts := testOptions(e.store, "policy-test")
 	opts.Workers = 1
 	opts.Fetchers = map[string]poller.Fetcher{
-		store.SourceRSS: &rss.Fetcher{Client: native},
-		store.SourceWeb: &web.Fetcher{Client: native, Firecrawl: fc, RespectRobots: true, Log: slog.New(slog.DiscardHandler)},
+		model.SourceRSS: &rss.Fetcher{Client: native},
+		model.SourceWeb: &web.Fetcher{Client: native, Firecrawl: fc, RespectRobots: true, Log: slog.New(slog.DiscardHandler)},
 	}
 	opts.Pages = pipeline.HTTPPages{Client: native}
 	opts.Render = pipeline.FirecrawlPages{Client: fc}
@@ -149,7 +149,7 @@ func TestRenderTierHoldsToAddressPolicy(t *testing.T) {
 				e := newPolicyEnv(t, dialect)
 				e.feeds.set("/feed.xml", rssDoc("Hostile", entry{guid: "m1", link: tc.link(e), title: "Look here", html: "<p>Short teaser.</p>"}))
 				src := e.addSource("/feed.xml")
-				if out := e.pollNow(src); out.Status != store.StatusOK {
+				if out := e.pollNow(src); out.Status != model.StatusOK {
 					t.Fatalf("poll %+v", out)
 				}
 				if e.leaked(t) {
@@ -175,14 +175,14 @@ func TestRenderTierHoldsToAddressPolicy(t *testing.T) {
 func TestWebSourceHoldsToAddressPolicy(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
 		e := newPolicyEnv(t, dialect)
-		src := &store.FeedSource{WorkspaceID: e.ws.ID, URL: metadataURL, SourceType: store.SourceWeb, IsActive: true,
+		src := &model.FeedSource{WorkspaceID: e.ws.ID, URL: metadataURL, SourceType: model.SourceWeb, IsActive: true,
 			PollingIntervalMinutes: 360}
 		if err := e.store.CreateSource(context.Background(), src); err != nil {
 			t.Fatal(err)
 		}
 		out := e.pollNow(src)
 		want := "host 169.254.169.254 is not allowed (link-local); set FEEDPOLLER_FETCH_ALLOW_PRIVATE_NETWORKS=true or add the host to FEEDPOLLER_FETCH_ALLOW to allow it"
-		if out.Status != store.StatusError || out.Error != want || out.HTTPStatus != 0 {
+		if out.Status != model.StatusError || out.Error != want || out.HTTPStatus != 0 {
 			t.Fatalf("outcome %+v, want an error poll saying %q", out, want)
 		}
 		if e.leaked(t) || e.count("feed_articles") != 0 {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources"
@@ -54,7 +55,7 @@ func (p *Poller) PollNow(ctx context.Context, workspaceID, sourceID int64) (Outc
 // and the save itself only counts while the lease is still held. So no
 // other poll of the source, by this daemon or another, can start while
 // this one runs.
-func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error) {
+func (p *Poller) Poll(ctx context.Context, src model.FeedSource) (Outcome, error) {
 	start := time.Now()
 	if src.DueAt != nil {
 		p.metrics.SchedulerLag.Observe(max(0, start.Sub(*src.DueAt).Seconds()))
@@ -64,7 +65,7 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 
 	out := Outcome{SourceID: src.ID, SourceType: src.SourceType}
 	save := store.PollSave{WorkspaceID: src.WorkspaceID, SourceID: src.ID, Owner: p.opts.Owner,
-		Run: store.PollRun{StartedAt: start.UTC()}}
+		Run: model.PollRun{StartedAt: start.UTC()}}
 
 	leaseEnd, fetchBy := p.pollDeadlines(src, start)
 	if !start.Before(fetchBy) {
@@ -81,7 +82,7 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 
 	fetcher, ok := p.opts.Fetchers[src.SourceType]
 	if !ok {
-		save.Source = store.SourceUpdate{Status: store.StatusNotSupported,
+		save.Source = model.SourceUpdate{Status: model.StatusNotSupported,
 			Error: fmt.Sprintf("source type %q is not polled", src.SourceType)}
 		return p.finish(ctx, src, save, schedule.Observation{Outcome: schedule.Skipped}, out, start)
 	}
@@ -110,10 +111,10 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 		return p.finish(ctx, src, save, obs, out, start)
 	}
 	save.Run.HTTPStatus = res.HTTPStatus
-	save.Source = store.SourceUpdate{Status: store.StatusOK, Reset: true,
+	save.Source = model.SourceUpdate{Status: model.StatusOK, Reset: true,
 		ETag: &res.ETag, LastModified: &res.LastModified, Unconditional: unconditional, Title: res.FeedTitle}
 	if res.NotModified {
-		save.Source.Status = store.StatusNotModified
+		save.Source.Status = model.StatusNotModified
 		// A 304 may omit validators; keep the stored ones then.
 		if res.ETag == "" {
 			save.Source.ETag = nil
@@ -123,7 +124,7 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 		}
 		return p.finish(ctx, src, save, schedule.Observation{Outcome: schedule.NotModified, Hints: res.Hints}, out, start)
 	}
-	if src.SourceType != store.SourceWeb {
+	if src.SourceType != model.SourceWeb {
 		save.Source.HubURL, save.Source.SelfURL = webSubLinks(res.Hints)
 		save.Source.SiteURL = res.SiteURL
 	}
@@ -152,7 +153,7 @@ func (p *Poller) Poll(ctx context.Context, src store.FeedSource) (Outcome, error
 // pollDeadlines returns when src's lease ends and when fetching must stop
 // so that saving fits before it. The margin kept for the save is a fifth
 // of the lease, at most 30s.
-func (p *Poller) pollDeadlines(src store.FeedSource, start time.Time) (leaseEnd, fetchBy time.Time) {
+func (p *Poller) pollDeadlines(src model.FeedSource, start time.Time) (leaseEnd, fetchBy time.Time) {
 	leaseEnd = start.Add(p.opts.Lease)
 	if src.LeaseUntil != nil {
 		leaseEnd = *src.LeaseUntil
@@ -164,17 +165,17 @@ func (p *Poller) pollDeadlines(src store.FeedSource, start time.Time) (leaseEnd,
 // an outage) into a failed poll of its source: recorded, counted, backed
 // off like any failure, so the source cannot wedge the daemon by being
 // redone at every lease expiry.
-func refused(src store.FeedSource, save store.PollSave, err error) (store.PollSave, schedule.Observation) {
+func refused(src model.FeedSource, save store.PollSave, err error) (store.PollSave, schedule.Observation) {
 	save.Articles = nil
 	save.Run.ItemsDuplicate = 0
-	save.Source = store.SourceUpdate{Status: store.StatusError, Failed: true,
+	save.Source = model.SourceUpdate{Status: model.StatusError, Failed: true,
 		Error: "the database refused this poll's data, nothing of it was stored: " + err.Error()}
 	return save, schedule.Observation{Outcome: schedule.Failed, Failures: src.ConsecutiveFailures + 1}
 }
 
 // finish decides the next poll from what the poll observed, stores the
 // poll and reports it.
-func (p *Poller) finish(ctx context.Context, src store.FeedSource, save store.PollSave, obs schedule.Observation,
+func (p *Poller) finish(ctx context.Context, src model.FeedSource, save store.PollSave, obs schedule.Observation,
 	out Outcome, start time.Time) (Outcome, error) {
 	// The write must not be cut short by a shutdown signal: a poll that got
 	// this far is stored whole or not at all. It must not outlast the
@@ -233,9 +234,9 @@ func (p *Poller) save(ctx context.Context, save *store.PollSave, start time.Time
 // logPoll writes the one line every poll gets at info level (warn when it
 // failed): which source, what came of it, how long it took, and when the
 // source is polled next and why.
-func (p *Poller) logPoll(src store.FeedSource, out Outcome) {
+func (p *Poller) logPoll(src model.FeedSource, out Outcome) {
 	level := p.log.Info
-	if out.Status == store.StatusError || out.Status == store.StatusGone {
+	if out.Status == model.StatusError || out.Status == model.StatusGone {
 		level = p.log.Warn
 	}
 	args := []any{"source_id", src.ID, "host", hostOf(src.URL)}

@@ -14,13 +14,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/robfig/cron/v3"
-
+	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/stories"
+	"github.com/robfig/cron/v3"
 )
 
 // Fetcher fetches one source type (sources/rss, sources/web).
@@ -33,8 +33,8 @@ type Fetcher interface {
 // workspace profiles). *store.Store satisfies it.
 type Store interface {
 	CountDue(ctx context.Context) (int, error)
-	ClaimDue(ctx context.Context, owner string, limit int, lease time.Duration) ([]store.FeedSource, error)
-	ClaimSource(ctx context.Context, workspaceID, id int64, owner string, lease time.Duration) (*store.FeedSource, error)
+	ClaimDue(ctx context.Context, owner string, limit int, lease time.Duration) ([]model.FeedSource, error)
+	ClaimSource(ctx context.Context, workspaceID, id int64, owner string, lease time.Duration) (*model.FeedSource, error)
 	ReleaseLeases(ctx context.Context, owner string, ids []int64) error
 	SavePoll(ctx context.Context, p store.PollSave) (store.SaveCounts, error)
 	SavePush(ctx context.Context, p store.PushSave) (store.SaveCounts, error)

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
-	"github.com/feedpoller/feedpoller/store"
 )
 
-var goProfile = store.RelevanceProfile{Keywords: []store.Keyword{{Term: "golang", Weight: 1}}, Threshold: 0.3}
+var goProfile = model.RelevanceProfile{Keywords: []model.Keyword{{Term: "golang", Weight: 1}}, Threshold: 0.3}
 
 func TestFirstPollThen304ThenChanged(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
@@ -27,7 +27,7 @@ func TestFirstPollThen304ThenChanged(t *testing.T) {
 		src := e.addSource("/feed")
 
 		out := e.pollNow(src)
-		if out.Status != store.StatusOK || out.ItemsSeen != 3 || out.ItemsNew != 3 || out.ItemsPromoted != 2 {
+		if out.Status != model.StatusOK || out.ItemsSeen != 3 || out.ItemsNew != 3 || out.ItemsPromoted != 2 {
 			t.Fatalf("first poll %+v, want ok, 3 seen, 3 new, 2 promoted", out)
 		}
 		if n := e.count("feed_articles"); n != 3 {
@@ -49,7 +49,7 @@ func TestFirstPollThen304ThenChanged(t *testing.T) {
 		}
 
 		out = e.pollNow(src)
-		if out.Status != store.StatusNotModified || out.HTTPStatus != 304 || out.ItemsNew != 0 {
+		if out.Status != model.StatusNotModified || out.HTTPStatus != 304 || out.ItemsNew != 0 {
 			t.Fatalf("second poll %+v, want not_modified 304", out)
 		}
 
@@ -65,7 +65,7 @@ func TestFirstPollThen304ThenChanged(t *testing.T) {
 			t.Fatalf("%d poll runs, want 3", n)
 		}
 		got, _ := e.store.GetSource(context.Background(), e.ws.ID, src.ID)
-		if got.Title != "News" || got.ETag == "" || got.LastPolledStatus != store.StatusOK {
+		if got.Title != "News" || got.ETag == "" || got.LastPolledStatus != model.StatusOK {
 			t.Fatalf("source after polls: title %q etag %q status %q", got.Title, got.ETag, got.LastPolledStatus)
 		}
 	})
@@ -73,7 +73,7 @@ func TestFirstPollThen304ThenChanged(t *testing.T) {
 
 func TestSameStoryThroughTwoFeedsIsOneContentItem(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		story := body("a shared wire story")
 		e.feeds.set("/one", rssDoc("One", entry{"1", "https://one.example/story", "Wire story", story}))
 		e.feeds.set("/two", rssDoc("Two", entry{"x", "https://two.example/wire/story", "Wire story", story}))
@@ -93,7 +93,7 @@ func TestSameStoryThroughTwoFeedsIsOneContentItem(t *testing.T) {
 
 func TestFailingSourceStopsAtTenAndSuccessResets(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		ctx := context.Background()
 		e.feeds.set("/flaky", rssDoc("Flaky", entry{"1", "https://f.example/1", "One", body("one")}))
 		e.feeds.fail("/flaky", 500)
@@ -103,7 +103,7 @@ func TestFailingSourceStopsAtTenAndSuccessResets(t *testing.T) {
 			return s.ConsecutiveFailures
 		}
 		for i := 0; i < 5; i++ {
-			if out := e.pollNow(src); out.Status != store.StatusError || !strings.Contains(out.Error, "500") {
+			if out := e.pollNow(src); out.Status != model.StatusError || !strings.Contains(out.Error, "500") {
 				t.Fatalf("poll %d: %+v, want error naming HTTP 500", i, out)
 			}
 		}
@@ -111,14 +111,14 @@ func TestFailingSourceStopsAtTenAndSuccessResets(t *testing.T) {
 			t.Fatalf("failures %d, want 5", f)
 		}
 		e.feeds.fail("/flaky", 0)
-		if out := e.pollNow(src); out.Status != store.StatusOK {
+		if out := e.pollNow(src); out.Status != model.StatusOK {
 			t.Fatalf("recovery poll %+v", out)
 		}
 		if f := failures(); f != 0 {
 			t.Fatalf("failures after a success %d, want 0", f)
 		}
 		e.feeds.fail("/flaky", 503)
-		for i := 0; i < store.MaxConsecutiveFailures; i++ {
+		for i := 0; i < model.MaxConsecutiveFailures; i++ {
 			e.pollNow(src)
 		}
 		if f := failures(); f != 10 {
@@ -138,7 +138,7 @@ func TestFailingSourceStopsAtTenAndSuccessResets(t *testing.T) {
 }
 
 func TestTwoPollersNeverPollOneSourceTwice(t *testing.T) {
-	e := newEnv(t, "postgres", store.RelevanceProfile{})
+	e := newEnv(t, "postgres", model.RelevanceProfile{})
 	const n = 40
 	for i := 0; i < n; i++ {
 		path := fmt.Sprintf("/f%d", i)
@@ -184,7 +184,7 @@ func TestTwoPollersNeverPollOneSourceTwice(t *testing.T) {
 
 func TestHTMLContentBecomesCleanMarkdown(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		html := `<h1>Heading</h1><p>Read <a href="/docs">the docs</a> and <em>enjoy</em> &amp; share.</p>` +
 			`<ul><li>first</li><li>second</li></ul><pre><code class="language-go">fmt.Println("a &lt; b")</code></pre>` +
 			body("markdown conversion")
@@ -212,7 +212,7 @@ func TestHTMLContentBecomesCleanMarkdown(t *testing.T) {
 // URL is its identity, whichever feed or link led to it.
 func TestCanonicalURLDedupsAcrossLinks(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		page := func(canonical string) string {
 			return `<html><head><title>Story</title><link rel="canonical" href="` + canonical + `"></head><body><article><h1>Story</h1>` +
 				body("the canonical story") + `</article></body></html>`

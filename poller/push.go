@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources"
@@ -15,9 +16,9 @@ import (
 // pipeline as a poll (so a push and a poll of one item make one article),
 // no fetch deadline, and a poll_runs row with outcome pushed. The
 // scheduler learns from the new items; the next poll stays where it is.
-func (p *Poller) Push(ctx context.Context, src store.FeedSource, items []sources.FeedItem) (Outcome, error) {
+func (p *Poller) Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (Outcome, error) {
 	start := time.Now()
-	out := Outcome{SourceID: src.ID, SourceType: src.SourceType, Status: store.StatusPushed, ItemsSeen: len(items)}
+	out := Outcome{SourceID: src.ID, SourceType: src.SourceType, Status: model.StatusPushed, ItemsSeen: len(items)}
 	processed, err := p.pipeline.Run(ctx, pipeline.Batch{Source: src, Items: items})
 	if err != nil {
 		return out, fmt.Errorf("push to source %d: %w", src.ID, err)
@@ -34,7 +35,7 @@ func (p *Poller) Push(ctx context.Context, src store.FeedSource, items []sources
 		text = nil
 	}
 	fin := time.Now().UTC()
-	run := store.PollRun{StartedAt: start.UTC(), FinishedAt: &fin, Outcome: store.StatusPushed, ItemsSeen: len(items),
+	run := model.PollRun{StartedAt: start.UTC(), FinishedAt: &fin, Outcome: model.StatusPushed, ItemsSeen: len(items),
 		ItemsDuplicate: processed.Duplicates, DurationMS: fin.Sub(start).Milliseconds()}
 	counts, err := p.store.SavePush(ctx, store.PushSave{WorkspaceID: src.WorkspaceID, SourceID: src.ID,
 		Articles: processed.Articles, ScheduleState: string(text), Run: run, Stories: processed.Stories})

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // Run polls due sources on the cron schedule until ctx is cancelled. Then
@@ -137,7 +137,7 @@ func (p *Poller) claimAll(ctx context.Context, jobs chan<- job, t *tally) error 
 // not poll now, so they are claimed afresh without waiting for the lease
 // to run out. It runs even when ctx is cancelled (a shutdown); a failure
 // is logged, and harmless: the leases expire by themselves.
-func (p *Poller) release(ctx context.Context, srcs ...store.FeedSource) {
+func (p *Poller) release(ctx context.Context, srcs ...model.FeedSource) {
 	ids := make([]int64, len(srcs))
 	for i, s := range srcs {
 		ids[i] = s.ID

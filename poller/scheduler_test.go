@@ -10,16 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 func memPoller(t *testing.T, st *memStore, f poller.Fetcher, workers, batch int) *poller.Poller {
 	t.Helper()
 	o := testOptions(st, "mem")
 	o.Workers, o.BatchSize, o.Log = workers, batch, slog.New(slog.DiscardHandler)
-	o.Fetchers = map[string]poller.Fetcher{store.SourceRSS: f}
+	o.Fetchers = map[string]poller.Fetcher{model.SourceRSS: f}
 	p, err := poller.New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +36,7 @@ func TestPollDueClaimsBatchAfterBatch(t *testing.T) {
 	p := memPoller(t, st, f, 2, 2)
 	var reported []int64
 	err := p.PollDue(context.Background(), func(o poller.Outcome, err error) {
-		if err != nil || o.Status != store.StatusOK || o.ItemsNew != 1 {
+		if err != nil || o.Status != model.StatusOK || o.ItemsNew != 1 {
 			t.Errorf("source %d: %+v, %v", o.SourceID, o, err)
 		}
 		reported = append(reported, o.SourceID)
@@ -49,7 +49,7 @@ func TestPollDueClaimsBatchAfterBatch(t *testing.T) {
 		t.Fatalf("reported %v, claims %v, %d saves; want 1..5, [2 2 1], 5", reported, st.claims, len(st.saves))
 	}
 	for _, s := range st.saves {
-		if len(s.Articles) != 1 || s.Run.ItemsSeen != 1 || s.Source.Status != store.StatusOK || s.Owner != "mem" {
+		if len(s.Articles) != 1 || s.Run.ItemsSeen != 1 || s.Source.Status != model.StatusOK || s.Owner != "mem" {
 			t.Errorf("save of source %d: %+v", s.SourceID, s)
 		}
 	}
@@ -101,7 +101,7 @@ func TestLeaseNotGivenBackIsLogged(t *testing.T) {
 	st := &memStore{releaseErr: errors.New("database is locked")}
 	logs := &syncBuffer{}
 	o := testOptions(st, "mem")
-	o.Fetchers = map[string]poller.Fetcher{store.SourceRSS: &stubFetcher{}}
+	o.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &stubFetcher{}}
 	o.Log = slog.New(slog.NewTextHandler(logs, nil))
 	p, err := poller.New(o)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // A poll stores the site the feed names; a later poll whose feed names
@@ -14,7 +14,7 @@ import (
 // save paths, so both are covered.
 func TestPollKeepsTheFeedsSite(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		one := entry{"g1", "https://news.example/1", "One", body("one")}
 		two := entry{"g2", "https://news.example/2", "Two", body("two")}
 		withLink := func(link string, entries ...entry) string {
@@ -35,10 +35,10 @@ func TestPollKeepsTheFeedsSite(t *testing.T) {
 				e.feeds.set("/feed", s.doc)
 			}
 			out := e.pollNow(src)
-			if out.Status != store.StatusOK && out.Status != store.StatusNotModified {
+			if out.Status != model.StatusOK && out.Status != model.StatusNotModified {
 				t.Fatalf("%s: poll %+v", s.name, out)
 			}
-			if s.doc == "" && out.Status != store.StatusNotModified {
+			if s.doc == "" && out.Status != model.StatusNotModified {
 				t.Fatalf("%s: status %s, want not_modified", s.name, out.Status)
 			}
 			got, err := e.store.GetSource(context.Background(), e.ws.ID, src.ID)

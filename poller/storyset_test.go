@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/internal/storyfeeds"
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/stories"
 )
 
 // TestStoryGroupingThroughTheStore re-checks story grouping on the
@@ -26,7 +27,7 @@ import (
 // story window is widened to the set's ten months, as in the stories
 // package's own evaluation, so every hard negative is compared.
 func TestStoryGroupingThroughTheStore(t *testing.T) {
-	arts, err := storyfeeds.Load("../stories/testdata/storyset.json")
+	arts, err := storyfeeds.Load("../analysis/stories/testdata/storyset.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,14 +36,14 @@ func TestStoryGroupingThroughTheStore(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
 			st := testdb.Store(t, dialect)
-			ws, err := st.CreateWorkspace(ctx, "storyset", store.RelevanceProfile{})
+			ws, err := st.CreateWorkspace(ctx, "storyset", model.RelevanceProfile{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			srcs := map[string]*store.FeedSource{}
+			srcs := map[string]*model.FeedSource{}
 			for _, o := range storyfeeds.Outlets(arts) {
-				src := &store.FeedSource{WorkspaceID: ws.ID, URL: "https://feeds.example" + storyfeeds.FeedPath(o),
-					SourceType: store.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
+				src := &model.FeedSource{WorkspaceID: ws.ID, URL: "https://feeds.example" + storyfeeds.FeedPath(o),
+					SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
 				if err := st.CreateSource(ctx, src); err != nil {
 					t.Fatal(err)
 				}
@@ -71,8 +72,8 @@ func TestStoryGroupingThroughTheStore(t *testing.T) {
 				}
 				c, err := st.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "storyset",
 					Articles: res.Articles, Stories: res.Stories,
-					Source: store.SourceUpdate{Status: store.StatusOK, NextPollAt: time.Now().Add(time.Hour)},
-					Run:    store.PollRun{StartedAt: time.Now(), Outcome: store.StatusOK, ItemsSeen: 1}})
+					Source: model.SourceUpdate{Status: model.StatusOK, NextPollAt: time.Now().Add(time.Hour)},
+					Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK, ItemsSeen: 1}})
 				if err != nil || c.New != 1 {
 					t.Fatalf("save %s: %+v, %v", a.ID, c, err)
 				}

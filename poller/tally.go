@@ -6,12 +6,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // job is one claimed source handed to a worker, with the tick it belongs to.
 type job struct {
-	src   store.FeedSource
+	src   model.FeedSource
 	tally *tally
 }
 

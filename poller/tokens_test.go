@@ -3,9 +3,9 @@ package poller_test
 import (
 	"testing"
 
+	"github.com/feedpoller/feedpoller/analysis/tokens"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
-	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/tokens"
 )
 
 // TestPollStoresExactTokenCounts: a polled page's article carries the
@@ -25,7 +25,7 @@ func TestPollStoresExactTokenCounts(t *testing.T) {
 		e := newWebEnv(t, dialect, webProfile, webSetup{firecrawl: &firecrawltest.Config{}})
 		e.fc.Handle("example.com", firecrawltest.Success(firecrawltest.Page{HTML: page, Metadata: map[string]any{"title": "Golang notes"}}))
 		src := e.addWeb("https://example.com/notes", false)
-		if outs := e.pollDue(); len(outs) != 1 || outs[0].Status != store.StatusOK || outs[0].ItemsNew != 1 {
+		if outs := e.pollDue(); len(outs) != 1 || outs[0].Status != model.StatusOK || outs[0].ItemsNew != 1 {
 			t.Fatalf("poll %+v, want one ok poll storing 1 article", outs)
 		}
 		arts := e.articles(src)

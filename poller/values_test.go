@@ -8,11 +8,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // TestImplausiblePublicationDatesStoredAsUnknown: dates before 1990 or
@@ -34,7 +34,7 @@ func TestImplausiblePublicationDatesStoredAsUnknown(t *testing.T) {
 		{"a day ahead (a time zone written wrongly)", now.Add(24 * time.Hour).Format(time.RFC1123Z), true},
 	}
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newEnv(t, dialect, store.RelevanceProfile{})
+		e := newEnv(t, dialect, model.RelevanceProfile{})
 		var b strings.Builder
 		b.WriteString(`<?xml version="1.0"?><rss version="2.0"><channel><title>Dates</title>`)
 		for i, c := range cases {
@@ -111,14 +111,14 @@ func TestStoredMarkdownIsCapped(t *testing.T) {
 	capped := func(o *poller.Options, _ *fetch.Options) { o.MaxMarkdownBytes = capBytes }
 	forEachDialect(t, func(t *testing.T, dialect string) {
 		t.Run("feed content", func(t *testing.T) {
-			e := newEnv(t, dialect, store.RelevanceProfile{})
+			e := newEnv(t, dialect, model.RelevanceProfile{})
 			e.poller = newPoller(t, e.store, "cap", capped)
 			e.feeds.set("/feed", rssDoc("Big", entry{"1", "https://news.example.com/big", "Big", bigArticle(2 << 20)}))
 			e.pollNow(e.addSource("/feed"))
 			checkStored(t, e, capBytes, pipeline.MethodFeedContent)
 		})
 		t.Run("article page", func(t *testing.T) {
-			e := newEnv(t, dialect, store.RelevanceProfile{})
+			e := newEnv(t, dialect, model.RelevanceProfile{})
 			e.poller = newPoller(t, e.store, "cap", capped)
 			e.feeds.set("/big", page("Big", 600<<10))
 			e.feeds.set("/feed", rssDoc("Big", entry{"1", e.feeds.named("/big"), "Big", "<p>Teaser.</p>"}))
@@ -126,7 +126,7 @@ func TestStoredMarkdownIsCapped(t *testing.T) {
 			checkStored(t, e, capBytes, pipeline.MethodArticlePage)
 		})
 		t.Run("Firecrawl render of the article page", func(t *testing.T) {
-			e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}, maxMarkdown: capBytes})
+			e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}, maxMarkdown: capBytes})
 			e.fc.Handle("news.example.com", firecrawltest.Success(firecrawltest.Page{HTML: bigArticle(5 << 20)}))
 			// The page itself is not there (404), so the render tier runs.
 			e.feeds.set("/feed", rssDoc("Big", entry{"1", "https://news.example.com/gone", "Big", "<p>Teaser.</p>"}))
@@ -134,14 +134,14 @@ func TestStoredMarkdownIsCapped(t *testing.T) {
 			checkStored(t, e.env, capBytes, pipeline.MethodRenderedPage)
 		})
 		t.Run("web source, native", func(t *testing.T) {
-			e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{maxMarkdown: capBytes})
+			e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{maxMarkdown: capBytes})
 			e.site.set("/big", "text/html; charset=utf-8", page("Big", 600<<10))
 			e.addWeb(e.site.url("/big"), false)
 			e.pollDue()
 			checkStored(t, e.env, capBytes, pipeline.MethodPage)
 		})
 		t.Run("web source, Firecrawl", func(t *testing.T) {
-			e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}, maxMarkdown: capBytes})
+			e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}, maxMarkdown: capBytes})
 			e.fc.Handle("example.com", firecrawltest.Success(firecrawltest.Page{HTML: bigArticle(5 << 20),
 				Metadata: map[string]any{"title": "Big"}}))
 			e.addWeb("https://example.com/big", false)

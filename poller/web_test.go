@@ -11,13 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
-	"github.com/feedpoller/feedpoller/poller/urlnorm"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
 	"github.com/feedpoller/feedpoller/sources/rss"
+	"github.com/feedpoller/feedpoller/sources/urls"
 	"github.com/feedpoller/feedpoller/sources/web"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -123,7 +124,7 @@ type webSetup struct {
 	maxMarkdown int
 }
 
-func newWebEnv(t *testing.T, dialect string, profile store.RelevanceProfile, setup webSetup) *webEnv {
+func newWebEnv(t *testing.T, dialect string, profile model.RelevanceProfile, setup webSetup) *webEnv {
 	t.Helper()
 	e := &webEnv{env: newEnv(t, dialect, profile), site: newPageSite(t)}
 	native := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1,
@@ -136,8 +137,8 @@ func newWebEnv(t *testing.T, dialect string, profile store.RelevanceProfile, set
 		opts.MaxMarkdownBytes = setup.maxMarkdown
 	}
 	opts.Fetchers = map[string]poller.Fetcher{
-		store.SourceRSS: &rss.Fetcher{Client: native},
-		store.SourceWeb: webFetcher,
+		model.SourceRSS: &rss.Fetcher{Client: native},
+		model.SourceWeb: webFetcher,
 	}
 	if setup.firecrawl != nil {
 		cfg := *setup.firecrawl
@@ -169,9 +170,9 @@ func newWebEnv(t *testing.T, dialect string, profile store.RelevanceProfile, set
 }
 
 // addWeb adds an active web source with the web default interval.
-func (e *webEnv) addWeb(url string, trackChanges bool) *store.FeedSource {
+func (e *webEnv) addWeb(url string, trackChanges bool) *model.FeedSource {
 	e.t.Helper()
-	src := &store.FeedSource{WorkspaceID: e.ws.ID, URL: url, SourceType: store.SourceWeb, IsActive: true,
+	src := &model.FeedSource{WorkspaceID: e.ws.ID, URL: url, SourceType: model.SourceWeb, IsActive: true,
 		PollingIntervalMinutes: 360, TrackChanges: trackChanges}
 	if err := e.store.CreateSource(context.Background(), src); err != nil {
 		e.t.Fatal(err)
@@ -179,7 +180,7 @@ func (e *webEnv) addWeb(url string, trackChanges bool) *store.FeedSource {
 	return src
 }
 
-func (e *webEnv) source(src *store.FeedSource) *store.FeedSource {
+func (e *webEnv) source(src *model.FeedSource) *model.FeedSource {
 	e.t.Helper()
 	got, err := e.store.GetSource(context.Background(), e.ws.ID, src.ID)
 	if err != nil {
@@ -189,7 +190,7 @@ func (e *webEnv) source(src *store.FeedSource) *store.FeedSource {
 }
 
 // articles lists a source's articles, oldest first.
-func (e *webEnv) articles(src *store.FeedSource) []store.FeedArticle {
+func (e *webEnv) articles(src *model.FeedSource) []model.FeedArticle {
 	e.t.Helper()
 	arts, err := e.store.ListArticles(context.Background(), e.ws.ID, store.ListFilter{SourceID: src.ID, Limit: store.MaxPageSize})
 	if err != nil {
@@ -202,7 +203,7 @@ func (e *webEnv) articles(src *store.FeedSource) []store.FeedArticle {
 }
 
 // makeDue moves a source's next poll into the past, as time passing would.
-func (e *webEnv) makeDue(src *store.FeedSource) {
+func (e *webEnv) makeDue(src *model.FeedSource) {
 	e.t.Helper()
 	e.store.DB().MustExec(e.store.DB().Rebind("UPDATE feed_sources SET next_poll_at = ? WHERE id = ?"),
 		time.Now().Add(-time.Minute).UTC(), src.ID)
@@ -226,7 +227,7 @@ func (e *webEnv) pollDue() []poller.Outcome {
 
 func normalized(t *testing.T, raw string) string {
 	t.Helper()
-	u, err := urlnorm.Normalize(raw)
+	u, err := urls.Normalize(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +269,7 @@ func fullPage(title, article, volatile string) string {
 </body></html>`
 }
 
-var webProfile = store.RelevanceProfile{Keywords: []store.Keyword{{Term: "golang", Weight: 1}}, Threshold: 0.3}
+var webProfile = model.RelevanceProfile{Keywords: []model.Keyword{{Term: "golang", Weight: 1}}, Threshold: 0.3}
 
 // A web poll through Firecrawl: one feed item synthesised from the page's
 // metadata (title, else og:title, else "Untitled"; the source URL, no
@@ -312,7 +313,7 @@ func TestWebFirecrawlPollStoresOneArticle(t *testing.T) {
 				src := e.addWeb(target, false)
 
 				outs := e.pollDue()
-				if len(outs) != 1 || outs[0].Status != store.StatusOK || outs[0].ItemsNew != 1 || outs[0].ItemsPromoted != tc.promoted {
+				if len(outs) != 1 || outs[0].Status != model.StatusOK || outs[0].ItemsNew != 1 || outs[0].ItemsPromoted != tc.promoted {
 					t.Fatalf("poll %+v, want one ok poll storing 1 article and promoting %d", outs, tc.promoted)
 				}
 				arts := e.articles(src)
@@ -347,7 +348,7 @@ func TestWebFirecrawlPollStoresOneArticle(t *testing.T) {
 				if n := e.count("content_items"); n != tc.promoted {
 					t.Errorf("%d content items, want %d", n, tc.promoted)
 				}
-				if got := e.source(src); got.LastPolledStatus != store.StatusOK || got.ConsecutiveFailures != 0 {
+				if got := e.source(src); got.LastPolledStatus != model.StatusOK || got.ConsecutiveFailures != 0 {
 					t.Errorf("source status %q failures %d", got.LastPolledStatus, got.ConsecutiveFailures)
 				}
 				if n := len(e.fc.Requests()); n != 1 {
@@ -427,8 +428,8 @@ func TestWebRepollIsOneArticle(t *testing.T) {
 				if path == "firecrawl" {
 					setup.firecrawl = &firecrawltest.Config{}
 				}
-				e := newWebEnv(t, dialect, store.RelevanceProfile{}, setup)
-				var src *store.FeedSource
+				e := newWebEnv(t, dialect, model.RelevanceProfile{}, setup)
+				var src *model.FeedSource
 				if e.fc != nil {
 					e.fc.Handle("example.com", firecrawltest.Success(firecrawltest.Page{HTML: paragraphs("a policy"),
 						Metadata: map[string]any{"title": "Policy"}}))
@@ -439,7 +440,7 @@ func TestWebRepollIsOneArticle(t *testing.T) {
 				}
 				first := e.pollNow(src)
 				second := e.pollNow(src)
-				if first.ItemsNew != 1 || second.Status != store.StatusOK || second.ItemsNew != 0 || second.ItemsDuplicate != 1 {
+				if first.ItemsNew != 1 || second.Status != model.StatusOK || second.ItemsNew != 0 || second.ItemsDuplicate != 1 {
 					t.Fatalf("polls %+v then %+v, want 1 new then 1 duplicate", first, second)
 				}
 				if n := e.count("feed_articles"); n != 1 {
@@ -489,7 +490,7 @@ func TestWebFirecrawlFailureIsRecordedAndRetried(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
 				// Scaled time: Firecrawl's 30 s scrape timeout lasts 3 ms.
-				e := newWebEnv(t, dialect, store.RelevanceProfile{},
+				e := newWebEnv(t, dialect, model.RelevanceProfile{},
 					webSetup{firecrawl: &firecrawltest.Config{TimeScale: 0.0001}, clientKey: tc.clientKey})
 				e.fc.Handle("example.com", firecrawltest.Success(good))
 				src := e.addWeb(target, false)
@@ -497,7 +498,7 @@ func TestWebFirecrawlFailureIsRecordedAndRetried(t *testing.T) {
 				tc.fail(e.fc)
 				out := e.pollNow(src)
 				got := e.source(src)
-				if out.Status != store.StatusError || got.LastPolledStatus != store.StatusError {
+				if out.Status != model.StatusError || got.LastPolledStatus != model.StatusError {
 					t.Fatalf("outcome %+v, source status %q: want error", out, got.LastPolledStatus)
 				}
 				if !strings.Contains(got.LastPolledError, tc.reason) {
@@ -517,7 +518,7 @@ func TestWebFirecrawlFailureIsRecordedAndRetried(t *testing.T) {
 				tc.fail(e.fc)
 				e.makeDue(src)
 				outs := e.pollDue()
-				if len(outs) != 1 || outs[0].SourceID != src.ID || outs[0].Status != store.StatusError {
+				if len(outs) != 1 || outs[0].SourceID != src.ID || outs[0].Status != model.StatusError {
 					t.Fatalf("retry %+v, want the source polled again and failing", outs)
 				}
 				if f := e.source(src).ConsecutiveFailures; f != 2 {
@@ -529,7 +530,7 @@ func TestWebFirecrawlFailureIsRecordedAndRetried(t *testing.T) {
 				tc.fix(e.fc)
 				e.fc.Handle(target, firecrawltest.Success(good))
 				e.makeDue(src)
-				if outs := e.pollDue(); len(outs) != 1 || outs[0].Status != store.StatusOK || outs[0].ItemsNew != 1 {
+				if outs := e.pollDue(); len(outs) != 1 || outs[0].Status != model.StatusOK || outs[0].ItemsNew != 1 {
 					t.Fatalf("recovery %+v, want one ok poll storing the page", outs)
 				}
 				if got := e.source(src); got.ConsecutiveFailures != 0 || got.LastPolledError != "" {
@@ -550,12 +551,12 @@ func TestWebFirecrawlRateLimitDefers(t *testing.T) {
 				var mu sync.Mutex
 				fakeNow := time.Now()
 				clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return fakeNow }
-				e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{
+				e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{
 					RatePerMinute: 1, SendRetryAfter: header, Now: clock}})
 				e.fc.Handle("example.com", firecrawltest.Success(firecrawltest.Page{HTML: paragraphs("limits"),
 					Metadata: map[string]any{"title": "Limits"}}))
 				src := e.addWeb("https://example.com/limits", false)
-				if out := e.pollNow(src); out.Status != store.StatusOK {
+				if out := e.pollNow(src); out.Status != model.StatusOK {
 					t.Fatalf("first poll %+v", out)
 				}
 				// 45 s into the one-request window: Firecrawl asks for 15 s.
@@ -565,7 +566,7 @@ func TestWebFirecrawlRateLimitDefers(t *testing.T) {
 				before := time.Now()
 				out := e.pollNow(src)
 				got := e.source(src)
-				if out.Status != store.StatusDeferred || got.LastPolledStatus != store.StatusDeferred {
+				if out.Status != model.StatusDeferred || got.LastPolledStatus != model.StatusDeferred {
 					t.Fatalf("outcome %+v, status %q: want deferred", out, got.LastPolledStatus)
 				}
 				if !strings.Contains(got.LastPolledError, "429") || got.ConsecutiveFailures != 0 {
@@ -589,31 +590,31 @@ func TestWebFirecrawlRateLimitDefers(t *testing.T) {
 func TestWebTenFailuresExcludeUntilReactivated(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
 		ctx := context.Background()
-		e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}})
+		e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}})
 		const target = "https://example.com/status"
 		e.fc.Handle(target, firecrawltest.EmptyPage())
 		src := e.addWeb(target, false)
-		for i := 1; i <= store.MaxConsecutiveFailures; i++ {
+		for i := 1; i <= model.MaxConsecutiveFailures; i++ {
 			e.makeDue(src)
 			outs := e.pollDue()
-			if len(outs) != 1 || outs[0].Status != store.StatusError {
+			if len(outs) != 1 || outs[0].Status != model.StatusError {
 				t.Fatalf("failing poll %d: %+v", i, outs)
 			}
 		}
-		if f := e.source(src).ConsecutiveFailures; f != store.MaxConsecutiveFailures {
-			t.Fatalf("consecutive_failures %d, want %d", f, store.MaxConsecutiveFailures)
+		if f := e.source(src).ConsecutiveFailures; f != model.MaxConsecutiveFailures {
+			t.Fatalf("consecutive_failures %d, want %d", f, model.MaxConsecutiveFailures)
 		}
 		e.makeDue(src)
 		sent := len(e.fc.Requests())
 		if outs := e.pollDue(); len(outs) != 0 || len(e.fc.Requests()) != sent {
-			t.Fatalf("a source at %d failures was polled: %+v", store.MaxConsecutiveFailures, outs)
+			t.Fatalf("a source at %d failures was polled: %+v", model.MaxConsecutiveFailures, outs)
 		}
 
 		off, on := false, true
-		if _, err := e.store.UpdateSource(ctx, e.ws.ID, src.ID, store.SourcePatch{IsActive: &off}); err != nil {
+		if _, err := e.store.UpdateSource(ctx, e.ws.ID, src.ID, model.SourcePatch{IsActive: &off}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := e.store.UpdateSource(ctx, e.ws.ID, src.ID, store.SourcePatch{IsActive: &on})
+		got, err := e.store.UpdateSource(ctx, e.ws.ID, src.ID, model.SourcePatch{IsActive: &on})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -622,7 +623,7 @@ func TestWebTenFailuresExcludeUntilReactivated(t *testing.T) {
 		}
 		e.fc.Handle(target, firecrawltest.Success(firecrawltest.Page{HTML: paragraphs("service status"), Metadata: map[string]any{"title": "Status"}}))
 		outs := e.pollDue()
-		if len(outs) != 1 || outs[0].Status != store.StatusOK || outs[0].ItemsNew != 1 {
+		if len(outs) != 1 || outs[0].Status != model.StatusOK || outs[0].ItemsNew != 1 {
 			t.Fatalf("after reactivation %+v, want the source polled and its page stored", outs)
 		}
 	})
@@ -644,7 +645,7 @@ or the <a href="https://blog.example.org/v2">team blog</a> &amp; share it with c
 <tbody><tr><td>-race</td><td>off</td></tr><tr><td>-trimpath</td><td>on</td></tr></tbody></table>
 ` + paragraphs("the version 2 release")
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}})
+		e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}})
 		e.fc.Handle("example.com", firecrawltest.Success(firecrawltest.Page{HTML: html, Metadata: map[string]any{"title": "Release notes"}}))
 		src := e.addWeb("https://example.com/releases/v2", false)
 		if out := e.pollNow(src); out.ItemsNew != 1 {
@@ -679,7 +680,7 @@ or the <a href="https://blog.example.org/v2">team blog</a> &amp; share it with c
 // track_changes an edited page stays one article.
 func TestWebTrackChanges(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{})
+		e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{})
 		original := paragraphs("how long we keep your data")
 		edited := strings.Replace(original, "Paragraph 3 of the notes explains", "Paragraph 3, revised in November, now explains", 1)
 		e.site.set("/policy", "text/html", fullPage("Privacy policy", original, "2026-11-29T10:00:00Z tok-a1b2c3"))
@@ -747,12 +748,12 @@ func TestWebNativeUnreadablePagesFail(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{})
+				e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{})
 				e.site.set("/doc", tc.contentType, tc.body)
 				src := e.addWeb(e.site.url("/doc"), false)
 				out := e.pollNow(src)
 				got := e.source(src)
-				if out.Status != store.StatusError || got.LastPolledStatus != store.StatusError ||
+				if out.Status != model.StatusError || got.LastPolledStatus != model.StatusError ||
 					!strings.Contains(got.LastPolledError, tc.reason) || got.ConsecutiveFailures != 1 {
 					t.Fatalf("outcome %+v; source status %q error %q failures %d: want error naming %q, 1 failure",
 						out, got.LastPolledStatus, got.LastPolledError, got.ConsecutiveFailures, tc.reason)
@@ -770,13 +771,13 @@ func TestWebNativeUnreadablePagesFail(t *testing.T) {
 // spending a second credit on every poll for the same HTML.
 func TestWebFirecrawlShortPageIsScrapedOncePerPoll(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}})
+		e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}})
 		e.fc.Handle("example.com", firecrawltest.Success(firecrawltest.Page{
 			HTML:     "<h2>Service status</h2><p>All systems are operational. The last incident was resolved on Monday; no maintenance is planned this week.</p>",
 			Metadata: map[string]any{"title": "Status", "description": "Current service status"}}))
 		src := e.addWeb("https://example.com/status", false)
 		out := e.pollNow(src)
-		if out.Status != store.StatusOK || out.ItemsNew != 1 {
+		if out.Status != model.StatusOK || out.ItemsNew != 1 {
 			t.Fatalf("poll %+v, want the short page stored", out)
 		}
 		if n := len(e.fc.Requests()); n != 1 {
@@ -799,11 +800,11 @@ func TestWebHostilePageHTML(t *testing.T) {
 	}
 	for name, html := range cases {
 		t.Run(name, func(t *testing.T) {
-			e := newWebEnv(t, "sqlite", store.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}})
+			e := newWebEnv(t, "sqlite", model.RelevanceProfile{}, webSetup{firecrawl: &firecrawltest.Config{}})
 			e.fc.Handle("example.com", firecrawltest.Success(firecrawltest.Page{HTML: html, Metadata: map[string]any{"title": "Hostile"}}))
 			src := e.addWeb("https://example.com/hostile", false)
 			out := e.pollNow(src)
-			if out.Status != store.StatusOK && out.Status != store.StatusError {
+			if out.Status != model.StatusOK && out.Status != model.StatusError {
 				t.Fatalf("outcome %+v", out)
 			}
 			if got := e.source(src); got.LastPolledStatus != out.Status {
@@ -817,15 +818,15 @@ func TestWebHostilePageHTML(t *testing.T) {
 // supported, never as a failure that would pause it.
 func TestWebAPISourceIsNotSupported(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
-		e := newWebEnv(t, dialect, store.RelevanceProfile{}, webSetup{})
-		src := &store.FeedSource{WorkspaceID: e.ws.ID, URL: e.site.url("/api/v1/items"), SourceType: store.SourceAPI,
+		e := newWebEnv(t, dialect, model.RelevanceProfile{}, webSetup{})
+		src := &model.FeedSource{WorkspaceID: e.ws.ID, URL: e.site.url("/api/v1/items"), SourceType: model.SourceAPI,
 			IsActive: true, PollingIntervalMinutes: 30}
 		if err := e.store.CreateSource(context.Background(), src); err != nil {
 			t.Fatal(err)
 		}
 		outs := e.pollDue()
 		got := e.source(src)
-		if len(outs) != 1 || outs[0].Status != store.StatusNotSupported || got.ConsecutiveFailures != 0 ||
+		if len(outs) != 1 || outs[0].Status != model.StatusNotSupported || got.ConsecutiveFailures != 0 ||
 			!strings.Contains(got.LastPolledError, "not polled") {
 			t.Fatalf("outcomes %+v; source status %q error %q failures %d", outs, got.LastPolledStatus, got.LastPolledError, got.ConsecutiveFailures)
 		}

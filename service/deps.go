@@ -4,7 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/feedpoller/feedpoller/digest"
+	"github.com/feedpoller/feedpoller/analysis/digest"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -12,10 +13,10 @@ import (
 // WorkspaceStore is the storage of workspaces the service uses.
 // *store.Store satisfies it.
 type WorkspaceStore interface {
-	CreateWorkspace(ctx context.Context, name string, p store.RelevanceProfile) (*store.Workspace, error)
-	GetWorkspace(ctx context.Context, id int64) (*store.Workspace, error)
-	ListWorkspaces(ctx context.Context) ([]store.Workspace, error)
-	UpdateWorkspace(ctx context.Context, id int64, name *string, p *store.RelevanceProfile) (*store.Workspace, error)
+	CreateWorkspace(ctx context.Context, name string, p model.RelevanceProfile) (*model.Workspace, error)
+	GetWorkspace(ctx context.Context, id int64) (*model.Workspace, error)
+	ListWorkspaces(ctx context.Context) ([]model.Workspace, error)
+	UpdateWorkspace(ctx context.Context, id int64, name *string, p *model.RelevanceProfile) (*model.Workspace, error)
 	// SetWorkspaceDecayClass sets how fast the workspace's articles age.
 	SetWorkspaceDecayClass(ctx context.Context, id int64, class string) error
 }
@@ -23,14 +24,14 @@ type WorkspaceStore interface {
 // SourceStore is the storage of sources the service uses. *store.Store
 // satisfies it.
 type SourceStore interface {
-	CreateSource(ctx context.Context, src *store.FeedSource) error
-	GetSource(ctx context.Context, workspaceID, id int64) (*store.FeedSource, error)
-	ListSources(ctx context.Context, workspaceID int64) ([]store.FeedSource, error)
-	UpdateSource(ctx context.Context, workspaceID, id int64, p store.SourcePatch) (*store.FeedSource, error)
+	CreateSource(ctx context.Context, src *model.FeedSource) error
+	GetSource(ctx context.Context, workspaceID, id int64) (*model.FeedSource, error)
+	ListSources(ctx context.Context, workspaceID int64) ([]model.FeedSource, error)
+	UpdateSource(ctx context.Context, workspaceID, id int64, p model.SourcePatch) (*model.FeedSource, error)
 	DeleteSource(ctx context.Context, workspaceID, id int64) error
 	// SourcesMentioning returns the workspace's sources whose URL contains
 	// one of parts, compared case-insensitively.
-	SourcesMentioning(ctx context.Context, workspaceID int64, parts ...string) ([]store.FeedSource, error)
+	SourcesMentioning(ctx context.Context, workspaceID int64, parts ...string) ([]model.FeedSource, error)
 }
 
 // Store is all the storage the service uses.

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/feedpoller/feedpoller/digest"
-	"github.com/feedpoller/feedpoller/rank"
-	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/summary"
-	"github.com/feedpoller/feedpoller/tokens"
+	"github.com/feedpoller/feedpoller/analysis/digest"
+	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/analysis/summary"
+	"github.com/feedpoller/feedpoller/analysis/tokens"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // DigestRequest is a digest as a caller asks for it, in the words of the
@@ -88,7 +88,7 @@ func (s *Service) Digest(ctx context.Context, workspaceID int64, req DigestReque
 }
 
 // digestInput reads the window's stories and the sources' poll state.
-func (s *Service) digestInput(ctx context.Context, ws *store.Workspace, win digest.Window, now time.Time) (digest.Input, error) {
+func (s *Service) digestInput(ctx context.Context, ws *model.Workspace, win digest.Window, now time.Time) (digest.Input, error) {
 	arts, err := s.opts.Digests.DigestArticles(ctx, ws.ID, win.Since, win.Until)
 	if err != nil {
 		return digest.Input{}, err

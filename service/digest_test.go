@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/digest"
-	"github.com/feedpoller/feedpoller/rank"
+	"github.com/feedpoller/feedpoller/analysis/digest"
+	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )

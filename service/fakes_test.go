@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
@@ -16,13 +17,13 @@ import (
 // in the workspace or a name already taken.
 type memStore struct {
 	mu         sync.Mutex
-	workspaces []store.Workspace
-	sources    []store.FeedSource
+	workspaces []model.Workspace
+	sources    []model.FeedSource
 }
 
 var _ service.Store = (*memStore)(nil)
 
-func (m *memStore) CreateWorkspace(_ context.Context, name string, p store.RelevanceProfile) (*store.Workspace, error) {
+func (m *memStore) CreateWorkspace(_ context.Context, name string, p model.RelevanceProfile) (*model.Workspace, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, w := range m.workspaces {
@@ -30,12 +31,12 @@ func (m *memStore) CreateWorkspace(_ context.Context, name string, p store.Relev
 			return nil, fmt.Errorf("workspace %q: %w", name, store.ErrConflict)
 		}
 	}
-	w := store.Workspace{ID: int64(len(m.workspaces) + 1), Name: name, Profile: p}
+	w := model.Workspace{ID: int64(len(m.workspaces) + 1), Name: name, Profile: p}
 	m.workspaces = append(m.workspaces, w)
 	return &w, nil
 }
 
-func (m *memStore) GetWorkspace(_ context.Context, id int64) (*store.Workspace, error) {
+func (m *memStore) GetWorkspace(_ context.Context, id int64) (*model.Workspace, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, w := range m.workspaces {
@@ -46,10 +47,10 @@ func (m *memStore) GetWorkspace(_ context.Context, id int64) (*store.Workspace, 
 	return nil, fmt.Errorf("workspace %d: %w", id, store.ErrNotFound)
 }
 
-func (m *memStore) ListWorkspaces(context.Context) ([]store.Workspace, error) {
+func (m *memStore) ListWorkspaces(context.Context) ([]model.Workspace, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return append([]store.Workspace(nil), m.workspaces...), nil
+	return append([]model.Workspace(nil), m.workspaces...), nil
 }
 
 func (m *memStore) SetWorkspaceDecayClass(_ context.Context, id int64, class string) error {
@@ -64,7 +65,7 @@ func (m *memStore) SetWorkspaceDecayClass(_ context.Context, id int64, class str
 	return fmt.Errorf("workspace %d: %w", id, store.ErrNotFound)
 }
 
-func (m *memStore) UpdateWorkspace(_ context.Context, id int64, name *string, p *store.RelevanceProfile) (*store.Workspace, error) {
+func (m *memStore) UpdateWorkspace(_ context.Context, id int64, name *string, p *model.RelevanceProfile) (*model.Workspace, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, w := range m.workspaces {
@@ -88,7 +89,7 @@ func (m *memStore) UpdateWorkspace(_ context.Context, id int64, name *string, p 
 	return nil, fmt.Errorf("workspace %d: %w", id, store.ErrNotFound)
 }
 
-func (m *memStore) CreateSource(_ context.Context, src *store.FeedSource) error {
+func (m *memStore) CreateSource(_ context.Context, src *model.FeedSource) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, s := range m.sources {
@@ -110,7 +111,7 @@ func (m *memStore) find(workspaceID, id int64) int {
 	return -1
 }
 
-func (m *memStore) GetSource(_ context.Context, workspaceID, id int64) (*store.FeedSource, error) {
+func (m *memStore) GetSource(_ context.Context, workspaceID, id int64) (*model.FeedSource, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if i := m.find(workspaceID, id); i >= 0 {
@@ -120,10 +121,10 @@ func (m *memStore) GetSource(_ context.Context, workspaceID, id int64) (*store.F
 	return nil, fmt.Errorf("source %d: %w", id, store.ErrNotFound)
 }
 
-func (m *memStore) ListSources(_ context.Context, workspaceID int64) ([]store.FeedSource, error) {
+func (m *memStore) ListSources(_ context.Context, workspaceID int64) ([]model.FeedSource, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []store.FeedSource
+	var out []model.FeedSource
 	for _, s := range m.sources {
 		if workspaceID == 0 || s.WorkspaceID == workspaceID {
 			out = append(out, s)
@@ -132,7 +133,7 @@ func (m *memStore) ListSources(_ context.Context, workspaceID int64) ([]store.Fe
 	return out, nil
 }
 
-func (m *memStore) UpdateSource(_ context.Context, workspaceID, id int64, p store.SourcePatch) (*store.FeedSource, error) {
+func (m *memStore) UpdateSource(_ context.Context, workspaceID, id int64, p model.SourcePatch) (*model.FeedSource, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	i := m.find(workspaceID, id)
@@ -178,10 +179,10 @@ func (m *memStore) DeleteSource(_ context.Context, workspaceID, id int64) error 
 	return nil
 }
 
-func (m *memStore) SourcesMentioning(_ context.Context, workspaceID int64, parts ...string) ([]store.FeedSource, error) {
+func (m *memStore) SourcesMentioning(_ context.Context, workspaceID int64, parts ...string) ([]model.FeedSource, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []store.FeedSource
+	var out []model.FeedSource
 	for _, s := range m.sources {
 		if s.WorkspaceID != workspaceID {
 			continue

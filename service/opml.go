@@ -8,9 +8,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/opml"
-	"github.com/feedpoller/feedpoller/poller/urlnorm"
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/sources/urls"
 )
 
 // ImportOptions configure ImportOPML.
@@ -59,10 +59,10 @@ func (s *Service) ImportOPML(ctx context.Context, workspaceID int64, body io.Rea
 }
 
 // sourceKey is the key import finds duplicates by: the URL as a source is
-// stored (urlnorm.SourceKey), or as written when it cannot be normalised
+// stored (urls.SourceKey), or as written when it cannot be normalised
 // (the creation then rejects it with the reason).
 func sourceKey(raw string) string {
-	if k, err := urlnorm.SourceKey(raw); err == nil {
+	if k, err := urls.SourceKey(raw); err == nil {
 		return k
 	}
 	return raw
@@ -149,9 +149,9 @@ func (s *Service) ExportOPML(ctx context.Context, workspaceID int64, w io.Writer
 	for _, src := range srcs {
 		o := opml.Outline{Text: src.Title, Title: src.Title, Category: src.Category}
 		switch src.SourceType {
-		case store.SourceRSS:
+		case model.SourceRSS:
 			o.XMLURL, o.HTMLURL = src.URL, src.SiteURL
-		case store.SourceWeb:
+		case model.SourceWeb:
 			o.HTMLURL = src.URL
 		default:
 			continue

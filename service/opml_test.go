@@ -10,9 +10,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/opml"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // urlValidator fails the URLs it is told to and accepts the rest.
@@ -98,7 +98,7 @@ func TestImportOPMLDecidesEachOutline(t *testing.T) {
 		t.Errorf("report %+v", rep)
 	}
 	src, err := f.svc.GetSource(ctx, f.wsID, got["https://go.test/feed.atom"].SourceID)
-	if err != nil || src.Category != "Tech/Go" || src.Title != "The Go Blog" || src.SourceType != store.SourceRSS ||
+	if err != nil || src.Category != "Tech/Go" || src.Title != "The Go Blog" || src.SourceType != model.SourceRSS ||
 		src.SiteURL != "https://go.test/" {
 		t.Errorf("stored %+v %v", src, err)
 	}
@@ -150,7 +150,7 @@ type failingStore struct {
 	left int
 }
 
-func (s *failingStore) CreateSource(ctx context.Context, src *store.FeedSource) error {
+func (s *failingStore) CreateSource(ctx context.Context, src *model.FeedSource) error {
 	if s.left <= 0 {
 		return errors.New("database is gone")
 	}
@@ -252,7 +252,7 @@ func TestExportOPMLReimports(t *testing.T) {
 		srcs, _ := f.svc.ListSources(ctx, ws)
 		var out []string
 		for _, s := range srcs {
-			if s.SourceType != store.SourceAPI {
+			if s.SourceType != model.SourceAPI {
 				out = append(out, fmt.Sprintf("%s|%s|%s|%s|%s", s.URL, s.SourceType, s.Title, s.Category, s.SiteURL))
 			}
 		}

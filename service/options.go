@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/feedpoller/feedpoller/digest"
+	"github.com/feedpoller/feedpoller/analysis/digest"
+	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/opml"
-	"github.com/feedpoller/feedpoller/rank"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Options configures a Service. Start from DefaultOptions: New checks
@@ -66,7 +66,7 @@ func DefaultOptions() Options {
 	return Options{
 		RSSIntervalMinutes: 30,
 		WebIntervalMinutes: 360,
-		DefaultThreshold:   store.DefaultThreshold,
+		DefaultThreshold:   model.DefaultThreshold,
 		ValidateTimeout:    60 * time.Second,
 		Reliability:        defaultClassifier(),
 		DigestMaxTokens:    digest.DefaultMaxTokens,

@@ -3,8 +3,8 @@ package service
 import (
 	"strings"
 
-	"github.com/feedpoller/feedpoller/rank"
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // checkDecayClass names a decay class that is neither fast, moderate,
@@ -21,8 +21,8 @@ func checkDecayClass(class *string, fields map[string]string) {
 
 // sourceRank is a new source's tier (by hand, or the domain rules' for
 // its URL) and decay class.
-func (s *Service) sourceRank(url string, tier *int, class *string) store.SourceRank {
-	r := store.SourceRank{ReliabilityTier: int(s.opts.Reliability.Tier(url))}
+func (s *Service) sourceRank(url string, tier *int, class *string) model.SourceRank {
+	r := model.SourceRank{ReliabilityTier: int(s.opts.Reliability.Tier(url))}
 	if tier != nil {
 		r.ReliabilityTier, r.ReliabilityTierManual = *tier, true
 	}
@@ -35,7 +35,7 @@ func (s *Service) sourceRank(url string, tier *int, class *string) store.SourceR
 
 // patchTier puts a tier change in p: 1–5 by hand, 0 back to the domain
 // rules' tier for url.
-func (s *Service) patchTier(p *store.SourcePatch, url string, tier *int) {
+func (s *Service) patchTier(p *model.SourcePatch, url string, tier *int) {
 	if tier == nil {
 		return
 	}

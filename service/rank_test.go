@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/feedpoller/feedpoller/rank"
+	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/service"
 )
 

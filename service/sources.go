@@ -8,8 +8,9 @@ import (
 
 	"golang.org/x/net/idna"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
-	"github.com/feedpoller/feedpoller/poller/urlnorm"
+	"github.com/feedpoller/feedpoller/sources/urls"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -60,7 +61,7 @@ type SourceChange struct {
 
 // CreatedSource is a stored source and what validating it found.
 type CreatedSource struct {
-	Source store.FeedSource
+	Source model.FeedSource
 	// Validated says whether the URL was fetched (rss and web sources).
 	Validated bool
 	// FeedTitle and ItemCount: an rss source's feed as fetched.
@@ -86,7 +87,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 	key := ""
 	if msg := checkURL(spec.URL); msg != "" {
 		extra["url"] = msg
-	} else if k, err := urlnorm.SourceKey(spec.URL); err != nil {
+	} else if k, err := urls.SourceKey(spec.URL); err != nil {
 		extra["url"] = "is not a usable URL: " + err.Error()
 	} else {
 		key = k
@@ -104,19 +105,19 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 	if err := s.sameSource(ctx, workspaceID, key); err != nil {
 		return nil, err
 	}
-	src := store.FeedSource{
+	src := model.FeedSource{
 		WorkspaceID:            workspaceID,
 		URL:                    key,
 		SourceType:             spec.SourceType,
 		IsActive:               spec.IsActive == nil || *spec.IsActive,
 		TrackChanges:           spec.TrackChanges != nil && *spec.TrackChanges,
 		PollingIntervalMinutes: s.opts.RSSIntervalMinutes,
-		ScheduleMode:           store.ScheduleAdaptive,
+		ScheduleMode:           model.ScheduleAdaptive,
 	}
 	if src.SourceType == "" {
-		src.SourceType = store.SourceRSS
+		src.SourceType = model.SourceRSS
 	}
-	if src.SourceType == store.SourceWeb {
+	if src.SourceType == model.SourceWeb {
 		src.PollingIntervalMinutes = s.opts.WebIntervalMinutes
 	}
 	if spec.PollingIntervalMinutes != nil {
@@ -136,7 +137,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 		src.SiteURL = *spec.SiteURL
 	}
 	out := &CreatedSource{}
-	if src.SourceType == store.SourceRSS || src.SourceType == store.SourceWeb {
+	if src.SourceType == model.SourceRSS || src.SourceType == model.SourceWeb {
 		if err := s.validateURL(ctx, &src, out); err != nil {
 			return nil, err
 		}
@@ -152,7 +153,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 }
 
 // sameSource refuses key when the workspace already has a source whose URL
-// is key written another way (see urlnorm.SourceKey): new sources are
+// is key written another way (see urls.SourceKey): new sources are
 // stored under their key, and sources stored before that are found by
 // host and compared by key.
 func (s *Service) sameSource(ctx context.Context, workspaceID int64, key string) error {
@@ -169,7 +170,7 @@ func (s *Service) sameSource(ctx context.Context, workspaceID int64, key string)
 		return err
 	}
 	for _, c := range cands {
-		if k, err := urlnorm.SourceKey(c.URL); err == nil && k == key {
+		if k, err := urls.SourceKey(c.URL); err == nil && k == key {
 			return duplicateSource(c.URL, c.ID)
 		}
 	}
@@ -188,7 +189,7 @@ func duplicateSource(stored string, id int64) *Error {
 // validateURL fetches the new source's URL through the validator and
 // fills the title default and what the fetch found. A failure is
 // ErrInvalid naming the url.
-func (s *Service) validateURL(ctx context.Context, src *store.FeedSource, out *CreatedSource) error {
+func (s *Service) validateURL(ctx context.Context, src *model.FeedSource, out *CreatedSource) error {
 	if s.opts.Validator == nil {
 		return &Error{Kind: ErrUnavailable,
 			Message: src.SourceType + " sources cannot be validated: this process runs without a source validator"}
@@ -196,7 +197,7 @@ func (s *Service) validateURL(ctx context.Context, src *store.FeedSource, out *C
 	ctx, cancel := context.WithTimeout(ctx, s.opts.ValidateTimeout)
 	defer cancel()
 	var title string
-	if src.SourceType == store.SourceRSS {
+	if src.SourceType == model.SourceRSS {
 		fc, err := s.opts.Validator.ValidateFeed(ctx, src.URL)
 		if err != nil {
 			return invalidf(map[string]string{"url": "is not a readable feed: " + err.Error()}, "feed validation failed: %s", err)
@@ -228,7 +229,7 @@ func (s *Service) validateURL(ctx context.Context, src *store.FeedSource, out *C
 }
 
 // GetSource reads a source of a workspace (workspaceID 0: of any).
-func (s *Service) GetSource(ctx context.Context, workspaceID, id int64) (*store.FeedSource, error) {
+func (s *Service) GetSource(ctx context.Context, workspaceID, id int64) (*model.FeedSource, error) {
 	if workspaceID != 0 {
 		if _, err := s.GetWorkspace(ctx, workspaceID); err != nil {
 			return nil, err
@@ -245,7 +246,7 @@ func (s *Service) GetSource(ctx context.Context, workspaceID, id int64) (*store.
 }
 
 // ListSources returns a workspace's sources, oldest first.
-func (s *Service) ListSources(ctx context.Context, workspaceID int64) ([]store.FeedSource, error) {
+func (s *Service) ListSources(ctx context.Context, workspaceID int64) ([]model.FeedSource, error) {
 	if _, err := s.GetWorkspace(ctx, workspaceID); err != nil {
 		return nil, err
 	}
@@ -255,7 +256,7 @@ func (s *Service) ListSources(ctx context.Context, workspaceID int64) ([]store.F
 // UpdateSource applies ch to a source (workspaceID 0: of any workspace).
 // Turning an inactive source active clears its failures and makes it due
 // at once.
-func (s *Service) UpdateSource(ctx context.Context, workspaceID, id int64, ch SourceChange) (*store.FeedSource, error) {
+func (s *Service) UpdateSource(ctx context.Context, workspaceID, id int64, ch SourceChange) (*model.FeedSource, error) {
 	src, err := s.GetSource(ctx, workspaceID, id)
 	if err != nil {
 		return nil, err
@@ -270,7 +271,7 @@ func (s *Service) UpdateSource(ctx context.Context, workspaceID, id int64, ch So
 	if err := s.rules.Check(&ch, extra); err != nil {
 		return nil, err
 	}
-	patch := store.SourcePatch{
+	patch := model.SourcePatch{
 		Title:                  ch.Title,
 		IsActive:               ch.IsActive,
 		PollingIntervalMinutes: ch.PollingIntervalMinutes,

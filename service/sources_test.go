@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
@@ -297,7 +298,7 @@ func TestPollSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := c.Source.ID
-	f.poll.out = poller.Outcome{SourceID: id, Status: store.StatusOK, ItemsNew: 2}
+	f.poll.out = poller.Outcome{SourceID: id, Status: model.StatusOK, ItemsNew: 2}
 	// Workspace 0: in whichever workspace the source is (the CLI's poll --source).
 	for _, ws := range []int64{f.wsID, 0} {
 		out, err := f.svc.PollSource(ctx, ws, id)
@@ -351,7 +352,7 @@ func TestNewRefusesBadOptions(t *testing.T) {
 	if _, err := service.New(o); err != nil {
 		t.Fatalf("the defaults: %v", err)
 	}
-	if o.ValidateTimeout != time.Minute || o.RSSIntervalMinutes != 30 || o.WebIntervalMinutes != 360 || o.DefaultThreshold != store.DefaultThreshold {
+	if o.ValidateTimeout != time.Minute || o.RSSIntervalMinutes != 30 || o.WebIntervalMinutes != 360 || o.DefaultThreshold != model.DefaultThreshold {
 		t.Fatalf("built-in defaults changed: %+v", o)
 	}
 }
@@ -363,11 +364,11 @@ func TestSourceSchedule(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	plain, err := f.svc.CreateSource(ctx, f.wsID, service.SourceSpec{URL: "https://feeds.example/a.xml"})
-	if err != nil || plain.Source.ScheduleMode != store.ScheduleAdaptive {
+	if err != nil || plain.Source.ScheduleMode != model.ScheduleAdaptive {
 		t.Fatalf("default schedule: %+v, %v; want adaptive", plain, err)
 	}
 	pinned, err := f.svc.CreateSource(ctx, f.wsID, service.SourceSpec{URL: "https://feeds.example/b.xml", Schedule: ptr("fixed")})
-	if err != nil || pinned.Source.ScheduleMode != store.ScheduleFixed {
+	if err != nil || pinned.Source.ScheduleMode != model.ScheduleFixed {
 		t.Fatalf("schedule fixed: %+v, %v", pinned, err)
 	}
 	before := f.val.calls()
@@ -380,7 +381,7 @@ func TestSourceSchedule(t *testing.T) {
 	}
 	// Workspace 0: of any workspace, as `feedpoller sources set` asks.
 	got, err := f.svc.UpdateSource(ctx, 0, plain.Source.ID, service.SourceChange{Schedule: ptr("fixed")})
-	if err != nil || got.ScheduleMode != store.ScheduleFixed {
+	if err != nil || got.ScheduleMode != model.ScheduleFixed {
 		t.Fatalf("change to fixed: %+v, %v", got, err)
 	}
 	_, err = f.svc.UpdateSource(ctx, f.wsID, plain.Source.ID, service.SourceChange{Schedule: ptr("")})

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/webhooks"
@@ -16,11 +17,11 @@ import (
 // WebhookStore is the storage of webhooks and their delivery log.
 // *store.Store satisfies it.
 type WebhookStore interface {
-	CreateWebhook(ctx context.Context, workspaceID int64, url, secret string, events []string) (*store.Webhook, error)
-	ListWebhooks(ctx context.Context, workspaceID int64) ([]store.Webhook, error)
-	SetWebhookActive(ctx context.Context, workspaceID, id int64, active bool, reason string) (*store.Webhook, error)
+	CreateWebhook(ctx context.Context, workspaceID int64, url, secret string, events []string) (*model.Webhook, error)
+	ListWebhooks(ctx context.Context, workspaceID int64) ([]model.Webhook, error)
+	SetWebhookActive(ctx context.Context, workspaceID, id int64, active bool, reason string) (*model.Webhook, error)
 	DeleteWebhook(ctx context.Context, workspaceID, id int64) error
-	ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f store.DeliveryFilter) ([]store.WebhookDelivery, error)
+	ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f store.DeliveryFilter) ([]model.WebhookDelivery, error)
 }
 
 // AddressPolicy decides whether a URL's host may be reached on our
@@ -49,7 +50,7 @@ type WebhookSpec struct {
 // CreatedWebhook is a stored webhook, with the secret when it was
 // generated (the only time it is ever shown).
 type CreatedWebhook struct {
-	Webhook store.Webhook
+	Webhook model.Webhook
 	// Secret is the generated secret; "" when the caller gave one.
 	Secret string
 }
@@ -152,7 +153,7 @@ func webhookURLProblem(raw string, err error) string {
 
 // ListWebhooks returns the workspace's webhooks, oldest first (their
 // secrets are never part of the answer).
-func (s *Service) ListWebhooks(ctx context.Context, workspaceID int64) ([]store.Webhook, error) {
+func (s *Service) ListWebhooks(ctx context.Context, workspaceID int64) ([]model.Webhook, error) {
 	st, err := s.webhooksStore()
 	if err != nil {
 		return nil, err
@@ -166,7 +167,7 @@ func (s *Service) ListWebhooks(ctx context.Context, workspaceID int64) ([]store.
 // SetWebhookActive enables a webhook (after its receiver answered 410 Gone,
 // or after it was turned off) or turns it off. Deliveries still pending
 // are sent once it is enabled; events while it is off are not queued.
-func (s *Service) SetWebhookActive(ctx context.Context, workspaceID, id int64, active bool) (*store.Webhook, error) {
+func (s *Service) SetWebhookActive(ctx context.Context, workspaceID, id int64, active bool) (*model.Webhook, error) {
 	st, err := s.webhooksStore()
 	if err != nil {
 		return nil, err
@@ -201,7 +202,7 @@ func (s *Service) DeleteWebhook(ctx context.Context, workspaceID, id int64) erro
 const MaxDeliveryPage = 200
 
 // ListDeliveries returns a page of a webhook's delivery log, newest first.
-func (s *Service) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f store.DeliveryFilter) ([]store.WebhookDelivery, error) {
+func (s *Service) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f store.DeliveryFilter) ([]model.WebhookDelivery, error) {
 	st, err := s.webhooksStore()
 	if err != nil {
 		return nil, err
@@ -210,7 +211,7 @@ func (s *Service) ListDeliveries(ctx context.Context, workspaceID, webhookID int
 		return nil, err
 	}
 	switch f.Status {
-	case "", store.DeliveryPending, store.DeliveryDelivered, store.DeliveryFailed:
+	case "", model.DeliveryPending, model.DeliveryDelivered, model.DeliveryFailed:
 	default:
 		return nil, Invalid("invalid request", map[string]string{"status": "must be one of: pending, delivered, failed"})
 	}

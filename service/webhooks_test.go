@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/sources/fetch"
@@ -18,21 +19,21 @@ import (
 // memWebhooks keeps webhooks in memory.
 type memWebhooks struct {
 	mu    sync.Mutex
-	hooks []store.Webhook
+	hooks []model.Webhook
 }
 
-func (m *memWebhooks) CreateWebhook(_ context.Context, ws int64, u, secret string, events []string) (*store.Webhook, error) {
+func (m *memWebhooks) CreateWebhook(_ context.Context, ws int64, u, secret string, events []string) (*model.Webhook, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	w := store.Webhook{ID: int64(len(m.hooks) + 1), WorkspaceID: ws, URL: u, Secret: secret, Events: events, IsActive: true}
+	w := model.Webhook{ID: int64(len(m.hooks) + 1), WorkspaceID: ws, URL: u, Secret: secret, Events: events, IsActive: true}
 	m.hooks = append(m.hooks, w)
 	return &w, nil
 }
 
-func (m *memWebhooks) ListWebhooks(_ context.Context, ws int64) ([]store.Webhook, error) {
+func (m *memWebhooks) ListWebhooks(_ context.Context, ws int64) ([]model.Webhook, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []store.Webhook
+	var out []model.Webhook
 	for _, w := range m.hooks {
 		if w.WorkspaceID == ws {
 			out = append(out, w)
@@ -41,7 +42,7 @@ func (m *memWebhooks) ListWebhooks(_ context.Context, ws int64) ([]store.Webhook
 	return out, nil
 }
 
-func (m *memWebhooks) SetWebhookActive(_ context.Context, ws, id int64, active bool, _ string) (*store.Webhook, error) {
+func (m *memWebhooks) SetWebhookActive(_ context.Context, ws, id int64, active bool, _ string) (*model.Webhook, error) {
 	return nil, fmt.Errorf("webhook %d: %w", id, store.ErrNotFound)
 }
 
@@ -49,7 +50,7 @@ func (m *memWebhooks) DeleteWebhook(_ context.Context, ws, id int64) error {
 	return fmt.Errorf("webhook %d: %w", id, store.ErrNotFound)
 }
 
-func (m *memWebhooks) ListDeliveries(context.Context, int64, int64, store.DeliveryFilter) ([]store.WebhookDelivery, error) {
+func (m *memWebhooks) ListDeliveries(context.Context, int64, int64, store.DeliveryFilter) ([]model.WebhookDelivery, error) {
 	return nil, nil
 }
 

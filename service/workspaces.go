@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/rank"
+	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -32,7 +33,7 @@ type WorkspaceChange struct {
 // ProfileSpec is a relevance profile as a caller gives it: without a
 // threshold it gets Options.DefaultThreshold.
 type ProfileSpec struct {
-	Keywords   []store.Keyword `json:"keywords" validate:"max=500,dive"`
+	Keywords   []model.Keyword `json:"keywords" validate:"max=500,dive"`
 	Exclusions []string        `json:"exclusions" validate:"max=500,dive,required,max=200"`
 	Threshold  *float64        `json:"threshold" validate:"omitnil,gte=0,lte=1"`
 }
@@ -40,11 +41,11 @@ type ProfileSpec struct {
 // profile is the stored form of p, with the default threshold filled in
 // and terms trimmed (so blank ones fail "required" when p is checked
 // after); nil for nil.
-func (s *Service) profile(p *ProfileSpec) *store.RelevanceProfile {
+func (s *Service) profile(p *ProfileSpec) *model.RelevanceProfile {
 	if p == nil {
 		return nil
 	}
-	out := &store.RelevanceProfile{Keywords: p.Keywords, Exclusions: p.Exclusions, Threshold: s.opts.DefaultThreshold}
+	out := &model.RelevanceProfile{Keywords: p.Keywords, Exclusions: p.Exclusions, Threshold: s.opts.DefaultThreshold}
 	if p.Threshold != nil {
 		out.Threshold = *p.Threshold
 	}
@@ -55,9 +56,9 @@ func (s *Service) profile(p *ProfileSpec) *store.RelevanceProfile {
 
 // normaliseProfile trims terms and exclusions and turns absent lists into
 // empty ones.
-func normaliseProfile(p *store.RelevanceProfile) {
+func normaliseProfile(p *model.RelevanceProfile) {
 	if p.Keywords == nil {
-		p.Keywords = []store.Keyword{}
+		p.Keywords = []model.Keyword{}
 	}
 	if p.Exclusions == nil {
 		p.Exclusions = []string{}
@@ -71,7 +72,7 @@ func normaliseProfile(p *store.RelevanceProfile) {
 }
 
 // view is a workspace as every caller sees it: lists present, even empty.
-func view(w *store.Workspace) *store.Workspace {
+func view(w *model.Workspace) *model.Workspace {
 	normaliseProfile(&w.Profile)
 	return w
 }
@@ -82,7 +83,7 @@ func nameTaken(name string) *Error {
 }
 
 // CreateWorkspace checks spec and stores a new workspace.
-func (s *Service) CreateWorkspace(ctx context.Context, spec WorkspaceSpec) (*store.Workspace, error) {
+func (s *Service) CreateWorkspace(ctx context.Context, spec WorkspaceSpec) (*model.Workspace, error) {
 	spec.Name = strings.TrimSpace(spec.Name)
 	if spec.RelevanceProfile == nil {
 		spec.RelevanceProfile = &ProfileSpec{}
@@ -110,7 +111,7 @@ func (s *Service) CreateWorkspace(ctx context.Context, spec WorkspaceSpec) (*sto
 }
 
 // GetWorkspace reads one workspace.
-func (s *Service) GetWorkspace(ctx context.Context, id int64) (*store.Workspace, error) {
+func (s *Service) GetWorkspace(ctx context.Context, id int64) (*model.Workspace, error) {
 	if id <= 0 {
 		return nil, notFound("workspace")
 	}
@@ -125,7 +126,7 @@ func (s *Service) GetWorkspace(ctx context.Context, id int64) (*store.Workspace,
 }
 
 // ListWorkspaces returns every workspace.
-func (s *Service) ListWorkspaces(ctx context.Context) ([]store.Workspace, error) {
+func (s *Service) ListWorkspaces(ctx context.Context) ([]model.Workspace, error) {
 	all, err := s.opts.Store.ListWorkspaces(ctx)
 	if err != nil {
 		return nil, err
@@ -137,7 +138,7 @@ func (s *Service) ListWorkspaces(ctx context.Context) ([]store.Workspace, error)
 }
 
 // UpdateWorkspace renames a workspace and/or replaces its profile.
-func (s *Service) UpdateWorkspace(ctx context.Context, id int64, ch WorkspaceChange) (*store.Workspace, error) {
+func (s *Service) UpdateWorkspace(ctx context.Context, id int64, ch WorkspaceChange) (*model.Workspace, error) {
 	if _, err := s.GetWorkspace(ctx, id); err != nil {
 		return nil, err
 	}

@@ -5,15 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 func TestCreateWorkspace(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	ws, err := f.svc.CreateWorkspace(ctx, service.WorkspaceSpec{Name: "  news  ", RelevanceProfile: &service.ProfileSpec{
-		Keywords: []store.Keyword{{Term: "  go ", Weight: 2}}}})
+		Keywords: []model.Keyword{{Term: "  go ", Weight: 2}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,8 +31,8 @@ func TestCreateWorkspace(t *testing.T) {
 	}{
 		{"blank name", service.WorkspaceSpec{Name: "  "}, "name"},
 		{"long name", service.WorkspaceSpec{Name: strings.Repeat("n", 201)}, "name"},
-		{"blank term", service.WorkspaceSpec{Name: "x", RelevanceProfile: &service.ProfileSpec{Keywords: []store.Keyword{{Term: " "}}}}, "relevance_profile.keywords[0].term"},
-		{"heavy weight", service.WorkspaceSpec{Name: "x", RelevanceProfile: &service.ProfileSpec{Keywords: []store.Keyword{{Term: "a", Weight: 101}}}}, "relevance_profile.keywords[0].weight"},
+		{"blank term", service.WorkspaceSpec{Name: "x", RelevanceProfile: &service.ProfileSpec{Keywords: []model.Keyword{{Term: " "}}}}, "relevance_profile.keywords[0].term"},
+		{"heavy weight", service.WorkspaceSpec{Name: "x", RelevanceProfile: &service.ProfileSpec{Keywords: []model.Keyword{{Term: "a", Weight: 101}}}}, "relevance_profile.keywords[0].weight"},
 		{"blank exclusion", service.WorkspaceSpec{Name: "x", RelevanceProfile: &service.ProfileSpec{Exclusions: []string{""}}}, "relevance_profile.exclusions[0]"},
 		{"threshold", service.WorkspaceSpec{Name: "x", RelevanceProfile: &service.ProfileSpec{Threshold: ptr(1.5)}}, "relevance_profile.threshold"},
 		{"NUL", service.WorkspaceSpec{Name: "a\x00"}, "name"},

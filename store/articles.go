@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/jmoiron/sqlx"
 )
 
@@ -17,7 +18,7 @@ type articleKey struct {
 }
 
 // keyOf is the key an article is stored under (revision 1 when unset).
-func keyOf(a FeedArticle) articleKey { return articleKey{a.ExternalURL, max(a.Revision, 1)} }
+func keyOf(a model.FeedArticle) articleKey { return articleKey{a.ExternalURL, max(a.Revision, 1)} }
 
 // articleColumnCount is the number of placeholders per row of
 // insertArticles.
@@ -67,7 +68,7 @@ func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p PollSave, art
 }
 
 // articleArgs are one row's parameters of insertArticles.
-func (p PollSave) articleArgs(a FeedArticle, t time.Time) []any {
+func (p PollSave) articleArgs(a model.FeedArticle, t time.Time) []any {
 	return []any{p.WorkspaceID, p.SourceID, a.ExternalURL, a.ExternalID, a.Title, a.Author,
 		utcPtr(a.PublishedAt), a.Summary, a.ContentMarkdown, a.ExtractionMethod, a.WordCount, a.RelevanceScore,
 		termsJSON(a.MatchedTerms), a.ContentTextHash, max(a.Revision, 1), a.PreviousArticleID, a.ReadingTimeSeconds,

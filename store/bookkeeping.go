@@ -9,40 +9,6 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// SourceUpdate is the bookkeeping a poll writes on its source.
-type SourceUpdate struct {
-	Status string
-	Error  string
-	// PolledAt is the poll's time, stored as last_polled_at: the moment
-	// the next poll was decided from, so that next_poll_at −
-	// last_polled_at is the interval the scheduler chose. Zero: the
-	// save's own time.
-	PolledAt   time.Time
-	NextPollAt time.Time
-	// NextPollReason and NextPollKind say why NextPollAt is when it is.
-	NextPollReason, NextPollKind string
-	// ScheduleState is the scheduler's estimate to store.
-	ScheduleState string
-	// HubURL and SelfURL are the WebSub hub and topic the fetch found;
-	// nil keeps the stored ones (a 304 has no body to read them from).
-	HubURL, SelfURL *string
-	// Failed adds one to consecutive_failures; otherwise Reset sets it to 0
-	// and neither leaves it alone (deferrals).
-	Failed bool
-	Reset  bool
-	// Deactivate turns the source off (HTTP 410 Gone).
-	Deactivate bool
-	// Validators to store; nil keeps the stored ones.
-	ETag, LastModified *string
-	// Unconditional records that this fetch was made without validators.
-	Unconditional bool
-	// Title fills an empty source title.
-	Title string
-	// SiteURL replaces the stored site URL when not empty: a feed that
-	// stops naming its site keeps the one it named before.
-	SiteURL string
-}
-
 // maxErrorBytes bounds the error texts stored on a source and a poll run.
 const maxErrorBytes = 2000
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/webhooks"
 )
 
@@ -77,7 +78,7 @@ func (s *Store) enqueueDeliveries(ctx context.Context, tx *sqlx.Tx, p PollSave, 
 	if len(dt.hooks) == 0 {
 		return 0, nil
 	}
-	byArticle := make(map[int64]FeedArticle, len(candidates))
+	byArticle := make(map[int64]model.FeedArticle, len(candidates))
 	for _, c := range candidates {
 		byArticle[c.ArticleID] = c.Article
 	}

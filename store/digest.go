@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/feedpoller/feedpoller/digest"
-	"github.com/feedpoller/feedpoller/rank"
+	"github.com/feedpoller/feedpoller/analysis/digest"
+	"github.com/feedpoller/feedpoller/analysis/rank"
 )
 
 // DigestArticle is one article of a digest's stories, as stored.

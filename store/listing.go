@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store/textquery"
 )
 
@@ -83,12 +84,12 @@ const articleColumns = `a.id, a.workspace_id, a.feed_source_id, a.external_url, 
 	a.story_id, a.reported_at, a.extractive_summary`
 
 type articleRow struct {
-	FeedArticle
+	model.FeedArticle
 	Terms string `db:"matched_terms"`
 }
 
 // ListArticles returns a page of a workspace's articles, newest first.
-func (s *Store) ListArticles(ctx context.Context, workspaceID int64, f ListFilter) ([]FeedArticle, error) {
+func (s *Store) ListArticles(ctx context.Context, workspaceID int64, f ListFilter) ([]model.FeedArticle, error) {
 	where, args, err := f.where(workspaceID, "a", "a", "created_at", s.d)
 	if err != nil {
 		return nil, err
@@ -99,23 +100,12 @@ func (s *Store) ListArticles(ctx context.Context, workspaceID int64, f ListFilte
 	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
 		return nil, fmt.Errorf("list articles of workspace %d: %w", workspaceID, err)
 	}
-	out := make([]FeedArticle, len(rows))
+	out := make([]model.FeedArticle, len(rows))
 	for i, r := range rows {
 		out[i] = r.FeedArticle
 		out[i].MatchedTerms = decodeTerms(r.Terms)
 	}
 	return out, nil
-}
-
-// ContentItemView is a content item with the source it came from.
-type ContentItemView struct {
-	ContentItem
-	Terms        string  `db:"matched_terms" json:"-"`
-	SourceID     *int64  `db:"source_id" json:"source_id"`
-	SourceURL    *string `db:"source_url" json:"source_url"`
-	SourceTitle  *string `db:"source_title" json:"source_title"`
-	WordCount    int     `db:"word_count" json:"word_count"`
-	QualityScore float64 `db:"quality_score" json:"quality_score"`
 }
 
 const itemSelect = `SELECT c.id, c.workspace_id, c.feed_article_id, c.url, c.title, c.content_markdown,
@@ -127,12 +117,12 @@ const itemSelect = `SELECT c.id, c.workspace_id, c.feed_article_id, c.url, c.tit
 
 // ListContentItems returns a page of a workspace's content items, newest
 // first.
-func (s *Store) ListContentItems(ctx context.Context, workspaceID int64, f ListFilter) ([]ContentItemView, error) {
+func (s *Store) ListContentItems(ctx context.Context, workspaceID int64, f ListFilter) ([]model.ContentItemView, error) {
 	where, args, err := f.where(workspaceID, "c", "a", "promoted_at", s.d)
 	if err != nil {
 		return nil, err
 	}
-	var rows []ContentItemView
+	var rows []model.ContentItemView
 	q := itemSelect + ` WHERE ` + where + fmt.Sprintf(` ORDER BY c.id DESC LIMIT %d`, f.limit())
 	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
 		return nil, fmt.Errorf("list content items of workspace %d: %w", workspaceID, err)
@@ -144,8 +134,8 @@ func (s *Store) ListContentItems(ctx context.Context, workspaceID int64, f ListF
 }
 
 // GetContentItem reads one content item of a workspace.
-func (s *Store) GetContentItem(ctx context.Context, workspaceID, id int64) (*ContentItemView, error) {
-	var v ContentItemView
+func (s *Store) GetContentItem(ctx context.Context, workspaceID, id int64) (*model.ContentItemView, error) {
+	var v model.ContentItemView
 	err := s.db.GetContext(ctx, &v, s.q(itemSelect+` WHERE c.workspace_id = ? AND c.id = ?`), workspaceID, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("content item %d: %w", id, ErrNotFound)
@@ -158,8 +148,8 @@ func (s *Store) GetContentItem(ctx context.Context, workspaceID, id int64) (*Con
 }
 
 // ListPollRuns returns a source's latest poll runs, newest first.
-func (s *Store) ListPollRuns(ctx context.Context, sourceID int64, limit int) ([]PollRun, error) {
-	var out []PollRun
+func (s *Store) ListPollRuns(ctx context.Context, sourceID int64, limit int) ([]model.PollRun, error) {
+	var out []model.PollRun
 	err := s.db.SelectContext(ctx, &out, s.q(`SELECT id, `+runColumns+` FROM poll_runs WHERE feed_source_id = ?
 		ORDER BY id DESC LIMIT ?`), sourceID, max(limit, 1))
 	if err != nil {

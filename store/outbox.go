@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/webhooks"
 )
 
@@ -104,7 +105,7 @@ func leaseHeld(res sql.Result, id string) error {
 
 // MarkDelivered implements webhooks.Outbox.
 func (o *Outbox) MarkDelivered(ctx context.Context, owner, id string, a webhooks.Attempt) error {
-	args := append([]any{DeliveryDelivered, now()}, attemptArgs(a)...)
+	args := append([]any{model.DeliveryDelivered, now()}, attemptArgs(a)...)
 	return o.mark(ctx, "delivered", id, owner, `status = ?, delivered_at = ?, `+recordAttempt, args...)
 }
 
@@ -116,7 +117,7 @@ func (o *Outbox) MarkRetry(ctx context.Context, owner, id string, nextAt time.Ti
 
 // MarkFailed implements webhooks.Outbox.
 func (o *Outbox) MarkFailed(ctx context.Context, owner, id string, a webhooks.Attempt, reason string) error {
-	args := append([]any{DeliveryFailed, now(), truncate(reason, maxErrorBytes)}, attemptArgs(a)...)
+	args := append([]any{model.DeliveryFailed, now(), truncate(reason, maxErrorBytes)}, attemptArgs(a)...)
 	return o.mark(ctx, "failed", id, owner, `status = ?, failed_at = ?, failure_reason = ?, `+recordAttempt, args...)
 }
 

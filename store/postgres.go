@@ -12,7 +12,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq" // PostgreSQL driver
 
-	"github.com/feedpoller/feedpoller/stories"
+	"github.com/feedpoller/feedpoller/analysis/stories"
 )
 
 // postgres is PostgreSQL through lib/pq: real timestamps, row locks for

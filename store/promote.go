@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/jmoiron/sqlx"
 )
 
@@ -12,7 +13,7 @@ import (
 // inserted by this poll, and it has the id it was inserted under.
 type promotion struct {
 	ArticleID int64
-	Article   FeedArticle
+	Article   model.FeedArticle
 }
 
 // promoted is a content item promote created, and the article it came

@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/jmoiron/sqlx"
 )
-
-// StatusPushed is the poll_runs outcome of items a WebSub hub pushed: no
-// fetch, the same pipeline and save.
-const StatusPushed = "pushed"
 
 // PushSave is what a push writes: articles, the scheduler's state learnt
 // from them ("" leaves it), and the push's poll_runs row.
@@ -18,7 +15,7 @@ type PushSave struct {
 	SourceID      int64
 	Articles      []NewArticle
 	ScheduleState string
-	Run           PollRun
+	Run           model.PollRun
 	// Stories is how the articles' stories were decided, as for a poll.
 	Stories *StoryPlan
 }

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/feedpoller/feedpoller/rank"
+	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // defaultTier is the tier of a source created without one: the general
@@ -94,7 +95,7 @@ type rankedArticle struct {
 
 // ListArticlesByRank is ListArticles ordered by rank at at, best first;
 // f.Cursor is the number of articles of the earlier pages.
-func (s *Store) ListArticlesByRank(ctx context.Context, workspaceID int64, f ListFilter, at time.Time) ([]FeedArticle, []float64, error) {
+func (s *Store) ListArticlesByRank(ctx context.Context, workspaceID int64, f ListFilter, at time.Time) ([]model.FeedArticle, []float64, error) {
 	where, args, err := f.withoutCursor().where(workspaceID, "a", "a", "created_at", s.d)
 	if err != nil {
 		return nil, nil, err
@@ -106,7 +107,7 @@ func (s *Store) ListArticlesByRank(ctx context.Context, workspaceID int64, f Lis
 	if err := s.db.SelectContext(ctx, &rows, s.q(q), append([]any{at.UTC()}, args...)...); err != nil {
 		return nil, nil, fmt.Errorf("list articles of workspace %d by rank: %w", workspaceID, err)
 	}
-	out := make([]FeedArticle, len(rows))
+	out := make([]model.FeedArticle, len(rows))
 	ranks := make([]float64, len(rows))
 	for i, r := range rows {
 		out[i] = r.FeedArticle
@@ -116,15 +117,9 @@ func (s *Store) ListArticlesByRank(ctx context.Context, workspaceID int64, f Lis
 	return out, ranks, nil
 }
 
-// RankedContentItem is a content item with its rank.
-type RankedContentItem struct {
-	ContentItemView
-	Rank float64 `db:"rank" json:"rank"`
-}
-
 // ListContentItemsByRank is ListContentItems ordered by rank at at, best
 // first; f.Cursor is the number of items of the earlier pages.
-func (s *Store) ListContentItemsByRank(ctx context.Context, workspaceID int64, f ListFilter, at time.Time) ([]RankedContentItem, error) {
+func (s *Store) ListContentItemsByRank(ctx context.Context, workspaceID int64, f ListFilter, at time.Time) ([]model.RankedContentItem, error) {
 	where, args, err := f.withoutCursor().where(workspaceID, "c", "a", "promoted_at", s.d)
 	if err != nil {
 		return nil, err
@@ -132,7 +127,7 @@ func (s *Store) ListContentItemsByRank(ctx context.Context, workspaceID int64, f
 	q := strings.Replace(itemSelect, "SELECT ", "SELECT "+s.rankExpr()+" AS rank, ", 1) +
 		` JOIN workspaces w ON w.id = c.workspace_id WHERE ` + where +
 		fmt.Sprintf(` ORDER BY rank DESC, c.id DESC LIMIT %d OFFSET %d`, f.limit(), f.Cursor)
-	var rows []RankedContentItem
+	var rows []model.RankedContentItem
 	if err := s.db.SelectContext(ctx, &rows, s.q(q), append([]any{at.UTC()}, args...)...); err != nil {
 		return nil, fmt.Errorf("list content items of workspace %d by rank: %w", workspaceID, err)
 	}

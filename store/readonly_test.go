@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -32,7 +33,7 @@ func newReadOnlyFixture(t *testing.T, dialect string) readOnlyFixture {
 	if _, err := st.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.CreateWorkspace(ctx, "kept", store.RelevanceProfile{}); err != nil {
+	if _, err := st.CreateWorkspace(ctx, "kept", model.RelevanceProfile{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.CreateToken(ctx, nil, "admin", "the-admin-secret"); err != nil {

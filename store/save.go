@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/jmoiron/sqlx"
 )
 
 // NewArticle is an article a poll wants stored, and whether it passed
 // relevance.
 type NewArticle struct {
-	Article FeedArticle
+	Article model.FeedArticle
 	Promote bool
 	// Story is the pipeline's story placement; nil: a story of its own.
 	Story *StoryItem
@@ -26,8 +27,8 @@ type PollSave struct {
 	// the bookkeeping of the replica that took over.
 	Owner    string
 	Articles []NewArticle
-	Source   SourceUpdate
-	Run      PollRun
+	Source   model.SourceUpdate
+	Run      model.PollRun
 	// Stories is how the articles' stories were decided (nil: each
 	// article is a story of its own).
 	Stories *StoryPlan

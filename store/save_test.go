@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -26,8 +27,8 @@ func TestSavePollCutsLongErrorsOnARuneBoundary(t *testing.T) {
 				t.Fatalf("claim: %d %v", len(got), err)
 			}
 			p := store.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
-				Source: store.SourceUpdate{Status: store.StatusError, Error: long, Failed: true, NextPollAt: time.Now().Add(-time.Second)},
-				Run:    store.PollRun{StartedAt: time.Now(), Outcome: store.StatusError, Error: long}}
+				Source: model.SourceUpdate{Status: model.StatusError, Error: long, Failed: true, NextPollAt: time.Now().Add(-time.Second)},
+				Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusError, Error: long}}
 			if withArticle {
 				p.Articles = []store.NewArticle{article("https://cut.example/1", "cut-1", false)}
 			}

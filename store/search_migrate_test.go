@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/internal/testdb"
-	"github.com/feedpoller/feedpoller/migrations"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/store/migrations"
 )
 
 // TestSearchMigrationIndexesStoredArticles: articles stored before the

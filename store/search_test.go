@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/store/textquery"
 )
@@ -41,15 +42,15 @@ func loadCorpus(t *testing.T) searchCorpus {
 
 // saveThroughPoll stores articles the way a poll does (SavePoll, so the
 // index is kept by the save path itself) and returns their ids by URL.
-func saveThroughPoll(t *testing.T, s *store.Store, ws *store.Workspace, src *store.FeedSource, arts []store.NewArticle) map[string]int64 {
+func saveThroughPoll(t *testing.T, s *store.Store, ws *model.Workspace, src *model.FeedSource, arts []store.NewArticle) map[string]int64 {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := s.ClaimSource(ctx, ws.ID, src.ID, "me", time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "me", Articles: arts,
-		Source: store.SourceUpdate{Status: store.StatusOK, Reset: true, NextPollAt: time.Now().Add(time.Hour)},
-		Run:    store.PollRun{StartedAt: time.Now(), Outcome: store.StatusOK, ItemsSeen: len(arts)}}); err != nil {
+		Source: model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now().Add(time.Hour)},
+		Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK, ItemsSeen: len(arts)}}); err != nil {
 		t.Fatal(err)
 	}
 	ids := map[string]int64{}
@@ -70,12 +71,12 @@ func saveThroughPoll(t *testing.T, s *store.Store, ws *store.Workspace, src *sto
 
 // seedCorpus stores the fixture in a workspace of its own; keys map to
 // article ids.
-func seedCorpus(t *testing.T, s *store.Store, c searchCorpus) (*store.Workspace, *store.FeedSource, map[string]int64) {
+func seedCorpus(t *testing.T, s *store.Store, c searchCorpus) (*model.Workspace, *model.FeedSource, map[string]int64) {
 	t.Helper()
 	ws, srcs := seed(t, s, "https://corpus.example/feed")
 	arts := make([]store.NewArticle, len(c.Articles))
 	for i, a := range c.Articles {
-		arts[i] = store.NewArticle{Article: store.FeedArticle{ExternalURL: "https://corpus.example/" + a.Key, Title: a.Title,
+		arts[i] = store.NewArticle{Article: model.FeedArticle{ExternalURL: "https://corpus.example/" + a.Key, Title: a.Title,
 			Summary: a.Summary, ContentMarkdown: a.Body, ContentTextHash: a.Key, RelevanceScore: float64(i%10) / 10},
 			Promote: i%2 == 0}
 	}
@@ -87,7 +88,7 @@ func seedCorpus(t *testing.T, s *store.Store, c searchCorpus) (*store.Workspace,
 	return ws, srcs[0], keys
 }
 
-func search(t *testing.T, s *store.Store, wsID int64, query string, f store.SearchFilter) []store.SearchHit {
+func search(t *testing.T, s *store.Store, wsID int64, query string, f store.SearchFilter) []model.SearchHit {
 	t.Helper()
 	q, err := textquery.Parse(query)
 	if err != nil {
@@ -147,7 +148,7 @@ func TestSearchSyntaxAndFilters(t *testing.T) {
 	c := loadCorpus(t)
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
 		ws, src, keys := seedCorpus(t, s, c)
-		ids := func(hits []store.SearchHit) map[int64]bool {
+		ids := func(hits []model.SearchHit) map[int64]bool {
 			m := map[int64]bool{}
 			for _, h := range hits {
 				m[h.ID] = true
@@ -210,7 +211,7 @@ func TestSearchSyntaxAndFilters(t *testing.T) {
 		}
 
 		// Another workspace sees none of it.
-		other, _ := s.CreateWorkspace(context.Background(), "other-"+t.Name(), store.RelevanceProfile{})
+		other, _ := s.CreateWorkspace(context.Background(), "other-"+t.Name(), model.RelevanceProfile{})
 		if hits := search(t, s, other.ID, "release", store.SearchFilter{}); len(hits) != 0 {
 			t.Errorf("another workspace: %d hits", len(hits))
 		}

@@ -3,30 +3,20 @@ package store
 import (
 	"context"
 	"fmt"
+	"github.com/feedpoller/feedpoller/model"
 )
-
-// SourceHealth counts the sources of one type that are not polling well.
-type SourceHealth struct {
-	SourceType string `db:"source_type"`
-	// Failing: active, below the failure limit, and their last poll (or
-	// last few) failed.
-	Failing int `db:"failing"`
-	// Disabled: no longer polled, turned off (by an admin, or by a 410)
-	// or at the failure limit.
-	Disabled int `db:"disabled"`
-}
 
 // CountUnhealthySources counts failing and disabled sources by source
 // type, for the failure gauges the scheduler refreshes at every tick. It
 // reads the partial index feed_sources_unhealthy, whose condition it
 // repeats, so the cost follows the unhealthy sources, not all of them.
-func (s *Store) CountUnhealthySources(ctx context.Context) ([]SourceHealth, error) {
-	var out []SourceHealth
+func (s *Store) CountUnhealthySources(ctx context.Context) ([]model.SourceHealth, error) {
+	var out []model.SourceHealth
 	err := s.db.SelectContext(ctx, &out, s.q(`SELECT source_type,
 		SUM(CASE WHEN `+s.d.activeCondition()+` AND consecutive_failures < ? THEN 1 ELSE 0 END) AS failing,
 		SUM(CASE WHEN `+s.d.activeCondition()+` AND consecutive_failures < ? THEN 0 ELSE 1 END) AS disabled
 		FROM feed_sources WHERE `+s.d.unhealthyCondition()+` GROUP BY source_type ORDER BY source_type`),
-		MaxConsecutiveFailures, MaxConsecutiveFailures)
+		model.MaxConsecutiveFailures, model.MaxConsecutiveFailures)
 	if err != nil {
 		return nil, fmt.Errorf("count unhealthy sources: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store/dberr"
 )
 
@@ -27,11 +28,11 @@ const (
 
 // CreateSource stores a new source, due at once. A URL already in the
 // workspace is ErrConflict. An empty ScheduleMode is adaptive.
-func (s *Store) CreateSource(ctx context.Context, src *FeedSource) error {
+func (s *Store) CreateSource(ctx context.Context, src *model.FeedSource) error {
 	t := now()
 	src.CreatedAt, src.UpdatedAt, src.NextPollAt = t, t, t
 	if src.ScheduleMode == "" {
-		src.ScheduleMode = ScheduleAdaptive
+		src.ScheduleMode = model.ScheduleAdaptive
 	}
 	if src.ReliabilityTier == 0 {
 		src.ReliabilityTier = defaultTier
@@ -54,8 +55,8 @@ func (s *Store) CreateSource(ctx context.Context, src *FeedSource) error {
 }
 
 // GetSource reads a source of a workspace (workspaceID 0: any workspace).
-func (s *Store) GetSource(ctx context.Context, workspaceID, id int64) (*FeedSource, error) {
-	var src FeedSource
+func (s *Store) GetSource(ctx context.Context, workspaceID, id int64) (*model.FeedSource, error) {
+	var src model.FeedSource
 	err := s.db.GetContext(ctx, &src, s.q(`SELECT `+sourceColumns+` FROM feed_sources WHERE id = ? AND (? = 0 OR workspace_id = ?)`),
 		id, workspaceID, workspaceID)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -64,7 +65,7 @@ func (s *Store) GetSource(ctx context.Context, workspaceID, id int64) (*FeedSour
 	if err != nil {
 		return nil, fmt.Errorf("get source %d: %w", id, err)
 	}
-	one := []FeedSource{src}
+	one := []model.FeedSource{src}
 	if err := s.fillWebSub(ctx, one); err != nil {
 		return nil, err
 	}
@@ -72,8 +73,8 @@ func (s *Store) GetSource(ctx context.Context, workspaceID, id int64) (*FeedSour
 }
 
 // ListSources returns a workspace's sources (workspaceID 0: all), oldest first.
-func (s *Store) ListSources(ctx context.Context, workspaceID int64) ([]FeedSource, error) {
-	var out []FeedSource
+func (s *Store) ListSources(ctx context.Context, workspaceID int64) ([]model.FeedSource, error) {
+	var out []model.FeedSource
 	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+sourceColumns+` FROM feed_sources WHERE (? = 0 OR workspace_id = ?) ORDER BY id`),
 		workspaceID, workspaceID)
 	if err != nil {
@@ -85,28 +86,10 @@ func (s *Store) ListSources(ctx context.Context, workspaceID int64) ([]FeedSourc
 	return out, nil
 }
 
-// SourcePatch lists the fields a PATCH may change; nil means unchanged.
-type SourcePatch struct {
-	Title                  *string
-	IsActive               *bool
-	PollingIntervalMinutes *int
-	TrackChanges           *bool
-	// ScheduleMode is ScheduleAdaptive or ScheduleFixed; it takes effect
-	// from the source's next poll.
-	ScheduleMode *string
-	// Tier sets the reliability tier; TierManual says whether by hand
-	// (else the domain rules chose it). Both or neither.
-	Tier       *int
-	TierManual *bool
-	// DecayClass sets the source's own decay class; a pointer to "" clears
-	// it (the workspace's applies).
-	DecayClass *string
-}
-
 // UpdateSource applies a patch in one statement. Turning an inactive
 // source active resets its failure counter and makes it due at once, so an
 // admin can revive a source the failure limit had paused.
-func (s *Store) UpdateSource(ctx context.Context, workspaceID, id int64, p SourcePatch) (*FeedSource, error) {
+func (s *Store) UpdateSource(ctx context.Context, workspaceID, id int64, p model.SourcePatch) (*model.FeedSource, error) {
 	t := now()
 	revive := p.IsActive != nil && *p.IsActive
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE feed_sources SET
@@ -157,9 +140,9 @@ func (s *Store) CountDue(ctx context.Context) (int, error) {
 // any extra state, and one whose daemon died becomes due again by itself.
 // On PostgreSQL, replicas claim side by side without ever taking the same
 // source (see postgres.claimDue).
-func (s *Store) ClaimDue(ctx context.Context, owner string, limit int, lease time.Duration) ([]FeedSource, error) {
+func (s *Store) ClaimDue(ctx context.Context, owner string, limit int, lease time.Duration) ([]model.FeedSource, error) {
 	t := now()
-	var out []FeedSource
+	var out []model.FeedSource
 	err := s.db.SelectContext(ctx, &out, s.claimDueQuery(), t.Add(lease), owner, t, limit)
 	s.noteWrite(ctx, "claiming sources", err)
 	if err != nil {
@@ -217,9 +200,9 @@ var ErrLeased = errors.New("source is being polled right now")
 
 // ClaimSource leases one source for an immediate poll, due or not (the
 // API's "poll now"). It refuses a source whose lease is still held.
-func (s *Store) ClaimSource(ctx context.Context, workspaceID, id int64, owner string, lease time.Duration) (*FeedSource, error) {
+func (s *Store) ClaimSource(ctx context.Context, workspaceID, id int64, owner string, lease time.Duration) (*model.FeedSource, error) {
 	t := now()
-	var src FeedSource
+	var src model.FeedSource
 	err := s.db.GetContext(ctx, &src, s.q(`UPDATE feed_sources SET due_at = ?, next_poll_at = ?, lease_until = ?, lease_owner = ?
 		WHERE id = ? AND (? = 0 OR workspace_id = ?) AND (lease_until IS NULL OR `+s.asTime("lease_until")+` <= `+s.asTime("?")+`)
 		RETURNING `+sourceColumns), t, t.Add(lease), t.Add(lease), owner, id, workspaceID, workspaceID, t)
@@ -261,7 +244,7 @@ func (s *Store) ReleaseLeases(ctx context.Context, owner string, ids []int64) er
 // way (host case, default port, fragment, ...), stored before source URLs
 // were stored normalised. Matching on the host keeps this to a handful of
 // rows instead of every source of the workspace.
-func (s *Store) SourcesMentioning(ctx context.Context, workspaceID int64, parts ...string) ([]FeedSource, error) {
+func (s *Store) SourcesMentioning(ctx context.Context, workspaceID int64, parts ...string) ([]model.FeedSource, error) {
 	if len(parts) == 0 {
 		return nil, nil
 	}
@@ -271,7 +254,7 @@ func (s *Store) SourcesMentioning(ctx context.Context, workspaceID int64, parts 
 		conds = append(conds, `LOWER(url) LIKE ? ESCAPE '\'`)
 		args = append(args, "%"+likeEscaper.Replace(strings.ToLower(p))+"%")
 	}
-	var out []FeedSource
+	var out []model.FeedSource
 	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+sourceColumns+` FROM feed_sources
 		WHERE workspace_id = ? AND (`+strings.Join(conds, " OR ")+`) ORDER BY id`), args...)
 	if err != nil {

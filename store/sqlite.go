@@ -14,7 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"modernc.org/sqlite" // embedded SQLite driver, no cgo
 
-	"github.com/feedpoller/feedpoller/stories"
+	"github.com/feedpoller/feedpoller/analysis/stories"
 )
 
 // sqliteDialect is the embedded SQLite (modernc.org/sqlite, pure Go): one

@@ -30,7 +30,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/feedpoller/feedpoller/migrations"
+	"github.com/feedpoller/feedpoller/store/migrations"
 )
 
 // Dialects.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -35,16 +36,16 @@ func TestMigrateTwiceIsNoop(t *testing.T) {
 	})
 }
 
-func seed(t *testing.T, s *store.Store, urls ...string) (*store.Workspace, []*store.FeedSource) {
+func seed(t *testing.T, s *store.Store, urls ...string) (*model.Workspace, []*model.FeedSource) {
 	t.Helper()
 	ctx := context.Background()
-	ws, err := s.CreateWorkspace(ctx, "ws-"+t.Name(), store.RelevanceProfile{Threshold: 0.5})
+	ws, err := s.CreateWorkspace(ctx, "ws-"+t.Name(), model.RelevanceProfile{Threshold: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var srcs []*store.FeedSource
+	var srcs []*model.FeedSource
 	for _, u := range urls {
-		src := &store.FeedSource{WorkspaceID: ws.ID, URL: u, SourceType: store.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
+		src := &model.FeedSource{WorkspaceID: ws.ID, URL: u, SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
 		if err := s.CreateSource(ctx, src); err != nil {
 			t.Fatal(err)
 		}
@@ -56,8 +57,8 @@ func seed(t *testing.T, s *store.Store, urls ...string) (*store.Workspace, []*st
 func TestSourceUniquePerWorkspace(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
 		ws, _ := seed(t, s, "https://example.com/feed")
-		err := s.CreateSource(context.Background(), &store.FeedSource{WorkspaceID: ws.ID, URL: "https://example.com/feed",
-			SourceType: store.SourceRSS, IsActive: true, PollingIntervalMinutes: 30})
+		err := s.CreateSource(context.Background(), &model.FeedSource{WorkspaceID: ws.ID, URL: "https://example.com/feed",
+			SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30})
 		if !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("second create: %v, want ErrConflict", err)
 		}
@@ -133,7 +134,7 @@ func TestConcurrentClaimsNeverOverlap(t *testing.T) {
 }
 
 func article(url, hash string, promote bool) store.NewArticle {
-	return store.NewArticle{Article: store.FeedArticle{ExternalURL: url, Title: "T " + url, ContentMarkdown: "body",
+	return store.NewArticle{Article: model.FeedArticle{ExternalURL: url, Title: "T " + url, ContentMarkdown: "body",
 		ContentTextHash: hash, RelevanceScore: 0.9, MatchedTerms: []string{"go"}}, Promote: promote}
 }
 
@@ -145,11 +146,11 @@ func TestSavePollDedupsAndPromotes(t *testing.T) {
 		if len(claimed) != 2 {
 			t.Fatalf("claimed %d", len(claimed))
 		}
-		save := func(src *store.FeedSource, arts ...store.NewArticle) store.SaveCounts {
+		save := func(src *model.FeedSource, arts ...store.NewArticle) store.SaveCounts {
 			t.Helper()
 			c, err := s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "me", Articles: arts,
-				Source: store.SourceUpdate{Status: store.StatusOK, Reset: true, NextPollAt: time.Now().Add(30 * time.Minute)},
-				Run:    store.PollRun{StartedAt: time.Now(), Outcome: store.StatusOK, ItemsSeen: len(arts)}})
+				Source: model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now().Add(30 * time.Minute)},
+				Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK, ItemsSeen: len(arts)}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,14 +191,14 @@ func TestFailuresPauseAndReactivationResets(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, srcs := seed(t, s, "https://dead.example/feed")
-		for i := 0; i < store.MaxConsecutiveFailures; i++ {
+		for i := 0; i < model.MaxConsecutiveFailures; i++ {
 			got, err := s.ClaimDue(ctx, "me", 10, time.Minute)
 			if err != nil || len(got) != 1 {
 				t.Fatalf("poll %d: claimed %d (%v)", i, len(got), err)
 			}
 			_, err = s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
-				Source: store.SourceUpdate{Status: store.StatusError, Error: "HTTP 500", Failed: true, NextPollAt: time.Now().Add(-time.Second)},
-				Run:    store.PollRun{StartedAt: time.Now(), Outcome: store.StatusError}})
+				Source: model.SourceUpdate{Status: model.StatusError, Error: "HTTP 500", Failed: true, NextPollAt: time.Now().Add(-time.Second)},
+				Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusError}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -210,10 +211,10 @@ func TestFailuresPauseAndReactivationResets(t *testing.T) {
 			t.Fatalf("source after failures: %+v", src)
 		}
 		off, on := false, true
-		if _, err := s.UpdateSource(ctx, ws.ID, src.ID, store.SourcePatch{IsActive: &off}); err != nil {
+		if _, err := s.UpdateSource(ctx, ws.ID, src.ID, model.SourcePatch{IsActive: &off}); err != nil {
 			t.Fatal(err)
 		}
-		src, err := s.UpdateSource(ctx, ws.ID, src.ID, store.SourcePatch{IsActive: &on})
+		src, err := s.UpdateSource(ctx, ws.ID, src.ID, model.SourcePatch{IsActive: &on})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/feedpoller/feedpoller/stories"
+	"github.com/feedpoller/feedpoller/analysis/stories"
 )
 
 // StoryItem is what the pipeline worked out about a new article's story:

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/stories"
 )
 
 // wire is a wire report; the copies below carry it under other
@@ -68,15 +69,15 @@ func decide(t *testing.T, s *store.Store, wsID int64, arts []store.NewArticle) *
 }
 
 // savePoll leases src and saves arts as its poll.
-func savePoll(t *testing.T, s *store.Store, ws *store.Workspace, src *store.FeedSource, plan *store.StoryPlan, arts ...store.NewArticle) store.SaveCounts {
+func savePoll(t *testing.T, s *store.Store, ws *model.Workspace, src *model.FeedSource, plan *store.StoryPlan, arts ...store.NewArticle) store.SaveCounts {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := s.ClaimSource(ctx, ws.ID, src.ID, "me", time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	c, err := s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "me", Articles: arts, Stories: plan,
-		Source: store.SourceUpdate{Status: store.StatusOK, Reset: true, NextPollAt: time.Now().Add(30 * time.Minute)},
-		Run:    store.PollRun{StartedAt: time.Now(), Outcome: store.StatusOK, ItemsSeen: len(arts)}})
+		Source: model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now().Add(30 * time.Minute)},
+		Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK, ItemsSeen: len(arts)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +225,7 @@ func TestNearDuplicatesSavedConcurrentlyMakeOneStory(t *testing.T) {
 				} else {
 					var wg sync.WaitGroup
 					for i, job := range []struct {
-						src  *store.FeedSource
+						src  *model.FeedSource
 						plan *store.StoryPlan
 						arts []store.NewArticle
 					}{{srcs[0], planA, a}, {srcs[1], planB, b}} {
@@ -236,8 +237,8 @@ func TestNearDuplicatesSavedConcurrentlyMakeOneStory(t *testing.T) {
 							defer wg.Done()
 							_, err := s.SavePoll(context.Background(), store.PollSave{WorkspaceID: ws.ID, SourceID: job.src.ID,
 								Owner: fmt.Sprint("w", i), Articles: job.arts, Stories: job.plan,
-								Source: store.SourceUpdate{Status: store.StatusOK, NextPollAt: time.Now().Add(time.Hour)},
-								Run:    store.PollRun{StartedAt: time.Now(), Outcome: store.StatusOK}})
+								Source: model.SourceUpdate{Status: model.StatusOK, NextPollAt: time.Now().Add(time.Hour)},
+								Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK}})
 							if err != nil {
 								t.Error(err)
 							}

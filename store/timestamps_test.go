@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -20,7 +21,7 @@ func TestRowsFromOtherClientsAreDue(t *testing.T) {
 		t.Run(d, func(t *testing.T) {
 			ctx := context.Background()
 			s := testdb.Store(t, d)
-			ws, err := s.CreateWorkspace(ctx, "other-client", store.RelevanceProfile{})
+			ws, err := s.CreateWorkspace(ctx, "other-client", model.RelevanceProfile{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +83,7 @@ func TestRowsFromOtherClientsAreDue(t *testing.T) {
 func TestSQLiteClaimReadsDueIndex(t *testing.T) {
 	ctx := context.Background()
 	s := testdb.Store(t, store.SQLite)
-	ws, err := s.CreateWorkspace(ctx, "plan", store.RelevanceProfile{})
+	ws, err := s.CreateWorkspace(ctx, "plan", model.RelevanceProfile{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,22 +7,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"time"
+	"github.com/feedpoller/feedpoller/model"
 )
-
-// APIToken is a stored bearer token; only its SHA-256 is kept.
-type APIToken struct {
-	ID          int64  `db:"id" json:"id"`
-	WorkspaceID *int64 `db:"workspace_id" json:"workspace_id"` // nil: admin
-	Name        string `db:"name" json:"name"`
-	// Generated marks the admin token the daemon made at first start for
-	// want of FEEDPOLLER_ADMIN_TOKEN; configuring one revokes it.
-	Generated bool `db:"generated" json:"generated"`
-	// ReadOnly tokens read what their scope allows and change nothing.
-	ReadOnly  bool       `db:"read_only" json:"read_only"`
-	CreatedAt time.Time  `db:"created_at" json:"created_at"`
-	RevokedAt *time.Time `db:"revoked_at" json:"revoked_at,omitempty"`
-}
 
 const tokenColumns = `id, workspace_id, name, generated, read_only, created_at, revoked_at`
 
@@ -34,25 +20,25 @@ func HashToken(token string) string {
 
 // CreateToken stores the hash of a new token of a workspace, or an admin
 // token when workspaceID is nil.
-func (s *Store) CreateToken(ctx context.Context, workspaceID *int64, name, token string) (*APIToken, error) {
-	return s.createToken(ctx, APIToken{WorkspaceID: workspaceID, Name: name}, token)
+func (s *Store) CreateToken(ctx context.Context, workspaceID *int64, name, token string) (*model.APIToken, error) {
+	return s.createToken(ctx, model.APIToken{WorkspaceID: workspaceID, Name: name}, token)
 }
 
 // CreateReadOnlyToken stores the hash of a new token that may only read:
 // of a workspace, or of every workspace when workspaceID is nil.
-func (s *Store) CreateReadOnlyToken(ctx context.Context, workspaceID *int64, name, token string) (*APIToken, error) {
-	return s.createToken(ctx, APIToken{WorkspaceID: workspaceID, Name: name, ReadOnly: true}, token)
+func (s *Store) CreateReadOnlyToken(ctx context.Context, workspaceID *int64, name, token string) (*model.APIToken, error) {
+	return s.createToken(ctx, model.APIToken{WorkspaceID: workspaceID, Name: name, ReadOnly: true}, token)
 }
 
 // CreateGeneratedAdminToken stores the hash of the admin token generated at
 // first start, marked so that configuring FEEDPOLLER_ADMIN_TOKEN later
 // revokes it (RevokeGeneratedAdminTokens).
-func (s *Store) CreateGeneratedAdminToken(ctx context.Context, name, token string) (*APIToken, error) {
-	return s.createToken(ctx, APIToken{Name: name, Generated: true}, token)
+func (s *Store) CreateGeneratedAdminToken(ctx context.Context, name, token string) (*model.APIToken, error) {
+	return s.createToken(ctx, model.APIToken{Name: name, Generated: true}, token)
 }
 
 // createToken stores t (its scope, name and flags) under the token's hash.
-func (s *Store) createToken(ctx context.Context, t APIToken, token string) (*APIToken, error) {
+func (s *Store) createToken(ctx context.Context, t model.APIToken, token string) (*model.APIToken, error) {
 	t.CreatedAt = now()
 	err := s.db.GetContext(ctx, &t.ID, s.q(`INSERT INTO api_tokens (workspace_id, name, token_hash, generated, read_only, created_at)
 		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`), t.WorkspaceID, t.Name, HashToken(token), t.Generated, t.ReadOnly, t.CreatedAt)
@@ -63,8 +49,8 @@ func (s *Store) createToken(ctx context.Context, t APIToken, token string) (*API
 }
 
 // LookupToken finds the live token with this secret.
-func (s *Store) LookupToken(ctx context.Context, token string) (*APIToken, error) {
-	var t APIToken
+func (s *Store) LookupToken(ctx context.Context, token string) (*model.APIToken, error) {
+	var t model.APIToken
 	err := s.db.GetContext(ctx, &t, s.q(`SELECT `+tokenColumns+` FROM api_tokens
 		WHERE token_hash = ? AND revoked_at IS NULL`), HashToken(token))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -78,8 +64,8 @@ func (s *Store) LookupToken(ctx context.Context, token string) (*APIToken, error
 
 // ListTokens lists a workspace's tokens (workspaceID 0: admin tokens),
 // revoked ones included, oldest first.
-func (s *Store) ListTokens(ctx context.Context, workspaceID int64) ([]APIToken, error) {
-	var out []APIToken
+func (s *Store) ListTokens(ctx context.Context, workspaceID int64) ([]model.APIToken, error) {
+	var out []model.APIToken
 	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+tokenColumns+` FROM api_tokens
 		WHERE (? = 0 AND workspace_id IS NULL) OR workspace_id = ? ORDER BY id`), workspaceID, workspaceID)
 	if err != nil {
@@ -89,8 +75,8 @@ func (s *Store) ListTokens(ctx context.Context, workspaceID int64) ([]APIToken, 
 }
 
 // AllTokens lists every token, admin and workspace, oldest first.
-func (s *Store) AllTokens(ctx context.Context) ([]APIToken, error) {
-	var out []APIToken
+func (s *Store) AllTokens(ctx context.Context) ([]model.APIToken, error) {
+	var out []model.APIToken
 	if err := s.db.SelectContext(ctx, &out, `SELECT `+tokenColumns+` FROM api_tokens ORDER BY id`); err != nil {
 		return nil, fmt.Errorf("list tokens: %w", err)
 	}

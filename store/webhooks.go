@@ -5,57 +5,17 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/feedpoller/feedpoller/model"
 	"strings"
-	"time"
 )
-
-// Webhook is where a workspace's events are POSTed. The secret signs
-// every delivery; it is never shown after creation (json:"-").
-type Webhook struct {
-	ID             int64  `db:"id" json:"id"`
-	WorkspaceID    int64  `db:"workspace_id" json:"workspace_id"`
-	URL            string `db:"url" json:"url"`
-	Secret         string `db:"secret" json:"-"`
-	EventList      string `db:"events" json:"-"`
-	IsActive       bool   `db:"is_active" json:"is_active"`
-	DisabledReason string `db:"disabled_reason" json:"disabled_reason"`
-	// Events are the event names the webhook is subscribed to.
-	Events    []string  `db:"-" json:"events"`
-	CreatedAt time.Time `db:"created_at" json:"created_at"`
-	UpdatedAt time.Time `db:"updated_at" json:"updated_at"`
-}
 
 const webhookColumns = `id, workspace_id, url, secret, events, is_active, disabled_reason, created_at, updated_at`
-
-// Delivery states of webhook_deliveries.status.
-const (
-	DeliveryPending   = "pending"
-	DeliveryDelivered = "delivered"
-	DeliveryFailed    = "failed"
-)
-
-// WebhookDelivery is one row of a webhook's delivery log.
-type WebhookDelivery struct {
-	ID             string     `db:"id" json:"id"`
-	WebhookID      int64      `db:"webhook_id" json:"webhook_id"`
-	Event          string     `db:"event" json:"event"`
-	ContentItemID  *int64     `db:"content_item_id" json:"content_item_id"`
-	Status         string     `db:"status" json:"status"`
-	Attempts       int        `db:"attempts" json:"attempts"`
-	NextAttemptAt  time.Time  `db:"next_attempt_at" json:"next_attempt_at"`
-	LastAttemptAt  *time.Time `db:"last_attempt_at" json:"last_attempt_at"`
-	LastStatusCode *int       `db:"last_status_code" json:"last_status_code"`
-	LastError      string     `db:"last_error" json:"last_error"`
-	FailureReason  string     `db:"failure_reason" json:"failure_reason"`
-	DeliveredAt    *time.Time `db:"delivered_at" json:"delivered_at"`
-	FailedAt       *time.Time `db:"failed_at" json:"failed_at"`
-	CreatedAt      time.Time  `db:"created_at" json:"created_at"`
-}
 
 const deliveryLogColumns = `id, webhook_id, event, content_item_id, status, attempts, next_attempt_at, last_attempt_at,
 	last_status_code, last_error, failure_reason, delivered_at, failed_at, created_at`
 
-func (w *Webhook) split() {
+// splitWebhook fills w.Events from the stored list.
+func splitWebhook(w *model.Webhook) {
 	w.Events = splitEvents(w.EventList)
 }
 
@@ -71,22 +31,22 @@ func splitEvents(list string) []string {
 }
 
 // CreateWebhook stores a new, enabled webhook of the workspace.
-func (s *Store) CreateWebhook(ctx context.Context, workspaceID int64, url, secret string, events []string) (*Webhook, error) {
+func (s *Store) CreateWebhook(ctx context.Context, workspaceID int64, url, secret string, events []string) (*model.Webhook, error) {
 	t := now()
-	w := &Webhook{WorkspaceID: workspaceID, URL: url, Secret: secret, EventList: strings.Join(events, ","), IsActive: true,
+	w := &model.Webhook{WorkspaceID: workspaceID, URL: url, Secret: secret, EventList: strings.Join(events, ","), IsActive: true,
 		CreatedAt: t, UpdatedAt: t}
 	err := s.db.GetContext(ctx, &w.ID, s.q(`INSERT INTO webhooks (workspace_id, url, secret, events, is_active, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), workspaceID, url, secret, w.EventList, true, t, t)
 	if err != nil {
 		return nil, fmt.Errorf("create webhook of workspace %d: %w", workspaceID, err)
 	}
-	w.split()
+	splitWebhook(w)
 	return w, nil
 }
 
 // GetWebhook reads a webhook of the workspace.
-func (s *Store) GetWebhook(ctx context.Context, workspaceID, id int64) (*Webhook, error) {
-	var w Webhook
+func (s *Store) GetWebhook(ctx context.Context, workspaceID, id int64) (*model.Webhook, error) {
+	var w model.Webhook
 	err := s.db.GetContext(ctx, &w, s.q(`SELECT `+webhookColumns+` FROM webhooks WHERE id = ? AND workspace_id = ?`), id, workspaceID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("webhook %d: %w", id, ErrNotFound)
@@ -94,26 +54,26 @@ func (s *Store) GetWebhook(ctx context.Context, workspaceID, id int64) (*Webhook
 	if err != nil {
 		return nil, fmt.Errorf("get webhook %d: %w", id, err)
 	}
-	w.split()
+	splitWebhook(&w)
 	return &w, nil
 }
 
 // ListWebhooks returns the workspace's webhooks, oldest first.
-func (s *Store) ListWebhooks(ctx context.Context, workspaceID int64) ([]Webhook, error) {
-	var out []Webhook
+func (s *Store) ListWebhooks(ctx context.Context, workspaceID int64) ([]model.Webhook, error) {
+	var out []model.Webhook
 	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+webhookColumns+` FROM webhooks WHERE workspace_id = ? ORDER BY id`), workspaceID)
 	if err != nil {
 		return nil, fmt.Errorf("list webhooks of workspace %d: %w", workspaceID, err)
 	}
 	for i := range out {
-		out[i].split()
+		splitWebhook(&out[i])
 	}
 	return out, nil
 }
 
 // SetWebhookActive enables or disables a webhook. Enabling clears the
 // reason it was disabled for; its pending deliveries go out again.
-func (s *Store) SetWebhookActive(ctx context.Context, workspaceID, id int64, active bool, reason string) (*Webhook, error) {
+func (s *Store) SetWebhookActive(ctx context.Context, workspaceID, id int64, active bool, reason string) (*model.Webhook, error) {
 	if active {
 		reason = ""
 	}
@@ -144,14 +104,14 @@ type DeliveryFilter struct {
 
 // ListDeliveries returns a page of the webhook's delivery log, newest
 // first. The webhook must belong to the workspace (ErrNotFound otherwise).
-func (s *Store) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f DeliveryFilter) ([]WebhookDelivery, error) {
+func (s *Store) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f DeliveryFilter) ([]model.WebhookDelivery, error) {
 	if _, err := s.GetWebhook(ctx, workspaceID, webhookID); err != nil {
 		return nil, err
 	}
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
-	out := []WebhookDelivery{}
+	out := []model.WebhookDelivery{}
 	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+deliveryLogColumns+` FROM webhook_deliveries
 		WHERE webhook_id = ? AND (? = '' OR status = ?) AND (? = '' OR id < ?)
 		ORDER BY id DESC LIMIT ?`), webhookID, f.Status, f.Status, f.Before, f.Before, f.Limit)

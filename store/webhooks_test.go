@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/webhooks"
 	"github.com/feedpoller/feedpoller/webhooks/webhookstest"
@@ -29,7 +30,7 @@ func (f *outboxFixture) workspace(id int64) int64 {
 	if got, ok := f.ws[id]; ok {
 		return got
 	}
-	w, err := f.s.CreateWorkspace(context.Background(), fmt.Sprintf("outbox-%d", id), store.RelevanceProfile{})
+	w, err := f.s.CreateWorkspace(context.Background(), fmt.Sprintf("outbox-%d", id), model.RelevanceProfile{})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestSavePollQueuesDeliveries(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, srcs := seed(t, s, "https://hooks.example/feed")
-		other, _ := s.CreateWorkspace(ctx, "other", store.RelevanceProfile{})
+		other, _ := s.CreateWorkspace(ctx, "other", model.RelevanceProfile{})
 		h1, _ := s.CreateWebhook(ctx, ws.ID, "https://r1.example/hook", "s1", []string{webhooks.EventContentItemPromoted})
 		h2, _ := s.CreateWebhook(ctx, ws.ID, "https://r2.example/hook", "s2", []string{webhooks.EventContentItemPromoted})
 		off, _ := s.CreateWebhook(ctx, ws.ID, "https://off.example/hook", "s3", []string{webhooks.EventContentItemPromoted})
@@ -130,8 +131,8 @@ func TestSavePollQueuesDeliveries(t *testing.T) {
 				arts[i].Article.PublishedAt = &published
 			}
 			return s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: owner, Articles: arts,
-				Source: store.SourceUpdate{Status: store.StatusOK, Reset: true, NextPollAt: time.Now().Add(-time.Second)},
-				Run:    store.PollRun{StartedAt: time.Now(), Outcome: store.StatusOK, ItemsSeen: len(arts)}})
+				Source: model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now().Add(-time.Second)},
+				Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK, ItemsSeen: len(arts)}})
 		}
 		if got, _ := s.ClaimDue(ctx, "me", 10, time.Minute); len(got) != 1 {
 			t.Fatalf("claimed %d", len(got))
@@ -155,7 +156,7 @@ func TestSavePollQueuesDeliveries(t *testing.T) {
 		ids := map[string]bool{}
 		for i, d := range got {
 			wantItem, wantHook := items[i/2], []int64{h1.ID, h2.ID}[i%2]
-			if d.ContentItemID != wantItem || d.WebhookID != wantHook || d.Status != store.DeliveryPending || ids[d.ID] {
+			if d.ContentItemID != wantItem || d.WebhookID != wantHook || d.Status != model.DeliveryPending || ids[d.ID] {
 				t.Errorf("delivery %d: %+v, want item %d to webhook %d, pending, a new id", i, d, wantItem, wantHook)
 			}
 			ids[d.ID] = true
@@ -208,8 +209,8 @@ func TestDeliveriesRollBackWithThePromotion(t *testing.T) {
 				}
 				_, err := s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
 					Articles: []store.NewArticle{article("https://rollback.example/1", "r1", true)},
-					Source:   store.SourceUpdate{Status: store.StatusOK, Reset: true, NextPollAt: time.Now()},
-					Run:      store.PollRun{StartedAt: time.Now(), Outcome: store.StatusOK}})
+					Source:   model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now()},
+					Run:      model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK}})
 				if err == nil {
 					t.Fatal("the poll was saved although one of its writes was refused")
 				}
@@ -238,7 +239,7 @@ func TestWebhookRowsAndDeliveryLog(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, _ := seed(t, s)
-		other, _ := s.CreateWorkspace(ctx, "other", store.RelevanceProfile{})
+		other, _ := s.CreateWorkspace(ctx, "other", model.RelevanceProfile{})
 		h, err := s.CreateWebhook(ctx, ws.ID, "https://r.example/hook", "sekrit", []string{webhooks.EventContentItemPromoted})
 		if err != nil {
 			t.Fatal(err)
@@ -280,7 +281,7 @@ func TestWebhookRowsAndDeliveryLog(t *testing.T) {
 		if len(page) != 3 || page[0].ID != "id-2" {
 			t.Fatalf("second page %+v", page)
 		}
-		failed, _ := s.ListDeliveries(ctx, ws.ID, h.ID, store.DeliveryFilter{Status: store.DeliveryFailed})
+		failed, _ := s.ListDeliveries(ctx, ws.ID, h.ID, store.DeliveryFilter{Status: model.DeliveryFailed})
 		if len(failed) != 2 || failed[0].FailureReason != "gave up" || failed[0].LastStatusCode == nil || *failed[0].LastStatusCode != 400 ||
 			failed[0].Attempts != 1 || failed[0].FailedAt == nil {
 			t.Fatalf("failed %+v", failed)
@@ -312,9 +313,9 @@ func TestCountUnhealthySources(t *testing.T) {
 			}
 		}
 		set(srcs[1].ID, 3, true)
-		set(srcs[2].ID, store.MaxConsecutiveFailures, true)
+		set(srcs[2].ID, model.MaxConsecutiveFailures, true)
 		set(srcs[3].ID, 0, false)
-		web := &store.FeedSource{WorkspaceID: ws.ID, URL: "https://u.example/page", SourceType: store.SourceWeb, IsActive: true, PollingIntervalMinutes: 360}
+		web := &model.FeedSource{WorkspaceID: ws.ID, URL: "https://u.example/page", SourceType: model.SourceWeb, IsActive: true, PollingIntervalMinutes: 360}
 		if err := s.CreateSource(context.Background(), web); err != nil {
 			t.Fatal(err)
 		}
@@ -324,7 +325,7 @@ func TestCountUnhealthySources(t *testing.T) {
 			t.Fatal(err)
 		}
 		sort.Slice(got, func(i, j int) bool { return got[i].SourceType < got[j].SourceType })
-		want := []store.SourceHealth{{SourceType: "rss", Failing: 1, Disabled: 2}, {SourceType: "web", Failing: 1}}
+		want := []model.SourceHealth{{SourceType: "rss", Failing: 1, Disabled: 2}, {SourceType: "web", Failing: 1}}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("counts %+v, want %+v", got, want)
 		}
@@ -336,7 +337,7 @@ func TestSourceCategory(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, _ := seed(t, s)
-		src := &store.FeedSource{WorkspaceID: ws.ID, URL: "https://c.example/feed", SourceType: store.SourceRSS, IsActive: true,
+		src := &model.FeedSource{WorkspaceID: ws.ID, URL: "https://c.example/feed", SourceType: model.SourceRSS, IsActive: true,
 			PollingIntervalMinutes: 30, Category: "Databases/PostgreSQL"}
 		if err := s.CreateSource(ctx, src); err != nil {
 			t.Fatal(err)
@@ -360,7 +361,7 @@ func TestSavePushPlacesStoriesAndQueuesDeliveries(t *testing.T) {
 		}
 		c, err := s.SavePush(ctx, store.PushSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID,
 			Articles: []store.NewArticle{article("https://push.example/1", "p1", true), article("https://push.example/2", "p2", false)},
-			Run:      store.PollRun{StartedAt: time.Now(), Outcome: store.StatusPushed, ItemsSeen: 2}})
+			Run:      model.PollRun{StartedAt: time.Now(), Outcome: model.StatusPushed, ItemsSeen: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,70 +9,9 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store/dberr"
 )
-
-// WebSub subscription states (websub_subscriptions.state).
-const (
-	SubPending      = "pending"
-	SubVerified     = "verified"
-	SubDenied       = "denied"
-	SubExpired      = "expired"
-	SubUnsubscribed = "unsubscribed"
-)
-
-// SubscriptionStates are every state a subscription may be in, for
-// metrics that show all of them from the start.
-func SubscriptionStates() []string {
-	return []string{SubPending, SubVerified, SubDenied, SubExpired, SubUnsubscribed}
-}
-
-// Subscription is a WebSub subscription of one feed source at one hub.
-type Subscription struct {
-	ID             int64      `db:"id"`
-	SourceID       int64      `db:"feed_source_id"`
-	HubURL         string     `db:"hub_url"`
-	TopicURL       string     `db:"topic_url"`
-	CallbackToken  string     `db:"callback_token"`
-	Secret         string     `db:"secret"`
-	State          string     `db:"state"`
-	PendingMode    string     `db:"pending_mode"`
-	LeaseSeconds   int        `db:"lease_seconds"`
-	LeaseExpiresAt *time.Time `db:"lease_expires_at"`
-	NextRequestAt  time.Time  `db:"next_request_at"`
-	Requests       int        `db:"requests"`
-	Failures       int        `db:"failures"`
-	Verifications  int        `db:"verifications"`
-	Deliveries     int        `db:"deliveries"`
-	Rejected       int        `db:"rejected"`
-	LastError      string     `db:"last_error"`
-	LastDeliveryAt *time.Time `db:"last_delivery_at"`
-	CreatedAt      time.Time  `db:"created_at"`
-	UpdatedAt      time.Time  `db:"updated_at"`
-}
-
-// SubscriptionTask is a subscription whose next request is due, with its
-// source as it is now: Active false and SourceURL "" when the source was
-// deleted.
-type SubscriptionTask struct {
-	Subscription
-	Active    bool   `db:"source_active"`
-	SourceURL string `db:"source_url"`
-	SourceHub string `db:"source_hub"`
-	SelfURL   string `db:"source_self"`
-}
-
-// WebSubStatus is what a source's representation shows of its
-// subscription (never its secret or callback).
-type WebSubStatus struct {
-	State          string     `json:"state"`
-	HubURL         string     `json:"hub_url"`
-	TopicURL       string     `json:"topic_url"`
-	LeaseExpiresAt *time.Time `json:"lease_expires_at"`
-	Deliveries     int        `json:"deliveries"`
-	Rejected       int        `json:"rejected"`
-	LastError      string     `json:"last_error"`
-}
 
 const subColumns = `id, feed_source_id, hub_url, topic_url, callback_token, secret, state, pending_mode, lease_seconds,
 	lease_expires_at, next_request_at, requests, failures, verifications, deliveries, rejected, last_error,
@@ -80,12 +19,12 @@ const subColumns = `id, feed_source_id, hub_url, topic_url, callback_token, secr
 
 // WebSubCandidates are active feed sources that advertise a hub and have
 // no subscription yet.
-func (s *Store) WebSubCandidates(ctx context.Context, limit int) ([]FeedSource, error) {
-	var out []FeedSource
+func (s *Store) WebSubCandidates(ctx context.Context, limit int) ([]model.FeedSource, error) {
+	var out []model.FeedSource
 	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+sourceColumns+` FROM feed_sources f
 		WHERE is_active = ? AND source_type = ? AND hub_url <> ''
 		AND NOT EXISTS (SELECT 1 FROM websub_subscriptions w WHERE w.feed_source_id = f.id)
-		ORDER BY id LIMIT ?`), true, SourceRSS, limit)
+		ORDER BY id LIMIT ?`), true, model.SourceRSS, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list sources to subscribe: %w", err)
 	}
@@ -94,11 +33,11 @@ func (s *Store) WebSubCandidates(ctx context.Context, limit int) ([]FeedSource, 
 
 // CreateSubscription stores a new subscription, due at once. A source
 // that already has one (another replica was quicker) is ErrConflict.
-func (s *Store) CreateSubscription(ctx context.Context, sub *Subscription) error {
+func (s *Store) CreateSubscription(ctx context.Context, sub *model.Subscription) error {
 	t := now()
 	sub.CreatedAt, sub.UpdatedAt = t, t
 	if sub.State == "" {
-		sub.State = SubPending
+		sub.State = model.SubPending
 	}
 	err := s.db.GetContext(ctx, &sub.ID, s.q(`INSERT INTO websub_subscriptions
 		(feed_source_id, hub_url, topic_url, callback_token, secret, state, next_request_at, created_at, updated_at)
@@ -115,8 +54,8 @@ func (s *Store) CreateSubscription(ctx context.Context, sub *Subscription) error
 
 // DueSubscriptions are the subscriptions whose next request is due at t,
 // with their sources.
-func (s *Store) DueSubscriptions(ctx context.Context, t time.Time, limit int) ([]SubscriptionTask, error) {
-	var out []SubscriptionTask
+func (s *Store) DueSubscriptions(ctx context.Context, t time.Time, limit int) ([]model.SubscriptionTask, error) {
+	var out []model.SubscriptionTask
 	err := s.db.SelectContext(ctx, &out, s.q(`SELECT w.id, w.feed_source_id, w.hub_url, w.topic_url, w.callback_token,
 		w.secret, w.state, w.pending_mode, w.lease_seconds, w.lease_expires_at, w.next_request_at, w.requests, w.failures,
 		w.verifications, w.deliveries, w.rejected, w.last_error, w.last_delivery_at, w.created_at, w.updated_at,
@@ -131,21 +70,11 @@ func (s *Store) DueSubscriptions(ctx context.Context, t time.Time, limit int) ([
 	return out, nil
 }
 
-// SubscriptionRequest is a request about to be sent to a hub.
-type SubscriptionRequest struct {
-	// Mode is subscribe or unsubscribe.
-	Mode string
-	// HubURL, TopicURL, CallbackToken, Secret replace the stored ones.
-	HubURL, TopicURL, CallbackToken, Secret string
-	// NextRequestAt is when to try again should no answer come.
-	NextRequestAt time.Time
-}
-
 // ClaimSubscriptionRequest records that a request is about to be sent for
 // sub, so the hub's verification is expected; it returns false when
 // another replica claimed the same due request first (sub's
 // next_request_at moved).
-func (s *Store) ClaimSubscriptionRequest(ctx context.Context, sub Subscription, r SubscriptionRequest) (bool, error) {
+func (s *Store) ClaimSubscriptionRequest(ctx context.Context, sub model.Subscription, r model.SubscriptionRequest) (bool, error) {
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE websub_subscriptions SET pending_mode = ?, hub_url = ?, topic_url = ?,
 		callback_token = ?, secret = ?, next_request_at = ?, requests = requests + 1, updated_at = ?
 		WHERE id = ? AND `+s.asTime("next_request_at")+` = `+s.asTime("?")),
@@ -172,8 +101,8 @@ func (s *Store) SubscriptionRequestFailed(ctx context.Context, id int64, msg str
 }
 
 // SubscriptionByToken finds the subscription a callback URL names.
-func (s *Store) SubscriptionByToken(ctx context.Context, token string) (*Subscription, error) {
-	var sub Subscription
+func (s *Store) SubscriptionByToken(ctx context.Context, token string) (*model.Subscription, error) {
+	var sub model.Subscription
 	err := s.db.GetContext(ctx, &sub, s.q(`SELECT `+subColumns+` FROM websub_subscriptions WHERE callback_token = ?`), token)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("subscription: %w", ErrNotFound)
@@ -185,8 +114,8 @@ func (s *Store) SubscriptionByToken(ctx context.Context, token string) (*Subscri
 }
 
 // SubscriptionOfSource is a source's subscription.
-func (s *Store) SubscriptionOfSource(ctx context.Context, sourceID int64) (*Subscription, error) {
-	var sub Subscription
+func (s *Store) SubscriptionOfSource(ctx context.Context, sourceID int64) (*model.Subscription, error) {
+	var sub model.Subscription
 	err := s.db.GetContext(ctx, &sub, s.q(`SELECT `+subColumns+` FROM websub_subscriptions WHERE feed_source_id = ?`), sourceID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("subscription of source %d: %w", sourceID, ErrNotFound)
@@ -200,11 +129,11 @@ func (s *Store) SubscriptionOfSource(ctx context.Context, sourceID int64) (*Subs
 // VerifySubscription records the hub's verified subscription: the lease
 // it granted, when to renew, and, on the source, until when its items are
 // pushed (the scheduler's safety polling follows from it).
-func (s *Store) VerifySubscription(ctx context.Context, sub Subscription, leaseSeconds int, expires, renewAt time.Time) error {
+func (s *Store) VerifySubscription(ctx context.Context, sub model.Subscription, leaseSeconds int, expires, renewAt time.Time) error {
 	return s.inTx(ctx, "verify subscription", func(tx *sqlx.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE websub_subscriptions SET state = ?, pending_mode = '', lease_seconds = ?,
 			lease_expires_at = ?, next_request_at = ?, verifications = verifications + 1, failures = 0, last_error = '',
-			updated_at = ? WHERE id = ?`), SubVerified, leaseSeconds, expires.UTC(), renewAt.UTC(), now(), sub.ID); err != nil {
+			updated_at = ? WHERE id = ?`), model.SubVerified, leaseSeconds, expires.UTC(), renewAt.UTC(), now(), sub.ID); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, s.q(`UPDATE feed_sources SET websub_subscribed_until = ? WHERE id = ?`),
@@ -216,7 +145,7 @@ func (s *Store) VerifySubscription(ctx context.Context, sub Subscription, leaseS
 // EndSubscription puts sub in a state without pushes (denied, expired,
 // unsubscribed) with a reason, its next request at next (zero: a year
 // away, the source being gone), and takes the source back to polling.
-func (s *Store) EndSubscription(ctx context.Context, sub Subscription, state, reason string, next time.Time) error {
+func (s *Store) EndSubscription(ctx context.Context, sub model.Subscription, state, reason string, next time.Time) error {
 	if next.IsZero() {
 		next = now().AddDate(1, 0, 0)
 	}
@@ -254,7 +183,7 @@ func (s *Store) SubscriptionDueNow(ctx context.Context, sourceID int64) error {
 // expired (their renewal did not succeed in time).
 func (s *Store) ExpireSubscriptions(ctx context.Context, t time.Time) (int, error) {
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE websub_subscriptions SET state = ?, updated_at = ?
-		WHERE state = ? AND `+s.asTime("lease_expires_at")+` <= `+s.asTime("?")), SubExpired, now(), SubVerified, t.UTC())
+		WHERE state = ? AND `+s.asTime("lease_expires_at")+` <= `+s.asTime("?")), model.SubExpired, now(), model.SubVerified, t.UTC())
 	if err != nil {
 		return 0, fmt.Errorf("expire subscriptions: %w", err)
 	}
@@ -295,7 +224,7 @@ func (s *Store) CountSubscriptions(ctx context.Context) (map[string]int, error) 
 
 // fillWebSub sets the WebSub status of each source that has a
 // subscription.
-func (s *Store) fillWebSub(ctx context.Context, srcs []FeedSource) error {
+func (s *Store) fillWebSub(ctx context.Context, srcs []model.FeedSource) error {
 	if len(srcs) == 0 {
 		return nil
 	}
@@ -317,9 +246,9 @@ func (s *Store) fillWebSub(ctx context.Context, srcs []FeedSource) error {
 	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
 		return fmt.Errorf("read subscriptions: %w", err)
 	}
-	by := make(map[int64]*WebSubStatus, len(rows))
+	by := make(map[int64]*model.WebSubStatus, len(rows))
 	for _, r := range rows {
-		by[r.SourceID] = &WebSubStatus{State: r.State, HubURL: r.Hub, TopicURL: r.Topic, LeaseExpiresAt: utcPtr(r.Expires),
+		by[r.SourceID] = &model.WebSubStatus{State: r.State, HubURL: r.Hub, TopicURL: r.Topic, LeaseExpiresAt: utcPtr(r.Expires),
 			Deliveries: r.Delivered, Rejected: r.Rejected, LastError: r.LastError}
 	}
 	for i := range srcs {
@@ -328,7 +257,7 @@ func (s *Store) fillWebSub(ctx context.Context, srcs []FeedSource) error {
 	return nil
 }
 
-func sourceIDs(srcs []FeedSource) []int64 {
+func sourceIDs(srcs []model.FeedSource) []int64 {
 	ids := make([]int64, len(srcs))
 	for i, s := range srcs {
 		ids[i] = s.ID

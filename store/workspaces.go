@@ -7,15 +7,16 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store/dberr"
 )
 
 type workspaceRow struct {
-	Workspace
+	model.Workspace
 	ProfileJSON string `db:"relevance_profile"`
 }
 
-func (r workspaceRow) decode() (Workspace, error) {
+func (r workspaceRow) decode() (model.Workspace, error) {
 	w := r.Workspace
 	if r.ProfileJSON != "" {
 		if err := json.Unmarshal([]byte(r.ProfileJSON), &w.Profile); err != nil {
@@ -26,12 +27,12 @@ func (r workspaceRow) decode() (Workspace, error) {
 }
 
 // CreateWorkspace stores a new workspace; a taken name is ErrConflict.
-func (s *Store) CreateWorkspace(ctx context.Context, name string, p RelevanceProfile) (*Workspace, error) {
+func (s *Store) CreateWorkspace(ctx context.Context, name string, p model.RelevanceProfile) (*model.Workspace, error) {
 	pj, err := json.Marshal(p)
 	if err != nil {
 		return nil, fmt.Errorf("encode relevance profile: %w", err)
 	}
-	w := Workspace{Name: name, Profile: p, CreatedAt: now(), DecayClass: defaultDecayClass}
+	w := model.Workspace{Name: name, Profile: p, CreatedAt: now(), DecayClass: defaultDecayClass}
 	err = s.db.GetContext(ctx, &w.ID, s.q(`INSERT INTO workspaces (name, relevance_profile, created_at) VALUES (?, ?, ?) RETURNING id`),
 		name, string(pj), w.CreatedAt)
 	if dberr.IsUniqueViolation(err) {
@@ -44,7 +45,7 @@ func (s *Store) CreateWorkspace(ctx context.Context, name string, p RelevancePro
 }
 
 // GetWorkspace reads one workspace.
-func (s *Store) GetWorkspace(ctx context.Context, id int64) (*Workspace, error) {
+func (s *Store) GetWorkspace(ctx context.Context, id int64) (*model.Workspace, error) {
 	var r workspaceRow
 	err := s.db.GetContext(ctx, &r, s.q(`SELECT id, name, relevance_profile, created_at, decay_class FROM workspaces WHERE id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -58,12 +59,12 @@ func (s *Store) GetWorkspace(ctx context.Context, id int64) (*Workspace, error) 
 }
 
 // ListWorkspaces returns every workspace, oldest first.
-func (s *Store) ListWorkspaces(ctx context.Context) ([]Workspace, error) {
+func (s *Store) ListWorkspaces(ctx context.Context) ([]model.Workspace, error) {
 	var rows []workspaceRow
 	if err := s.db.SelectContext(ctx, &rows, `SELECT id, name, relevance_profile, created_at, decay_class FROM workspaces ORDER BY id`); err != nil {
 		return nil, fmt.Errorf("list workspaces: %w", err)
 	}
-	out := make([]Workspace, 0, len(rows))
+	out := make([]model.Workspace, 0, len(rows))
 	for _, r := range rows {
 		w, err := r.decode()
 		if err != nil {
@@ -75,7 +76,7 @@ func (s *Store) ListWorkspaces(ctx context.Context) ([]Workspace, error) {
 }
 
 // UpdateWorkspace changes the name and/or the profile (nil: unchanged).
-func (s *Store) UpdateWorkspace(ctx context.Context, id int64, name *string, p *RelevanceProfile) (*Workspace, error) {
+func (s *Store) UpdateWorkspace(ctx context.Context, id int64, name *string, p *model.RelevanceProfile) (*model.Workspace, error) {
 	if name != nil {
 		_, err := s.db.ExecContext(ctx, s.q(`UPDATE workspaces SET name = ? WHERE id = ?`), *name, id)
 		if dberr.IsUniqueViolation(err) {

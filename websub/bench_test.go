@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
-	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/websub/websubtest"
 )
 
@@ -24,17 +24,17 @@ func BenchmarkDelivery(b *testing.B) {
 		b.Run(dialect, func(b *testing.B) {
 			ctx := context.Background()
 			st := testdb.Store(b, dialect)
-			ws, err := st.CreateWorkspace(ctx, "w", store.RelevanceProfile{})
+			ws, err := st.CreateWorkspace(ctx, "w", model.RelevanceProfile{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			src := &store.FeedSource{WorkspaceID: ws.ID, URL: "https://example.com/feed.xml", SourceType: store.SourceRSS,
+			src := &model.FeedSource{WorkspaceID: ws.ID, URL: "https://example.com/feed.xml", SourceType: model.SourceRSS,
 				IsActive: true, PollingIntervalMinutes: 30}
 			if err := st.CreateSource(ctx, src); err != nil {
 				b.Fatal(err)
 			}
-			sub := &store.Subscription{SourceID: src.ID, HubURL: "https://hub.example.com/", TopicURL: src.URL,
-				CallbackToken: "tok", Secret: "sec", State: store.SubVerified, NextRequestAt: time.Now().Add(time.Hour)}
+			sub := &model.Subscription{SourceID: src.ID, HubURL: "https://hub.example.com/", TopicURL: src.URL,
+				CallbackToken: "tok", Secret: "sec", State: model.SubVerified, NextRequestAt: time.Now().Add(time.Hour)}
 			if err := st.CreateSubscription(ctx, sub); err != nil {
 				b.Fatal(err)
 			}

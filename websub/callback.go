@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -58,7 +59,7 @@ func (s *Subscriber) verify(w http.ResponseWriter, r *http.Request, token string
 	switch {
 	case mode == "denied":
 		reason := strings.TrimSpace("hub denied the subscription " + q.Get("hub.reason"))
-		if err := s.opts.Store.EndSubscription(r.Context(), *sub, store.SubDenied, reason, now.Add(24*time.Hour)); err != nil {
+		if err := s.opts.Store.EndSubscription(r.Context(), *sub, model.SubDenied, reason, now.Add(24*time.Hour)); err != nil {
 			s.fail(w, err)
 			return
 		}
@@ -81,9 +82,9 @@ func (s *Subscriber) verify(w http.ResponseWriter, r *http.Request, token string
 			return
 		}
 		s.log.Info("websub: subscription verified", "source_id", sub.SourceID, "topic", topic,
-			"lease_seconds", int(lease/time.Second), "until", expires.UTC().Format(time.RFC3339), "renewal", sub.State == store.SubVerified)
+			"lease_seconds", int(lease/time.Second), "until", expires.UTC().Format(time.RFC3339), "renewal", sub.State == model.SubVerified)
 	case mode == "unsubscribe":
-		if err := s.opts.Store.EndSubscription(r.Context(), *sub, store.SubUnsubscribed, "", now); err != nil {
+		if err := s.opts.Store.EndSubscription(r.Context(), *sub, model.SubUnsubscribed, "", now); err != nil {
 			s.fail(w, err)
 			return
 		}
@@ -103,7 +104,7 @@ func (s *Subscriber) verify(w http.ResponseWriter, r *http.Request, token string
 func (s *Subscriber) deliver(w http.ResponseWriter, r *http.Request, token string) {
 	arrived := time.Now()
 	sub, err := s.opts.Store.SubscriptionByToken(r.Context(), token)
-	if err == nil && sub.State != store.SubVerified {
+	if err == nil && sub.State != model.SubVerified {
 		err = store.ErrNotFound
 	}
 	if err != nil {
@@ -170,7 +171,7 @@ func (s *Subscriber) deliver(w http.ResponseWriter, r *http.Request, token strin
 }
 
 // reject counts and logs a delivery that is not stored.
-func (s *Subscriber) reject(ctx context.Context, sub *store.Subscription, outcome, msg string, args ...any) {
+func (s *Subscriber) reject(ctx context.Context, sub *model.Subscription, outcome, msg string, args ...any) {
 	s.m.Deliveries.WithLabelValues(outcome).Inc()
 	s.log.Warn("websub: "+msg, append([]any{"source_id", sub.SourceID, "outcome", outcome}, args...)...)
 	if err := s.opts.Store.RecordDelivery(ctx, sub.ID, false); err != nil {

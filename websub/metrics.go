@@ -5,7 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // Delivery outcomes, the label of Metrics.Deliveries.
@@ -41,7 +41,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		Requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "feedpoller_websub_requests_total",
 			Help: "Subscription requests sent to hubs by mode and result (accepted, failed)."}, []string{"mode", "result"}),
 	}
-	for _, st := range store.SubscriptionStates() {
+	for _, st := range model.SubscriptionStates() {
 		m.Subscriptions.WithLabelValues(st)
 	}
 	for _, o := range []string{OutcomeStored, OutcomeUnsigned, OutcomeBadSignature, OutcomeUnknown, OutcomeTooLarge,

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
@@ -28,26 +29,26 @@ import (
 // Store is what the subscriber needs of the database. *store.Store
 // satisfies it.
 type Store interface {
-	WebSubCandidates(ctx context.Context, limit int) ([]store.FeedSource, error)
-	CreateSubscription(ctx context.Context, sub *store.Subscription) error
-	DueSubscriptions(ctx context.Context, t time.Time, limit int) ([]store.SubscriptionTask, error)
-	ClaimSubscriptionRequest(ctx context.Context, sub store.Subscription, r store.SubscriptionRequest) (bool, error)
+	WebSubCandidates(ctx context.Context, limit int) ([]model.FeedSource, error)
+	CreateSubscription(ctx context.Context, sub *model.Subscription) error
+	DueSubscriptions(ctx context.Context, t time.Time, limit int) ([]model.SubscriptionTask, error)
+	ClaimSubscriptionRequest(ctx context.Context, sub model.Subscription, r model.SubscriptionRequest) (bool, error)
 	SubscriptionRequestFailed(ctx context.Context, id int64, msg string, retryAt time.Time) error
-	SubscriptionByToken(ctx context.Context, token string) (*store.Subscription, error)
-	VerifySubscription(ctx context.Context, sub store.Subscription, leaseSeconds int, expires, renewAt time.Time) error
-	EndSubscription(ctx context.Context, sub store.Subscription, state, reason string, next time.Time) error
+	SubscriptionByToken(ctx context.Context, token string) (*model.Subscription, error)
+	VerifySubscription(ctx context.Context, sub model.Subscription, leaseSeconds int, expires, renewAt time.Time) error
+	EndSubscription(ctx context.Context, sub model.Subscription, state, reason string, next time.Time) error
 	DeleteSubscription(ctx context.Context, id int64) error
 	SubscriptionDueNow(ctx context.Context, sourceID int64) error
 	ExpireSubscriptions(ctx context.Context, t time.Time) (int, error)
 	RecordDelivery(ctx context.Context, id int64, stored bool) error
 	CountSubscriptions(ctx context.Context) (map[string]int, error)
-	GetSource(ctx context.Context, workspaceID, id int64) (*store.FeedSource, error)
+	GetSource(ctx context.Context, workspaceID, id int64) (*model.FeedSource, error)
 }
 
 // Pusher stores pushed items through the per-item pipeline.
 // *poller.Poller satisfies it.
 type Pusher interface {
-	Push(ctx context.Context, src store.FeedSource, items []sources.FeedItem) (poller.Outcome, error)
+	Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (poller.Outcome, error)
 }
 
 // Options configures a Subscriber. PublicURL, Store, Pusher and Client
@@ -179,7 +180,7 @@ func (s *Subscriber) Sync(ctx context.Context) error {
 		return err
 	}
 	for _, src := range cands {
-		sub := &store.Subscription{SourceID: src.ID, HubURL: src.HubURL, TopicURL: topicOf(src.SelfURL, src.URL),
+		sub := &model.Subscription{SourceID: src.ID, HubURL: src.HubURL, TopicURL: topicOf(src.SelfURL, src.URL),
 			CallbackToken: randomHex(24), Secret: randomHex(32), NextRequestAt: now}
 		if err := s.opts.Store.CreateSubscription(ctx, sub); err != nil && !errors.Is(err, store.ErrConflict) {
 			return err
@@ -207,7 +208,7 @@ func (s *Subscriber) countStates(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, st := range store.SubscriptionStates() {
+	for _, st := range model.SubscriptionStates() {
 		s.m.Subscriptions.WithLabelValues(st).Set(float64(counts[st]))
 	}
 	return nil
@@ -223,10 +224,10 @@ func topicOf(self, feedURL string) string {
 }
 
 // live says whether the hub may be sending for sub.
-func live(state string) bool { return state == store.SubPending || state == store.SubVerified }
+func live(state string) bool { return state == model.SubPending || state == model.SubVerified }
 
 // handle sends the request a due subscription needs.
-func (s *Subscriber) handle(ctx context.Context, t store.SubscriptionTask, now time.Time) error {
+func (s *Subscriber) handle(ctx context.Context, t model.SubscriptionTask, now time.Time) error {
 	sub := t.Subscription
 	want := t.Active && t.SourceHub != ""
 	if !want {
@@ -238,10 +239,10 @@ func (s *Subscriber) handle(ctx context.Context, t store.SubscriptionTask, now t
 			if t.SourceURL == "" {
 				return s.opts.Store.DeleteSubscription(ctx, sub.ID)
 			}
-			return s.opts.Store.EndSubscription(ctx, sub, store.SubUnsubscribed, "the hub did not confirm the unsubscription", time.Time{})
+			return s.opts.Store.EndSubscription(ctx, sub, model.SubUnsubscribed, "the hub did not confirm the unsubscription", time.Time{})
 		}
 		if live(sub.State) {
-			return s.send(ctx, sub, store.SubscriptionRequest{Mode: "unsubscribe", HubURL: sub.HubURL, TopicURL: sub.TopicURL,
+			return s.send(ctx, sub, model.SubscriptionRequest{Mode: "unsubscribe", HubURL: sub.HubURL, TopicURL: sub.TopicURL,
 				CallbackToken: sub.CallbackToken, Secret: sub.Secret}, now)
 		}
 		if t.SourceURL == "" { // the source is gone and the hub told
@@ -249,7 +250,7 @@ func (s *Subscriber) handle(ctx context.Context, t store.SubscriptionTask, now t
 		}
 		return s.opts.Store.EndSubscription(ctx, sub, sub.State, sub.LastError, time.Time{})
 	}
-	r := store.SubscriptionRequest{Mode: "subscribe", HubURL: t.SourceHub, TopicURL: topicOf(t.SelfURL, t.SourceURL),
+	r := model.SubscriptionRequest{Mode: "subscribe", HubURL: t.SourceHub, TopicURL: topicOf(t.SelfURL, t.SourceURL),
 		CallbackToken: sub.CallbackToken, Secret: sub.Secret}
 	if !live(sub.State) || r.HubURL != sub.HubURL || r.TopicURL != sub.TopicURL {
 		// A fresh subscription gets a fresh callback and secret: what an
@@ -269,9 +270,9 @@ const verifyWait = time.Hour
 
 // send claims the request (no other replica sends it too), posts it to
 // the hub and records a refusal.
-func (s *Subscriber) send(ctx context.Context, sub store.Subscription, r store.SubscriptionRequest, now time.Time) error {
+func (s *Subscriber) send(ctx context.Context, sub model.Subscription, r model.SubscriptionRequest, now time.Time) error {
 	r.NextRequestAt = now.Add(verifyWait)
-	if sub.State == store.SubVerified && sub.LeaseExpiresAt != nil && r.Mode == "subscribe" {
+	if sub.State == model.SubVerified && sub.LeaseExpiresAt != nil && r.Mode == "subscribe" {
 		// A renewal that is not verified is tried again before the lease
 		// runs out.
 		r.NextRequestAt = minTime(r.NextRequestAt, now.Add(sub.LeaseExpiresAt.Sub(now)/2))
@@ -289,7 +290,7 @@ func (s *Subscriber) send(ctx context.Context, sub store.Subscription, r store.S
 		return s.opts.Store.SubscriptionRequestFailed(ctx, sub.ID, err.Error(), retry)
 	}
 	s.log.Info("websub: request accepted by the hub, awaiting verification", "source_id", sub.SourceID, "mode", r.Mode,
-		"hub", r.HubURL, "topic", r.TopicURL, "renewal", r.Mode == "subscribe" && sub.State == store.SubVerified)
+		"hub", r.HubURL, "topic", r.TopicURL, "renewal", r.Mode == "subscribe" && sub.State == model.SubVerified)
 	return nil
 }
 
@@ -311,7 +312,7 @@ func backoff(n int) time.Duration {
 }
 
 // post sends one subscription request to the hub.
-func (s *Subscriber) post(ctx context.Context, r store.SubscriptionRequest) error {
+func (s *Subscriber) post(ctx context.Context, r model.SubscriptionRequest) error {
 	u, err := url.Parse(r.HubURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("hub URL %q is not an absolute http(s) URL", r.HubURL)

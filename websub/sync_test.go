@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/websub/websubtest"
 )
@@ -23,18 +24,18 @@ func TestUnconfirmedUnsubscriptionDropped(t *testing.T) {
 			ctx := context.Background()
 			st := testdb.Store(t, dialect)
 			hub := websubtest.New(t, websubtest.Behaviour{NeverVerify: true})
-			ws, err := st.CreateWorkspace(ctx, "w", store.RelevanceProfile{})
+			ws, err := st.CreateWorkspace(ctx, "w", model.RelevanceProfile{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			src := &store.FeedSource{WorkspaceID: ws.ID, URL: "https://example.com/feed.xml", SourceType: store.SourceRSS,
+			src := &model.FeedSource{WorkspaceID: ws.ID, URL: "https://example.com/feed.xml", SourceType: model.SourceRSS,
 				IsActive: true, PollingIntervalMinutes: 30}
 			if err := st.CreateSource(ctx, src); err != nil {
 				t.Fatal(err)
 			}
 			past := time.Now().Add(-time.Minute)
-			sub := &store.Subscription{SourceID: src.ID, HubURL: hub.URL, TopicURL: src.URL, CallbackToken: "tok",
-				Secret: "sec", State: store.SubVerified, NextRequestAt: past}
+			sub := &model.Subscription{SourceID: src.ID, HubURL: hub.URL, TopicURL: src.URL, CallbackToken: "tok",
+				Secret: "sec", State: model.SubVerified, NextRequestAt: past}
 			if err := st.CreateSubscription(ctx, sub); err != nil {
 				t.Fatal(err)
 			}

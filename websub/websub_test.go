@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/websub/websubtest"
@@ -54,7 +55,7 @@ func TestHubOnInternalAddressRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = s.post(context.Background(), store.SubscriptionRequest{Mode: "subscribe", HubURL: hub.URL,
+		err = s.post(context.Background(), model.SubscriptionRequest{Mode: "subscribe", HubURL: hub.URL,
 			TopicURL: "https://example.com/feed.xml", CallbackToken: "t", Secret: "s"})
 		if allow != (err == nil) {
 			t.Fatalf("allow private networks %v: %v", allow, err)

@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/summary"
 	"github.com/feedpoller/feedpoller/internal/storyfeeds"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/summary"
 )
 
 // seedDigest stores, in workspace 1 of d, items content items over the
@@ -22,7 +23,7 @@ import (
 func seedDigest(b *testing.B, d *benchDB, items int, end time.Time) {
 	b.Helper()
 	ctx := context.Background()
-	set, err := storyfeeds.Load("../../stories/testdata/storyset.json")
+	set, err := storyfeeds.Load("../../analysis/stories/testdata/storyset.json")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -30,13 +31,13 @@ func seedDigest(b *testing.B, d *benchDB, items int, end time.Time) {
 	for i, a := range set {
 		summaries[i] = summary.Summarize(a.Markdown, summary.Options{})
 	}
-	ws, err := d.store.CreateWorkspace(ctx, "digest", store.RelevanceProfile{})
+	ws, err := d.store.CreateWorkspace(ctx, "digest", model.RelevanceProfile{})
 	if err != nil || ws.ID != 1 {
 		b.Fatalf("workspace %v: %v", ws, err)
 	}
 	for i := 1; i <= 8; i++ {
-		src := &store.FeedSource{WorkspaceID: 1, URL: fmt.Sprintf("https://outlet%d.example/feed.xml", i),
-			SourceType: store.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
+		src := &model.FeedSource{WorkspaceID: 1, URL: fmt.Sprintf("https://outlet%d.example/feed.xml", i),
+			SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
 		src.ReliabilityTier = 1 + i%5
 		if err := d.store.CreateSource(ctx, src); err != nil {
 			b.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/feedpoller/feedpoller/bench/feedfarm"
 	"github.com/feedpoller/feedpoller/bench/internal/pgcluster"
 	"github.com/feedpoller/feedpoller/bench/internal/rtproxy"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -214,8 +215,8 @@ func staticFeed(tb testing.TB, body []byte, contentType string) *httptest.Server
 }
 
 // benchProfile is a workspace profile that some farm items pass.
-func benchProfile() store.RelevanceProfile {
-	return store.RelevanceProfile{Threshold: 0.2, Exclusions: []string{"sponsored"}, Keywords: []store.Keyword{
+func benchProfile() model.RelevanceProfile {
+	return model.RelevanceProfile{Threshold: 0.2, Exclusions: []string{"sponsored"}, Keywords: []model.Keyword{
 		{Term: "energy", Weight: 2}, {Term: "climate", Weight: 2}, {Term: "solar", Weight: 1},
 		{Term: "battery", Weight: 1}, {Term: "security", Weight: 1}, {Term: "software release", Weight: 2},
 		{Term: "carbon", Weight: 1}, {Term: "grid", Weight: 1},

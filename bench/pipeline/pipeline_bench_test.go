@@ -12,6 +12,7 @@ import (
 	"github.com/mmcdole/gofeed"
 
 	"github.com/feedpoller/feedpoller/bench/feedfarm"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/rss"
@@ -66,8 +67,8 @@ func BenchmarkFloor(b *testing.B) {
 type pollEnv struct {
 	db     *benchDB
 	poller *poller.Poller
-	ws     *store.Workspace
-	src    *store.FeedSource
+	ws     *model.Workspace
+	src    *model.FeedSource
 	items  int
 }
 
@@ -81,7 +82,7 @@ func newPollEnv(b *testing.B, dialect string, items int) *pollEnv {
 	if err != nil {
 		b.Fatal(err)
 	}
-	src := &store.FeedSource{WorkspaceID: ws.ID, URL: srv.URL + "/feed/0.xml", SourceType: store.SourceRSS,
+	src := &model.FeedSource{WorkspaceID: ws.ID, URL: srv.URL + "/feed/0.xml", SourceType: model.SourceRSS,
 		IsActive: true, PollingIntervalMinutes: 30}
 	if err := db.store.CreateSource(ctx, src); err != nil {
 		b.Fatal(err)
@@ -92,7 +93,7 @@ func newPollEnv(b *testing.B, dialect string, items int) *pollEnv {
 	opts := poller.DefaultOptions()
 	opts.Store, opts.Owner, opts.Workers, opts.Jitter = db.store, "bench", 1, 0
 	opts.Log = slog.New(slog.DiscardHandler)
-	opts.Fetchers = map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: client}}
+	opts.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client}}
 	p, err := poller.New(opts)
 	if err != nil {
 		b.Fatal(err)
@@ -155,9 +156,9 @@ func (e *pollEnv) poll(b *testing.B, k pollKind) sample {
 		b.Fatal(err)
 	}
 	want := map[pollKind]int{allNew: e.items, oneNew: 1, notModif: 0}[k]
-	wantStatus := store.StatusOK
+	wantStatus := model.StatusOK
 	if k == notModif {
-		wantStatus = store.StatusNotModified
+		wantStatus = model.StatusNotModified
 	}
 	if out.Status != wantStatus || out.ItemsNew != want {
 		b.Fatalf("%v poll: status %s, %d new; want %s, %d new (error %q)", k, out.Status, out.ItemsNew, wantStatus, want, out.Error)

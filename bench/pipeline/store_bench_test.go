@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -20,8 +21,8 @@ func seedArticles(tb testing.TB, d *benchDB, count int) {
 		tb.Fatalf("workspace %v: %v", ws, err)
 	}
 	for i := 1; i <= 10; i++ {
-		src := &store.FeedSource{WorkspaceID: 1, URL: fmt.Sprintf("https://farm.test/feed/%d.xml", i),
-			SourceType: store.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
+		src := &model.FeedSource{WorkspaceID: 1, URL: fmt.Sprintf("https://farm.test/feed/%d.xml", i),
+			SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
 		if err := d.store.CreateSource(ctx, src); err != nil {
 			tb.Fatal(err)
 		}
@@ -99,8 +100,8 @@ func BenchmarkSavePoll(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				src := &store.FeedSource{WorkspaceID: ws.ID, URL: "https://farm.test/feed/0.xml",
-					SourceType: store.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
+				src := &model.FeedSource{WorkspaceID: ws.ID, URL: "https://farm.test/feed/0.xml",
+					SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
 				if err := d.store.CreateSource(ctx, src); err != nil {
 					b.Fatal(err)
 				}
@@ -117,15 +118,15 @@ func BenchmarkSavePoll(b *testing.B) {
 					b.StartTimer()
 					now := time.Now().UTC()
 					p := store.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "bench",
-						Source: store.SourceUpdate{Status: store.StatusOK, Reset: true, NextPollAt: now.Add(30 * time.Minute), ETag: &etag},
-						Run:    store.PollRun{StartedAt: now, FinishedAt: &now, Outcome: store.StatusOK, HTTPStatus: 200}}
+						Source: model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: now.Add(30 * time.Minute), ETag: &etag},
+						Run:    model.PollRun{StartedAt: now, FinishedAt: &now, Outcome: model.StatusOK, HTTPStatus: 200}}
 					if articles == 0 {
-						p.Source.Status, p.Run.Outcome, p.Run.HTTPStatus = store.StatusNotModified, store.StatusNotModified, 304
+						p.Source.Status, p.Run.Outcome, p.Run.HTTPStatus = model.StatusNotModified, model.StatusNotModified, 304
 					}
 					for k := 0; k < articles; k++ {
 						u := fmt.Sprintf("https://farm.test/item/%d/%d", i, k)
 						g := fmt.Sprintf("guid-%d-%d", i, k)
-						p.Articles = append(p.Articles, store.NewArticle{Promote: k%2 == 0, Article: store.FeedArticle{
+						p.Articles = append(p.Articles, store.NewArticle{Promote: k%2 == 0, Article: model.FeedArticle{
 							ExternalURL: u, ExternalID: &g, Title: "Title " + u, ContentMarkdown: body, WordCount: 300,
 							ContentTextHash: fmt.Sprintf("%032x", i*100+k), RelevanceScore: 0.5, ExtractionMethod: "feed_content"}})
 					}

@@ -7,15 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/internal/storyfeeds"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/stories"
 )
 
 // newSynthNews writes articles from the labelled story set's vocabulary,
 // as the stories package's own benchmark does.
 func newSynthNews(tb testing.TB, seed uint64) *storyfeeds.Synth {
-	set, err := storyfeeds.Load("../../stories/testdata/storyset.json")
+	set, err := storyfeeds.Load("../../analysis/stories/testdata/storyset.json")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -33,13 +34,13 @@ func growArchive(b *testing.B, d *benchDB, gen *storyfeeds.Synth, from, n int, e
 			time.Now().Add(time.Hour).UTC())
 		now := time.Now().UTC()
 		p := store.PollSave{WorkspaceID: 1, SourceID: 1, Owner: "bench",
-			Source: store.SourceUpdate{Status: store.StatusOK, NextPollAt: now.Add(time.Hour)},
-			Run:    store.PollRun{StartedAt: now, Outcome: store.StatusOK}}
+			Source: model.SourceUpdate{Status: model.StatusOK, NextPollAt: now.Add(time.Hour)},
+			Run:    model.PollRun{StartedAt: now, Outcome: model.StatusOK}}
 		for i := start; i < min(start+1000, n); i++ {
 			title, body := gen.Article()
 			at := end.Add(-time.Duration(i+1) * every)
 			p.Articles = append(p.Articles, store.NewArticle{
-				Article: store.FeedArticle{ExternalURL: fmt.Sprintf("https://news.test/%d", i), Title: title,
+				Article: model.FeedArticle{ExternalURL: fmt.Sprintf("https://news.test/%d", i), Title: title,
 					ContentTextHash: fmt.Sprintf("%032x", i), PublishedAt: &at},
 				Story: &store.StoryItem{Signature: stories.Sign(title, body), ReportedAt: at, Assignment: stories.Assignment{JoinsItem: -1}}})
 		}
@@ -68,11 +69,11 @@ func BenchmarkStoryPlacement(b *testing.B) {
 	every := 24 * time.Hour / 1000
 	for _, dialect := range []string{store.SQLite, store.Postgres} {
 		d := openDB(b, dialect)
-		if _, err := d.store.CreateWorkspace(context.Background(), "stories", store.RelevanceProfile{}); err != nil {
+		if _, err := d.store.CreateWorkspace(context.Background(), "stories", model.RelevanceProfile{}); err != nil {
 			b.Fatal(err)
 		}
-		if err := d.store.CreateSource(context.Background(), &store.FeedSource{WorkspaceID: 1, URL: "https://news.test/feed",
-			SourceType: store.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}); err != nil {
+		if err := d.store.CreateSource(context.Background(), &model.FeedSource{WorkspaceID: 1, URL: "https://news.test/feed",
+			SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}); err != nil {
 			b.Fatal(err)
 		}
 		gen := newSynthNews(b, 1)

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/migrations"
 	"github.com/feedpoller/feedpoller/sources/extract"
 	"github.com/feedpoller/feedpoller/sources/fetch"
+	"github.com/feedpoller/feedpoller/store/migrations"
 )
 
 func runMigrate(ctx context.Context, env *cliEnv, args []string) error {

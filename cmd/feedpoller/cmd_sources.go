@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -34,9 +35,9 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	fs := newFlags(env, "sources add", "sources add --workspace ID --url URL [--type rss|web|api] [--interval MINUTES] [--schedule adaptive|fixed] [--title T] [--category C] [--track-changes] [--tier 1-5] [--decay-class C] [--quiet]")
 	wsID := fs.Int64("workspace", 0, "workspace id (required)")
 	url := fs.String("url", "", "feed or page URL (required)")
-	typ := fs.String("type", store.SourceRSS, "source type: rss, web or api")
+	typ := fs.String("type", model.SourceRSS, "source type: rss, web or api")
 	interval := fs.Int("interval", 0, "polling interval in minutes (default 30 for rss and api, web.default_interval_minutes for web)")
-	schedule := fs.String("schedule", store.ScheduleAdaptive, scheduleHelp)
+	schedule := fs.String("schedule", model.ScheduleAdaptive, scheduleHelp)
 	title := fs.String("title", "", "title (default: the feed's or page's own)")
 	category := fs.String("category", "", "the folder the source is filed under, \"/\" between nested folders (OPML export writes it)")
 	track := fs.Bool("track-changes", false, "web sources: keep a new revision whenever the page's main content changes")
@@ -88,9 +89,9 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	var note string
 	switch src.SourceType {
-	case store.SourceRSS:
+	case model.SourceRSS:
 		note = fmt.Sprintf("feed %q with %d items", created.FeedTitle, created.ItemCount)
-	case store.SourceWeb:
+	case model.SourceWeb:
 		note = fmt.Sprintf("page %q", created.PageTitle)
 		if len(created.FeedLinks) > 0 {
 			note += fmt.Sprintf("; it advertises a feed you may prefer: %s", strings.Join(created.FeedLinks, ", "))
@@ -105,15 +106,15 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 
 // scheduleText says how a source is scheduled: "every 30 min" or
 // "adaptive, starting at 30 min".
-func scheduleText(src store.FeedSource) string {
-	if src.ScheduleMode == store.ScheduleFixed {
+func scheduleText(src model.FeedSource) string {
+	if src.ScheduleMode == model.ScheduleFixed {
 		return fmt.Sprintf("every %d min", src.PollingIntervalMinutes)
 	}
 	return fmt.Sprintf("adaptive, starting at %d min", src.PollingIntervalMinutes)
 }
 
 // rankText says what a source contributes to rank.
-func rankText(src store.FeedSource) string {
+func rankText(src model.FeedSource) string {
 	how := "from the domain rules"
 	if src.ReliabilityTierManual {
 		how = "set by hand"
@@ -207,11 +208,11 @@ const listTime = "2006-01-02T15:04:05Z"
 
 // webSubText is a source's subscription in the list: "-" without one,
 // "websub: verified until …" or the state and its last error.
-func webSubText(w *store.WebSubStatus) string {
+func webSubText(w *model.WebSubStatus) string {
 	switch {
 	case w == nil:
 		return "-"
-	case w.State == store.SubVerified && w.LeaseExpiresAt != nil:
+	case w.State == model.SubVerified && w.LeaseExpiresAt != nil:
 		return "websub: verified until " + w.LeaseExpiresAt.UTC().Format(listTime)
 	case w.LastError != "":
 		return "websub: " + w.State + " (" + w.LastError + ")"
@@ -235,7 +236,7 @@ func sourcesList(ctx context.Context, env *cliEnv, args []string) error {
 		for _, s := range srcs {
 			status := orDefault(s.LastPolledStatus, "never polled")
 			fmt.Fprintf(tw, "%d\t%d\t%s\t%v\t%s\t%d\t%s\t%s\t%s\t%s\t%d\t%s\n", s.ID, s.WorkspaceID, s.SourceType, s.IsActive, status,
-				s.ConsecutiveFailures, orDefault(s.ScheduleMode, store.ScheduleAdaptive), s.NextPollAt.UTC().Format(listTime),
+				s.ConsecutiveFailures, orDefault(s.ScheduleMode, model.ScheduleAdaptive), s.NextPollAt.UTC().Format(listTime),
 				orDefault(s.NextPollReason, "-"), webSubText(s.WebSub), s.ReliabilityTier, s.URL)
 		}
 		if err := tw.Flush(); err != nil {

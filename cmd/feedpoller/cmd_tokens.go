@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -35,7 +36,7 @@ func tokensList(ctx context.Context, env *cliEnv, args []string) error {
 		return errors.New("--admin and --workspace exclude each other")
 	}
 	return withStore(ctx, env, func(st *store.Store) error {
-		var toks []store.APIToken
+		var toks []model.APIToken
 		var err error
 		switch {
 		case *admin:

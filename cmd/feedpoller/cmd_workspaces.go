@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -26,7 +27,7 @@ func runWorkspaces(ctx context.Context, env *cliEnv, args []string) error {
 
 // parseKeyword reads TERM or TERM:WEIGHT (weight default 1); the source
 // service checks the term and the weight.
-func parseKeyword(s string) store.Keyword {
+func parseKeyword(s string) model.Keyword {
 	term, weight := s, 1.0
 	if i := strings.LastIndex(s, ":"); i > 0 {
 		w, err := strconv.ParseFloat(s[i+1:], 64)
@@ -34,7 +35,7 @@ func parseKeyword(s string) store.Keyword {
 			term, weight = s[:i], w
 		}
 	}
-	return store.Keyword{Term: term, Weight: weight}
+	return model.Keyword{Term: term, Weight: weight}
 }
 
 // workspacesAdd creates a workspace through the source service, as the

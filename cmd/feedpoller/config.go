@@ -13,11 +13,11 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/poller"
-	"github.com/feedpoller/feedpoller/rank"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/stories"
 	"github.com/feedpoller/feedpoller/websub"
 )
 

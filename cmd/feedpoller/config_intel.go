@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/feedpoller/feedpoller/rank"
-	"github.com/feedpoller/feedpoller/stories"
+	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/analysis/stories"
 )
 
 // ReliabilityConfig configures reliability tiers.

@@ -16,7 +16,7 @@ import (
 // re-dated into the last two days.
 func storyFarm(t *testing.T) (*httptest.Server, []string) {
 	t.Helper()
-	all, err := storyfeeds.Load("../../stories/testdata/storyset.json")
+	all, err := storyfeeds.Load("../../analysis/stories/testdata/storyset.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/feedpoller/feedpoller/internal/daemontest"
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/websub/websubtest"
 )
@@ -155,7 +156,7 @@ func TestWebSubThroughTheBinary(t *testing.T) {
 			wsPath := "/api/intelligence/workspaces/" + ws
 
 			// Subscribe → verify.
-			waitFor(t, "the ok subscription verified", func() bool { r, _ := subOf(t, st, ids["ok"]); return r.State == store.SubVerified })
+			waitFor(t, "the ok subscription verified", func() bool { r, _ := subOf(t, st, ids["ok"]); return r.State == model.SubVerified })
 			// The hub records the verification once it has read the answer.
 			waitFor(t, "the hub's verification done", func() bool { r := okHub.Requests(); return len(r) > 0 && r[0].Verified })
 			first := okHub.Requests()[0]
@@ -167,13 +168,13 @@ func TestWebSubThroughTheBinary(t *testing.T) {
 			callback := first.Callback
 
 			// Denied, refused (500), never verified: recorded, polling as before.
-			waitFor(t, "the denial recorded", func() bool { r, _ := subOf(t, st, ids["deny"]); return r.State == store.SubDenied })
+			waitFor(t, "the denial recorded", func() bool { r, _ := subOf(t, st, ids["deny"]); return r.State == model.SubDenied })
 			waitFor(t, "the 500 recorded", func() bool { r, _ := subOf(t, st, ids["fail"]); return r.Failures > 0 })
 			waitFor(t, "the silent hub asked", func() bool { return len(silentHub.Requests()) > 0 })
 			if r, _ := subOf(t, st, ids["deny"]); !strings.Contains(r.LastError, "denied") {
 				t.Errorf("denied subscription: %+v", r)
 			}
-			if r, _ := subOf(t, st, ids["fail"]); r.State != store.SubPending || !strings.Contains(r.LastError, "HTTP 500") {
+			if r, _ := subOf(t, st, ids["fail"]); r.State != model.SubPending || !strings.Contains(r.LastError, "HTTP 500") {
 				t.Errorf("subscription at a hub answering 500: %+v", r)
 			}
 			for _, name := range []string{"deny", "fail", "silent"} {
@@ -182,7 +183,7 @@ func TestWebSubThroughTheBinary(t *testing.T) {
 					t.Errorf("poll of %s: %d %v; want it polled adaptively", name, code, out)
 				}
 			}
-			if r, _ := subOf(t, st, ids["silent"]); r.State != store.SubPending {
+			if r, _ := subOf(t, st, ids["silent"]); r.State != model.SubPending {
 				t.Errorf("never-verified subscription: %+v", r)
 			}
 
@@ -253,7 +254,7 @@ func TestWebSubThroughTheBinary(t *testing.T) {
 			// Renewal before the 6 s lease ends.
 			waitFor(t, "the renewal verified", func() bool { r, _ := subOf(t, st, ids["ok"]); return r.Verifications >= 2 })
 			renewed, _ := subOf(t, st, ids["ok"])
-			if renewed.Token != okSub.Token || renewed.State != store.SubVerified || !renewed.Expires.After(*okSub.Expires) {
+			if renewed.Token != okSub.Token || renewed.State != model.SubVerified || !renewed.Expires.After(*okSub.Expires) {
 				t.Errorf("renewal: before %+v, after %+v", okSub, renewed)
 			}
 
@@ -279,7 +280,7 @@ func TestWebSubThroughTheBinary(t *testing.T) {
 			if code, _ := d.call(t, token, "PATCH", fmt.Sprintf("%s/sources/%d", wsPath, ids["ok"]), map[string]any{"is_active": false}); code != 200 {
 				t.Fatalf("pause: %d", code)
 			}
-			waitFor(t, "the unsubscription verified", func() bool { r, _ := subOf(t, st, ids["ok"]); return r.State == store.SubUnsubscribed })
+			waitFor(t, "the unsubscription verified", func() bool { r, _ := subOf(t, st, ids["ok"]); return r.State == model.SubUnsubscribed })
 			// The hub drops the subscription once it has read the
 			// callback's answer, just after the daemon stored it.
 			waitFor(t, "the hub to drop the subscription", func() bool { return len(okHub.Subscriptions()) == 0 })

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/service"
@@ -144,7 +145,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 	opts.Store, opts.Metrics, opts.Log = wakingStore{st, a.hooks.Wake}, metrics, log
 	opts.Stories = cfg.Stories.options()
 	opts.Clock = clock
-	opts.Fetchers = map[string]poller.Fetcher{store.SourceRSS: a.rss, store.SourceWeb: a.web}
+	opts.Fetchers = map[string]poller.Fetcher{model.SourceRSS: a.rss, model.SourceWeb: a.web}
 	if cfg.Poller.FetchArticles {
 		opts.Pages = pipeline.HTTPPages{Client: a.fetch}
 	}

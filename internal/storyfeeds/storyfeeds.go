@@ -1,4 +1,4 @@
-// Package storyfeeds serves the labelled story set (stories/testdata) as
+// Package storyfeeds serves the labelled story set (analysis/stories/testdata) as
 // the RSS feeds of its outlets: the same news carried by several sites,
 // as syndicated copies in each site's furniture, edited headlines,
 // truncated excerpts and rewrites, re-dated into a window that ends when
@@ -43,7 +43,7 @@ func (a Article) HTML() (string, error) {
 	return b.String(), nil
 }
 
-// Load reads the set from its JSON file (stories/testdata/storyset.json).
+// Load reads the set from its JSON file (analysis/stories/testdata/storyset.json).
 func Load(path string) ([]Article, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/stories"
 )
 
 // StoryIndex finds, in one lookup, the stored articles of a workspace
@@ -24,7 +25,7 @@ type StoryIndex interface {
 // a story (stories.Decide). The save records the decision, deciding
 // again in its transaction only when another poll of the workspace
 // placed articles since this lookup (store.StoryPlan).
-func (p *Pipeline) cluster(ctx context.Context, src store.FeedSource, items []item) (*store.StoryPlan, error) {
+func (p *Pipeline) cluster(ctx context.Context, src model.FeedSource, items []item) (*store.StoryPlan, error) {
 	if p.opts.Stories == nil || len(items) == 0 {
 		return nil, nil
 	}

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/poller/relevance"
+	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/stories"
 )
 
 // fakeIndex answers StoryCandidates from a stories.MemIndex, as the store
@@ -67,7 +67,7 @@ func TestRunPlacesStoriesWithOneLookup(t *testing.T) {
 	stored := stories.Sign("Magnitude 6.8 earthquake strikes off central Chile", strings.Join(quake, "\n\n"))
 	idx.mem.Add(1, 500, 77, t0.Add(-time.Hour), stored)
 
-	p, err := New(Options{Lookup: &fakeLookup{}, Profiles: fakeProfiles{1: relevance.Profile{}}, MinWords: 50,
+	p, err := New(Options{Lookup: &fakeLookup{}, Profiles: fakeProfiles{1: model.RelevanceProfile{}}, MinWords: 50,
 		MaxMarkdownBytes: 1 << 20, Log: slog.New(slog.DiscardHandler), Stories: idx, StoryOptions: stories.Options{Window: 48 * time.Hour}})
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestRunPlacesStoriesWithOneLookup(t *testing.T) {
 // with the cause kept, as the dedup lookup does.
 func TestRunStoryLookupFailure(t *testing.T) {
 	down := errors.New("connection refused")
-	p, err := New(Options{Lookup: &fakeLookup{}, Profiles: fakeProfiles{1: relevance.Profile{}}, MaxMarkdownBytes: 1 << 20,
+	p, err := New(Options{Lookup: &fakeLookup{}, Profiles: fakeProfiles{1: model.RelevanceProfile{}}, MaxMarkdownBytes: 1 << 20,
 		Log: slog.New(slog.DiscardHandler), Stories: &fakeIndex{mem: stories.NewMemIndex(), err: down}})
 	if err != nil {
 		t.Fatal(err)

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/feedpoller/feedpoller/poller/urlnorm"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/fetch"
+	"github.com/feedpoller/feedpoller/sources/urls"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -23,7 +24,7 @@ type ArticleLookup interface {
 
 // lookup asks, in one query for the whole batch, what is already stored of
 // its items.
-func (p *Pipeline) lookup(ctx context.Context, src store.FeedSource, items []item) (*store.Known, error) {
+func (p *Pipeline) lookup(ctx context.Context, src model.FeedSource, items []item) (*store.Known, error) {
 	urls := make([]string, 0, len(items))
 	var guids []string
 	for _, it := range items {
@@ -47,8 +48,8 @@ func (p *Pipeline) lookup(ctx context.Context, src store.FeedSource, items []ite
 // skips an article whose URL (and revision) the workspace already holds,
 // and a content item whose content hash it already promoted (ON CONFLICT
 // DO NOTHING), and counts the item as a duplicate.
-func dropKnown(src store.FeedSource, items []item, known *store.Known) ([]item, int) {
-	tracked := src.TrackChanges && src.SourceType == store.SourceWeb
+func dropKnown(src model.FeedSource, items []item, known *store.Known) ([]item, int) {
+	tracked := src.TrackChanges && src.SourceType == model.SourceWeb
 	kept, dups := items[:0], 0
 	for _, it := range items {
 		if it.feed.GUID != "" && known.HasGUID(it.feed.GUID) {
@@ -94,7 +95,7 @@ func dropUnchanged(items []item) ([]item, int) {
 // it. One more batched query per batch, only when some page declared a
 // different canonical URL. It returns the items kept and how many were
 // dropped.
-func (p *Pipeline) dedupCanonical(ctx context.Context, src store.FeedSource, items []item) ([]item, int, error) {
+func (p *Pipeline) dedupCanonical(ctx context.Context, src model.FeedSource, items []item) ([]item, int, error) {
 	canon := make([]string, len(items))
 	var urls []string
 	for i, it := range items {
@@ -135,11 +136,11 @@ func (p *Pipeline) dedupCanonical(ctx context.Context, src store.FeedSource, ite
 // an internal host: a page may not claim another site's identity (and with
 // it that site's article in the workspace) or make the stored link point
 // inside the network.
-func canonicalOf(src store.FeedSource, it item) string {
-	if src.SourceType == store.SourceWeb || it.ex.meta.CanonicalURL == "" {
+func canonicalOf(src model.FeedSource, it item) string {
+	if src.SourceType == model.SourceWeb || it.ex.meta.CanonicalURL == "" {
 		return ""
 	}
-	u, err := urlnorm.Normalize(it.ex.meta.CanonicalURL)
+	u, err := urls.Normalize(it.ex.meta.CanonicalURL)
 	if err != nil || u == it.url {
 		return ""
 	}

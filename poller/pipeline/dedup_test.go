@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/sources/extract"
 	"github.com/feedpoller/feedpoller/store"
@@ -25,7 +26,7 @@ func TestDropKnown(t *testing.T) {
 	}}
 	tests := []struct {
 		name     string
-		src      store.FeedSource
+		src      model.FeedSource
 		item     item
 		keep     bool
 		wantPrev int64 // the revision a tracked page is compared with
@@ -63,9 +64,9 @@ func TestDropKnown(t *testing.T) {
 func TestDropUnchanged(t *testing.T) {
 	prev := store.KnownArticle{ID: 41, Revision: 2, ContentTextHash: "same"}
 	items := []item{
-		{url: "https://a.example/", prev: &prev, art: store.FeedArticle{ContentTextHash: "same", Revision: 1}},
-		{url: "https://b.example/", prev: &prev, art: store.FeedArticle{ContentTextHash: "changed", Revision: 1}},
-		{url: "https://c.example/", art: store.FeedArticle{ContentTextHash: "new", Revision: 1}},
+		{url: "https://a.example/", prev: &prev, art: model.FeedArticle{ContentTextHash: "same", Revision: 1}},
+		{url: "https://b.example/", prev: &prev, art: model.FeedArticle{ContentTextHash: "changed", Revision: 1}},
+		{url: "https://c.example/", art: model.FeedArticle{ContentTextHash: "new", Revision: 1}},
 	}
 	kept, dups := dropUnchanged(items)
 	if dups != 1 || len(kept) != 2 {
@@ -86,7 +87,7 @@ func TestDropUnchanged(t *testing.T) {
 func TestDedupCanonical(t *testing.T) {
 	withCanonical := func(link, canonical string) item {
 		return item{url: link, ex: extraction{meta: extract.Metadata{CanonicalURL: canonical}},
-			art: store.FeedArticle{ExternalURL: link, Revision: 1}}
+			art: model.FeedArticle{ExternalURL: link, Revision: 1}}
 	}
 	items := []item{
 		withCanonical("https://news.example.com/a?ref=rss", "https://www.example.com/story-a"),
@@ -96,7 +97,7 @@ func TestDedupCanonical(t *testing.T) {
 		withCanonical("https://news.example.com/e", "http://10.0.0.5/e"),
 		withCanonical("https://news.example.com/f", "https://news.example.com/"),
 		withCanonical("https://news.example.com/g", "https://news.example.com/g"),
-		{url: "https://news.example.com/h", art: store.FeedArticle{ExternalURL: "https://news.example.com/h", Revision: 1}},
+		{url: "https://news.example.com/h", art: model.FeedArticle{ExternalURL: "https://news.example.com/h", Revision: 1}},
 	}
 	lookup := &fakeLookup{stored: []store.KnownArticle{stored(1, "https://news.example.com/stored-story", "")}}
 	p := &Pipeline{opts: Options{Lookup: lookup}}

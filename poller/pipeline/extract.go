@@ -3,9 +3,9 @@ package pipeline
 import (
 	"context"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/sources/extract"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // PageFetcher gets an article page's HTML for the extraction cascade
@@ -54,7 +54,7 @@ func (b *budget) take() bool {
 // page fetches. Fetches run on ctx, which ends before the batch must be
 // saved; a fetch that fails or runs out of time leaves the item with what
 // the earlier tiers found.
-func (p *Pipeline) extract(ctx context.Context, src store.FeedSource, items []item) {
+func (p *Pipeline) extract(ctx context.Context, src model.FeedSource, items []item) {
 	b := &budget{pages: p.opts.MaxArticleFetches}
 	for i := range items {
 		items[i].ex = p.cascade(ctx, src, items[i].feed, items[i].link, b)
@@ -64,7 +64,7 @@ func (p *Pipeline) extract(ctx context.Context, src store.FeedSource, items []it
 // cascade tries the item's own HTML, then the article page, then a
 // rendered page, then the summary. A tier is accepted when it reaches
 // MinWords with acceptable quality; otherwise the longest result wins.
-func (p *Pipeline) cascade(ctx context.Context, src store.FeedSource, fi sources.FeedItem, itemURL string, b *budget) extraction {
+func (p *Pipeline) cascade(ctx context.Context, src model.FeedSource, fi sources.FeedItem, itemURL string, b *budget) extraction {
 	var best extraction
 	consider := func(e extraction) bool {
 		if e.words() > best.words() || best.method == "" {
@@ -72,7 +72,7 @@ func (p *Pipeline) cascade(ctx context.Context, src store.FeedSource, fi sources
 		}
 		return e.words() >= p.opts.MinWords && e.stats.Quality >= minQuality
 	}
-	if src.SourceType == store.SourceWeb {
+	if src.SourceType == model.SourceWeb {
 		// The HTML the web poll produced is the first tier: no second fetch
 		// when it is enough.
 		if e, ok := fromWebPage(fi, itemURL); ok && consider(e) {
@@ -83,7 +83,7 @@ func (p *Pipeline) cascade(ctx context.Context, src store.FeedSource, fi sources
 			return best
 		}
 	}
-	if src.SourceType != store.SourceWeb && p.opts.Pages != nil && itemURL != "" && b.take() {
+	if src.SourceType != model.SourceWeb && p.opts.Pages != nil && itemURL != "" && b.take() {
 		if html, err := p.opts.Pages.FetchPage(ctx, itemURL); err == nil {
 			if e, ok := fromPage(html, itemURL, MethodArticlePage); ok && consider(e) {
 				return best
@@ -95,7 +95,7 @@ func (p *Pipeline) cascade(ctx context.Context, src store.FeedSource, fi sources
 	// A web page is never rendered again: when Firecrawl is configured it
 	// already produced the polled HTML, and a second scrape of the same URL
 	// would spend a credit on every poll for the same page.
-	if src.SourceType != store.SourceWeb && p.opts.Render != nil && itemURL != "" && b.take() {
+	if src.SourceType != model.SourceWeb && p.opts.Render != nil && itemURL != "" && b.take() {
 		if html, err := p.opts.Render.FetchPage(ctx, itemURL); err == nil {
 			// Firecrawl renders main content only: convert it as it is.
 			if e, ok := fromFragment(string(html), itemURL, MethodRenderedPage); ok && consider(e) {

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // TestCascade: each tier is tried only when the ones before fell short,
@@ -18,7 +18,7 @@ func TestCascade(t *testing.T) {
 	short := "<p>Only a teaser here.</p>"
 	tests := []struct {
 		name        string
-		src         store.FeedSource
+		src         model.FeedSource
 		item        sources.FeedItem
 		link        string
 		pages       map[string]string // served by the page fetcher

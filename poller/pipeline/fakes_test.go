@@ -10,7 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/feedpoller/feedpoller/poller/relevance"
+	"github.com/feedpoller/feedpoller/analysis/relevance"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -88,7 +89,7 @@ func (f *fakePages) asked() []string {
 }
 
 // fakeProfiles compiles the profile of each workspace it knows.
-type fakeProfiles map[int64]relevance.Profile
+type fakeProfiles map[int64]model.RelevanceProfile
 
 func (f fakeProfiles) Scorer(_ context.Context, workspaceID int64) (*relevance.Scorer, error) {
 	p, ok := f[workspaceID]
@@ -101,11 +102,11 @@ func (f fakeProfiles) Scorer(_ context.Context, workspaceID int64) (*relevance.S
 // fakeWorkspaces serves workspaces from a map and counts reads.
 type fakeWorkspaces struct {
 	mu    sync.Mutex
-	byID  map[int64]store.Workspace
+	byID  map[int64]model.Workspace
 	reads int
 }
 
-func (f *fakeWorkspaces) GetWorkspace(_ context.Context, id int64) (*store.Workspace, error) {
+func (f *fakeWorkspaces) GetWorkspace(_ context.Context, id int64) (*model.Workspace, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.reads++
@@ -118,7 +119,7 @@ func (f *fakeWorkspaces) GetWorkspace(_ context.Context, id int64) (*store.Works
 
 // newTest is a pipeline over lookup and the given page fetchers with the
 // daemon's default limits; profile is workspace 1's.
-func newTest(t *testing.T, lookup *fakeLookup, pages, render PageFetcher, profile relevance.Profile) *Pipeline {
+func newTest(t *testing.T, lookup *fakeLookup, pages, render PageFetcher, profile model.RelevanceProfile) *Pipeline {
 	t.Helper()
 	p, err := New(Options{Lookup: lookup, Profiles: fakeProfiles{1: profile}, Pages: pages, Render: render,
 		MinWords: 50, MaxArticleFetches: 10, MaxMarkdownBytes: 1 << 20, Log: slog.New(slog.DiscardHandler)})
@@ -129,8 +130,8 @@ func newTest(t *testing.T, lookup *fakeLookup, pages, render PageFetcher, profil
 }
 
 var (
-	rssSource = store.FeedSource{ID: 1, WorkspaceID: 1, URL: "https://news.example.com/feed.xml", SourceType: store.SourceRSS}
-	webSource = store.FeedSource{ID: 2, WorkspaceID: 1, URL: "https://status.example.com/", SourceType: store.SourceWeb}
+	rssSource = model.FeedSource{ID: 1, WorkspaceID: 1, URL: "https://news.example.com/feed.xml", SourceType: model.SourceRSS}
+	webSource = model.FeedSource{ID: 2, WorkspaceID: 1, URL: "https://status.example.com/", SourceType: model.SourceWeb}
 )
 
 // longHTML is an article body long enough for a cascade tier.
@@ -154,4 +155,4 @@ func feedItem(link, guid, title, content string) sources.FeedItem {
 }
 
 // relevanceNone is a profile with no keywords: everything is relevant.
-var relevanceNone = relevance.Profile{}
+var relevanceNone = model.RelevanceProfile{}

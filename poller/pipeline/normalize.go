@@ -4,9 +4,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/poller/urlnorm"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/sources/urls"
 )
 
 // normalize gives each feed item its dedup key: its link, resolved (a
@@ -15,7 +15,7 @@ import (
 // whose key an earlier item of the batch already has is a duplicate (the
 // same URL twice in one feed); it returns the items kept and how many
 // were such duplicates.
-func (p *Pipeline) normalize(src store.FeedSource, feed []sources.FeedItem) ([]item, int) {
+func (p *Pipeline) normalize(src model.FeedSource, feed []sources.FeedItem) ([]item, int) {
 	items := make([]item, 0, len(feed))
 	seen := make(map[string]bool, len(feed))
 	dups := 0
@@ -36,9 +36,9 @@ func (p *Pipeline) normalize(src store.FeedSource, feed []sources.FeedItem) ([]i
 
 // keyed resolves and normalises an item's link. A web source's one item is
 // keyed by the source URL, not where the page redirected to.
-func (p *Pipeline) keyed(src store.FeedSource, fi sources.FeedItem) (item, bool) {
+func (p *Pipeline) keyed(src model.FeedSource, fi sources.FeedItem) (item, bool) {
 	link := fi.URL
-	if src.SourceType == store.SourceWeb {
+	if src.SourceType == model.SourceWeb {
 		link = src.URL
 	}
 	if link == "" && (strings.HasPrefix(fi.GUID, "http://") || strings.HasPrefix(fi.GUID, "https://")) {
@@ -47,8 +47,8 @@ func (p *Pipeline) keyed(src store.FeedSource, fi sources.FeedItem) (item, bool)
 	if link == "" {
 		return p.keyedByID(src, fi)
 	}
-	link = urlnorm.ResolveGoogleNews(link)
-	norm, err := urlnorm.Normalize(link)
+	link = urls.ResolveGoogleNews(link)
+	norm, err := urls.Normalize(link)
 	if err != nil {
 		p.log.Debug("item skipped: unusable link", "source_id", src.ID, "link", link, "err", err)
 		return item{}, false
@@ -64,13 +64,13 @@ func (p *Pipeline) keyed(src store.FeedSource, fi sources.FeedItem) (item, bool)
 // id and by this URL alike. There is no page to fetch: the body comes from
 // the feed alone. An item with neither link nor id has nothing stable to
 // be known by and is skipped.
-func (p *Pipeline) keyedByID(src store.FeedSource, fi sources.FeedItem) (item, bool) {
+func (p *Pipeline) keyedByID(src model.FeedSource, fi sources.FeedItem) (item, bool) {
 	id := strings.TrimSpace(fi.GUID)
 	if id == "" {
 		p.log.Debug("item skipped: no link and no id", "source_id", src.ID, "title", fi.Title)
 		return item{}, false
 	}
-	base, err := urlnorm.Normalize(src.URL)
+	base, err := urls.Normalize(src.URL)
 	if err != nil {
 		p.log.Debug("item skipped: no link, and the source URL is unusable", "source_id", src.ID, "err", err)
 		return item{}, false

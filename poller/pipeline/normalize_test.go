@@ -6,8 +6,8 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // googleNewsLink is a Google News link of the older format, whose id
@@ -21,7 +21,7 @@ func googleNewsLink(publisher string) string {
 func TestNormalize(t *testing.T) {
 	tests := []struct {
 		name     string
-		src      store.FeedSource
+		src      model.FeedSource
 		item     sources.FeedItem
 		wantURL  string // "" when the item is skipped
 		wantLink string
@@ -50,7 +50,7 @@ func TestNormalize(t *testing.T) {
 		{"neither link nor id: skipped", rssSource, sources.FeedItem{Title: "Nothing stable"}, "", ""},
 		{"unusable link: skipped", rssSource, sources.FeedItem{URL: "ftp://files.example.com/x"}, "", ""},
 		{"no link and an unusable source URL: skipped",
-			store.FeedSource{ID: 3, WorkspaceID: 1, URL: "not a url", SourceType: store.SourceRSS},
+			model.FeedSource{ID: 3, WorkspaceID: 1, URL: "not a url", SourceType: model.SourceRSS},
 			sources.FeedItem{GUID: "id-1"}, "", ""},
 	}
 	p := &Pipeline{log: slog.New(slog.DiscardHandler)}

@@ -37,10 +37,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/feedpoller/feedpoller/poller/relevance"
+	"github.com/feedpoller/feedpoller/analysis/relevance"
+	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/stories"
 )
 
 // Options configures a Pipeline. Its defaults live with the poller's
@@ -113,7 +114,7 @@ func New(opts Options) (*Pipeline, error) {
 // Batch is the feed items of one source that enter the pipeline together:
 // what one poll of the source yielded.
 type Batch struct {
-	Source store.FeedSource
+	Source model.FeedSource
 	Items  []sources.FeedItem
 	// FetchBy is when fetching article pages must stop, so that the batch
 	// can still be saved in time (a poll's lease). Zero: only ctx bounds
@@ -143,7 +144,7 @@ type item struct {
 	// prev is the stored latest revision of a tracked page, nil otherwise.
 	prev *store.KnownArticle
 	ex   extraction
-	art  store.FeedArticle
+	art  model.FeedArticle
 	rel  relevance.Result
 	// promote: the article becomes a content item.
 	promote bool

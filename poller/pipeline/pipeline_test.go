@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/poller/relevance"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -32,7 +32,7 @@ func TestRunIsOneLookupPerBatch(t *testing.T) {
 		stored(1, "https://news.example.com/0", ""),   // known by URL
 		stored(2, "https://elsewhere.example/1", "1"), // known by GUID
 	}}
-	p := newTest(t, lookup, nil, nil, relevance.Profile{Keywords: []relevance.Keyword{{Term: "kubernetes", Weight: 1}}, Threshold: 0.5})
+	p := newTest(t, lookup, nil, nil, model.RelevanceProfile{Keywords: []model.Keyword{{Term: "kubernetes", Weight: 1}}, Threshold: 0.5})
 
 	res, err := p.Run(context.Background(), Batch{Source: rssSource, Items: items})
 	if err != nil {
@@ -67,21 +67,21 @@ func TestRunErrorsAreTheDatabases(t *testing.T) {
 	down := errors.New("connection refused")
 	items := []sources.FeedItem{feedItem("https://news.example.com/a", "a", "A", longHTML("a"))}
 
-	p := newTest(t, &fakeLookup{err: down}, nil, nil, relevance.Profile{})
+	p := newTest(t, &fakeLookup{err: down}, nil, nil, model.RelevanceProfile{})
 	if _, err := p.Run(context.Background(), Batch{Source: rssSource, Items: items}); !errors.Is(err, down) {
 		t.Errorf("lookup failure: err %v, want it to wrap %v", err, down)
 	}
 
 	noProfile := rssSource
 	noProfile.WorkspaceID = 7 // fakeProfiles knows only workspace 1
-	p = newTest(t, &fakeLookup{}, nil, nil, relevance.Profile{})
+	p = newTest(t, &fakeLookup{}, nil, nil, model.RelevanceProfile{})
 	_, err := p.Run(context.Background(), Batch{Source: noProfile, Items: items})
 	if err == nil || !strings.Contains(err.Error(), "relevance profile of workspace 7") {
 		t.Errorf("profile failure: err %v, want one naming the workspace", err)
 	}
 
 	known := &fakeLookup{stored: []store.KnownArticle{stored(1, "https://news.example.com/a", "")}}
-	p = newTest(t, known, nil, nil, relevance.Profile{})
+	p = newTest(t, known, nil, nil, model.RelevanceProfile{})
 	res, err := p.Run(context.Background(), Batch{Source: noProfile, Items: items})
 	if err != nil || res.Duplicates != 1 || len(res.Articles) != 0 {
 		t.Errorf("nothing new: %+v, %v; want one duplicate and no profile read", res, err)
@@ -92,7 +92,7 @@ func TestRunErrorsAreTheDatabases(t *testing.T) {
 // the items are kept with what the feed itself carried.
 func TestRunStopsFetchingAtFetchBy(t *testing.T) {
 	pages := &fakePages{pages: map[string]string{"https://news.example.com/a": pageHTML("Alpha", "")}}
-	p := newTest(t, &fakeLookup{}, pages, nil, relevance.Profile{})
+	p := newTest(t, &fakeLookup{}, pages, nil, model.RelevanceProfile{})
 	items := []sources.FeedItem{{URL: "https://news.example.com/a", Title: "Alpha", Summary: "<p>Short teaser.</p>"}}
 
 	res, err := p.Run(context.Background(), Batch{Source: rssSource, Items: items, FetchBy: time.Now().Add(-time.Second)})

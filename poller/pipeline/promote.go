@@ -1,7 +1,7 @@
 package pipeline
 
 import (
-	"github.com/feedpoller/feedpoller/poller/relevance"
+	"github.com/feedpoller/feedpoller/analysis/relevance"
 	"github.com/feedpoller/feedpoller/store"
 )
 

@@ -3,8 +3,8 @@ package pipeline
 import (
 	"testing"
 
-	"github.com/feedpoller/feedpoller/poller/relevance"
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/analysis/relevance"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // TestPromote: an article is promoted when it reaches the profile's
@@ -21,7 +21,7 @@ func TestPromote(t *testing.T) {
 	}
 	var items []item
 	for _, tt := range tests {
-		items = append(items, item{art: store.FeedArticle{Title: tt.title}})
+		items = append(items, item{art: model.FeedArticle{Title: tt.title}})
 	}
 	sc := relevance.NewScorer(scheduling)
 	score(sc, items)
@@ -36,8 +36,8 @@ func TestPromote(t *testing.T) {
 		}
 	}
 	// A profile without keywords promotes everything not excluded.
-	everything := relevance.NewScorer(relevance.Profile{Exclusions: []string{"horoscope"}})
-	items = []item{{art: store.FeedArticle{Title: "Anything"}}, {art: store.FeedArticle{Title: "Your horoscope"}}}
+	everything := relevance.NewScorer(model.RelevanceProfile{Exclusions: []string{"horoscope"}})
+	items = []item{{art: model.FeedArticle{Title: "Anything"}}, {art: model.FeedArticle{Title: "Your horoscope"}}}
 	score(everything, items)
 	promote(everything, items)
 	if !items[0].promote || items[1].promote {

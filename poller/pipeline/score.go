@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/feedpoller/feedpoller/poller/relevance"
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/analysis/relevance"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // Profiles gives the scorer of a workspace's relevance profile
@@ -30,7 +30,7 @@ func score(sc *relevance.Scorer, items []item) {
 // Workspaces reads a workspace with its relevance profile
 // (store.Store.GetWorkspace).
 type Workspaces interface {
-	GetWorkspace(ctx context.Context, id int64) (*store.Workspace, error)
+	GetWorkspace(ctx context.Context, id int64) (*model.Workspace, error)
 }
 
 // ProfileCache keeps each workspace's compiled scorer for TTL: batches of

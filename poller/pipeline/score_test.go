@@ -8,11 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/poller/relevance"
+	"github.com/feedpoller/feedpoller/analysis/relevance"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
-var scheduling = relevance.Profile{Keywords: []relevance.Keyword{{Term: "scheduler", Weight: 2}, {Term: "cron", Weight: 1}},
+var scheduling = model.RelevanceProfile{Keywords: []model.Keyword{{Term: "scheduler", Weight: 2}, {Term: "cron", Weight: 1}},
 	Exclusions: []string{"sponsored"}, Threshold: 0.3}
 
 // TestScore: each article gets its score and the profile terms it
@@ -30,7 +31,7 @@ func TestScore(t *testing.T) {
 	}
 	var items []item
 	for _, tt := range tests {
-		items = append(items, item{art: store.FeedArticle{Title: tt.title, ContentMarkdown: tt.body}})
+		items = append(items, item{art: model.FeedArticle{Title: tt.title, ContentMarkdown: tt.body}})
 	}
 	score(relevance.NewScorer(scheduling), items)
 	for i, tt := range tests {
@@ -45,7 +46,7 @@ func TestScore(t *testing.T) {
 // profile edited over the API takes effect within it; a failed read is
 // not cached.
 func TestProfileCache(t *testing.T) {
-	ws := &fakeWorkspaces{byID: map[int64]store.Workspace{1: {ID: 1, Profile: scheduling}}}
+	ws := &fakeWorkspaces{byID: map[int64]model.Workspace{1: {ID: 1, Profile: scheduling}}}
 	c := &ProfileCache{Workspaces: ws, TTL: time.Hour}
 	ctx := context.Background()
 	for range 3 {
@@ -71,7 +72,7 @@ func TestProfileCache(t *testing.T) {
 	ws.reads = 0
 	_, _ = fresh.Scorer(ctx, 1)
 	ws.mu.Lock()
-	ws.byID[1] = store.Workspace{ID: 1, Profile: relevance.Profile{Keywords: []relevance.Keyword{{Term: "weather", Weight: 1}}}}
+	ws.byID[1] = model.Workspace{ID: 1, Profile: model.RelevanceProfile{Keywords: []model.Keyword{{Term: "weather", Weight: 1}}}}
 	ws.mu.Unlock()
 	sc, _ := fresh.Scorer(ctx, 1)
 	if r := sc.Score("Weather", ""); ws.reads != 2 || !slices.Equal(r.Matched, []string{"weather"}) {

@@ -3,9 +3,9 @@ package pipeline
 import (
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/analysis/summary"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/stories"
-	"github.com/feedpoller/feedpoller/summary"
 )
 
 // summarize works out, from each article's own text, what stories and

@@ -7,15 +7,15 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/extract"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // values builds each item's article. Whatever path the content took, the
 // values stored are checked here: Markdown capped, the summary converted
 // to Markdown (never stored as the feed's HTML), implausible dates
 // dropped.
-func (p *Pipeline) values(src store.FeedSource, items []item) {
+func (p *Pipeline) values(src model.FeedSource, items []item) {
 	now := time.Now()
 	for i := range items {
 		items[i].art = p.article(src, items[i], now)
@@ -23,10 +23,10 @@ func (p *Pipeline) values(src store.FeedSource, items []item) {
 }
 
 // article is the article stored for one item.
-func (p *Pipeline) article(src store.FeedSource, it item, now time.Time) store.FeedArticle {
+func (p *Pipeline) article(src model.FeedSource, it item, now time.Time) model.FeedArticle {
 	fi, ex, limit := it.feed, it.ex, p.opts.MaxMarkdownBytes
-	summary := summaryMarkdown(fi.Summary, it.link, src.SourceType != store.SourceWeb)
-	a := store.FeedArticle{
+	summary := summaryMarkdown(fi.Summary, it.link, src.SourceType != model.SourceWeb)
+	a := model.FeedArticle{
 		WorkspaceID: src.WorkspaceID, ExternalURL: it.url, Title: strings.TrimSpace(fi.Title),
 		Author: fi.Author, PublishedAt: plausibleDate(fi.PublishedAt, now),
 		Summary:         capMarkdown(summary, limit),
@@ -40,7 +40,7 @@ func (p *Pipeline) article(src store.FeedSource, it item, now time.Time) store.F
 		g := fi.GUID
 		a.ExternalID = &g
 	}
-	if src.SourceType == store.SourceWeb {
+	if src.SourceType == model.SourceWeb {
 		// A web item is synthesised from the page's own metadata alone
 		// ("Untitled", no summary, no date when the page names none); the
 		// body's headings are no substitute.

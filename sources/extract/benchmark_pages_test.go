@@ -11,8 +11,8 @@ import (
 	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 
+	"github.com/feedpoller/feedpoller/analysis/tokens"
 	"github.com/feedpoller/feedpoller/internal/benchpages"
-	"github.com/feedpoller/feedpoller/tokens"
 )
 
 // benchmarkDataEnv names the directory of the article-extraction benchmark

@@ -14,7 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/feedpoller/feedpoller/tokens"
+	"github.com/feedpoller/feedpoller/analysis/tokens"
 )
 
 func runCommand(t *testing.T, stdin string, fetch func(context.Context, string) ([]byte, error), args ...string) (code int, stdout, stderr string) {

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/feedpoller/feedpoller/sources/weburl"
+	"github.com/feedpoller/feedpoller/sources/urls"
 )
 
 // Metadata is what a page says about itself. Every field is optional.
@@ -50,7 +50,7 @@ func metadataFromDoc(doc *html.Node, pageURL string) Metadata {
 	var m Metadata
 	// The canonical URL is what the page declares for itself first: the
 	// <link rel=canonical>, then og:url, before any structured data.
-	m.CanonicalURL = firstNonEmpty(weburl.Absolute(base, heur.CanonicalURL), weburl.Absolute(base, og.CanonicalURL))
+	m.CanonicalURL = firstNonEmpty(urls.Absolute(base, heur.CanonicalURL), urls.Absolute(base, og.CanonicalURL))
 	for _, src := range []Metadata{
 		jsonLDMetadata(doc),
 		microdataMetadata(doc),
@@ -62,8 +62,8 @@ func metadataFromDoc(doc *html.Node, pageURL string) Metadata {
 	}
 	m.Title = cleanTitle(m.Title, m.SiteName)
 	m.Author = cleanAuthor(m.Author)
-	m.CanonicalURL = weburl.Absolute(base, m.CanonicalURL)
-	m.Image = weburl.Absolute(base, m.Image)
+	m.CanonicalURL = urls.Absolute(base, m.CanonicalURL)
+	m.Image = urls.Absolute(base, m.Image)
 	m.Tags = dedupeStrings(m.Tags)
 	m.FeedLinks = feedLinks(doc, base)
 	return m
@@ -185,7 +185,7 @@ func feedLinks(doc *html.Node, base *url.URL) []string {
 		if t != "application/rss+xml" && t != "application/atom+xml" && t != "application/feed+json" && t != "application/rdf+xml" {
 			return false
 		}
-		if u := weburl.Absolute(base, attr(n, "href")); u != "" {
+		if u := urls.Absolute(base, attr(n, "href")); u != "" {
 			out = append(out, u)
 		}
 		return false

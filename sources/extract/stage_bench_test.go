@@ -11,9 +11,9 @@ import (
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"github.com/mmcdole/gofeed"
 
+	"github.com/feedpoller/feedpoller/analysis/tokens"
 	"github.com/feedpoller/feedpoller/bench/feedfarm"
 	"github.com/feedpoller/feedpoller/sources/extract"
-	"github.com/feedpoller/feedpoller/tokens"
 )
 
 // farmBodies returns the HTML bodies of one default farm feed: 20 items of

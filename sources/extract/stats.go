@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/feedpoller/feedpoller/tokens"
+	"github.com/feedpoller/feedpoller/analysis/tokens"
 )
 
 // Stats measures an extracted document.

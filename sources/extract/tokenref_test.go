@@ -6,7 +6,7 @@ import (
 	tiktoken "github.com/pkoukk/tiktoken-go"
 	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
 
-	"github.com/feedpoller/feedpoller/tokens"
+	"github.com/feedpoller/feedpoller/analysis/tokens"
 )
 
 // referenceEncoder is tiktoken-go itself, the reference the stored counts

@@ -14,7 +14,7 @@ import (
 	grss "github.com/mmcdole/gofeed/rss"
 
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/sources/weburl"
+	"github.com/feedpoller/feedpoller/sources/urls"
 )
 
 // rssHints are the scheduling hints an RSS channel declares: <ttl>,
@@ -78,11 +78,11 @@ func resolveHints(h sources.Hints, base *url.URL) sources.Hints {
 	hubs := h.Hubs
 	h.Hubs = nil
 	for _, hub := range hubs {
-		if u := weburl.Absolute(base, hub); u != "" {
+		if u := urls.Absolute(base, hub); u != "" {
 			h.Hubs = appendUnique(h.Hubs, u)
 		}
 	}
-	h.Self = weburl.Absolute(base, h.Self)
+	h.Self = urls.Absolute(base, h.Self)
 	return h
 }
 

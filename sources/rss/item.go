@@ -8,7 +8,7 @@ import (
 	"github.com/mmcdole/gofeed"
 
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/sources/weburl"
+	"github.com/feedpoller/feedpoller/sources/urls"
 )
 
 // feedContext is what mapping an item needs to know about its feed.
@@ -70,7 +70,7 @@ func itemContent(it *gofeed.Item, side *itemSide, base *url.URL) string {
 		return ""
 	case side.contentSrc != "":
 		if strings.HasPrefix(strings.ToLower(side.contentType), "image/") {
-			if u := weburl.Absolute(base, side.contentSrc); u != "" {
+			if u := urls.Absolute(base, side.contentSrc); u != "" {
 				return `<p><img src="` + html.EscapeString(u) + `" alt=""></p>`
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/mmcdole/gofeed"
 	ext "github.com/mmcdole/gofeed/extensions"
 
-	"github.com/feedpoller/feedpoller/sources/weburl"
+	"github.com/feedpoller/feedpoller/sources/urls"
 )
 
 // itemLink is the item's link made absolute, from every place a feed can
@@ -29,22 +29,22 @@ func itemLink(it *gofeed.Item, base *url.URL) (link string, media bool) {
 	candidates = append(candidates, rssAtomLinks(it.Extensions)...)
 	candidates = append(candidates, it.Links...)
 	for _, c := range candidates {
-		if u := weburl.Absolute(base, c); u != "" {
+		if u := urls.Absolute(base, c); u != "" {
 			return u, false
 		}
 	}
-	if u := weburl.Absolute(nil, it.GUID); u != "" {
+	if u := urls.Absolute(nil, it.GUID); u != "" {
 		return u, false
 	}
 	for _, e := range it.Enclosures {
 		if e != nil {
-			if u := weburl.Absolute(base, e.URL); u != "" {
+			if u := urls.Absolute(base, e.URL); u != "" {
 				return u, true
 			}
 		}
 	}
 	for _, u := range mediaContentURLs(it.Extensions) {
-		if u = weburl.Absolute(base, u); u != "" {
+		if u = urls.Absolute(base, u); u != "" {
 			return u, true
 		}
 	}
@@ -122,7 +122,7 @@ const maxSiteURL = 2048
 // it is not a web URL (javascript:, mailto:) or longer than a URL the
 // service accepts.
 func siteURL(link string, doc *url.URL) string {
-	u := weburl.Absolute(doc, link)
+	u := urls.Absolute(doc, link)
 	if len(u) > maxSiteURL {
 		return ""
 	}

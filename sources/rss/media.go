@@ -8,7 +8,7 @@ import (
 	"github.com/mmcdole/gofeed"
 	ext "github.com/mmcdole/gofeed/extensions"
 
-	"github.com/feedpoller/feedpoller/sources/weburl"
+	"github.com/feedpoller/feedpoller/sources/urls"
 )
 
 // itemMedia is what Media RSS (and image enclosures) say about an item
@@ -36,13 +36,13 @@ func mediaOf(it *gofeed.Item, base *url.URL) itemMedia {
 	for _, s := range scopes {
 		for _, th := range s["thumbnail"] {
 			if m.image == "" {
-				m.image = weburl.Absolute(base, th.Attrs["url"])
+				m.image = urls.Absolute(base, th.Attrs["url"])
 			}
 		}
 		for _, c := range s["content"] {
 			medium, typ := strings.ToLower(c.Attrs["medium"]), strings.ToLower(c.Attrs["type"])
 			if contentImage == "" && (medium == "image" || strings.HasPrefix(typ, "image/")) {
-				contentImage = weburl.Absolute(base, c.Attrs["url"])
+				contentImage = urls.Absolute(base, c.Attrs["url"])
 			}
 		}
 		for _, d := range s["description"] {
@@ -62,7 +62,7 @@ func mediaOf(it *gofeed.Item, base *url.URL) itemMedia {
 	if m.image == "" {
 		for _, e := range it.Enclosures {
 			if e != nil && strings.HasPrefix(strings.ToLower(e.Type), "image/") {
-				if m.image = weburl.Absolute(base, e.URL); m.image != "" {
+				if m.image = urls.Absolute(base, e.URL); m.image != "" {
 					break
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/bench/feedfarm"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -20,7 +21,7 @@ const (
 
 // expectedStatus is the poll outcome every poll of a round should have.
 var expectedStatus = map[string]string{
-	roundFirst: store.StatusOK, roundUnchanged: store.StatusNotModified, roundChanged: store.StatusOK,
+	roundFirst: model.StatusOK, roundUnchanged: model.StatusNotModified, roundChanged: model.StatusOK,
 }
 
 // result is what one round measured.

@@ -1,0 +1,127 @@
+package stories
+
+import (
+	"strings"
+
+	"github.com/feedpoller/feedpoller/analysis/mdtext"
+)
+
+// Site furniture that travels with a syndicated copy but says nothing
+// about the event: share bars, newsletter pitches, copyright lines,
+// bylines, "related coverage" boxes, feed teasers' "continue reading".
+// Two copies of one story differ mostly in these lines, and two different
+// stories from one site share them, so both comparisons are cleaner
+// without them. Matching is by line: a paragraph of prose that merely
+// contains one of these words is kept.
+
+// boilerplatePrefixes start a furniture line (lower-cased).
+var boilerplatePrefixes = []string{
+	"advertisement", "sponsored", "share this", "share on", "share:", "follow us",
+	"follow the ", "sign up", "subscribe", "listen to this article", "download the ",
+	"comments are closed", "continue reading", "read more", "read the full",
+	"click here", "photo:", "photo credit", "image:", "credit:", "©", "copyright ",
+	"(reporting by", "reporting by", "(editing by", "have a news tip", "this story was originally",
+	"this article was originally", "this article originally", "originally published",
+	"the post ", "updated ", "published ", "posted ", "by ",
+}
+
+// boilerplateContains mark a furniture line anywhere in it.
+var boilerplateContains = []string{
+	"all rights reserved", "may not be published, broadcast", "may earn a commission",
+	"appeared first on", "editorial policy", "in your inbox",
+}
+
+// relatedPrefixes open a box of links to other stories; the list that
+// follows them is furniture too.
+var relatedPrefixes = []string{
+	"related", "more from", "more on this", "see also", "read next", "recommended",
+	"you may also like", "most read", "popular now", "further reading",
+}
+
+// maxFurnitureWords is the longest line that can be furniture: prose
+// paragraphs are longer, so a long paragraph is never dropped.
+const maxFurnitureWords = 40
+
+// IsFurniture reports whether a trimmed line is site furniture (a share
+// bar, a byline, a newsletter pitch, a copyright line, a "read more").
+func IsFurniture(line string) bool {
+	if line == "" {
+		return false
+	}
+	if countWords(line) > maxFurnitureWords {
+		return false
+	}
+	l := strings.ToLower(strings.TrimLeft(line, "#>*_ "))
+	if l == "…" || l == "[…]" || l == "[...]" || l == "..." {
+		return true
+	}
+	for _, p := range boilerplatePrefixes {
+		if strings.HasPrefix(l, p) {
+			// "by " and "updated " only as short byline/date lines.
+			if (p == "by " || p == "updated " || p == "published " || p == "posted ") && countWords(l) > 12 {
+				continue
+			}
+			return true
+		}
+	}
+	for _, c := range boilerplateContains {
+		if strings.Contains(l, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// opensRelatedBox reports whether a line heads a list of other stories.
+func opensRelatedBox(line string) bool {
+	if countWords(line) > 8 {
+		return false
+	}
+	l := strings.ToLower(strings.TrimLeft(line, "#>*_ "))
+	for _, p := range relatedPrefixes {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func countWords(s string) int {
+	n, in := 0, false
+	for i := 0; i < len(s); i++ {
+		sp := s[i] == ' ' || s[i] == '\t' || s[i] == '\n'
+		if !sp && !in {
+			n++
+		}
+		in = !sp
+	}
+	return n
+}
+
+// StripFurniture returns the lines of Markdown text that carry the story,
+// without site furniture and without the link lists of "related" boxes.
+func StripFurniture(markdown string) []string {
+	var out []string
+	inRelated := false
+	for raw := range strings.Lines(markdown) {
+		line := strings.TrimSpace(raw)
+		if line == "" {
+			continue
+		}
+		if inRelated {
+			if mdtext.IsListItem(line) {
+				continue
+			}
+			inRelated = false
+		}
+		if opensRelatedBox(line) {
+			inRelated = true
+			continue
+		}
+		if IsFurniture(line) {
+			continue
+		}
+		out = append(out, line)
+	}
+	return out
+}

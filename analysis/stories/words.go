@@ -1,0 +1,172 @@
+package stories
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/feedpoller/feedpoller/analysis/mdtext"
+)
+
+// Word hashing. Articles are compared as sequences of words, each word
+// case-folded, accents removed and reduced to a 64-bit FNV-1a hash, so
+// the comparison ignores markup, punctuation, spacing and case. Link
+// targets, image references and bare URLs are skipped: two copies of a
+// story point at different addresses for the same words. A number keeps
+// its decimal point ("6.8" is one word, not "6" and "8"), because the
+// numbers are often what tells two events of one kind apart.
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// wordHasher appends word hashes; it keeps no state between calls.
+type wordHasher struct {
+	buf []byte // NFKD scratch for non-ASCII lines
+	// numbers, when not nil, also receives the hash of every word that
+	// holds a digit.
+	numbers *[]uint64
+}
+
+// appendWords appends the hash of every word of line to dst.
+func (wh *wordHasher) appendWords(dst []uint64, line string) []uint64 {
+	if !isASCII(line) {
+		wh.buf = norm.NFKD.AppendString(wh.buf[:0], line)
+		line = string(wh.buf)
+	}
+	h := uint64(fnvOffset)
+	n := 0 // bytes in the current word
+	digit := false
+	flush := func() {
+		if n > 0 {
+			dst = append(dst, h)
+			if digit && wh.numbers != nil {
+				*wh.numbers = append(*wh.numbers, h)
+			}
+		}
+		h, n, digit = fnvOffset, 0, false
+	}
+	add := func(c byte) {
+		h ^= uint64(c)
+		h *= fnvPrime
+		n++
+		if '0' <= c && c <= '9' {
+			digit = true
+		}
+	}
+	for i := 0; i < len(line); {
+		c := line[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case (c == 'h' || c == 'H') && n == 0 && hasURLPrefix(line[i:]):
+				i = skipToSpace(line, i)
+			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+				add(c)
+				i++
+			case 'A' <= c && c <= 'Z':
+				add(c + 'a' - 'A')
+				i++
+			case c == '.' && n > 0 && i > 0 && isDigit(line[i-1]) && i+1 < len(line) && isDigit(line[i+1]):
+				add(c)
+				i++
+			case c == ']' && i+1 < len(line) && line[i+1] == '(':
+				// "[text](target)": the text is read, the target skipped.
+				flush()
+				i = mdtext.SkipParens(line, i+1)
+			case c == '!' && i+1 < len(line) && line[i+1] == '[':
+				// An image: neither alt text nor target is the story.
+				flush()
+				i = skipImage(line, i)
+			default:
+				flush()
+				i++
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(line[i:])
+		i += size
+		switch {
+		case unicode.Is(unicode.Mn, r):
+			// An accent split off by NFKD: not part of the comparison.
+		case unicode.IsLetter(r) || unicode.IsNumber(r):
+			var enc [utf8.UTFMax]byte
+			for _, b := range enc[:utf8.EncodeRune(enc[:], unicode.ToLower(r))] {
+				add(b)
+			}
+		default:
+			flush()
+		}
+	}
+	flush()
+	return dst
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func hasURLPrefix(s string) bool {
+	for _, p := range []string{"http://", "https://"} {
+		if len(s) >= len(p) && eqFoldASCII(s[:len(p)], p) {
+			return true
+		}
+	}
+	return false
+}
+
+func eqFoldASCII(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		c := a[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// skipImage returns the index after "![alt](target)" starting at i.
+func skipImage(s string, i int) int {
+	for j := i + 2; j < len(s); j++ {
+		if s[j] == ']' {
+			if j+1 < len(s) && s[j+1] == '(' {
+				return mdtext.SkipParens(s, j+1)
+			}
+			return j + 1
+		}
+	}
+	return len(s)
+}
+
+func skipToSpace(s string, i int) int {
+	for i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != ')' && s[i] != '>' {
+		i++
+	}
+	return i
+}
+
+// ContentWords returns the hashes of the words of text that are not stop
+// words, in order: the vocabulary story detection compares, for other
+// stages that compare texts the same way (the extractive summary).
+func ContentWords(text string) []uint64 {
+	var wh wordHasher
+	words := wh.appendWords(nil, text)
+	out := words[:0]
+	for _, w := range words {
+		if _, stop := stopWords[w]; !stop {
+			out = append(out, w)
+		}
+	}
+	return out
+}

@@ -1,0 +1,188 @@
+package summary
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/feedpoller/feedpoller/analysis/stories"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxSentences = 3
+	DefaultMaxChars     = 600
+	// MaxConsidered is how many sentences, from the start, compete.
+	MaxConsidered = 60
+)
+
+// Options bound a summary.
+type Options struct {
+	// MaxSentences is the most sentences taken (0: DefaultMaxSentences).
+	MaxSentences int
+	// MaxChars is the longest summary in characters (0:
+	// DefaultMaxChars); a single sentence longer than that is cut at a
+	// word and ends with "…".
+	MaxChars int
+}
+
+// positionWeight is the share of a sentence's score that comes from its
+// place in the article rather than from its centrality.
+const positionWeight = 0.3
+
+// Words a sentence needs to be a candidate, and the most it may have
+// (longer ones are usually lists run together).
+const (
+	minSentenceWords = 5
+	maxSentenceWords = 80
+)
+
+type sentence struct {
+	text  string
+	pos   int
+	words []uint64 // sorted content-word hashes
+	freq  []float64
+	norm  float64
+	score float64
+}
+
+// Summarize returns an extractive summary of an article's Markdown (or
+// plain text), or "" when it has no prose.
+func Summarize(markdown string, opts Options) string {
+	if opts.MaxSentences <= 0 {
+		opts.MaxSentences = DefaultMaxSentences
+	}
+	if opts.MaxChars <= 0 {
+		opts.MaxChars = DefaultMaxChars
+	}
+	paras := paragraphs(markdown)
+	if len(paras) == 0 {
+		return ""
+	}
+	var cands []*sentence
+	pos := 0
+	for _, p := range paras {
+		for _, s := range sentences(p) {
+			if pos >= MaxConsidered {
+				break
+			}
+			if n := len(strings.Fields(s)); n >= minSentenceWords && n <= maxSentenceWords && complete(s) {
+				cands = append(cands, newSentence(s, pos))
+			}
+			pos++
+		}
+	}
+	if len(cands) <= 2 || !rank(cands) {
+		return fit(sentences(paras[0]), opts)
+	}
+	chosen := slices.Clone(cands)
+	slices.SortStableFunc(chosen, func(a, b *sentence) int { return cmp.Compare(b.score, a.score) })
+	chosen = chosen[:min(opts.MaxSentences, len(chosen))]
+	slices.SortFunc(chosen, func(a, b *sentence) int { return cmp.Compare(a.pos, b.pos) })
+	texts := make([]string, len(chosen))
+	for i, s := range chosen {
+		texts[i] = s.text
+	}
+	return fit(texts, opts)
+}
+
+// complete reports whether a sentence ends as prose does: with a full
+// stop, question or exclamation mark, or one of them inside closing
+// quotes. Datelines, captions and cut-off teasers do not.
+func complete(s string) bool {
+	s = strings.TrimRight(s, "\"')]”’")
+	return strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?")
+}
+
+func newSentence(text string, pos int) *sentence {
+	ws := stories.ContentWords(text)
+	slices.Sort(ws)
+	s := &sentence{text: text, pos: pos}
+	for i := 0; i < len(ws); {
+		j := i
+		for j < len(ws) && ws[j] == ws[i] {
+			j++
+		}
+		s.words = append(s.words, ws[i])
+		s.freq = append(s.freq, float64(j-i))
+		s.norm += float64((j - i) * (j - i))
+		i = j
+	}
+	s.norm = math.Sqrt(s.norm)
+	return s
+}
+
+// rank scores the sentences by centrality and position, and reports
+// whether centrality told them apart at all.
+func rank(ss []*sentence) bool {
+	cent := make([]float64, len(ss))
+	for i := range ss {
+		for j := i + 1; j < len(ss); j++ {
+			c := cosine(ss[i], ss[j])
+			cent[i] += c
+			cent[j] += c
+		}
+	}
+	top := slices.Max(cent)
+	if top == 0 {
+		return false
+	}
+	for i, s := range ss {
+		s.score = (1-positionWeight)*cent[i]/top + positionWeight/(1+float64(s.pos)/3)
+	}
+	return true
+}
+
+func cosine(a, b *sentence) float64 {
+	if a.norm == 0 || b.norm == 0 {
+		return 0
+	}
+	dot := 0.0
+	i, j := 0, 0
+	for i < len(a.words) && j < len(b.words) {
+		switch {
+		case a.words[i] < b.words[j]:
+			i++
+		case a.words[i] > b.words[j]:
+			j++
+		default:
+			dot += a.freq[i] * b.freq[j]
+			i++
+			j++
+		}
+	}
+	return dot / (a.norm * b.norm)
+}
+
+// fit joins sentences up to the sentence and character budget; the first
+// is always kept, cut at a word when it alone is too long.
+func fit(ss []string, opts Options) string {
+	var b strings.Builder
+	for i, s := range ss {
+		if i == opts.MaxSentences {
+			break
+		}
+		if i > 0 {
+			if b.Len()+1+len(s) > opts.MaxChars {
+				break
+			}
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+	}
+	out := b.String()
+	if len(out) > opts.MaxChars {
+		cut := strings.LastIndexByte(out[:opts.MaxChars-len("…")+1], ' ')
+		if cut <= 0 {
+			cut = opts.MaxChars - len("…")
+			for cut > 0 && !utf8RuneStart(out[cut]) {
+				cut--
+			}
+		}
+		out = strings.TrimRight(out[:cut], " ,;:") + "…"
+	}
+	return out
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

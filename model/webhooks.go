@@ -1,0 +1,44 @@
+package model
+
+import "time"
+
+// Webhook is where a workspace's events are POSTed. The secret signs
+// every delivery; it is never shown after creation (json:"-").
+type Webhook struct {
+	ID             int64  `db:"id" json:"id"`
+	WorkspaceID    int64  `db:"workspace_id" json:"workspace_id"`
+	URL            string `db:"url" json:"url"`
+	Secret         string `db:"secret" json:"-"`
+	EventList      string `db:"events" json:"-"`
+	IsActive       bool   `db:"is_active" json:"is_active"`
+	DisabledReason string `db:"disabled_reason" json:"disabled_reason"`
+	// Events are the event names the webhook is subscribed to.
+	Events    []string  `db:"-" json:"events"`
+	CreatedAt time.Time `db:"created_at" json:"created_at"`
+	UpdatedAt time.Time `db:"updated_at" json:"updated_at"`
+}
+
+// Delivery states of webhook_deliveries.status.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryFailed    = "failed"
+)
+
+// WebhookDelivery is one row of a webhook's delivery log.
+type WebhookDelivery struct {
+	ID             string     `db:"id" json:"id"`
+	WebhookID      int64      `db:"webhook_id" json:"webhook_id"`
+	Event          string     `db:"event" json:"event"`
+	ContentItemID  *int64     `db:"content_item_id" json:"content_item_id"`
+	Status         string     `db:"status" json:"status"`
+	Attempts       int        `db:"attempts" json:"attempts"`
+	NextAttemptAt  time.Time  `db:"next_attempt_at" json:"next_attempt_at"`
+	LastAttemptAt  *time.Time `db:"last_attempt_at" json:"last_attempt_at"`
+	LastStatusCode *int       `db:"last_status_code" json:"last_status_code"`
+	LastError      string     `db:"last_error" json:"last_error"`
+	FailureReason  string     `db:"failure_reason" json:"failure_reason"`
+	DeliveredAt    *time.Time `db:"delivered_at" json:"delivered_at"`
+	FailedAt       *time.Time `db:"failed_at" json:"failed_at"`
+	CreatedAt      time.Time  `db:"created_at" json:"created_at"`
+}
