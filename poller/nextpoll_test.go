@@ -53,9 +53,13 @@ func clockAt(t *testing.T, hhmm string) func() time.Time {
 	if err != nil {
 		t.Fatal(err)
 	}
+	y, m, d := time.Now().UTC().Date()
+	return clockFrom(time.Date(y, m, d+1, at.Hour(), at.Minute(), 0, 0, time.UTC))
+}
+
+// clockFrom is a clock that reads start now and ticks in real time.
+func clockFrom(start time.Time) func() time.Time {
 	real0 := time.Now()
-	y, m, d := real0.UTC().Date()
-	start := time.Date(y, m, d+1, at.Hour(), at.Minute(), 0, 0, time.UTC)
 	return func() time.Time { return start.Add(time.Since(real0)) }
 }
 

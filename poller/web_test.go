@@ -14,6 +14,7 @@ import (
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
+	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
@@ -563,7 +564,6 @@ func TestWebFirecrawlRateLimitDefers(t *testing.T) {
 				mu.Lock()
 				fakeNow = fakeNow.Add(45 * time.Second)
 				mu.Unlock()
-				before := time.Now()
 				out := e.pollNow(src)
 				got := e.source(src)
 				if out.Status != model.StatusDeferred || got.LastPolledStatus != model.StatusDeferred {
@@ -572,9 +572,11 @@ func TestWebFirecrawlRateLimitDefers(t *testing.T) {
 				if !strings.Contains(got.LastPolledError, "429") || got.ConsecutiveFailures != 0 {
 					t.Errorf("error %q failures %d: want the 429 recorded and no failure counted", got.LastPolledError, got.ConsecutiveFailures)
 				}
-				retryAfter := before.Add(15 * time.Second)
-				if got.NextPollAt.Before(retryAfter.Add(-time.Millisecond)) || got.NextPollAt.After(retryAfter.Add(5*time.Second)) {
-					t.Errorf("next_poll_at %v, want from Retry-After %v (not before, not much later)", got.NextPollAt, retryAfter)
+				// Firecrawl asked for 15 s; a retry is never sooner than
+				// the floor.
+				if iv := got.NextPollAt.Sub(*got.LastPolledAt); iv < schedule.DefaultFloor-time.Millisecond ||
+					iv > schedule.DefaultFloor+time.Millisecond || !strings.HasPrefix(got.NextPollReason, "retry-after 15s, raised to floor 5m") {
+					t.Errorf("next poll %v after the poll (%q), want the floor after Firecrawl's 15 s", iv, got.NextPollReason)
 				}
 				sent := len(e.fc.Requests())
 				if outs := e.pollDue(); len(outs) != 0 || len(e.fc.Requests()) != sent {

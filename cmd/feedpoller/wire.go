@@ -108,7 +108,10 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		Timeout: cfg.Fetch.Timeout, MaxBodyBytes: cfg.Fetch.MaxBodyBytes, UserAgent: cfg.Fetch.UserAgent,
 		AllowPrivateNetworks: cfg.Fetch.AllowPrivateNetworks, Allow: cfg.Fetch.Allow, Attempts: cfg.Fetch.Attempts,
 		PerDomainConcurrency: cfg.Fetch.PerDomainConcurrency, PerDomainGap: gapOption(cfg.Fetch.PerDomainGap), Logger: log,
-		Now: clock,
+		// A host's Retry-After defers it no longer than the scheduler
+		// honours one for a source.
+		MaxRateLimitWait: max(cfg.Scheduling.Ceiling, cfg.Poller.MaxBackoff),
+		Now:              clock,
 	})
 	a.rss = &rss.Fetcher{Client: a.fetch, MaxItems: cfg.Fetch.MaxItems, Now: clock}
 	a.web = &web.Fetcher{Client: a.fetch, RespectRobots: cfg.Fetch.RespectRobots, Log: log}

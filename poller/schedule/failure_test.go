@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/feedpoller/feedpoller/sources"
 )
 
 // todaysNextPoll is the poller's rule before this package, as it stood in
@@ -81,8 +83,26 @@ func TestFailuresAndDeferrals(t *testing.T) {
 			Observation{Outcome: Deferred, RetryAfter: monday.Add(10 * time.Minute), Cause: "rate limited"},
 			10 * time.Minute, KindRetryAfter, "retry-after 10m (rate limited)"},
 		{"a deferral's Retry-After may be sooner than the interval", fixed,
-			Observation{Outcome: Deferred, RetryAfter: monday.Add(90 * time.Second)}, 90 * time.Second,
-			KindRetryAfter, "retry-after 2m"},
+			Observation{Outcome: Deferred, RetryAfter: monday.Add(20 * time.Minute)}, 20 * time.Minute,
+			KindRetryAfter, "retry-after 20m"},
+		{"but never sooner than the floor", fixed,
+			Observation{Outcome: Deferred, RetryAfter: monday.Add(90 * time.Second)}, 5 * time.Minute,
+			KindRetryAfter, "retry-after 2m, raised to floor 5m"},
+		{"Retry-After: 0 on a 503 waits for the floor", fixed,
+			Observation{Outcome: Deferred, RetryAfter: monday, Cause: "rate limited"}, 5 * time.Minute,
+			KindRetryAfter, "retry-after 0s, raised to floor 5m (rate limited)"},
+		{"a Retry-After date already past waits for the floor", Config{},
+			Observation{Outcome: Deferred, RetryAfter: monday.Add(-7 * time.Hour), Cause: "rate limited"}, 5 * time.Minute,
+			KindRetryAfter, "retry-after 0s, raised to floor 5m (rate limited)"},
+		{"a breaker's half-open wait of seconds waits for the floor", fixed,
+			Observation{Outcome: Deferred, RetryAfter: monday.Add(30 * time.Second), Cause: "circuit half-open"}, 5 * time.Minute,
+			KindRetryAfter, "retry-after 30s, raised to floor 5m (circuit half-open)"},
+		{"a deferral without Retry-After of a one-minute source waits for the floor", Config{Mode: Fixed, Base: time.Minute},
+			Observation{Outcome: Deferred, Cause: "circuit open"}, 5 * time.Minute, KindDeferred,
+			"deferred (circuit open) → 5m"},
+		{"a failure's past Retry-After leaves the backoff", fixed,
+			Observation{Outcome: Failed, Failures: 1, RetryAfter: monday.Add(-7 * time.Hour)}, time.Hour, KindBackoff,
+			"backoff: 1 failure → 1h"},
 		{"deferred without Retry-After: the plain interval", fixed,
 			Observation{Outcome: Deferred, Cause: "circuit open"}, 30 * time.Minute, KindDeferred,
 			"deferred (circuit open) → 30m"},
@@ -105,5 +125,38 @@ func TestFailuresAndDeferrals(t *testing.T) {
 				t.Errorf("a poll that saw nothing changed the estimate: %+v → %+v", s, after)
 			}
 		})
+	}
+}
+
+// A decision never places the next poll before the poll itself, and a
+// retry (a deferral, a Retry-After) never sooner than the floor, whatever
+// the Retry-After and however far the clock it was read against is from
+// the decision's: seconds, hours or a year either way.
+func TestRetryNeverBeforeTheFloor(t *testing.T) {
+	skews := []time.Duration{-365 * 24 * time.Hour, -7 * time.Hour, -time.Minute, -time.Nanosecond, 0, time.Nanosecond,
+		time.Second, 299 * time.Second, 5 * time.Minute, 7 * time.Hour, 365 * 24 * time.Hour}
+	configs := map[string]Config{"adaptive": {}, "fixed 1m": {Mode: Fixed, Base: time.Minute},
+		"fixed 30m, jitter": {Mode: Fixed, Base: 30 * time.Minute, Jitter: 0.5, Rand: func() float64 { return 0.99 }},
+		"floor 10m":         {Floor: 10 * time.Minute}}
+	for name, cfg := range configs {
+		floor := cfg.withDefaults().Floor
+		for _, skew := range skews {
+			for _, o := range []Observation{
+				{Outcome: Deferred, RetryAfter: monday.Add(skew)},
+				{Outcome: Deferred, RetryAfter: monday.Add(skew), Cause: "rate limited"},
+				{Outcome: Failed, Failures: 1, RetryAfter: monday.Add(skew)},
+				{Outcome: Fetched, Hints: sources.Hints{RetryAfter: monday.Add(skew)}},
+				{Outcome: NotModified, Hints: sources.Hints{RetryAfter: monday.Add(skew)}},
+			} {
+				d, _ := Next(monday, cfg, steadyState(monday, busy), o)
+				in := d.At.Sub(monday)
+				if in <= 0 {
+					t.Errorf("%s, outcome %d, Retry-After %v from now: next poll %v from now (%q)", name, o.Outcome, skew, in, d.Reason)
+				}
+				if (o.Outcome == Deferred || d.Kind == KindRetryAfter) && in < floor {
+					t.Errorf("%s, outcome %d, Retry-After %v from now: retry in %v, under the floor %v (%q)", name, o.Outcome, skew, in, floor, d.Reason)
+				}
+			}
+		}
 	}
 }

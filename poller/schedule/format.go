@@ -8,8 +8,10 @@ import (
 )
 
 // fmtDur writes a duration as reasons show it: "2h10m", "45m", "24h",
-// "30s"; rounded to the minute from a minute up.
+// "30s"; rounded to the second, and to the minute from a minute up (a
+// Retry-After of 60 read a moment before the decision is "1m", not "59s").
 func fmtDur(d time.Duration) string {
+	d = d.Round(time.Second)
 	if d < time.Minute {
 		return strconv.Itoa(int(max(d, 0)/time.Second)) + "s"
 	}

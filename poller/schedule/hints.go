@@ -100,38 +100,88 @@ func absDur(d time.Duration) time.Duration {
 	return d
 }
 
-// skip moves at out of the feed's skipHours and skipDays (GMT), to the
-// start of the first hour that is read again. A declaration that skips
+// skips are the hours and days (GMT bit masks) a feed asked not to be
+// read in, as the policy honours them.
+type skips struct {
+	hours uint32
+	days  uint8
+}
+
+// skipsOf reads a feed's skipHours and skipDays. A declaration that skips
 // every hour or every day would stop the source: it is ignored, and
-// noted. moved is false when at was not in a skipped hour.
-func skip(now, at time.Time, f FeedHints) (next time.Time, text string, moved bool, notes []string) {
-	hours, days := f.SkipHours, f.SkipDays
-	if hours == 1<<24-1 {
+// noted.
+func skipsOf(f FeedHints) (skips, []string) {
+	var notes []string
+	sk := skips{hours: f.SkipHours, days: f.SkipDays}
+	if sk.hours == 1<<24-1 {
 		notes = append(notes, "skipHours covers all 24 hours, ignored")
-		hours = 0
+		sk.hours = 0
 	}
-	if days == 1<<7-1 {
+	if sk.days == 1<<7-1 {
 		notes = append(notes, "skipDays covers all 7 days, ignored")
-		days = 0
+		sk.days = 0
 	}
-	skipped := func(t time.Time) (hour, day bool) {
-		u := t.UTC()
-		return hours&(1<<u.Hour()) != 0, days&(1<<u.Weekday()) != 0
+	return sk, notes
+}
+
+// skipped says whether t falls in a skipped hour, or on a skipped day.
+func (sk skips) skipped(t time.Time) (hour, day bool) {
+	u := t.UTC()
+	return sk.hours&(1<<u.Hour()) != 0, sk.days&(1<<u.Weekday()) != 0
+}
+
+func (sk skips) open(t time.Time) bool {
+	h, d := sk.skipped(t)
+	return !h && !d
+}
+
+// which names the declaration that makes t skipped.
+func (sk skips) which(t time.Time) string {
+	if _, d := sk.skipped(t); d {
+		return "skipDays"
 	}
-	h, d := skipped(at)
-	if !h && !d {
-		return at, "", false, notes
+	return "skipHours"
+}
+
+// next moves at out of the skipped hours and days, to the start of the
+// first hour that is read again. moved is false when at was not skipped.
+func (sk skips) next(now, at time.Time) (next time.Time, text string, moved bool) {
+	if sk.open(at) {
+		return at, "", false
 	}
-	which := "skipHours"
-	if d {
-		which = "skipDays"
-	}
+	which := sk.which(at)
 	t := at.UTC().Truncate(time.Hour)
 	for range 8 * 24 {
 		t = t.Add(time.Hour)
-		if h, d := skipped(t); !h && !d {
+		if sk.open(t) {
 			break
 		}
 	}
-	return t, which + " until " + fmtClock(t, now), true, notes
+	return t, which + " until " + fmtClock(t, now), true
+}
+
+// skipLead is how long before skipped hours begin a poll is placed when
+// it must come before them: the tick that starts it and the poll itself
+// take a little while, and must end before the feed asked not to be read.
+const skipLead = 5 * time.Minute
+
+// lastOpen is the latest moment in [earliest, limit] at which the feed may
+// be read. When limit itself is open it is limit, and from is zero;
+// otherwise it is skipLead before from, the start of the skipped hours
+// that limit lies in. ok is false when no moment in the range is open.
+func (sk skips) lastOpen(earliest, limit time.Time) (at, from time.Time, ok bool) {
+	if sk.open(limit) {
+		return limit, time.Time{}, true
+	}
+	from = limit.UTC().Truncate(time.Hour)
+	for from.After(earliest) {
+		if sk.open(from.Add(-time.Hour)) {
+			if at = from.Add(-skipLead); !at.Before(earliest) {
+				return at, from, true
+			}
+			return time.Time{}, time.Time{}, false
+		}
+		from = from.Add(-time.Hour)
+	}
+	return time.Time{}, time.Time{}, false
 }

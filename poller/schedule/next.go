@@ -103,7 +103,10 @@ func plain(now time.Time, cfg Config, s State) (time.Time, string, Kind) {
 
 // hinted moves the plain adaptive time later where a hint asks, adds the
 // jitter, and keeps the result out of skipped hours and within the
-// ceiling.
+// ceiling: when both cannot hold (a ttl of 23h and skipHours 22–03), the
+// poll goes to the last open moment before the ceiling; only when no
+// moment between the floor and the ceiling is open (a weekend of
+// skipDays seen from Friday night) does the skip outlast the ceiling.
 func hinted(now time.Time, cfg Config, s State, o Observation, at time.Time, text string, kind Kind) Decision {
 	bounds, notes := hintBounds(now, cfg, s.Feed, o.Hints, s.rollOverAt())
 	for _, b := range bounds {
@@ -113,16 +116,27 @@ func hinted(now time.Time, cfg Config, s State, o Observation, at time.Time, tex
 	}
 	interval := at.Sub(now)
 	at = at.Add(cfg.jitter(interval))
-	moved, skipText, skipped, skipNotes := skip(now, at, s.Feed)
+	sk, skipNotes := skipsOf(s.Feed)
 	notes = append(notes, skipNotes...)
+	moved, skipText, skipped := sk.next(now, at)
 	if skipped {
 		at, text, kind = moved.Add(cfg.jitter(min(interval, time.Hour))), skipText, KindSkip
 	}
 	if limit := now.Add(cfg.Ceiling); at.After(limit) {
-		if skipped {
-			text += ", clamped to ceiling " + fmtDur(cfg.Ceiling)
+		switch open, from, ok := sk.lastOpen(now.Add(cfg.Floor), limit); {
+		case ok && from.IsZero():
+			if skipped {
+				text += ", clamped to ceiling " + fmtDur(cfg.Ceiling)
+			}
+			at = open
+		case ok:
+			// The skipped hours that begin at from would carry the poll
+			// past the ceiling: it comes just before them instead.
+			at, kind = open, KindSkip
+			text = sk.which(from) + " from " + fmtClock(from, now) + ", polled before them within ceiling " + fmtDur(cfg.Ceiling)
+		default:
+			text += ", past ceiling " + fmtDur(cfg.Ceiling) + ": no open hour before it"
 		}
-		at = limit
 	}
 	if len(notes) > 0 {
 		text += " (" + strings.Join(notes, "; ") + ")"
@@ -154,7 +168,8 @@ func backoff(now time.Time, cfg Config, o Observation, base time.Duration) Decis
 }
 
 // deferred: not the source's failure. Not before the server (or our own
-// circuit breaker) allows, and not much later either.
+// circuit breaker) allows, and not much later either; never before the
+// floor, whatever was named: a retry is a request like any other.
 func deferred(now time.Time, cfg Config, o Observation, plainDur time.Duration) Decision {
 	cause := ""
 	if o.Cause != "" {
@@ -164,7 +179,8 @@ func deferred(now time.Time, cfg Config, o Observation, plainDur time.Duration) 
 		at, text := cfg.retryAfter(now, ra)
 		return Decision{At: at, Reason: text + cause, Kind: KindRetryAfter}
 	}
-	d := plainDur + cfg.jitter(plainDur)
+	d := max(plainDur, cfg.Floor)
+	d += cfg.jitter(d)
 	return Decision{At: now.Add(d), Reason: "deferred" + cause + " → " + fmtDur(d), Kind: KindDeferred}
 }
 
@@ -175,13 +191,20 @@ func retryAfterOf(o Observation) time.Time {
 	return o.Hints.RetryAfter
 }
 
-// retryAfter honours a Retry-After up to the larger of Ceiling and
-// MaxBackoff: a server cannot stop a source by asking for a year.
+// retryAfter honours a Retry-After within [Floor, max(Ceiling,
+// MaxBackoff)]: a server cannot stop a source by asking for a year, nor
+// have it polled every tick with "Retry-After: 0" or a date already past.
+// The wait is measured from now, the moment of the decision: a time read
+// against another clock (or long ago) still lands at least the floor
+// ahead, never before the poll.
 func (c Config) retryAfter(now, ra time.Time) (time.Time, string) {
 	limit := max(c.Ceiling, c.MaxBackoff)
 	wait := ra.Sub(now)
-	if wait > limit {
+	switch {
+	case wait > limit:
 		return now.Add(limit), "retry-after " + fmtDur(wait) + ", clamped to " + fmtDur(limit)
+	case wait < c.Floor:
+		return now.Add(c.Floor), "retry-after " + fmtDur(wait) + ", raised to floor " + fmtDur(c.Floor)
 	}
 	return ra, "retry-after " + fmtDur(wait)
 }

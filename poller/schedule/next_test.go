@@ -33,8 +33,11 @@ func TestNextHints(t *testing.T) {
 		feed   FeedHints
 		obs    Observation
 		wantIn time.Duration // At − now; 0: only the reason is checked
-		kind   Kind
-		reason string // the reason must contain this
+		// pastCeiling: the skipped hours leave no open moment before the
+		// ceiling, and the poll may come after it.
+		pastCeiling bool
+		kind        Kind
+		reason      string // the reason must contain this
 	}
 	fri := time.Date(2026, 3, 6, 23, 50, 0, 0, time.UTC)
 	cases := []tc{
@@ -104,9 +107,34 @@ func TestNextHints(t *testing.T) {
 			reason: "skipHours until Tue 01:00"},
 		{name: "skipHours covering every hour are ignored", feed: FeedHints{SkipHours: 1<<24 - 1},
 			obs: Observation{Outcome: NotModified}, kind: KindAdaptive, reason: "(skipHours covers all 24 hours, ignored)"},
-		{name: "skipDays over a weekend stop at the ceiling", now: fri,
+		{name: "skipDays over a weekend: the last open moment before the ceiling", now: fri,
 			feed: FeedHints{SkipDays: 1<<time.Saturday | 1<<time.Sunday}, obs: Observation{Outcome: NotModified},
-			wantIn: 24 * time.Hour, kind: KindSkip, reason: "skipDays until Mon 00:00, clamped to ceiling 24h"},
+			wantIn: 5 * time.Minute, kind: KindSkip, reason: "skipDays from Sat 00:00, polled before them within ceiling 24h"},
+		{name: "skipDays: a hint that reaches into Saturday comes on Friday",
+			now:    time.Date(2026, 3, 6, 12, 0, 0, 0, time.UTC),
+			feed:   FeedHints{SkipDays: 1<<time.Saturday | 1<<time.Sunday},
+			obs:    Observation{Outcome: NotModified, Hints: sources.Hints{MaxAge: dur(20 * time.Hour)}},
+			wantIn: 11*time.Hour + 55*time.Minute, kind: KindSkip, reason: "skipDays from Sat 00:00, polled before them within ceiling 24h"},
+		{name: "skipDays: no open moment before the ceiling, the skip outlasts it",
+			now:  time.Date(2026, 3, 6, 23, 58, 0, 0, time.UTC),
+			feed: FeedHints{SkipDays: 1<<time.Saturday | 1<<time.Sunday}, obs: Observation{Outcome: NotModified},
+			wantIn: 48*time.Hour + 2*time.Minute, pastCeiling: true, kind: KindSkip,
+			reason: "skipDays until Mon 00:00, past ceiling 24h: no open hour before it"},
+		{name: "ttl 23h and skipHours 22–03 at 00:30: before 22:00, not at 00:30",
+			now:  time.Date(2026, 3, 2, 0, 30, 0, 0, time.UTC),
+			feed: FeedHints{TTL: 23 * time.Hour, HasTTL: true, SkipHours: 1<<22 | 1<<23 | 1<<0 | 1<<1 | 1<<2 | 1<<3},
+			obs:  Observation{Outcome: NotModified}, wantIn: 21*time.Hour + 25*time.Minute, kind: KindSkip,
+			reason: "skipHours from 22:00, polled before them within ceiling 24h"},
+		{name: "ttl 23h and skipHours 22–03 at 01:30: the skip moves the poll past the ceiling, it comes before",
+			now:  time.Date(2026, 3, 2, 1, 30, 0, 0, time.UTC),
+			feed: FeedHints{TTL: 23 * time.Hour, HasTTL: true, SkipHours: 1<<22 | 1<<23 | 1<<0 | 1<<1 | 1<<2 | 1<<3},
+			obs:  Observation{Outcome: NotModified}, wantIn: 20*time.Hour + 25*time.Minute, kind: KindSkip,
+			reason: "skipHours from 22:00, polled before them within ceiling 24h"},
+		{name: "a clamped ttl whose ceiling is open stays at the ceiling",
+			now:  time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC),
+			feed: FeedHints{TTL: 30 * time.Hour, HasTTL: true, SkipHours: 1 << 14},
+			obs:  Observation{Outcome: NotModified}, wantIn: 24 * time.Hour, kind: KindTTL,
+			reason: "ttl 1800m, clamped to ceiling 24h"},
 		{name: "skipDays covering every day are ignored", feed: FeedHints{SkipDays: 1<<7 - 1},
 			obs: Observation{Outcome: NotModified}, kind: KindAdaptive, reason: "(skipDays covers all 7 days, ignored)"},
 		{name: "websub: subscribed", obs: Observation{Outcome: NotModified, Subscribed: true},
@@ -136,8 +164,11 @@ func TestNextHints(t *testing.T) {
 			if c.wantIn != 0 && d.At.Sub(now) != c.wantIn {
 				t.Errorf("next poll in %v, want %v (reason %q)", d.At.Sub(now), c.wantIn, d.Reason)
 			}
-			if in := d.At.Sub(now); in < DefaultFloor || in > DefaultCeiling {
+			if in := d.At.Sub(now); in < DefaultFloor || (in > DefaultCeiling && !c.pastCeiling) {
 				t.Errorf("next poll in %v: outside [floor, ceiling]", in)
+			}
+			if c.cfg.Mode != Fixed && !readable(c.feed, d.At) {
+				t.Errorf("next poll at %s, in a skipped hour or day (%q)", d.At.UTC().Format("Mon 15:04"), d.Reason)
 			}
 		})
 	}
@@ -151,4 +182,55 @@ func TestSafetyBeforeRollOver(t *testing.T) {
 	if got := d.At.Sub(monday); got != 10*time.Hour || d.Reason != "websub: subscribed, safety poll → 10h" {
 		t.Errorf("safety poll in %v (%q), want 10h: half of 20 items at one an hour", got, d.Reason)
 	}
+}
+
+// Over a week of decision times, for feeds that skip weekends, nights or
+// all but one hour, under hints that reach close to the ceiling: the next
+// poll never falls in a skipped hour or day, and it lies past the ceiling
+// only when no open stretch of five minutes (the lead a poll placed before
+// skipped hours takes) lies between the floor and the ceiling.
+func TestSkipsWithinTheCeiling(t *testing.T) {
+	masks := map[string]FeedHints{
+		"weekend":            {SkipDays: 1<<time.Saturday | 1<<time.Sunday},
+		"nights 22–03":       {SkipHours: 1<<22 | 1<<23 | 1<<0 | 1<<1 | 1<<2 | 1<<3},
+		"all but 09:00":      {SkipHours: (1<<24 - 1) &^ (1 << 9)},
+		"weekend and 00–08":  {SkipDays: 1<<time.Saturday | 1<<time.Sunday, SkipHours: 1<<9 - 1},
+		"six days of seven":  {SkipDays: 1<<7 - 1 - 1<<time.Wednesday},
+		"weekend, ttl 23h":   {SkipDays: 1<<time.Saturday | 1<<time.Sunday, TTL: 23 * time.Hour, HasTTL: true},
+		"nights, ttl 23h":    {SkipHours: 1<<22 | 1<<23 | 1<<0 | 1<<1 | 1<<2 | 1<<3, TTL: 23 * time.Hour, HasTTL: true},
+		"all but 09:00, ttl": {SkipHours: (1<<24 - 1) &^ (1 << 9), TTL: 20 * time.Hour, HasTTL: true},
+	}
+	for name, feed := range masks {
+		for now := monday; now.Before(monday.Add(7 * 24 * time.Hour)); now = now.Add(37 * time.Minute) {
+			s := steadyState(now, 0.01)
+			s.Feed = feed
+			d, _ := Next(now, Config{Jitter: 0.1, Rand: func() float64 { return 0.7 }}, s, Observation{Outcome: NotModified})
+			in := d.At.Sub(now)
+			if !readable(feed, d.At) {
+				t.Fatalf("%s at %s: next poll %s, skipped (%q)", name, now.Format("Mon 15:04"), d.At.Format("Mon 15:04"), d.Reason)
+			}
+			if in < DefaultFloor {
+				t.Fatalf("%s at %s: next poll in %v, under the floor (%q)", name, now.Format("Mon 15:04"), in, d.Reason)
+			}
+			if in <= DefaultCeiling {
+				continue
+			}
+			for c := now.Add(DefaultFloor); !c.After(now.Add(DefaultCeiling)); c = c.Add(time.Minute) {
+				if readable(feed, c) && readable(feed, c.Add(5*time.Minute-time.Nanosecond)) {
+					t.Fatalf("%s at %s: next poll %s, past the ceiling though %s was open (%q)", name, now.Format("Mon 15:04"),
+						d.At.Format("Mon 15:04"), c.Format("Mon 15:04"), d.Reason)
+				}
+			}
+		}
+	}
+}
+
+// readable says whether the feed may be read at t by its skipHours and
+// skipDays (GMT), as RSS 2.0 defines them; a declaration covering every
+// hour or every day is ignored.
+func readable(f FeedHints, t time.Time) bool {
+	u := t.UTC()
+	hourSkipped := f.SkipHours != 1<<24-1 && f.SkipHours&(1<<u.Hour()) != 0
+	daySkipped := f.SkipDays != 1<<7-1 && f.SkipDays&(1<<u.Weekday()) != 0
+	return !hourSkipped && !daySkipped
 }

@@ -154,8 +154,14 @@ func (c *Client) finish(ds *domainState, scope Scope, trial bool, rawURL string,
 }
 
 // noteRateLimitLocked remembers a Retry-After for the URL and, when several
-// URLs of the domain keep answering 429, for the whole domain.
+// URLs of the domain keep answering 429, for the whole domain; neither
+// for longer than MaxRateLimitWait.
 func (c *Client) noteRateLimitLocked(rl *rateLimits, log *slog.Logger, rawURL string, fe *sources.FetchError, now time.Time) {
+	if limit := now.Add(c.opts.MaxRateLimitWait); fe.RetryAfter.After(limit) {
+		log.Info("Retry-After beyond the longest wait honoured; bounded",
+			"retry_after", fe.RetryAfter.UTC().Format(time.RFC3339), "until", limit.UTC().Format(time.RFC3339))
+		fe.RetryAfter = limit
+	}
 	if !fe.RetryAfter.IsZero() && fe.RetryAfter.After(now) {
 		if rl.perURL == nil {
 			rl.perURL = map[string]time.Time{}

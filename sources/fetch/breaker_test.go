@@ -359,3 +359,85 @@ func TestPageScopeKeepsItsOwnBreaker(t *testing.T) {
 		t.Errorf("%d requests, want 4", hits.Load())
 	}
 }
+
+// TestRateLimitWaitsAreBounded: two URLs of a host answering 429 with a
+// Retry-After of a year defer the URL and the whole host for at most
+// MaxRateLimitWait (the scheduler's ceiling, 24h by default), not a year:
+// a healthy feed on the host is fetched again a day later, and so is each
+// of the rate-limited URLs.
+func TestRateLimitWaitsAreBounded(t *testing.T) {
+	clock := newFakeClock()
+	var hits atomic.Int32
+	limited := atomic.Bool{}
+	limited.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Path == "/healthy" || !limited.Load() {
+			return
+		}
+		w.Header().Set("Retry-After", "31536000") // a year
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	defer srv.Close()
+	opts := testOptions()
+	opts.Now = clock.Now
+	c := New(opts)
+	get := func(path string) error {
+		_, err := c.Get(context.Background(), Request{URL: srv.URL + path})
+		return err
+	}
+	const bound = 24 * time.Hour // the default MaxRateLimitWait
+	for _, p := range []string{"/a", "/b", "/c"} {
+		fe := asFetchError(t, get(p))
+		if fe.Kind != sources.KindRateLimited {
+			t.Fatalf("%s: %v", p, fe)
+		}
+		if limit := clock.Now().Add(bound); fe.RetryAfter.After(limit) {
+			t.Errorf("%s: Retry-After handed back %v, beyond the bound %v", p, fe.RetryAfter, limit)
+		}
+	}
+	fe := asFetchError(t, get("/healthy"))
+	if fe.Kind != sources.KindDeferred {
+		t.Fatalf("the host after 429s from three URLs: %v, want it deferred", fe)
+	}
+	if limit := clock.Now().Add(bound); fe.RetryAfter.After(limit) {
+		t.Fatalf("the host is deferred until %v (%q), beyond the bound %v", fe.RetryAfter, fe.Msg, limit)
+	}
+	clock.Advance(bound - time.Minute)
+	if fe := asFetchError(t, get("/healthy")); fe.Kind != sources.KindDeferred {
+		t.Fatalf("before the bound: %v, want still deferred", fe)
+	}
+	before := hits.Load()
+	clock.Advance(time.Minute + time.Second)
+	limited.Store(false)
+	for _, p := range []string{"/healthy", "/a", "/b", "/c"} {
+		if err := get(p); err != nil {
+			t.Errorf("%s a day later: %v, want it fetched", p, err)
+		}
+	}
+	if n := hits.Load() - before; n != 4 {
+		t.Errorf("%d requests reached the host a day later, want 4", n)
+	}
+}
+
+// TestZeroRetryAfterIsNotRetriedAtOnce: "Retry-After: 0", or a date
+// already past, on a 429 or 503 is retried within the call only after the
+// usual backoff, never at once.
+func TestZeroRetryAfterIsNotRetriedAtOnce(t *testing.T) {
+	clock := newFakeClock()
+	opts := testOptions()
+	opts.Now = clock.Now
+	opts.RetryBaseDelay = time.Second
+	c := New(opts)
+	for _, ra := range []time.Time{clock.Now(), clock.Now().Add(-time.Hour)} {
+		for attempt := 1; attempt <= 2; attempt++ {
+			fe := &sources.FetchError{Kind: sources.KindRateLimited, Status: 503, RetryAfter: ra}
+			wait, retry := c.retryWait(context.Background(), fe, attempt)
+			// The backoff's jitter draws from half to one and a half of
+			// the base, doubled per attempt.
+			if min := time.Duration(attempt) * 500 * time.Millisecond; !retry || wait < min {
+				t.Errorf("Retry-After %v, attempt %d: wait %v (retry %v), want at least %v", clock.Now().Sub(ra), attempt, wait, retry, min)
+			}
+		}
+	}
+}

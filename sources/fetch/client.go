@@ -131,14 +131,17 @@ func (c *Client) retryWait(ctx context.Context, fe *sources.FetchError, attempt 
 		}
 	case sources.KindRateLimited:
 		// Only a short, explicit pause is waited out here; anything longer
-		// belongs to the scheduler.
+		// belongs to the scheduler. "Retry-After: 0" (or a date past) is
+		// not an invitation to ask again at once: the retry backs off as
+		// any other does.
 		if fe.RetryAfter.IsZero() {
 			return 0, false
 		}
-		wait = max(0, fe.RetryAfter.Sub(c.opts.Now()))
+		wait = fe.RetryAfter.Sub(c.opts.Now())
 		if wait > c.opts.MaxRetryAfterWait {
 			return 0, false
 		}
+		wait = max(wait, sources.Backoff(c.opts.RetryBaseDelay, attempt))
 	default:
 		return 0, false
 	}

@@ -26,6 +26,7 @@ const (
 	DefaultRateLimitHits     = 3
 	DefaultRateLimitWindow   = 5 * time.Minute
 	DefaultRateLimitPause    = 60 * time.Second
+	DefaultMaxRateLimitWait  = 24 * time.Hour
 	DefaultMaxDomains        = 10000
 )
 
@@ -113,6 +114,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.RateLimitPause <= 0 {
 		o.RateLimitPause = DefaultRateLimitPause
+	}
+	if o.MaxRateLimitWait <= 0 {
+		o.MaxRateLimitWait = DefaultMaxRateLimitWait
 	}
 	if o.MaxDomains <= 0 {
 		o.MaxDomains = DefaultMaxDomains

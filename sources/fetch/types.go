@@ -76,6 +76,11 @@ type Options struct {
 	RateLimitHits   int
 	RateLimitWindow time.Duration
 	RateLimitPause  time.Duration
+	// MaxRateLimitWait bounds how long a Retry-After keeps a URL, or a
+	// whole registrable domain, deferred (default 24h, the scheduler's
+	// ceiling): a server asking for a year must not silence every feed it
+	// hosts for a year. The daemon sets it to the scheduler's own bound.
+	MaxRateLimitWait time.Duration
 	// MaxDomains bounds the per-domain state kept (default 10000); the
 	// least recently used idle domains are forgotten first.
 	MaxDomains int
