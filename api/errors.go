@@ -83,7 +83,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, store.ErrConflict):
 		writeJSON(w, http.StatusConflict, errorBody{Error: "already exists"})
 	default:
-		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", loggedPath(r.URL.Path), "err", err)
 		writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error; the server log has the details"})
 	}
 }

@@ -42,9 +42,23 @@ func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter 
 // info log shows what people and programs asked of the API.
 var probePaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
 
+// callbackPrefix is where the WebSub callbacks are served: the rest of
+// such a path is a subscription's callback token, a secret.
+const callbackPrefix = "/websub/"
+
+// loggedPath is a request's path as logs show it: a WebSub callback's
+// token is redacted, since anyone holding it could post to the
+// subscription's callback.
+func loggedPath(p string) string {
+	if strings.HasPrefix(p, callbackPrefix) && len(p) > len(callbackPrefix) {
+		return callbackPrefix + "[redacted]"
+	}
+	return p
+}
+
 // observe logs one line per request (method, path, status, duration; never
-// headers, so never a token) and turns a panic into a logged 500 instead of
-// a dropped connection.
+// headers, so never a token, nor a callback's token in the path) and turns
+// a panic into a logged 500 instead of a dropped connection.
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -54,7 +68,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				if err, ok := v.(error); ok && errors.Is(err, http.ErrAbortHandler) {
 					panic(v)
 				}
-				s.log.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path,
+				s.log.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", loggedPath(r.URL.Path),
 					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				if rec.status == 0 {
 					writeError(rec, http.StatusInternalServerError, "internal error; the server log has the details")
@@ -64,7 +78,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			if probePaths[r.URL.Path] {
 				level = slog.LevelDebug
 			}
-			s.log.Log(r.Context(), level, "http request", "method", r.Method, "path", r.URL.Path,
+			s.log.Log(r.Context(), level, "http request", "method", r.Method, "path", loggedPath(r.URL.Path),
 				"status", rec.status, "bytes", rec.bytes, "duration_ms", time.Since(start).Milliseconds())
 		}()
 		next.ServeHTTP(rec, r)

@@ -79,3 +79,22 @@ func TestProbeRequestsLogAtDebug(t *testing.T) {
 		}
 	}
 }
+
+// A WebSub callback's path holds the subscription's token: the request
+// log shows the route, never the token.
+func TestRequestLogRedactsCallbackTokens(t *testing.T) {
+	const token = "0123456789abcdef0123456789abcdef0123456789abcdef"
+	e := newEnv(t, "sqlite", func(o *apiOptions) { o.WebSub = http.NotFoundHandler() })
+	for _, p := range []string{"/websub/" + token, "/websub/" + token + "?hub.mode=denied&hub.topic=x"} {
+		// The callbacks are the hubs' protocol, not the API's document.
+		e.call(call{method: "GET", path: p, offSpec: true})
+		e.call(call{method: "POST", path: p, offSpec: true})
+	}
+	logs := e.logs.String()
+	if strings.Contains(logs, token) {
+		t.Errorf("request log contains the callback token:\n%s", logs)
+	}
+	if n := strings.Count(logs, "path=/websub/[redacted]"); n != 4 {
+		t.Errorf("%d request lines name the callback route, want 4:\n%s", n, logs)
+	}
+}

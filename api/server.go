@@ -98,7 +98,7 @@ func (s *Server) routes() http.Handler {
 		mux.Handle("/mcp", s.mcp)
 	}
 	if s.websub != nil {
-		mux.Handle("/websub/", s.websub)
+		mux.Handle(callbackPrefix, s.websub)
 	}
 
 	api := func(pattern string, h handlerFunc) {

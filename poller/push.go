@@ -16,12 +16,21 @@ import (
 // pipeline as a poll (so a push and a poll of one item make one article),
 // no fetch deadline, and a poll_runs row with outcome pushed. The
 // scheduler learns from the new items; the next poll stays where it is.
+// A push that brings nothing new (a hub's retry of a delivery already
+// stored, a replay) writes nothing, not even a poll_runs row.
 func (p *Poller) Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (Outcome, error) {
 	start := time.Now()
 	out := Outcome{SourceID: src.ID, SourceType: src.SourceType, Status: model.StatusPushed, ItemsSeen: len(items)}
 	processed, err := p.pipeline.Run(ctx, pipeline.Batch{Source: src, Items: items})
 	if err != nil {
 		return out, fmt.Errorf("push to source %d: %w", src.ID, err)
+	}
+	if len(processed.Articles) == 0 {
+		out.ItemsDuplicate = processed.Duplicates
+		out.DurationMS = time.Since(start).Milliseconds()
+		p.log.Info("push with nothing new; not recorded", "source_id", src.ID, "host", hostOf(src.URL), "seen", out.ItemsSeen,
+			"duplicate", out.ItemsDuplicate, "ms", out.DurationMS)
+		return out, nil
 	}
 	var st schedule.State
 	if err := st.UnmarshalText([]byte(src.ScheduleState)); err != nil {

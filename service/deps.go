@@ -32,6 +32,9 @@ type SourceStore interface {
 	// SourcesMentioning returns the workspace's sources whose URL contains
 	// one of parts, compared case-insensitively.
 	SourcesMentioning(ctx context.Context, workspaceID int64, parts ...string) ([]model.FeedSource, error)
+	// SubscriptionDueNow makes the WebSub subscription of a source (if it
+	// has one) due at once, so that the next sync tells its hub.
+	SubscriptionDueNow(ctx context.Context, sourceID int64) error
 }
 
 // Store is all the storage the service uses.
@@ -75,8 +78,9 @@ type Poller interface {
 	PollNow(ctx context.Context, workspaceID, sourceID int64) (poller.Outcome, error)
 }
 
-// Subscriptions hears of sources that were paused, resumed or deleted,
-// so that their push subscriptions follow (*websub.Subscriber).
+// Subscriptions hears of sources that were paused, resumed or deleted
+// after the service made their push subscriptions due, so that a
+// subscriber in this process acts at once (*websub.Subscriber).
 type Subscriptions interface {
 	SourceChanged(ctx context.Context, sourceID int64)
 }

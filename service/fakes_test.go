@@ -19,6 +19,9 @@ type memStore struct {
 	mu         sync.Mutex
 	workspaces []model.Workspace
 	sources    []model.FeedSource
+	// subsDue are the sources whose push subscription was made due, in
+	// order.
+	subsDue []int64
 }
 
 var _ service.Store = (*memStore)(nil)
@@ -176,6 +179,13 @@ func (m *memStore) DeleteSource(_ context.Context, workspaceID, id int64) error 
 	if i := m.find(workspaceID, id); i >= 0 {
 		m.sources = append(m.sources[:i], m.sources[i+1:]...)
 	}
+	return nil
+}
+
+func (m *memStore) SubscriptionDueNow(_ context.Context, sourceID int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.subsDue = append(m.subsDue, sourceID)
 	return nil
 }
 

@@ -23,7 +23,8 @@ type Options struct {
 	// ErrUnavailable.
 	Poller Poller
 	// Subscriptions, when set, is told of sources paused, resumed or
-	// deleted.
+	// deleted. Without it their subscriptions are still made due (the
+	// store's), for whichever daemon syncs next.
 	Subscriptions Subscriptions
 	// RSSIntervalMinutes is the polling interval of an rss or api source
 	// created without one.

@@ -285,17 +285,25 @@ func (s *Service) UpdateSource(ctx context.Context, workspaceID, id int64, ch So
 		return nil, notFound("source")
 	}
 	if err == nil && ch.IsActive != nil {
-		s.sourceChanged(ctx, src.ID)
+		err = s.sourceChanged(ctx, src.ID)
 	}
 	return updated, err
 }
 
-// sourceChanged tells the subscriptions of a source paused, resumed or
-// deleted.
-func (s *Service) sourceChanged(ctx context.Context, id int64) {
+// sourceChanged is the one path by which a source paused, resumed or
+// deleted reaches its WebSub subscription, whoever changed it (the API,
+// the command line, a tool): the subscription is made due at once in the
+// database, so the next sync of whichever daemon runs tells the hub (a
+// paused or deleted source is unsubscribed, a resumed one subscribed
+// again), and a subscriber in this process is woken to do it now.
+func (s *Service) sourceChanged(ctx context.Context, id int64) error {
+	if err := s.opts.Store.SubscriptionDueNow(ctx, id); err != nil {
+		return fmt.Errorf("source %d changed, but its push subscription was not updated: %w", id, err)
+	}
 	if s.opts.Subscriptions != nil {
 		s.opts.Subscriptions.SourceChanged(ctx, id)
 	}
+	return nil
 }
 
 // DeleteSource removes a source and its poll history; its articles and
@@ -310,7 +318,7 @@ func (s *Service) DeleteSource(ctx context.Context, workspaceID, id int64) error
 		return notFound("source")
 	}
 	if err == nil {
-		s.sourceChanged(ctx, src.ID)
+		err = s.sourceChanged(ctx, src.ID)
 	}
 	return err
 }

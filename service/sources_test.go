@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -289,6 +290,43 @@ func TestUpdateDeleteSource(t *testing.T) {
 }
 
 func ignore[T any](_ T, err error) error { return err }
+
+// Pausing, resuming or deleting a source makes its push subscription due
+// at once in the store, whichever caller it is and whether or not a
+// subscriber runs in this process (the command line has none): one path.
+// A change that leaves is_active alone does not.
+func TestSourceChangesReachTheSubscription(t *testing.T) {
+	woken := &wakeCount{}
+	for name, subs := range map[string]service.Subscriptions{"no subscriber in this process": nil, "a subscriber here": woken} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, func(o *service.Options) { o.Subscriptions = subs })
+			ctx := context.Background()
+			c, err := f.svc.CreateSource(ctx, f.wsID, service.SourceSpec{URL: "https://a.test/feed"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := c.Source.ID
+			for _, ch := range []service.SourceChange{{Title: ptr("t")}, {IsActive: ptr(false)}, {IsActive: ptr(true)}} {
+				if _, err := f.svc.UpdateSource(ctx, 0, id, ch); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := f.svc.DeleteSource(ctx, f.wsID, id); err != nil {
+				t.Fatal(err)
+			}
+			if want := []int64{id, id, id}; !slices.Equal(f.st.subsDue, want) {
+				t.Errorf("subscriptions made due: %v, want %v (pause, resume, delete)", f.st.subsDue, want)
+			}
+		})
+	}
+	if woken.n != 3 {
+		t.Errorf("the subscriber here was woken %d times, want 3", woken.n)
+	}
+}
+
+type wakeCount struct{ n int }
+
+func (w *wakeCount) SourceChanged(context.Context, int64) { w.n++ }
 
 func TestPollSource(t *testing.T) {
 	ctx := context.Background()

@@ -39,6 +39,22 @@ func (s *Subscriber) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // one is taken as this, so a subscription is renewed at least yearly.
 const maxLease = 365 * 24 * time.Hour
 
+// grantedLease reads the hub.lease_seconds of a verification. The value is
+// parsed as a bounded integer before any arithmetic: a count of seconds
+// beyond maxLease (up to any number of digits) is maxLease, never a
+// duration that wrapped around. A value that is not a positive whole
+// number is taken as the lease asked for.
+func grantedLease(v string, asked time.Duration) time.Duration {
+	n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange), err == nil && n > uint64(maxLease/time.Second):
+		return maxLease
+	case err != nil || n == 0:
+		return min(asked, maxLease)
+	}
+	return time.Duration(n) * time.Second
+}
+
 // verify answers the hub's verification of intent: the challenge is
 // echoed only for the mode and topic this subscriber asked for and still
 // awaits; a denial is recorded.
@@ -57,6 +73,14 @@ func (s *Subscriber) verify(w http.ResponseWriter, r *http.Request, token string
 	}
 	now := time.Now()
 	switch {
+	case mode == "denied" && sub.PendingMode != "subscribe":
+		// A denial carries no challenge: taken only as the answer to a
+		// subscription request the subscriber sent and still awaits, like
+		// a verification, or anyone holding the callback could end it.
+		s.log.Warn("websub: denial of a subscription not awaiting the hub refused", "source_id", sub.SourceID,
+			"state", sub.State, "awaiting", sub.PendingMode)
+		http.NotFound(w, r)
+		return
 	case mode == "denied":
 		reason := strings.TrimSpace("hub denied the subscription " + q.Get("hub.reason"))
 		if err := s.opts.Store.EndSubscription(r.Context(), *sub, model.SubDenied, reason, now.Add(24*time.Hour)); err != nil {
@@ -71,11 +95,7 @@ func (s *Subscriber) verify(w http.ResponseWriter, r *http.Request, token string
 		http.NotFound(w, r)
 		return
 	case mode == "subscribe":
-		secs, err := strconv.ParseInt(q.Get("hub.lease_seconds"), 10, 64)
-		lease := time.Duration(secs) * time.Second
-		if err != nil || secs <= 0 || lease > maxLease {
-			lease = min(s.opts.Lease, maxLease)
-		}
+		lease := grantedLease(q.Get("hub.lease_seconds"), s.opts.Lease)
 		expires := now.Add(lease)
 		if err := s.opts.Store.VerifySubscription(r.Context(), *sub, int(lease/time.Second), expires, s.renewAt(now, lease)); err != nil {
 			s.fail(w, err)
@@ -98,31 +118,59 @@ func (s *Subscriber) verify(w http.ResponseWriter, r *http.Request, token string
 	_, _ = io.WriteString(w, challenge)
 }
 
-// deliver takes a content distribution. It answers 2xx to everything it
-// will not take for its signature (so the hub does not retry) and stores
-// only what the subscription's secret signed.
+// deliver takes a content distribution. A subscription that ended, or
+// whose source was paused or deleted, answers 410 Gone: the
+// Recommendation lets a subscriber say so, and the hub then drops it.
+// It answers 2xx to everything it will not take for its signature (so
+// the hub does not retry), stores only what the subscription's secret
+// signed, and acknowledges a delivery it already stored (a hub's retry, a
+// replay) without storing anything again.
 func (s *Subscriber) deliver(w http.ResponseWriter, r *http.Request, token string) {
 	arrived := time.Now()
 	sub, err := s.opts.Store.SubscriptionByToken(r.Context(), token)
-	if err == nil && sub.State != model.SubVerified {
-		err = store.ErrNotFound
-	}
-	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			s.m.Deliveries.WithLabelValues(OutcomeUnknown).Inc()
-			s.log.Warn("websub: delivery to an unknown or unverified subscription refused", "remote", r.RemoteAddr)
-		}
-		s.notFoundOrFail(w, r, err)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && sub.State == model.SubPending) {
+		s.m.Deliveries.WithLabelValues(OutcomeUnknown).Inc()
+		s.log.Warn("websub: delivery to an unknown or unverified subscription refused", "remote", r.RemoteAddr)
+		http.NotFound(w, r)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			s.reject(r.Context(), sub, OutcomeTooLarge, "delivery larger than the limit refused", "limit", s.opts.MaxBodyBytes)
-			http.Error(w, "delivery too large", http.StatusRequestEntityTooLarge)
-			return
-		}
+		s.fail(w, err)
+		return
+	}
+	if sub.State != model.SubVerified {
+		s.gone(w, sub, "the subscription "+sub.State)
+		return
+	}
+	src, err := s.opts.Store.GetSource(r.Context(), 0, sub.SourceID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.gone(w, sub, "the source was deleted")
+		return
+	case err != nil:
+		s.fail(w, err)
+		return
+	case !src.IsActive:
+		s.gone(w, sub, "the source is paused")
+		return
+	}
+	body, release, err := s.bodies.readBody(r.Body, r.ContentLength, s.opts.MaxBodyBytes)
+	defer release()
+	switch {
+	case errors.Is(err, errTooLarge):
+		s.reject(r.Context(), sub, OutcomeTooLarge, "delivery larger than the limit refused", "limit", s.opts.MaxBodyBytes)
+		http.Error(w, "delivery too large", http.StatusRequestEntityTooLarge)
+		return
+	case errors.Is(err, errBudget):
+		// Not the hub's fault, and not counted against the subscription:
+		// it retries later.
+		s.m.Deliveries.WithLabelValues(OutcomeBusy).Inc()
+		s.log.Warn("websub: delivery deferred, too many unverified deliveries at once", "source_id", sub.SourceID,
+			"limit_bytes", s.bodies.limit)
+		w.Header().Set("Retry-After", "60")
+		http.Error(w, "too many deliveries at once; retry later", http.StatusServiceUnavailable)
+		return
+	case err != nil:
 		http.Error(w, "could not read the delivery", http.StatusBadRequest)
 		return
 	}
@@ -143,31 +191,41 @@ func (s *Subscriber) deliver(w http.ResponseWriter, r *http.Request, token strin
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	src, err := s.opts.Store.GetSource(r.Context(), 0, sub.SourceID)
-	if err != nil || !src.IsActive {
-		s.m.Deliveries.WithLabelValues(OutcomeUnknown).Inc()
-		if err == nil || errors.Is(err, store.ErrNotFound) {
-			http.NotFound(w, r)
-			return
-		}
-		s.fail(w, err)
-		return
-	}
+	release() // signed: what is left to do holds the parsed items, not the body
 	out, err := s.opts.Pusher.Push(r.Context(), *src, parsed.Items)
-	if err != nil {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.gone(w, sub, "the source was deleted")
+		return
+	case err != nil:
 		s.m.Deliveries.WithLabelValues(OutcomeError).Inc()
 		s.fail(w, err) // 5xx: the hub retries
 		return
 	}
 	if err := s.opts.Store.RecordDelivery(r.Context(), sub.ID, true); err != nil {
-		s.log.Warn("websub: delivery stored but not counted", "source_id", sub.SourceID, "err", err)
+		s.log.Warn("websub: delivery taken but not counted", "source_id", sub.SourceID, "err", err)
+	}
+	stored := time.Now()
+	if out.ItemsNew == 0 {
+		s.m.Deliveries.WithLabelValues(OutcomeDuplicate).Inc()
+		s.log.Info("websub: delivery with nothing new acknowledged", "source_id", sub.SourceID, "items", out.ItemsSeen,
+			"duplicate", out.ItemsDuplicate, "ms", stored.Sub(arrived).Milliseconds())
+		w.WriteHeader(http.StatusNoContent)
+		return
 	}
 	s.m.Deliveries.WithLabelValues(OutcomeStored).Inc()
-	stored := time.Now()
 	s.log.Info("websub: delivery stored", "source_id", sub.SourceID, "items", out.ItemsSeen, "new", out.ItemsNew,
 		"duplicate", out.ItemsDuplicate, "arrived", arrived.UTC().Format(time.RFC3339Nano),
 		"stored", stored.UTC().Format(time.RFC3339Nano), "ms", stored.Sub(arrived).Milliseconds())
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// gone answers 410 to a delivery for a subscription that is over: the hub
+// is to stop sending.
+func (s *Subscriber) gone(w http.ResponseWriter, sub *model.Subscription, why string) {
+	s.m.Deliveries.WithLabelValues(OutcomeGone).Inc()
+	s.log.Info("websub: delivery for a subscription that is over answered 410", "source_id", sub.SourceID, "why", why)
+	http.Error(w, "subscription ended: "+why, http.StatusGone)
 }
 
 // reject counts and logs a delivery that is not stored.

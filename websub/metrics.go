@@ -17,6 +17,15 @@ const (
 	OutcomeTooLarge     = "too_large"
 	OutcomeUnparsable   = "unparsable"
 	OutcomeError        = "error"
+	// OutcomeDuplicate: signed, and every item already stored (a hub's
+	// retry, a replay): acknowledged, nothing written.
+	OutcomeDuplicate = "duplicate"
+	// OutcomeGone: the subscription ended, or its source was paused or
+	// deleted: answered 410, so the hub drops it.
+	OutcomeGone = "gone"
+	// OutcomeBusy: too many unverified bodies held at once: answered 503,
+	// the hub retries.
+	OutcomeBusy = "busy"
 )
 
 // Metrics are the subscriber's Prometheus collectors.
@@ -36,7 +45,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		Subscriptions: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "feedpoller_websub_subscriptions",
 			Help: "WebSub subscriptions by state (pending, verified, denied, expired, unsubscribed)."}, []string{"state"}),
 		Deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "feedpoller_websub_deliveries_total",
-			Help: "WebSub content distributions by outcome: stored, or why not (unsigned, bad_signature, unknown, too_large, unparsable, error)."},
+			Help: "WebSub content distributions by outcome: stored, or why not (duplicate, unsigned, bad_signature, unknown, gone, too_large, busy, unparsable, error)."},
 			[]string{"outcome"}),
 		Requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "feedpoller_websub_requests_total",
 			Help: "Subscription requests sent to hubs by mode and result (accepted, failed)."}, []string{"mode", "result"}),
@@ -44,8 +53,8 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 	for _, st := range model.SubscriptionStates() {
 		m.Subscriptions.WithLabelValues(st)
 	}
-	for _, o := range []string{OutcomeStored, OutcomeUnsigned, OutcomeBadSignature, OutcomeUnknown, OutcomeTooLarge,
-		OutcomeUnparsable, OutcomeError} {
+	for _, o := range []string{OutcomeStored, OutcomeDuplicate, OutcomeUnsigned, OutcomeBadSignature, OutcomeUnknown,
+		OutcomeGone, OutcomeTooLarge, OutcomeBusy, OutcomeUnparsable, OutcomeError} {
 		m.Deliveries.WithLabelValues(o)
 	}
 	if reg == nil {

@@ -38,7 +38,6 @@ type Store interface {
 	VerifySubscription(ctx context.Context, sub model.Subscription, leaseSeconds int, expires, renewAt time.Time) error
 	EndSubscription(ctx context.Context, sub model.Subscription, state, reason string, next time.Time) error
 	DeleteSubscription(ctx context.Context, id int64) error
-	SubscriptionDueNow(ctx context.Context, sourceID int64) error
 	ExpireSubscriptions(ctx context.Context, t time.Time) (int, error)
 	RecordDelivery(ctx context.Context, id int64, stored bool) error
 	CountSubscriptions(ctx context.Context) (map[string]int, error)
@@ -70,6 +69,10 @@ type Options struct {
 	Interval time.Duration
 	// MaxBodyBytes bounds a content distribution (larger: 413).
 	MaxBodyBytes int64
+	// MaxUnverifiedBytes bounds the bodies held at once before their
+	// signature is checked, all deliveries together (0: four times
+	// MaxBodyBytes). A delivery that does not fit is answered 503.
+	MaxUnverifiedBytes int64
 	// MaxItems caps the items taken from one delivery.
 	MaxItems int
 	// UserAgent of subscription requests.
@@ -86,11 +89,12 @@ func DefaultOptions() Options {
 // Subscriber makes, renews and drops subscriptions and serves their
 // callbacks.
 type Subscriber struct {
-	opts Options
-	base string
-	log  *slog.Logger
-	m    *Metrics
-	wake chan struct{}
+	opts   Options
+	base   string
+	log    *slog.Logger
+	m      *Metrics
+	wake   chan struct{}
+	bodies *bodyBudget
 }
 
 // ValidPublicURL says whether raw can be the public URL callbacks are
@@ -127,8 +131,12 @@ func New(opts Options) (*Subscriber, error) {
 		}
 		opts.Metrics = m
 	}
+	if opts.MaxUnverifiedBytes <= 0 {
+		opts.MaxUnverifiedBytes = 4 * opts.MaxBodyBytes
+	}
+	opts.MaxUnverifiedBytes = max(opts.MaxUnverifiedBytes, opts.MaxBodyBytes+1)
 	return &Subscriber{opts: opts, base: strings.TrimRight(opts.PublicURL, "/"), log: opts.Log, m: opts.Metrics,
-		wake: make(chan struct{}, 1)}, nil
+		wake: make(chan struct{}, 1), bodies: &bodyBudget{limit: opts.MaxUnverifiedBytes}}, nil
 }
 
 // CallbackPath is the route of the callbacks under the API listener.
@@ -154,13 +162,11 @@ func (s *Subscriber) Run(ctx context.Context) {
 	}
 }
 
-// SourceChanged makes the subscription of a source that was paused,
-// resumed or deleted due at once, so the hub is told at the next sync
-// (by whichever daemon runs it), and wakes this one's.
-func (s *Subscriber) SourceChanged(ctx context.Context, sourceID int64) {
-	if err := s.opts.Store.SubscriptionDueNow(ctx, sourceID); err != nil {
-		s.log.Warn("websub: could not schedule the subscription's update; the next sync finds it", "source_id", sourceID, "err", err)
-	}
+// SourceChanged hears that a source was paused, resumed or deleted. The
+// source service has made its subscription due at once already (whatever
+// process changed the source, the CLI included, so that whichever daemon
+// syncs next tells the hub); this wakes this daemon's sync to do it now.
+func (s *Subscriber) SourceChanged(_ context.Context, _ int64) {
 	select {
 	case s.wake <- struct{}{}:
 	default:
@@ -281,7 +287,16 @@ func (s *Subscriber) send(ctx context.Context, sub model.Subscription, r model.S
 	if err != nil || !ok {
 		return err
 	}
-	err = s.post(ctx, r)
+	err = s.post(ctx, r, true)
+	if refusedLease(r, err) {
+		// hub.lease_seconds is optional (§5.1): a hub that refuses the
+		// lease asked (one with a shorter maximum answers 400) is asked
+		// again without it, and grants its own.
+		s.m.Requests.WithLabelValues(r.Mode, result(err)).Inc()
+		s.log.Info("websub: hub refused the lease asked; asking again without one", "source_id", sub.SourceID,
+			"hub", r.HubURL, "lease_seconds", int64(s.opts.Lease/time.Second), "err", err)
+		err = s.post(ctx, r, false)
+	}
 	s.m.Requests.WithLabelValues(r.Mode, result(err)).Inc()
 	if err != nil {
 		retry := now.Add(backoff(sub.Failures + 1))
@@ -311,8 +326,29 @@ func backoff(n int) time.Duration {
 	return min(d, 24*time.Hour)
 }
 
-// post sends one subscription request to the hub.
-func (s *Subscriber) post(ctx context.Context, r model.SubscriptionRequest) error {
+// hubRefusal is a hub's non-2xx answer to a subscription request.
+type hubRefusal struct {
+	mode, host string
+	status     int
+	body       string
+}
+
+func (e *hubRefusal) Error() string {
+	return fmt.Sprintf("%s request to hub %s: HTTP %d: %s", e.mode, e.host, e.status, e.body)
+}
+
+// refusedLease says whether err is a hub's refusal of a subscription
+// request that may be about the lease it asked: 400 or 422, what hubs
+// answer a parameter they will not take.
+func refusedLease(r model.SubscriptionRequest, err error) bool {
+	var hr *hubRefusal
+	return r.Mode == "subscribe" && errors.As(err, &hr) &&
+		(hr.status == http.StatusBadRequest || hr.status == http.StatusUnprocessableEntity)
+}
+
+// post sends one subscription request to the hub; a subscription asks for
+// Options.Lease when withLease is set.
+func (s *Subscriber) post(ctx context.Context, r model.SubscriptionRequest, withLease bool) error {
 	u, err := url.Parse(r.HubURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("hub URL %q is not an absolute http(s) URL", r.HubURL)
@@ -320,7 +356,9 @@ func (s *Subscriber) post(ctx context.Context, r model.SubscriptionRequest) erro
 	form := url.Values{"hub.mode": {r.Mode}, "hub.topic": {r.TopicURL}, "hub.callback": {s.callback(r.CallbackToken)}}
 	if r.Mode == "subscribe" {
 		form.Set("hub.secret", r.Secret)
-		form.Set("hub.lease_seconds", fmt.Sprint(int64(s.opts.Lease/time.Second)))
+		if withLease {
+			form.Set("hub.lease_seconds", fmt.Sprint(int64(s.opts.Lease/time.Second)))
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
@@ -339,8 +377,15 @@ func (s *Subscriber) post(ctx context.Context, r model.SubscriptionRequest) erro
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
-		return fmt.Errorf("%s request to hub %s: HTTP %d: %s", r.Mode, u.Host, resp.StatusCode,
-			strings.ToValidUTF8(strings.TrimSpace(string(b)), ""))
+		// A hub may quote the request back: the callback's token and the
+		// secret stay out of the error stored and logged.
+		text := strings.ToValidUTF8(strings.TrimSpace(string(b)), "")
+		for _, secret := range []string{r.CallbackToken, r.Secret} {
+			if secret != "" {
+				text = strings.ReplaceAll(text, secret, "[redacted]")
+			}
+		}
+		return &hubRefusal{mode: r.Mode, host: u.Host, status: resp.StatusCode, body: text}
 	}
 	return nil
 }

@@ -56,7 +56,7 @@ func TestHubOnInternalAddressRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		err = s.post(context.Background(), model.SubscriptionRequest{Mode: "subscribe", HubURL: hub.URL,
-			TopicURL: "https://example.com/feed.xml", CallbackToken: "t", Secret: "s"})
+			TopicURL: "https://example.com/feed.xml", CallbackToken: "t", Secret: "s"}, true)
 		if allow != (err == nil) {
 			t.Fatalf("allow private networks %v: %v", allow, err)
 		}

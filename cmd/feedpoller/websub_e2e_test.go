@@ -306,3 +306,49 @@ func TestWebSubThroughTheBinary(t *testing.T) {
 		})
 	}
 }
+
+// TestWebSubPauseFromTheCLI: `feedpoller sources set ID --active=false`,
+// run beside the daemon, unsubscribes at the hub as the API's pause does
+// (one path, the source service's), not at the next renewal days later;
+// `--active=true` subscribes again. On both databases.
+func TestWebSubPauseFromTheCLI(t *testing.T) {
+	for _, dialect := range testdb.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			hub := websubtest.New(t, websubtest.Behaviour{})
+			site := newHubSite(t, map[string]string{"feed": hub.URL})
+			dir := t.TempDir()
+			dbURL := testdb.URL(t, dialect)
+			addr := daemontest.FreeAddr(t)
+			env := quietEnv(dbURL, "FEEDPOLLER_FETCH_ATTEMPTS=1")
+			run := func(args ...string) string { t.Helper(); return mustCLI(t, dir, env, args...) }
+			ws := strings.TrimSpace(run("workspaces", "add", "--name", "pause", "--quiet"))
+			id := strings.TrimSpace(run("sources", "add", "--workspace", ws, "--url", site.URL+"/feed.xml", "--quiet"))
+			st := openTestStore(t, env)
+			var sourceID int64
+			fmt.Sscan(id, &sourceID)
+
+			d := startDaemon(t, dir, baseEnv(dbURL, "FEEDPOLLER_ADMIN_TOKEN=pause-admin-token", "FEEDPOLLER_POLLER_SCHEDULE=@every 1s",
+				"FEEDPOLLER_FETCH_ATTEMPTS=1", "FEEDPOLLER_LISTEN="+addr, "FEEDPOLLER_PUBLIC_URL=http://"+addr,
+				"FEEDPOLLER_WEBSUB_SYNC_INTERVAL=1s"))
+			waitFor(t, "the subscription verified", func() bool { r, _ := subOf(t, st, sourceID); return r.State == model.SubVerified })
+			if reqs := hub.Requests(); len(reqs) != 1 || reqs[0].LeaseAsked != 864000 {
+				t.Fatalf("hub requests: %+v; want one subscription of ten days, renewed in days, not seconds", reqs)
+			}
+
+			if out := run("sources", "set", id, "--active=false"); !strings.Contains(out, "active false") {
+				t.Fatalf("sources set --active=false: %s", out)
+			}
+			waitFor(t, "the unsubscription verified", func() bool { r, _ := subOf(t, st, sourceID); return r.State == model.SubUnsubscribed })
+			waitFor(t, "the hub to drop the subscription", func() bool { return len(hub.Subscriptions()) == 0 })
+			if reqs := hub.Requests(); len(reqs) != 2 || reqs[1].Mode != "unsubscribe" {
+				t.Fatalf("hub requests after the pause: %+v", reqs)
+			}
+
+			run("sources", "set", id, "--active=true")
+			waitFor(t, "the subscription made again", func() bool { r, _ := subOf(t, st, sourceID); return r.State == model.SubVerified })
+			if err := d.Stop(t, syscall.SIGTERM, 40*time.Second); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -37,6 +37,10 @@ type Behaviour struct {
 	NeverVerify bool
 	// LeaseSeconds is the lease granted (0: the one asked for).
 	LeaseSeconds int
+	// MaxLeaseSeconds, when not 0, is the longest lease the hub grants: a
+	// request asking for more is refused with 400 (quoting the request,
+	// as some hubs do), one asking for none is granted the maximum.
+	MaxLeaseSeconds int
 }
 
 // Request is a subscription request the hub received, and what came of
@@ -44,6 +48,8 @@ type Behaviour struct {
 type Request struct {
 	Mode, Topic, Callback, Secret string
 	LeaseAsked                    int
+	// Status is what the hub answered the request with.
+	Status int
 	// Verified: the callback echoed the challenge; Answer is the
 	// callback's status.
 	Verified bool
@@ -98,15 +104,26 @@ func (h *Hub) serve(w http.ResponseWriter, r *http.Request) {
 	h.mu.Unlock()
 	switch {
 	case b.Status != 0:
+		req.Status = b.Status
 		h.record(req)
 		http.Error(w, "hub says no", b.Status)
 		return
 	case req.Mode != "subscribe" && req.Mode != "unsubscribe", req.Topic == "", req.Callback == "", len(req.Secret) >= 200:
 		http.Error(w, "bad subscription request", http.StatusBadRequest)
 		return
+	case b.MaxLeaseSeconds != 0 && req.Mode == "subscribe" && req.LeaseAsked > b.MaxLeaseSeconds:
+		req.Status = http.StatusBadRequest
+		h.record(req)
+		http.Error(w, fmt.Sprintf("hub.lease_seconds %d for %s exceeds the maximum of %d", req.LeaseAsked, req.Callback,
+			b.MaxLeaseSeconds), http.StatusBadRequest)
+		return
+	}
+	if b.MaxLeaseSeconds != 0 && req.LeaseAsked == 0 && b.LeaseSeconds == 0 {
+		b.LeaseSeconds = b.MaxLeaseSeconds
 	}
 	// Recorded before the answer, so a subscriber that got its 202 finds
 	// its request here; the verification fills in its outcome later.
+	req.Status = http.StatusAccepted
 	h.mu.Lock()
 	at := len(h.requests)
 	h.requests = append(h.requests, req)
