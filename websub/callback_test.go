@@ -67,7 +67,7 @@ func newCallbackEnv(t *testing.T, dialect string, change ...func(*Options)) *cal
 		t.Fatal(err)
 	}
 	// The callbacks' server first: its URL is the public URL.
-	var handler http.Handler = http.NotFoundHandler()
+	handler := http.Handler(http.NotFoundHandler())
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(e.srv.Close)
 	opts := DefaultOptions()

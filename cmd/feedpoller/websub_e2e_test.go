@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -324,8 +325,10 @@ func TestWebSubPauseFromTheCLI(t *testing.T) {
 			ws := strings.TrimSpace(run("workspaces", "add", "--name", "pause", "--quiet"))
 			id := strings.TrimSpace(run("sources", "add", "--workspace", ws, "--url", site.URL+"/feed.xml", "--quiet"))
 			st := openTestStore(t, env)
-			var sourceID int64
-			fmt.Sscan(id, &sourceID)
+			sourceID, err := strconv.ParseInt(id, 10, 64)
+			if err != nil {
+				t.Fatalf("sources add --quiet printed %q: %v", id, err)
+			}
 
 			d := startDaemon(t, dir, baseEnv(dbURL, "FEEDPOLLER_ADMIN_TOKEN=pause-admin-token", "FEEDPOLLER_POLLER_SCHEDULE=@every 1s",
 				"FEEDPOLLER_FETCH_ATTEMPTS=1", "FEEDPOLLER_LISTEN="+addr, "FEEDPOLLER_PUBLIC_URL=http://"+addr,
