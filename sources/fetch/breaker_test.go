@@ -183,25 +183,32 @@ func TestRefusedAddressDoesNotTripBreaker(t *testing.T) {
 	}
 }
 
-func TestRetryAfterRememberedPerURLThenPerDomain(t *testing.T) {
-	clock := newFakeClock()
-	var hits atomic.Int32
+// rateLimitedSite answers 429 with retryAfter to every path limited
+// says is limited (200 to the others), fetched by a client on clock; hits
+// counts the requests that reached it.
+func rateLimitedSite(t *testing.T, clock *fakeClock, retryAfter string, limited func(path string) bool) (get func(path string) error, hits *atomic.Int32) {
+	hits = &atomic.Int32{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
-		if r.URL.Path == "/ok" {
+		if !limited(r.URL.Path) {
 			return
 		}
-		w.Header().Set("Retry-After", "120")
+		w.Header().Set("Retry-After", retryAfter)
 		w.WriteHeader(http.StatusTooManyRequests)
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	opts := testOptions()
 	opts.Now = clock.Now
 	c := New(opts)
-	get := func(path string) error {
+	return func(path string) error {
 		_, err := c.Get(context.Background(), Request{URL: srv.URL + path})
 		return err
-	}
+	}, hits
+}
+
+func TestRetryAfterRememberedPerURLThenPerDomain(t *testing.T) {
+	clock := newFakeClock()
+	get, hits := rateLimitedSite(t, clock, "120", func(path string) bool { return path != "/ok" })
 
 	if fe := asFetchError(t, get("/a")); fe.Kind != sources.KindRateLimited || fe.Status != 429 {
 		t.Fatalf("first 429: %v", fe)
@@ -367,25 +374,10 @@ func TestPageScopeKeepsItsOwnBreaker(t *testing.T) {
 // of the rate-limited URLs.
 func TestRateLimitWaitsAreBounded(t *testing.T) {
 	clock := newFakeClock()
-	var hits atomic.Int32
 	limited := atomic.Bool{}
 	limited.Store(true)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		if r.URL.Path == "/healthy" || !limited.Load() {
-			return
-		}
-		w.Header().Set("Retry-After", "31536000") // a year
-		w.WriteHeader(http.StatusTooManyRequests)
-	}))
-	defer srv.Close()
-	opts := testOptions()
-	opts.Now = clock.Now
-	c := New(opts)
-	get := func(path string) error {
-		_, err := c.Get(context.Background(), Request{URL: srv.URL + path})
-		return err
-	}
+	get, hits := rateLimitedSite(t, clock, "31536000", // a year
+		func(path string) bool { return path != "/healthy" && limited.Load() })
 	const bound = 24 * time.Hour // the default MaxRateLimitWait
 	for _, p := range []string{"/a", "/b", "/c"} {
 		fe := asFetchError(t, get(p))
