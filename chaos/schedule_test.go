@@ -107,10 +107,13 @@ func TestBackoffAndDeferrals(t *testing.T) {
 			want{failures: 0, status: "ok", active: true, min: time.Minute, max: time.Minute + 6*time.Second}},
 		{"410 deactivates with the reason", "/status/410", 1, 2,
 			want{failures: 2, status: "gone", active: false, min: 0, max: 2 * time.Minute, errText: "HTTP 410 (source deactivated)"}},
+		// A Retry-After under the floor (5 min) waits for the floor.
 		{"429 Retry-After seconds: deferred, not a failure", "/status/429?ra=120", 1, 3,
-			want{failures: 3, status: "deferred", active: true, min: 120 * time.Second, max: 125 * time.Second, errText: "HTTP 429"}},
+			want{failures: 3, status: "deferred", active: true, min: 5 * time.Minute, max: 5 * time.Minute, errText: "HTTP 429"}},
 		{"503 Retry-After seconds: deferred, not a failure", "/status/503?ra=90", 1, 0,
-			want{failures: 0, status: "deferred", active: true, min: 90 * time.Second, max: 95 * time.Second, errText: "HTTP 503"}},
+			want{failures: 0, status: "deferred", active: true, min: 5 * time.Minute, max: 5 * time.Minute, errText: "HTTP 503"}},
+		{"503 Retry-After 0: deferred to the floor, not every tick", "/status/503?ra=0", 1, 0,
+			want{failures: 0, status: "deferred", active: true, min: 5 * time.Minute, max: 5 * time.Minute, errText: "HTTP 503"}},
 		{"429 Retry-After date: deferred until then", "/status/429?ra_date=" + strconv.FormatInt(raDate.Unix(), 10), 1, 1,
 			want{failures: 1, status: "deferred", active: true, min: time.Until(raDate) - 5*time.Second, max: time.Until(raDate) + 5*time.Second, errText: "HTTP 429"}},
 	}
