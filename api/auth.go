@@ -11,7 +11,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // principal is who a request acts as: the admin, or one workspace.
@@ -66,7 +66,7 @@ func authenticateToken(ctx context.Context, st TokenLookup, adminHash []byte, to
 		return principal{admin: true}, nil
 	}
 	t, err := st.LookupToken(ctx, token)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return principal{}, errUnauthorized
 	}
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 type tokenCreateRequest struct {
@@ -156,7 +155,7 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) error {
 // revoke revokes a live token of the workspace (0: an admin token).
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request, workspaceID, id int64) error {
 	if err := s.store.RevokeToken(r.Context(), workspaceID, id); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			return notFound("token")
 		}
 		return err

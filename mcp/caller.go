@@ -12,7 +12,6 @@ import (
 	"github.com/feedpoller/feedpoller/api"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // handlers answer the requests of one protocol server.
@@ -104,7 +103,7 @@ func (h *handlers) toolError(ctx context.Context, tool string, err error) error 
 		return nil
 	case errors.As(err, &se):
 		return errors.New(se.Message)
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, errNoCaller):
+	case errors.Is(err, model.ErrNotFound), errors.Is(err, errNoCaller):
 		return err
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s was cancelled", tool)

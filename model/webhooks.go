@@ -42,3 +42,28 @@ type WebhookDelivery struct {
 	FailedAt       *time.Time `db:"failed_at" json:"failed_at"`
 	CreatedAt      time.Time  `db:"created_at" json:"created_at"`
 }
+
+// EventContentItemPromoted is the event a webhook receives when a content
+// item is promoted.
+const EventContentItemPromoted = "content_item.promoted"
+
+// Promoted is a content item a save created, as a webhook delivery
+// announces it, with the source it came from.
+type Promoted struct {
+	WorkspaceID   int64
+	ContentItemID int64
+	Title         string
+	URL           string
+	Summary       string
+	Relevance     float64
+	PublishedAt   *time.Time
+	PromotedAt    time.Time
+	SourceID      int64
+	SourceTitle   string
+	SourceURL     string
+}
+
+// DeliveryPayload builds a delivery of event about what: its id and the
+// body every attempt sends. The webhooks package owns the format; the
+// store stores what it returns in the save's transaction.
+type DeliveryPayload func(event string, what Promoted) (id string, body []byte, err error)

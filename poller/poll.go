@@ -64,7 +64,7 @@ func (p *Poller) Poll(ctx context.Context, src model.FeedSource) (Outcome, error
 	defer p.metrics.InFlight.Dec()
 
 	out := Outcome{SourceID: src.ID, SourceType: src.SourceType}
-	save := store.PollSave{WorkspaceID: src.WorkspaceID, SourceID: src.ID, Owner: p.opts.Owner,
+	save := model.PollSave{WorkspaceID: src.WorkspaceID, SourceID: src.ID, Owner: p.opts.Owner,
 		Run: model.PollRun{StartedAt: start.UTC()}}
 
 	leaseEnd, fetchBy := p.pollDeadlines(src, start)
@@ -165,7 +165,7 @@ func (p *Poller) pollDeadlines(src model.FeedSource, start time.Time) (leaseEnd,
 // an outage) into a failed poll of its source: recorded, counted, backed
 // off like any failure, so the source cannot wedge the daemon by being
 // redone at every lease expiry.
-func refused(src model.FeedSource, save store.PollSave, err error) (store.PollSave, schedule.Observation) {
+func refused(src model.FeedSource, save model.PollSave, err error) (model.PollSave, schedule.Observation) {
 	save.Articles = nil
 	save.Run.ItemsDuplicate = 0
 	save.Source = model.SourceUpdate{Status: model.StatusError, Failed: true,
@@ -175,7 +175,7 @@ func refused(src model.FeedSource, save store.PollSave, err error) (store.PollSa
 
 // finish decides the next poll from what the poll observed, stores the
 // poll and reports it.
-func (p *Poller) finish(ctx context.Context, src model.FeedSource, save store.PollSave, obs schedule.Observation,
+func (p *Poller) finish(ctx context.Context, src model.FeedSource, save model.PollSave, obs schedule.Observation,
 	out Outcome, start time.Time) (Outcome, error) {
 	// The write must not be cut short by a shutdown signal: a poll that got
 	// this far is stored whole or not at all. It must not outlast the
@@ -192,7 +192,7 @@ func (p *Poller) finish(ctx context.Context, src model.FeedSource, save store.Po
 		p.decide(src, &save.Source, obs, now)
 		counts, err = p.save(wctx, &save, start)
 	}
-	if errors.Is(err, store.ErrLeaseLost) {
+	if errors.Is(err, model.ErrLeaseLost) {
 		p.log.Warn("poll not recorded: its lease ran out or the source was deleted", "source_id", src.ID,
 			"err", err, "ms", time.Since(start).Milliseconds())
 		return out, fmt.Errorf("poll source %d: %w: %w", src.ID, errNotRecorded, err)
@@ -222,7 +222,7 @@ func (p *Poller) finish(ctx context.Context, src model.FeedSource, save store.Po
 }
 
 // save completes the poll_runs row and writes the poll.
-func (p *Poller) save(ctx context.Context, save *store.PollSave, start time.Time) (store.SaveCounts, error) {
+func (p *Poller) save(ctx context.Context, save *model.PollSave, start time.Time) (model.SaveCounts, error) {
 	save.Run.Outcome = save.Source.Status
 	save.Run.Error = save.Source.Error
 	fin := time.Now().UTC()

@@ -9,7 +9,6 @@ import (
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Push stores items a WebSub hub delivered for src: the same per-item
@@ -37,7 +36,7 @@ func (p *Poller) Push(ctx context.Context, src model.FeedSource, items []sources
 	fin := time.Now().UTC()
 	run := model.PollRun{StartedAt: start.UTC(), FinishedAt: &fin, Outcome: model.StatusPushed, ItemsSeen: len(items),
 		ItemsDuplicate: processed.Duplicates, DurationMS: fin.Sub(start).Milliseconds()}
-	counts, err := p.store.SavePush(ctx, store.PushSave{WorkspaceID: src.WorkspaceID, SourceID: src.ID,
+	counts, err := p.store.SavePush(ctx, model.PushSave{WorkspaceID: src.WorkspaceID, SourceID: src.ID,
 		Articles: processed.Articles, ScheduleState: string(text), Run: run, Stories: processed.Stories})
 	if err != nil {
 		return out, fmt.Errorf("push to source %d: %w", src.ID, err)

@@ -9,7 +9,6 @@ import (
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // memStore keeps workspaces and sources in memory with the store's
@@ -28,7 +27,7 @@ func (m *memStore) CreateWorkspace(_ context.Context, name string, p model.Relev
 	defer m.mu.Unlock()
 	for _, w := range m.workspaces {
 		if w.Name == name {
-			return nil, fmt.Errorf("workspace %q: %w", name, store.ErrConflict)
+			return nil, fmt.Errorf("workspace %q: %w", name, model.ErrConflict)
 		}
 	}
 	w := model.Workspace{ID: int64(len(m.workspaces) + 1), Name: name, Profile: p}
@@ -44,7 +43,7 @@ func (m *memStore) GetWorkspace(_ context.Context, id int64) (*model.Workspace, 
 			return &w, nil
 		}
 	}
-	return nil, fmt.Errorf("workspace %d: %w", id, store.ErrNotFound)
+	return nil, fmt.Errorf("workspace %d: %w", id, model.ErrNotFound)
 }
 
 func (m *memStore) ListWorkspaces(context.Context) ([]model.Workspace, error) {
@@ -62,7 +61,7 @@ func (m *memStore) SetWorkspaceDecayClass(_ context.Context, id int64, class str
 			return nil
 		}
 	}
-	return fmt.Errorf("workspace %d: %w", id, store.ErrNotFound)
+	return fmt.Errorf("workspace %d: %w", id, model.ErrNotFound)
 }
 
 func (m *memStore) UpdateWorkspace(_ context.Context, id int64, name *string, p *model.RelevanceProfile) (*model.Workspace, error) {
@@ -70,7 +69,7 @@ func (m *memStore) UpdateWorkspace(_ context.Context, id int64, name *string, p 
 	defer m.mu.Unlock()
 	for _, w := range m.workspaces {
 		if name != nil && w.Name == *name && w.ID != id {
-			return nil, fmt.Errorf("workspace %q: %w", *name, store.ErrConflict)
+			return nil, fmt.Errorf("workspace %q: %w", *name, model.ErrConflict)
 		}
 	}
 	for i := range m.workspaces {
@@ -86,7 +85,7 @@ func (m *memStore) UpdateWorkspace(_ context.Context, id int64, name *string, p 
 		w := m.workspaces[i]
 		return &w, nil
 	}
-	return nil, fmt.Errorf("workspace %d: %w", id, store.ErrNotFound)
+	return nil, fmt.Errorf("workspace %d: %w", id, model.ErrNotFound)
 }
 
 func (m *memStore) CreateSource(_ context.Context, src *model.FeedSource) error {
@@ -94,7 +93,7 @@ func (m *memStore) CreateSource(_ context.Context, src *model.FeedSource) error 
 	defer m.mu.Unlock()
 	for _, s := range m.sources {
 		if s.WorkspaceID == src.WorkspaceID && s.URL == src.URL {
-			return fmt.Errorf("source %s: %w", src.URL, store.ErrConflict)
+			return fmt.Errorf("source %s: %w", src.URL, model.ErrConflict)
 		}
 	}
 	src.ID = int64(len(m.sources) + 1)
@@ -118,7 +117,7 @@ func (m *memStore) GetSource(_ context.Context, workspaceID, id int64) (*model.F
 		s := m.sources[i]
 		return &s, nil
 	}
-	return nil, fmt.Errorf("source %d: %w", id, store.ErrNotFound)
+	return nil, fmt.Errorf("source %d: %w", id, model.ErrNotFound)
 }
 
 func (m *memStore) ListSources(_ context.Context, workspaceID int64) ([]model.FeedSource, error) {
@@ -138,7 +137,7 @@ func (m *memStore) UpdateSource(_ context.Context, workspaceID, id int64, p mode
 	defer m.mu.Unlock()
 	i := m.find(workspaceID, id)
 	if i < 0 {
-		return nil, fmt.Errorf("source %d: %w", id, store.ErrNotFound)
+		return nil, fmt.Errorf("source %d: %w", id, model.ErrNotFound)
 	}
 	s := &m.sources[i]
 	if p.Title != nil {

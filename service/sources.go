@@ -11,7 +11,6 @@ import (
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources/urls"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // SourceSpec is a new source as a caller asks for it. A nil field takes
@@ -143,7 +142,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 		}
 	}
 	if err := s.opts.Store.CreateSource(ctx, &src); err != nil {
-		if errors.Is(err, store.ErrConflict) {
+		if errors.Is(err, model.ErrConflict) {
 			return nil, duplicateSource(src.URL, 0)
 		}
 		return nil, err
@@ -239,7 +238,7 @@ func (s *Service) GetSource(ctx context.Context, workspaceID, id int64) (*model.
 		return nil, notFound("source")
 	}
 	src, err := s.opts.Store.GetSource(ctx, workspaceID, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return nil, notFound("source")
 	}
 	return src, err
@@ -281,7 +280,7 @@ func (s *Service) UpdateSource(ctx context.Context, workspaceID, id int64, ch So
 	}
 	s.patchTier(&patch, src.URL, ch.ReliabilityTier)
 	updated, err := s.opts.Store.UpdateSource(ctx, src.WorkspaceID, src.ID, patch)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return nil, notFound("source")
 	}
 	if err == nil && ch.IsActive != nil {
@@ -306,7 +305,7 @@ func (s *Service) DeleteSource(ctx context.Context, workspaceID, id int64) error
 		return err
 	}
 	err = s.opts.Store.DeleteSource(ctx, src.WorkspaceID, src.ID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return notFound("source")
 	}
 	if err == nil {
@@ -327,10 +326,10 @@ func (s *Service) PollSource(ctx context.Context, workspaceID, id int64) (poller
 	}
 	out, err := s.opts.Poller.PollNow(ctx, src.WorkspaceID, src.ID)
 	switch {
-	case errors.Is(err, store.ErrLeased):
+	case errors.Is(err, model.ErrLeased):
 		return poller.Outcome{}, &Error{Kind: ErrLeased,
 			Message: fmt.Sprintf("source %d is being polled right now; try again when that poll ends", src.ID)}
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, model.ErrNotFound):
 		return poller.Outcome{}, notFound("source")
 	case err != nil:
 		return poller.Outcome{}, fmt.Errorf("poll source %d now: %w", src.ID, err)

@@ -11,7 +11,6 @@ import (
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // fixture is a service over memory, with a workspace (id 1) and options
@@ -310,7 +309,7 @@ func TestPollSource(t *testing.T) {
 		t.Fatalf("poller calls %v", f.poll.calls)
 	}
 	wantKind(t, ignore(f.svc.PollSource(ctx, f.other, id)), service.ErrNotFound, "")
-	f.poll.err = fmt.Errorf("claim source %d: %w", id, store.ErrLeased)
+	f.poll.err = fmt.Errorf("claim source %d: %w", id, model.ErrLeased)
 	if se := wantKind(t, ignore(f.svc.PollSource(ctx, f.wsID, id)), service.ErrLeased, ""); !strings.Contains(se.Message, "being polled right now") {
 		t.Fatal(se.Message)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/rss"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // ServeHTTP serves the callbacks: GET is a hub's verification of intent
@@ -105,10 +104,10 @@ func (s *Subscriber) deliver(w http.ResponseWriter, r *http.Request, token strin
 	arrived := time.Now()
 	sub, err := s.opts.Store.SubscriptionByToken(r.Context(), token)
 	if err == nil && sub.State != model.SubVerified {
-		err = store.ErrNotFound
+		err = model.ErrNotFound
 	}
 	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			s.m.Deliveries.WithLabelValues(OutcomeUnknown).Inc()
 			s.log.Warn("websub: delivery to an unknown or unverified subscription refused", "remote", r.RemoteAddr)
 		}
@@ -146,7 +145,7 @@ func (s *Subscriber) deliver(w http.ResponseWriter, r *http.Request, token strin
 	src, err := s.opts.Store.GetSource(r.Context(), 0, sub.SourceID)
 	if err != nil || !src.IsActive {
 		s.m.Deliveries.WithLabelValues(OutcomeUnknown).Inc()
-		if err == nil || errors.Is(err, store.ErrNotFound) {
+		if err == nil || errors.Is(err, model.ErrNotFound) {
 			http.NotFound(w, r)
 			return
 		}
@@ -180,7 +179,7 @@ func (s *Subscriber) reject(ctx context.Context, sub *model.Subscription, outcom
 }
 
 func (s *Subscriber) notFoundOrFail(w http.ResponseWriter, r *http.Request, err error) {
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		http.NotFound(w, r)
 		return
 	}

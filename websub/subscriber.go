@@ -23,7 +23,6 @@ import (
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Store is what the subscriber needs of the database. *store.Store
@@ -182,7 +181,7 @@ func (s *Subscriber) Sync(ctx context.Context) error {
 	for _, src := range cands {
 		sub := &model.Subscription{SourceID: src.ID, HubURL: src.HubURL, TopicURL: topicOf(src.SelfURL, src.URL),
 			CallbackToken: randomHex(24), Secret: randomHex(32), NextRequestAt: now}
-		if err := s.opts.Store.CreateSubscription(ctx, sub); err != nil && !errors.Is(err, store.ErrConflict) {
+		if err := s.opts.Store.CreateSubscription(ctx, sub); err != nil && !errors.Is(err, model.ErrConflict) {
 			return err
 		}
 	}

@@ -139,7 +139,7 @@ func tokensRevoke(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	return withStore(ctx, env, func(st *store.Store) error {
 		if err := st.RevokeAnyToken(ctx, id); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
+			if errors.Is(err, model.ErrNotFound) {
 				return fmt.Errorf("no live token %d (see feedpoller tokens list)", id)
 			}
 			return err
