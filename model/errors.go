@@ -17,3 +17,9 @@ var ErrNotFound = errors.New("not found")
 
 // ErrConflict is returned when a unique constraint refuses a write.
 var ErrConflict = errors.New("already exists")
+
+// ErrDeliveryLeaseLost is what the outbox's Mark* return when owner no
+// longer holds the delivery's lease (it ran out and another worker claimed
+// it) or the row is already delivered or failed: the record is not
+// written, and the worker moves on.
+var ErrDeliveryLeaseLost = errors.New("webhook delivery lease lost")

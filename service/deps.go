@@ -4,10 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/feedpoller/feedpoller/analysis/digest"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // WorkspaceStore is the storage of workspaces the service uses.
@@ -43,8 +41,8 @@ type Store interface {
 // DigestStore reads what a digest is built from. *store.Store satisfies
 // it.
 type DigestStore interface {
-	DigestArticles(ctx context.Context, workspaceID int64, since, until time.Time) ([]store.DigestArticle, error)
-	DigestSources(ctx context.Context, workspaceID int64, since, until time.Time) ([]digest.SourceState, error)
+	DigestArticles(ctx context.Context, workspaceID int64, since, until time.Time) ([]model.StoredDigestArticle, error)
+	DigestSources(ctx context.Context, workspaceID int64, since, until time.Time) ([]model.DigestSource, error)
 }
 
 // Validator checks a URL before a source is stored. The daemon puts the

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/model"
 )
 
@@ -154,7 +153,7 @@ func (s *Service) UpdateWorkspace(ctx context.Context, id int64, ch WorkspaceCha
 	if ch.DecayClass != nil {
 		class := *ch.DecayClass
 		if class == "" {
-			class = string(rank.DefaultDecayClass)
+			class = string(model.DefaultDecayClass)
 		}
 		if err := s.opts.Store.SetWorkspaceDecayClass(ctx, id, class); err != nil {
 			return nil, err

@@ -14,8 +14,8 @@ import (
 // content_item.promoted, with the source the poll is of: read once per
 // poll, at its first promotion, in the poll's transaction.
 type deliveryTargets struct {
-	loaded bool
-	hooks  []int64
+	loaded                 bool
+	hooks                  []int64
 	sourceTitle, sourceURL string
 }
 

@@ -269,7 +269,7 @@ func TestWebhookRowsAndDeliveryLog(t *testing.T) {
 		}
 		claimed, _ := s.Outbox().ClaimDue(ctx, "w", t0.Add(time.Second), 2, time.Minute)
 		for _, d := range claimed {
-			if err := s.Outbox().MarkFailed(ctx, "w", d.ID, webhooks.Attempt{Number: 1, At: t0, StatusCode: 400, Error: "receiver answered 400"}, "gave up"); err != nil {
+			if err := s.Outbox().MarkFailed(ctx, "w", d.ID, model.DeliveryAttempt{Number: 1, At: t0, StatusCode: 400, Error: "receiver answered 400"}, "gave up"); err != nil {
 				t.Fatal(err)
 			}
 		}
