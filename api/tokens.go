@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
 )
 
@@ -47,7 +48,7 @@ func (s *Server) issueToken(w http.ResponseWriter, r *http.Request, workspaceID 
 	if err := s.rules.Check(&req, nil); err != nil {
 		return err
 	}
-	secret, err := NewToken()
+	secret, err := auth.NewToken()
 	if err != nil {
 		return err
 	}

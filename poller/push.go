@@ -15,9 +15,9 @@ import (
 // pipeline as a poll (so a push and a poll of one item make one article),
 // no fetch deadline, and a poll_runs row with outcome pushed. The
 // scheduler learns from the new items; the next poll stays where it is.
-func (p *Poller) Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (Outcome, error) {
+func (p *Poller) Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (model.PollOutcome, error) {
 	start := time.Now()
-	out := Outcome{SourceID: src.ID, SourceType: src.SourceType, Status: model.StatusPushed, ItemsSeen: len(items)}
+	out := model.PollOutcome{SourceID: src.ID, SourceType: src.SourceType, Status: model.StatusPushed, ItemsSeen: len(items)}
 	processed, err := p.pipeline.Run(ctx, pipeline.Batch{Source: src, Items: items})
 	if err != nil {
 		return out, fmt.Errorf("push to source %d: %w", src.ID, err)

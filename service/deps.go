@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 )
 
 // WorkspaceStore is the storage of workspaces the service uses.
@@ -70,7 +69,7 @@ type Poller interface {
 	// PollNow leases the source (workspaceID 0: in any workspace), polls it
 	// and reports the outcome. A source another poll holds is an error
 	// wrapping store.ErrLeased; an unknown one wraps store.ErrNotFound.
-	PollNow(ctx context.Context, workspaceID, sourceID int64) (poller.Outcome, error)
+	PollNow(ctx context.Context, workspaceID, sourceID int64) (model.PollOutcome, error)
 }
 
 // Subscriptions hears of sources that were paused, resumed or deleted,

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
 )
 
@@ -235,12 +234,12 @@ func (v *fakeValidator) ValidatePage(ctx context.Context, url string) (string, [
 
 // fakePoller answers a fixed outcome or error and records its calls.
 type fakePoller struct {
-	out   poller.Outcome
+	out   model.PollOutcome
 	err   error
 	calls [][2]int64
 }
 
-func (p *fakePoller) PollNow(_ context.Context, workspaceID, sourceID int64) (poller.Outcome, error) {
+func (p *fakePoller) PollNow(_ context.Context, workspaceID, sourceID int64) (model.PollOutcome, error) {
 	p.calls = append(p.calls, [2]int64{workspaceID, sourceID})
 	return p.out, p.err
 }

@@ -9,7 +9,6 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources/urls"
 )
 
@@ -316,23 +315,23 @@ func (s *Service) DeleteSource(ctx context.Context, workspaceID, id int64) error
 
 // PollSource polls a source at once, due or not (workspaceID 0: in any
 // workspace). A failed fetch is an outcome, not an error.
-func (s *Service) PollSource(ctx context.Context, workspaceID, id int64) (poller.Outcome, error) {
+func (s *Service) PollSource(ctx context.Context, workspaceID, id int64) (model.PollOutcome, error) {
 	src, err := s.GetSource(ctx, workspaceID, id)
 	if err != nil {
-		return poller.Outcome{}, err
+		return model.PollOutcome{}, err
 	}
 	if s.opts.Poller == nil {
-		return poller.Outcome{}, &Error{Kind: ErrUnavailable, Message: "polling on demand is not available: this process runs without a poller"}
+		return model.PollOutcome{}, &Error{Kind: ErrUnavailable, Message: "polling on demand is not available: this process runs without a poller"}
 	}
 	out, err := s.opts.Poller.PollNow(ctx, src.WorkspaceID, src.ID)
 	switch {
 	case errors.Is(err, model.ErrLeased):
-		return poller.Outcome{}, &Error{Kind: ErrLeased,
+		return model.PollOutcome{}, &Error{Kind: ErrLeased,
 			Message: fmt.Sprintf("source %d is being polled right now; try again when that poll ends", src.ID)}
 	case errors.Is(err, model.ErrNotFound):
-		return poller.Outcome{}, notFound("source")
+		return model.PollOutcome{}, notFound("source")
 	case err != nil:
-		return poller.Outcome{}, fmt.Errorf("poll source %d now: %w", src.ID, err)
+		return model.PollOutcome{}, fmt.Errorf("poll source %d now: %w", src.ID, err)
 	}
 	return out, nil
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
 )
 
@@ -297,7 +296,7 @@ func TestPollSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := c.Source.ID
-	f.poll.out = poller.Outcome{SourceID: id, Status: model.StatusOK, ItemsNew: 2}
+	f.poll.out = model.PollOutcome{SourceID: id, Status: model.StatusOK, ItemsNew: 2}
 	// Workspace 0: in whichever workspace the source is (the CLI's poll --source).
 	for _, ws := range []int64{f.wsID, 0} {
 		out, err := f.svc.PollSource(ctx, ws, id)

@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources"
 )
 
@@ -47,7 +46,7 @@ type Store interface {
 // Pusher stores pushed items through the per-item pipeline.
 // *poller.Poller satisfies it.
 type Pusher interface {
-	Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (poller.Outcome, error)
+	Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (model.PollOutcome, error)
 }
 
 // Options configures a Subscriber. PublicURL, Store, Pusher and Client

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -99,7 +99,7 @@ func tokensCreate(ctx context.Context, env *cliEnv, args []string) error {
 			}
 			ws = wsID
 		}
-		secret, err := api.NewToken()
+		secret, err := auth.NewToken()
 		if err != nil {
 			return err
 		}
