@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/auth"
 )
 
 type tokenJSON struct {
@@ -76,7 +77,7 @@ func TestAdminTokenLifecycle(t *testing.T) {
 func TestGeneratedAdminTokenReplacedOverTheAPI(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
-		got, err := api.EnsureAdminToken(ctx, e.store, "", func(string) error { return nil })
+		got, err := auth.EnsureAdminToken(ctx, e.store, "", func(string) error { return nil })
 		if err != nil {
 			t.Fatal(err)
 		}

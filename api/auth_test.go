@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/auth"
 )
 
 func TestUnauthenticatedRequestsGet401(t *testing.T) {
@@ -211,26 +212,26 @@ func TestEnsureAdminToken(t *testing.T) {
 			s := openStore(t, d)
 			var kept []string
 			keep := func(tok string) error { kept = append(kept, tok); return nil }
-			if got, err := api.EnsureAdminToken(ctx, s, "configured-secret", keep); err != nil || got.Generated != "" || len(kept) != 0 {
+			if got, err := auth.EnsureAdminToken(ctx, s, "configured-secret", keep); err != nil || got.Generated != "" || len(kept) != 0 {
 				t.Fatalf("with a configured token: %+v %v", got, err)
 			}
 			if has, _ := s.HasAdminToken(ctx); has {
 				t.Fatal("the configured token was stored")
 			}
 			// Without a place to keep it, no token is generated.
-			if _, err := api.EnsureAdminToken(ctx, s, "", func(string) error { return errors.New("disk full") }); err == nil ||
+			if _, err := auth.EnsureAdminToken(ctx, s, "", func(string) error { return errors.New("disk full") }); err == nil ||
 				!strings.Contains(err.Error(), "disk full") {
 				t.Fatalf("keep failed: %v, want the failure", err)
 			}
 			if has, _ := s.HasAdminToken(ctx); has {
 				t.Fatal("a token nobody could keep was stored")
 			}
-			got, err := api.EnsureAdminToken(ctx, s, "", keep)
+			got, err := auth.EnsureAdminToken(ctx, s, "", keep)
 			tok := got.Generated
 			if err != nil || len(tok) != 43 || len(kept) != 1 || kept[0] != tok {
 				t.Fatalf("generated %q (%v), kept %q; want 43 base64url characters, kept", tok, err, kept)
 			}
-			if again, err := api.EnsureAdminToken(ctx, s, "", keep); err != nil || again.Generated != "" {
+			if again, err := auth.EnsureAdminToken(ctx, s, "", keep); err != nil || again.Generated != "" {
 				t.Fatalf("second start generated another token %+v (%v)", again, err)
 			}
 			stored, err := s.LookupToken(ctx, tok)
@@ -263,15 +264,15 @@ func TestGeneratedAdminTokenRevokedOnceConfigured(t *testing.T) {
 		t.Run(d, func(t *testing.T) {
 			ctx := context.Background()
 			s := openStore(t, d)
-			got, err := api.EnsureAdminToken(ctx, s, "", func(string) error { return nil })
+			got, err := auth.EnsureAdminToken(ctx, s, "", func(string) error { return nil })
 			if err != nil {
 				t.Fatal(err)
 			}
-			made, _ := api.NewToken()
+			made, _ := auth.NewToken()
 			if _, err := s.CreateToken(ctx, nil, "deploy", made); err != nil {
 				t.Fatal(err)
 			}
-			change, err := api.EnsureAdminToken(ctx, s, "configured-secret", func(string) error { return nil })
+			change, err := auth.EnsureAdminToken(ctx, s, "configured-secret", func(string) error { return nil })
 			if err != nil || change.Revoked != 1 {
 				t.Fatalf("start with a configured token: %+v %v, want the generated token revoked", change, err)
 			}
@@ -284,7 +285,7 @@ func TestGeneratedAdminTokenRevokedOnceConfigured(t *testing.T) {
 			e.do("GET", wsPath, made, nil).want(t, http.StatusOK)
 			e.do("GET", wsPath, "configured-secret", nil).want(t, http.StatusOK)
 			// A later start without the variable does not bring it back.
-			again, err := api.EnsureAdminToken(ctx, s, "", func(string) error { return nil })
+			again, err := auth.EnsureAdminToken(ctx, s, "", func(string) error { return nil })
 			if err != nil || again.Generated != "" {
 				t.Fatalf("start without the variable, another admin token live: %+v %v, want nothing generated", again, err)
 			}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // apiError is an error a client can act on: it is answered as
@@ -78,9 +78,9 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 			}
 		}
 		writeJSON(w, status, errorBody{Error: se.Message, Fields: se.Fields})
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, model.ErrNotFound):
 		writeJSON(w, http.StatusNotFound, errorBody{Error: "not found"})
-	case errors.Is(err, store.ErrConflict):
+	case errors.Is(err, model.ErrConflict):
 		writeJSON(w, http.StatusConflict, errorBody{Error: "already exists"})
 	default:
 		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", loggedPath(r.URL.Path), "err", err)

@@ -19,7 +19,6 @@ import (
 	"github.com/feedpoller/feedpoller/internal/logbuf"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/rss"
@@ -385,17 +384,17 @@ type recordingPoller struct {
 	calls [][2]int64
 }
 
-func (p *recordingPoller) PollNow(ctx context.Context, workspaceID, sourceID int64) (poller.Outcome, error) {
+func (p *recordingPoller) PollNow(ctx context.Context, workspaceID, sourceID int64) (model.PollOutcome, error) {
 	if _, err := p.store.ClaimSource(ctx, workspaceID, sourceID, "api-test", time.Minute); err != nil {
-		return poller.Outcome{}, err
+		return model.PollOutcome{}, err
 	}
 	p.mu.Lock()
 	p.calls = append(p.calls, [2]int64{workspaceID, sourceID})
 	p.mu.Unlock()
 	if err := p.store.ReleaseLeases(ctx, "api-test", []int64{sourceID}); err != nil {
-		return poller.Outcome{}, err
+		return model.PollOutcome{}, err
 	}
-	return poller.Outcome{SourceID: sourceID, SourceType: model.SourceRSS, Status: model.StatusOK, HTTPStatus: 200, ItemsSeen: 3, ItemsNew: 2, ItemsDuplicate: 1, DurationMS: 5}, nil
+	return model.PollOutcome{SourceID: sourceID, SourceType: model.SourceRSS, Status: model.StatusOK, HTTPStatus: 200, ItemsSeen: 3, ItemsNew: 2, ItemsDuplicate: 1, DurationMS: 5}, nil
 }
 
 func (p *recordingPoller) Calls() [][2]int64 {

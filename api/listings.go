@@ -220,7 +220,7 @@ func (s *Server) getContentItem(w http.ResponseWriter, r *http.Request) error {
 		return notFound("content item")
 	}
 	item, err := s.store.GetContentItem(r.Context(), ws.ID, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return notFound("content item")
 	}
 	if err != nil {

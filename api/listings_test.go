@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 type articleJSON struct {
@@ -49,10 +48,10 @@ func (e *env) seedArticles(t testing.TB, wsID, sourceID int64, n int, prefix str
 	if _, err := e.store.ClaimSource(ctx, wsID, sourceID, "seed", time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	var arts []store.NewArticle
+	var arts []model.NewArticle
 	for i := 0; i < n; i++ {
 		pub := time.Date(2024, 1, i+1, 12, 0, 0, 0, time.UTC)
-		arts = append(arts, store.NewArticle{Promote: i%2 == 0, Article: model.FeedArticle{
+		arts = append(arts, model.NewArticle{Promote: i%2 == 0, Article: model.FeedArticle{
 			ExternalURL:     fmt.Sprintf("https://news.test/%s/%d", prefix, i),
 			Title:           fmt.Sprintf("%s story %d", prefix, i),
 			PublishedAt:     &pub,
@@ -62,7 +61,7 @@ func (e *env) seedArticles(t testing.TB, wsID, sourceID int64, n int, prefix str
 			MatchedTerms:    []string{"golang"},
 		}})
 	}
-	_, err := e.store.SavePoll(ctx, store.PollSave{WorkspaceID: wsID, SourceID: sourceID, Owner: "seed", Articles: arts,
+	_, err := e.store.SavePoll(ctx, model.PollSave{WorkspaceID: wsID, SourceID: sourceID, Owner: "seed", Articles: arts,
 		Source: model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now().Add(time.Hour)},
 		Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK, ItemsSeen: n}})
 	if err != nil {

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // panickingPoller stands for a bug deep in a handler.
 type panickingPoller struct{}
 
-func (panickingPoller) PollNow(context.Context, int64, int64) (poller.Outcome, error) {
+func (panickingPoller) PollNow(context.Context, int64, int64) (model.PollOutcome, error) {
 	panic("poller bug: nil map")
 }
 

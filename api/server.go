@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/service"
 )
 
@@ -74,9 +75,7 @@ func New(opts Options) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	if opts.AdminToken != "" {
-		s.adminHash = tokenDigest(opts.AdminToken)
-	}
+	s.adminHash = auth.AdminDigest(opts.AdminToken)
 	s.handler = s.routes()
 	return s, nil
 }

@@ -52,7 +52,7 @@ func viewCreated(c *service.CreatedSource) createdSource {
 // 404 as for an id that does not exist.
 func workspaceID(r *http.Request) (int64, error) {
 	id, ok := pathID(r, "id")
-	if !ok || !principalFrom(r.Context()).may(id) {
+	if !ok || !principalFrom(r.Context()).May(id) {
 		return 0, notFound("workspace")
 	}
 	return id, nil

@@ -30,11 +30,3 @@ type Store interface {
 	Ready(ctx context.Context) error
 	WriteFailure() error
 }
-
-// AdminTokenStore is what EnsureAdminToken needs. *store.Store satisfies
-// it.
-type AdminTokenStore interface {
-	RevokeGeneratedAdminTokens(ctx context.Context) (int64, error)
-	HasAdminToken(ctx context.Context) (bool, error)
-	CreateGeneratedAdminToken(ctx context.Context, name, token string) (*model.APIToken, error)
-}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 type tokenCreateRequest struct {
@@ -48,7 +48,7 @@ func (s *Server) issueToken(w http.ResponseWriter, r *http.Request, workspaceID 
 	if err := s.rules.Check(&req, nil); err != nil {
 		return err
 	}
-	secret, err := NewToken()
+	secret, err := auth.NewToken()
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) error {
 // revoke revokes a live token of the workspace (0: an admin token).
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request, workspaceID, id int64) error {
 	if err := s.store.RevokeToken(r.Context(), workspaceID, id); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			return notFound("token")
 		}
 		return err

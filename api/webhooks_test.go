@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/webhooks"
 )
 
@@ -85,7 +86,7 @@ func TestWebhookLifecycle(t *testing.T) {
 		if err != nil || len(claimed) != 1 {
 			t.Fatalf("claim %v %v", claimed, err)
 		}
-		if err := e.store.Outbox().MarkFailed(ctx, "w", claimed[0].ID, webhooks.Attempt{Number: 1, StatusCode: 404, Error: "receiver answered 404 Not Found"},
+		if err := e.store.Outbox().MarkFailed(ctx, "w", claimed[0].ID, model.DeliveryAttempt{Number: 1, StatusCode: 404, Error: "receiver answered 404 Not Found"},
 			"gave up after 1 attempts"); err != nil {
 			t.Fatal(err)
 		}

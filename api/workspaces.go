@@ -33,14 +33,14 @@ func (s *Server) createWorkspace(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) listWorkspaces(w http.ResponseWriter, r *http.Request) error {
 	p := principalFrom(r.Context())
 	out := []model.Workspace{}
-	if p.admin {
+	if p.Admin {
 		all, err := s.svc.ListWorkspaces(r.Context())
 		if err != nil {
 			return err
 		}
 		out = append(out, all...)
 	} else {
-		ws, err := s.svc.GetWorkspace(r.Context(), p.workspaceID)
+		ws, err := s.svc.GetWorkspace(r.Context(), p.WorkspaceID)
 		if err != nil && !errors.Is(err, service.ErrNotFound) {
 			return err
 		}

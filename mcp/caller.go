@@ -9,16 +9,15 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // handlers answer the requests of one protocol server.
 type handlers struct {
 	*Server
-	fixed *api.Caller // stdio: the caller of every request
+	fixed *auth.Caller // stdio: the caller of every request
 }
 
 // errNoCaller: an HTTP request reached a handler without a checked token,
@@ -26,23 +25,23 @@ type handlers struct {
 var errNoCaller = errors.New("this request carries no valid bearer token")
 
 // caller is who req acts as.
-func (h *handlers) caller(req sdk.Request) (api.Caller, error) {
+func (h *handlers) caller(req sdk.Request) (auth.Caller, error) {
 	if h.fixed != nil {
 		return *h.fixed, nil
 	}
 	if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
-		if c, ok := extra.TokenInfo.Extra[callerKey].(api.Caller); ok {
+		if c, ok := extra.TokenInfo.Extra[callerKey].(auth.Caller); ok {
 			return c, nil
 		}
 	}
-	return api.Caller{}, errNoCaller
+	return auth.Caller{}, errNoCaller
 }
 
 // workspace resolves the workspace a tool acts in: the one asked for,
 // which must exist and be the caller's (else "not found", as the API
 // answers), or, when none is asked for, the workspace token's own or the
 // only workspace there is.
-func (h *handlers) workspace(ctx context.Context, req sdk.Request, asked int64) (api.Caller, int64, error) {
+func (h *handlers) workspace(ctx context.Context, req sdk.Request, asked int64) (auth.Caller, int64, error) {
 	c, err := h.caller(req)
 	if err != nil {
 		return c, 0, err
@@ -87,7 +86,7 @@ func needWorkspace(wss []model.Workspace) string {
 }
 
 // mayWrite refuses read-only callers.
-func mayWrite(c api.Caller, tool string) error {
+func mayWrite(c auth.Caller, tool string) error {
 	if c.ReadOnly {
 		return userErrorf("%s changes the workspace, and this token may only read: use a token created without read_only", tool)
 	}
@@ -104,7 +103,7 @@ func (h *handlers) toolError(ctx context.Context, tool string, err error) error 
 		return nil
 	case errors.As(err, &se):
 		return errors.New(se.Message)
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, errNoCaller):
+	case errors.Is(err, model.ErrNotFound), errors.Is(err, errNoCaller):
 		return err
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s was cancelled", tool)

@@ -11,7 +11,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // itemTemplate is the URI of every content item.
@@ -106,7 +105,7 @@ func (h *handlers) readItem(ctx context.Context, req *sdk.ReadResourceRequest) (
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	item, err := h.store.GetContentItem(ctx, ws, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	if err != nil {

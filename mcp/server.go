@@ -16,11 +16,11 @@ import (
 	"log/slog"
 	"net/http"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/feedpoller/feedpoller/analysis/tokens"
-	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
@@ -29,7 +29,7 @@ import (
 // Store is what the MCP server reads itself; workspaces and sources go
 // through the source service. *store.Store satisfies it.
 type Store interface {
-	api.TokenLookup
+	auth.TokenLookup
 	Search(ctx context.Context, workspaceID int64, f store.SearchFilter) ([]model.SearchHit, error)
 	GetArticle(ctx context.Context, workspaceID, id int64) (*model.FeedArticle, error)
 	GetContentItem(ctx context.Context, workspaceID, id int64) (*model.ContentItemView, error)
@@ -52,12 +52,12 @@ type Options struct {
 
 // Server answers MCP requests for one daemon or one `feedpoller mcp`.
 type Server struct {
-	store   Store
-	svc     *service.Service
-	admin   string
-	version string
-	log     *slog.Logger
-	counter *tokens.Counter
+	store     Store
+	svc       *service.Service
+	adminHash []byte
+	version   string
+	log       *slog.Logger
+	counter   *tokens.Counter
 }
 
 // New builds a Server.
@@ -69,7 +69,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp: token counter: %w", err)
 	}
-	s := &Server{store: opts.Store, svc: opts.Service, admin: opts.AdminToken, version: opts.Version, log: opts.Log, counter: c}
+	s := &Server{store: opts.Store, svc: opts.Service, adminHash: auth.AdminDigest(opts.AdminToken), version: opts.Version, log: opts.Log, counter: c}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -87,7 +87,7 @@ most max_tokens, continue with the next_offset given. list_sources shows each so
 
 // sdkServer builds the protocol server; fixed is the caller of every
 // request (stdio), or nil when each request carries its own token (HTTP).
-func (s *Server) sdkServer(fixed *api.Caller) *sdk.Server {
+func (s *Server) sdkServer(fixed *auth.Caller) *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "feedpoller", Title: "feedpoller", Version: s.version},
 		// The SDK's own chatter (sessions starting and ending) stays out of
 		// the log; failures are logged by the handlers.
@@ -100,7 +100,7 @@ func (s *Server) sdkServer(fixed *api.Caller) *sdk.Server {
 
 // ServeStdio serves one client on in/out until it disconnects or ctx
 // ends, acting as caller for every request.
-func (s *Server) ServeStdio(ctx context.Context, caller api.Caller, in io.ReadCloser, out io.WriteCloser) error {
+func (s *Server) ServeStdio(ctx context.Context, caller auth.Caller, in io.ReadCloser, out io.WriteCloser) error {
 	t := &lineTransport{in: in, out: out}
 	if err := s.sdkServer(&caller).Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp over stdio: %w", err)
@@ -116,23 +116,23 @@ func (s *Server) Handler() http.Handler {
 	srv := s.sdkServer(nil)
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
 		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: 1 << 20})
-	return auth.RequireBearerToken(s.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+	return sdkauth.RequireBearerToken(s.verify, &sdkauth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
 }
 
-// callerKey holds the api.Caller in a TokenInfo's Extra.
+// callerKey holds the auth.Caller in a TokenInfo's Extra.
 const callerKey = "feedpoller.caller"
 
 // verify checks a bearer token as the API does. A database failure is
 // logged and answered without its details.
-func (s *Server) verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-	c, err := api.Authenticate(ctx, s.store, s.admin, token)
-	if errors.Is(err, api.ErrUnauthorized) {
-		return nil, fmt.Errorf("missing or invalid bearer token: %w", auth.ErrInvalidToken)
+func (s *Server) verify(ctx context.Context, token string, _ *http.Request) (*sdkauth.TokenInfo, error) {
+	c, err := auth.Authenticate(ctx, s.store, s.adminHash, token)
+	if errors.Is(err, auth.ErrUnauthorized) {
+		return nil, fmt.Errorf("missing or invalid bearer token: %w", sdkauth.ErrInvalidToken)
 	}
 	if err != nil {
 		s.log.ErrorContext(ctx, "mcp: check token", "err", err)
 		return nil, errors.New("the token could not be checked; the server log has the details")
 	}
-	return &auth.TokenInfo{UserID: fmt.Sprintf("token %d admin %v workspace %d", c.TokenID, c.Admin, c.WorkspaceID),
+	return &sdkauth.TokenInfo{UserID: fmt.Sprintf("token %d admin %v workspace %d", c.TokenID, c.Admin, c.WorkspaceID),
 		Extra: map[string]any{callerKey: c}}, nil
 }

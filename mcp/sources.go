@@ -7,7 +7,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
 )
 
@@ -103,17 +102,17 @@ type PollSourceInput struct {
 	SourceID    int64 `json:"source_id" jsonschema:"the source to poll now, whether or not it is due"`
 }
 
-func (h *handlers) pollSource(ctx context.Context, req *sdk.CallToolRequest, in PollSourceInput) (*sdk.CallToolResult, poller.Outcome, error) {
+func (h *handlers) pollSource(ctx context.Context, req *sdk.CallToolRequest, in PollSourceInput) (*sdk.CallToolResult, model.PollOutcome, error) {
 	c, ws, err := h.workspace(ctx, req, in.WorkspaceID)
 	if err == nil {
 		err = mayWrite(c, "poll_source")
 	}
 	if err != nil {
-		return nil, poller.Outcome{}, h.toolError(ctx, "poll_source", err)
+		return nil, model.PollOutcome{}, h.toolError(ctx, "poll_source", err)
 	}
 	out, err := h.svc.PollSource(ctx, ws, in.SourceID)
 	if err != nil {
-		return nil, poller.Outcome{}, h.toolError(ctx, "poll_source", err)
+		return nil, model.PollOutcome{}, h.toolError(ctx, "poll_source", err)
 	}
 	return nil, out, nil
 }

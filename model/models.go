@@ -148,11 +148,15 @@ type FeedArticle struct {
 }
 
 // ArticleStory is an article's place in a story: the story, when it
-// counts as reported (see stories.ReportedAt), and its extractive summary.
+// counts as reported (see ReportedAt), its extractive summary, and why it
+// joined its story.
 type ArticleStory struct {
 	StoryID           *int64     `db:"story_id" json:"story_id"`
 	ReportedAt        *time.Time `db:"reported_at" json:"reported_at"`
 	ExtractiveSummary string     `db:"extractive_summary" json:"extractive_summary"`
+	// StoryReason is the stories side's account of the placement ("" when
+	// the article started its story).
+	StoryReason string `db:"story_reason" json:"-"`
 }
 
 // ContentItem is an article that passed relevance and content-hash dedup.

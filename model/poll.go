@@ -39,3 +39,21 @@ type SourceUpdate struct {
 // StatusPushed is the poll_runs outcome of items a WebSub hub pushed: no
 // fetch, the same pipeline and save.
 const StatusPushed = "pushed"
+
+// PollOutcome is the result of one poll, as the CLI and the API report it.
+type PollOutcome struct {
+	SourceID       int64  `json:"source_id"`
+	SourceType     string `json:"source_type"`
+	Status         string `json:"status"`
+	HTTPStatus     int    `json:"http_status"`
+	ItemsSeen      int    `json:"items_seen"`
+	ItemsNew       int    `json:"items_new"`
+	ItemsDuplicate int    `json:"items_duplicate"`
+	ItemsPromoted  int    `json:"items_promoted"`
+	Error          string `json:"error,omitempty"`
+	DurationMS     int64  `json:"duration_ms"`
+	// NextPollAt and NextPollReason: when the source is polled again, and
+	// why then.
+	NextPollAt     time.Time `json:"next_poll_at"`
+	NextPollReason string    `json:"next_poll_reason"`
+}

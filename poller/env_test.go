@@ -228,7 +228,7 @@ func (e *env) addSource(path string) *model.FeedSource {
 }
 
 // pollNow polls one source at once, as `feedpoller poll --source` does.
-func (e *env) pollNow(src *model.FeedSource) poller.Outcome {
+func (e *env) pollNow(src *model.FeedSource) model.PollOutcome {
 	e.t.Helper()
 	out, err := e.poller.PollNow(context.Background(), e.ws.ID, src.ID)
 	if err != nil {

@@ -19,8 +19,8 @@ type memStore struct {
 	mu       sync.Mutex
 	due      []model.FeedSource
 	claims   []int // sources per ClaimDue call
-	saves    []store.PollSave
-	pushes   []store.PushSave
+	saves    []model.PollSave
+	pushes   []model.PushSave
 	released []int64
 	known    store.Known
 	// releaseErr fails ReleaseLeases.
@@ -61,7 +61,7 @@ func (m *memStore) ClaimSource(_ context.Context, _, id int64, _ string, lease t
 			return &s, nil
 		}
 	}
-	return nil, store.ErrNotFound
+	return nil, model.ErrNotFound
 }
 
 func (m *memStore) ReleaseLeases(_ context.Context, _ string, ids []int64) error {
@@ -74,11 +74,11 @@ func (m *memStore) ReleaseLeases(_ context.Context, _ string, ids []int64) error
 	return nil
 }
 
-func (m *memStore) SavePoll(_ context.Context, p store.PollSave) (store.SaveCounts, error) {
+func (m *memStore) SavePoll(_ context.Context, p model.PollSave) (model.SaveCounts, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.saves = append(m.saves, p)
-	c := store.SaveCounts{New: len(p.Articles)}
+	c := model.SaveCounts{New: len(p.Articles)}
 	for _, a := range p.Articles {
 		if a.Promote {
 			c.Promoted++
@@ -87,11 +87,11 @@ func (m *memStore) SavePoll(_ context.Context, p store.PollSave) (store.SaveCoun
 	return c, nil
 }
 
-func (m *memStore) SavePush(_ context.Context, p store.PushSave) (store.SaveCounts, error) {
+func (m *memStore) SavePush(_ context.Context, p model.PushSave) (model.SaveCounts, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.pushes = append(m.pushes, p)
-	return store.SaveCounts{New: len(p.Articles)}, nil
+	return model.SaveCounts{New: len(p.Articles)}, nil
 }
 
 func (m *memStore) KnownArticles(_ context.Context, _, _ int64, urls, _ []string) (*store.Known, error) {
@@ -109,8 +109,8 @@ func (m *memStore) GetWorkspace(_ context.Context, id int64) (*model.Workspace, 
 }
 
 // StoryCandidates finds nothing: every article starts a story.
-func (m *memStore) StoryCandidates(context.Context, int64, []int64, time.Time) (*store.StoryLookup, error) {
-	return &store.StoryLookup{}, nil
+func (m *memStore) StoryCandidates(context.Context, model.StoryQuery) (*model.StoryLookup, error) {
+	return &model.StoryLookup{}, nil
 }
 
 // stubFetcher answers every fetch with items; a fetch waits for gate, when

@@ -114,7 +114,7 @@ func (p *Poller) refreshSourceHealth(ctx context.Context) {
 }
 
 // countItems adds what a poll or a push stored to the item counters.
-func (m *Metrics) countItems(out Outcome) {
+func (m *Metrics) countItems(out model.PollOutcome) {
 	m.Items.WithLabelValues("new").Add(float64(out.ItemsNew))
 	m.Items.WithLabelValues("duplicate").Add(float64(out.ItemsDuplicate))
 	m.Items.WithLabelValues("promoted").Add(float64(out.ItemsPromoted))

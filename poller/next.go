@@ -9,7 +9,6 @@ import (
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // decide is the one place a next poll is decided: from the source's
@@ -55,7 +54,7 @@ func (p *Poller) ScheduleConfig(src model.FeedSource) schedule.Config {
 // publisher's hints. A web page's new article is a change of the page,
 // whose date (the page's own publication date) says nothing about when it
 // changed.
-func fetched(src model.FeedSource, res *sources.Result, arts []store.NewArticle) schedule.Observation {
+func fetched(src model.FeedSource, res *sources.Result, arts []model.NewArticle) schedule.Observation {
 	obs := schedule.Observation{Outcome: schedule.Fetched, NewItems: len(arts), Hints: res.Hints}
 	if src.SourceType == model.SourceWeb {
 		return obs

@@ -50,10 +50,10 @@ func breakerEnv(t *testing.T, feeds int, pageStatus int) (*env, []*model.FeedSou
 	return e, srcs
 }
 
-func (e *env) pollDue(t *testing.T) []poller.Outcome {
+func (e *env) pollDue(t *testing.T) []model.PollOutcome {
 	t.Helper()
-	var outs []poller.Outcome
-	if err := e.poller.PollDue(context.Background(), func(o poller.Outcome, err error) {
+	var outs []model.PollOutcome
+	if err := e.poller.PollDue(context.Background(), func(o model.PollOutcome, err error) {
 		if err != nil {
 			t.Errorf("poll of source %d not recorded: %v", o.SourceID, err)
 		}

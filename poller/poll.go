@@ -14,33 +14,15 @@ import (
 	"github.com/feedpoller/feedpoller/store"
 )
 
-// Outcome is the result of one poll, as the CLI and the API report it.
-type Outcome struct {
-	SourceID       int64  `json:"source_id"`
-	SourceType     string `json:"source_type"`
-	Status         string `json:"status"`
-	HTTPStatus     int    `json:"http_status"`
-	ItemsSeen      int    `json:"items_seen"`
-	ItemsNew       int    `json:"items_new"`
-	ItemsDuplicate int    `json:"items_duplicate"`
-	ItemsPromoted  int    `json:"items_promoted"`
-	Error          string `json:"error,omitempty"`
-	DurationMS     int64  `json:"duration_ms"`
-	// NextPollAt and NextPollReason: when the source is polled again, and
-	// why then.
-	NextPollAt     time.Time `json:"next_poll_at"`
-	NextPollReason string    `json:"next_poll_reason"`
-}
-
 // errNotRecorded marks a poll whose results did not reach the database; the
 // lease runs out and the poll is redone.
 var errNotRecorded = errors.New("poll not recorded")
 
 // PollNow leases one source of a workspace (0: any) and polls it at once.
-func (p *Poller) PollNow(ctx context.Context, workspaceID, sourceID int64) (Outcome, error) {
+func (p *Poller) PollNow(ctx context.Context, workspaceID, sourceID int64) (model.PollOutcome, error) {
 	src, err := p.store.ClaimSource(ctx, workspaceID, sourceID, p.opts.Owner, p.opts.Lease)
 	if err != nil {
-		return Outcome{}, err
+		return model.PollOutcome{}, err
 	}
 	return p.Poll(ctx, *src)
 }
@@ -55,7 +37,7 @@ func (p *Poller) PollNow(ctx context.Context, workspaceID, sourceID int64) (Outc
 // and the save itself only counts while the lease is still held. So no
 // other poll of the source, by this daemon or another, can start while
 // this one runs.
-func (p *Poller) Poll(ctx context.Context, src model.FeedSource) (Outcome, error) {
+func (p *Poller) Poll(ctx context.Context, src model.FeedSource) (model.PollOutcome, error) {
 	start := time.Now()
 	if src.DueAt != nil {
 		p.metrics.SchedulerLag.Observe(max(0, start.Sub(*src.DueAt).Seconds()))
@@ -63,8 +45,8 @@ func (p *Poller) Poll(ctx context.Context, src model.FeedSource) (Outcome, error
 	p.metrics.InFlight.Inc()
 	defer p.metrics.InFlight.Dec()
 
-	out := Outcome{SourceID: src.ID, SourceType: src.SourceType}
-	save := store.PollSave{WorkspaceID: src.WorkspaceID, SourceID: src.ID, Owner: p.opts.Owner,
+	out := model.PollOutcome{SourceID: src.ID, SourceType: src.SourceType}
+	save := model.PollSave{WorkspaceID: src.WorkspaceID, SourceID: src.ID, Owner: p.opts.Owner,
 		Run: model.PollRun{StartedAt: start.UTC()}}
 
 	leaseEnd, fetchBy := p.pollDeadlines(src, start)
@@ -165,7 +147,7 @@ func (p *Poller) pollDeadlines(src model.FeedSource, start time.Time) (leaseEnd,
 // an outage) into a failed poll of its source: recorded, counted, backed
 // off like any failure, so the source cannot wedge the daemon by being
 // redone at every lease expiry.
-func refused(src model.FeedSource, save store.PollSave, err error) (store.PollSave, schedule.Observation) {
+func refused(src model.FeedSource, save model.PollSave, err error) (model.PollSave, schedule.Observation) {
 	save.Articles = nil
 	save.Run.ItemsDuplicate = 0
 	save.Source = model.SourceUpdate{Status: model.StatusError, Failed: true,
@@ -175,8 +157,8 @@ func refused(src model.FeedSource, save store.PollSave, err error) (store.PollSa
 
 // finish decides the next poll from what the poll observed, stores the
 // poll and reports it.
-func (p *Poller) finish(ctx context.Context, src model.FeedSource, save store.PollSave, obs schedule.Observation,
-	out Outcome, start time.Time) (Outcome, error) {
+func (p *Poller) finish(ctx context.Context, src model.FeedSource, save model.PollSave, obs schedule.Observation,
+	out model.PollOutcome, start time.Time) (model.PollOutcome, error) {
 	// The write must not be cut short by a shutdown signal: a poll that got
 	// this far is stored whole or not at all. It must not outlast the
 	// lease either (ctx carries the lease's end).
@@ -192,7 +174,7 @@ func (p *Poller) finish(ctx context.Context, src model.FeedSource, save store.Po
 		p.decide(src, &save.Source, obs, now)
 		counts, err = p.save(wctx, &save, start)
 	}
-	if errors.Is(err, store.ErrLeaseLost) {
+	if errors.Is(err, model.ErrLeaseLost) {
 		p.log.Warn("poll not recorded: its lease ran out or the source was deleted", "source_id", src.ID,
 			"err", err, "ms", time.Since(start).Milliseconds())
 		return out, fmt.Errorf("poll source %d: %w: %w", src.ID, errNotRecorded, err)
@@ -222,7 +204,7 @@ func (p *Poller) finish(ctx context.Context, src model.FeedSource, save store.Po
 }
 
 // save completes the poll_runs row and writes the poll.
-func (p *Poller) save(ctx context.Context, save *store.PollSave, start time.Time) (store.SaveCounts, error) {
+func (p *Poller) save(ctx context.Context, save *model.PollSave, start time.Time) (model.SaveCounts, error) {
 	save.Run.Outcome = save.Source.Status
 	save.Run.Error = save.Source.Error
 	fin := time.Now().UTC()
@@ -234,7 +216,7 @@ func (p *Poller) save(ctx context.Context, save *store.PollSave, start time.Time
 // logPoll writes the one line every poll gets at info level (warn when it
 // failed): which source, what came of it, how long it took, and when the
 // source is polled next and why.
-func (p *Poller) logPoll(src model.FeedSource, out Outcome) {
+func (p *Poller) logPoll(src model.FeedSource, out model.PollOutcome) {
 	level := p.log.Info
 	if out.Status == model.StatusError || out.Status == model.StatusGone {
 		level = p.log.Warn

@@ -19,7 +19,6 @@ import (
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 	"github.com/robfig/cron/v3"
 )
 
@@ -36,11 +35,11 @@ type Store interface {
 	ClaimDue(ctx context.Context, owner string, limit int, lease time.Duration) ([]model.FeedSource, error)
 	ClaimSource(ctx context.Context, workspaceID, id int64, owner string, lease time.Duration) (*model.FeedSource, error)
 	ReleaseLeases(ctx context.Context, owner string, ids []int64) error
-	SavePoll(ctx context.Context, p store.PollSave) (store.SaveCounts, error)
-	SavePush(ctx context.Context, p store.PushSave) (store.SaveCounts, error)
+	SavePoll(ctx context.Context, p model.PollSave) (model.SaveCounts, error)
+	SavePush(ctx context.Context, p model.PushSave) (model.SaveCounts, error)
 	pipeline.ArticleLookup
 	pipeline.Workspaces
-	pipeline.StoryIndex
+	model.StoryView
 }
 
 // Options configures a Poller. Start from DefaultOptions: New refuses

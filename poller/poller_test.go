@@ -128,7 +128,7 @@ func TestFailingSourceStopsAtTenAndSuccessResets(t *testing.T) {
 		e.store.DB().MustExec(e.store.DB().Rebind("UPDATE feed_sources SET next_poll_at = ? WHERE id = ?"), time.Now().Add(-time.Hour).UTC(), src.ID)
 		before := e.feeds.count("/flaky")
 		var outs int
-		if err := e.poller.PollDue(ctx, func(o poller.Outcome, err error) { outs++ }); err != nil {
+		if err := e.poller.PollDue(ctx, func(o model.PollOutcome, err error) { outs++ }); err != nil {
 			t.Fatal(err)
 		}
 		if outs != 0 || e.feeds.count("/flaky") != before {
@@ -153,7 +153,7 @@ func TestTwoPollersNeverPollOneSourceTwice(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := p.PollDue(context.Background(), func(o poller.Outcome, err error) {
+			err := p.PollDue(context.Background(), func(o model.PollOutcome, err error) {
 				mu.Lock()
 				polls[o.SourceID]++
 				mu.Unlock()

@@ -9,7 +9,6 @@ import (
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Push stores items a WebSub hub delivered for src: the same per-item
@@ -18,9 +17,9 @@ import (
 // scheduler learns from the new items; the next poll stays where it is.
 // A push that brings nothing new (a hub's retry of a delivery already
 // stored, a replay) writes nothing, not even a poll_runs row.
-func (p *Poller) Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (Outcome, error) {
+func (p *Poller) Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (model.PollOutcome, error) {
 	start := time.Now()
-	out := Outcome{SourceID: src.ID, SourceType: src.SourceType, Status: model.StatusPushed, ItemsSeen: len(items)}
+	out := model.PollOutcome{SourceID: src.ID, SourceType: src.SourceType, Status: model.StatusPushed, ItemsSeen: len(items)}
 	processed, err := p.pipeline.Run(ctx, pipeline.Batch{Source: src, Items: items})
 	if err != nil {
 		return out, fmt.Errorf("push to source %d: %w", src.ID, err)
@@ -46,7 +45,7 @@ func (p *Poller) Push(ctx context.Context, src model.FeedSource, items []sources
 	fin := time.Now().UTC()
 	run := model.PollRun{StartedAt: start.UTC(), FinishedAt: &fin, Outcome: model.StatusPushed, ItemsSeen: len(items),
 		ItemsDuplicate: processed.Duplicates, DurationMS: fin.Sub(start).Milliseconds()}
-	counts, err := p.store.SavePush(ctx, store.PushSave{WorkspaceID: src.WorkspaceID, SourceID: src.ID,
+	counts, err := p.store.SavePush(ctx, model.PushSave{WorkspaceID: src.WorkspaceID, SourceID: src.ID,
 		Articles: processed.Articles, ScheduleState: string(text), Run: run, Stories: processed.Stories})
 	if err != nil {
 		return out, fmt.Errorf("push to source %d: %w", src.ID, err)

@@ -39,7 +39,7 @@ func (p *Poller) Run(ctx context.Context) error {
 // (the CLI's `feedpoller poll`). report is called after each poll, one
 // call at a time. When ctx ends, the sources claimed but not yet started
 // are given back and ctx's error is returned.
-func (p *Poller) PollDue(ctx context.Context, report func(Outcome, error)) error {
+func (p *Poller) PollDue(ctx context.Context, report func(model.PollOutcome, error)) error {
 	jobs := make(chan job)
 	wg := p.startWorkers(ctx, jobs)
 	t := newTally()

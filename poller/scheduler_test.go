@@ -35,7 +35,7 @@ func TestPollDueClaimsBatchAfterBatch(t *testing.T) {
 	f := &stubFetcher{items: []sources.FeedItem{{URL: "https://news.example.com/1", Title: "One", ContentHTML: "<p>One.</p>"}}}
 	p := memPoller(t, st, f, 2, 2)
 	var reported []int64
-	err := p.PollDue(context.Background(), func(o poller.Outcome, err error) {
+	err := p.PollDue(context.Background(), func(o model.PollOutcome, err error) {
 		if err != nil || o.Status != model.StatusOK || o.ItemsNew != 1 {
 			t.Errorf("source %d: %+v, %v", o.SourceID, o, err)
 		}
@@ -69,7 +69,7 @@ func TestPollDueGivesBackUnstartedSources(t *testing.T) {
 	var recorded int
 	go func() {
 		defer wg.Done()
-		err = p.PollDue(ctx, func(_ poller.Outcome, err error) {
+		err = p.PollDue(ctx, func(_ model.PollOutcome, err error) {
 			if err == nil {
 				recorded++
 			}

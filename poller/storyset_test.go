@@ -14,7 +14,6 @@ import (
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // TestStoryGroupingThroughTheStore re-checks story grouping on the
@@ -70,7 +69,7 @@ func TestStoryGroupingThroughTheStore(t *testing.T) {
 				if _, err := st.ClaimSource(ctx, ws.ID, src.ID, "storyset", time.Minute); err != nil {
 					t.Fatal(err)
 				}
-				c, err := st.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "storyset",
+				c, err := st.SavePoll(ctx, model.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "storyset",
 					Articles: res.Articles, Stories: res.Stories,
 					Source: model.SourceUpdate{Status: model.StatusOK, NextPollAt: time.Now().Add(time.Hour)},
 					Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK, ItemsSeen: 1}})

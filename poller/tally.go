@@ -27,7 +27,7 @@ type tally struct {
 	items     [3]int // new, duplicate, promoted
 	unwritten int    // polls whose results did not reach the database
 	// report, when set, is told of each poll, one call at a time.
-	report func(Outcome, error)
+	report func(model.PollOutcome, error)
 }
 
 func newTally() *tally { return &tally{start: time.Now(), outcomes: map[string]int{}} }
@@ -48,7 +48,7 @@ func (t *tally) unclaim(n int) {
 	t.wg.Add(-n)
 }
 
-func (t *tally) add(out Outcome, err error) {
+func (t *tally) add(out model.PollOutcome, err error) {
 	t.mu.Lock()
 	if err != nil {
 		t.unwritten++

@@ -211,10 +211,10 @@ func (e *webEnv) makeDue(src *model.FeedSource) {
 }
 
 // pollDue runs one scheduler pass and returns the outcomes.
-func (e *webEnv) pollDue() []poller.Outcome {
+func (e *webEnv) pollDue() []model.PollOutcome {
 	e.t.Helper()
-	var outs []poller.Outcome
-	err := e.poller.PollDue(context.Background(), func(o poller.Outcome, err error) {
+	var outs []model.PollOutcome
+	err := e.poller.PollDue(context.Background(), func(o model.PollOutcome, err error) {
 		if err != nil {
 			e.t.Errorf("poll of source %d not recorded: %v", o.SourceID, err)
 		}

@@ -4,10 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/feedpoller/feedpoller/analysis/digest"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // WorkspaceStore is the storage of workspaces the service uses.
@@ -46,8 +43,8 @@ type Store interface {
 // DigestStore reads what a digest is built from. *store.Store satisfies
 // it.
 type DigestStore interface {
-	DigestArticles(ctx context.Context, workspaceID int64, since, until time.Time) ([]store.DigestArticle, error)
-	DigestSources(ctx context.Context, workspaceID int64, since, until time.Time) ([]digest.SourceState, error)
+	DigestArticles(ctx context.Context, workspaceID int64, since, until time.Time) ([]model.StoredDigestArticle, error)
+	DigestSources(ctx context.Context, workspaceID int64, since, until time.Time) ([]model.DigestSource, error)
 }
 
 // Validator checks a URL before a source is stored. The daemon puts the
@@ -75,7 +72,7 @@ type Poller interface {
 	// PollNow leases the source (workspaceID 0: in any workspace), polls it
 	// and reports the outcome. A source another poll holds is an error
 	// wrapping store.ErrLeased; an unknown one wraps store.ErrNotFound.
-	PollNow(ctx context.Context, workspaceID, sourceID int64) (poller.Outcome, error)
+	PollNow(ctx context.Context, workspaceID, sourceID int64) (model.PollOutcome, error)
 }
 
 // Subscriptions hears of sources that were paused, resumed or deleted

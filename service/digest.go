@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/analysis/digest"
-	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/analysis/summary"
 	"github.com/feedpoller/feedpoller/analysis/tokens"
 	"github.com/feedpoller/feedpoller/model"
@@ -98,7 +97,7 @@ func (s *Service) digestInput(ctx context.Context, ws *model.Workspace, win dige
 		return digest.Input{}, err
 	}
 	in := digest.Input{
-		Workspace:   digest.Workspace{ID: ws.ID, Name: ws.Name, DecayClass: rank.EffectiveClass(rank.DecayClass(ws.DecayClass), "")},
+		Workspace:   digest.Workspace{ID: ws.ID, Name: ws.Name, DecayClass: model.EffectiveClass(model.DecayClass(ws.DecayClass), "")},
 		Window:      win,
 		GeneratedAt: now,
 		Sources:     srcs,
@@ -119,7 +118,7 @@ func (s *Service) digestInput(ctx context.Context, ws *model.Workspace, win dige
 			in.Stories = append(in.Stories, digest.Story{ID: a.StoryID})
 		}
 		last := &in.Stories[len(in.Stories)-1]
-		last.Articles = append(last.Articles, a.Article)
+		last.Articles = append(last.Articles, a.DigestArticle)
 	}
 	return in, nil
 }

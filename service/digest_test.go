@@ -6,29 +6,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/analysis/digest"
-	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // fakeDigests serves one story of two articles and one silent source.
 type fakeDigests struct{ since, until time.Time }
 
-func (f *fakeDigests) DigestArticles(_ context.Context, _ int64, since, until time.Time) ([]store.DigestArticle, error) {
+func (f *fakeDigests) DigestArticles(_ context.Context, _ int64, since, until time.Time) ([]model.StoredDigestArticle, error) {
 	f.since, f.until = since, until
 	at := until.Add(-time.Hour)
-	return []store.DigestArticle{
-		{StoryID: 9, Article: digest.Article{ID: 1, URL: "https://wire.example/a", Title: "Quake off Chile", Summary: "A quake struck.",
-			SourceID: 1, Tier: rank.TierAuthoritative, Relevance: 0.8, StoredAt: at}},
+	return []model.StoredDigestArticle{
+		{StoryID: 9, DigestArticle: model.DigestArticle{ID: 1, URL: "https://wire.example/a", Title: "Quake off Chile", Summary: "A quake struck.",
+			SourceID: 1, Tier: model.TierAuthoritative, Relevance: 0.8, StoredAt: at}},
 		{StoryID: 9, FallbackSummary: "A strong quake struck off Chile on Tuesday. No tsunami was expected, the navy said.",
-			Article: digest.Article{ID: 2, URL: "https://daily.example/b", Title: "Chile quake", SourceID: 2, Tier: rank.TierGeneral,
+			DigestArticle: model.DigestArticle{ID: 2, URL: "https://daily.example/b", Title: "Chile quake", SourceID: 2, Tier: model.TierGeneral,
 				Relevance: 0.5, StoredAt: at.Add(time.Minute)}},
 	}, nil
 }
 
-func (f *fakeDigests) DigestSources(context.Context, int64, time.Time, time.Time) ([]digest.SourceState, error) {
-	return []digest.SourceState{{ID: 3, URL: "https://quiet.example/feed", Title: "Quiet", Active: true, LastStatus: "ok"}}, nil
+func (f *fakeDigests) DigestSources(context.Context, int64, time.Time, time.Time) ([]model.DigestSource, error) {
+	return []model.DigestSource{{ID: 3, URL: "https://quiet.example/feed", Title: "Quiet", Active: true, LastStatus: "ok"}}, nil
 }
 
 // TestDigestRequests: the window, format and budget are read as the API

@@ -7,9 +7,7 @@ import (
 	"sync"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // memStore keeps workspaces and sources in memory with the store's
@@ -31,7 +29,7 @@ func (m *memStore) CreateWorkspace(_ context.Context, name string, p model.Relev
 	defer m.mu.Unlock()
 	for _, w := range m.workspaces {
 		if w.Name == name {
-			return nil, fmt.Errorf("workspace %q: %w", name, store.ErrConflict)
+			return nil, fmt.Errorf("workspace %q: %w", name, model.ErrConflict)
 		}
 	}
 	w := model.Workspace{ID: int64(len(m.workspaces) + 1), Name: name, Profile: p}
@@ -47,7 +45,7 @@ func (m *memStore) GetWorkspace(_ context.Context, id int64) (*model.Workspace, 
 			return &w, nil
 		}
 	}
-	return nil, fmt.Errorf("workspace %d: %w", id, store.ErrNotFound)
+	return nil, fmt.Errorf("workspace %d: %w", id, model.ErrNotFound)
 }
 
 func (m *memStore) ListWorkspaces(context.Context) ([]model.Workspace, error) {
@@ -65,7 +63,7 @@ func (m *memStore) SetWorkspaceDecayClass(_ context.Context, id int64, class str
 			return nil
 		}
 	}
-	return fmt.Errorf("workspace %d: %w", id, store.ErrNotFound)
+	return fmt.Errorf("workspace %d: %w", id, model.ErrNotFound)
 }
 
 func (m *memStore) UpdateWorkspace(_ context.Context, id int64, name *string, p *model.RelevanceProfile) (*model.Workspace, error) {
@@ -73,7 +71,7 @@ func (m *memStore) UpdateWorkspace(_ context.Context, id int64, name *string, p 
 	defer m.mu.Unlock()
 	for _, w := range m.workspaces {
 		if name != nil && w.Name == *name && w.ID != id {
-			return nil, fmt.Errorf("workspace %q: %w", *name, store.ErrConflict)
+			return nil, fmt.Errorf("workspace %q: %w", *name, model.ErrConflict)
 		}
 	}
 	for i := range m.workspaces {
@@ -89,7 +87,7 @@ func (m *memStore) UpdateWorkspace(_ context.Context, id int64, name *string, p 
 		w := m.workspaces[i]
 		return &w, nil
 	}
-	return nil, fmt.Errorf("workspace %d: %w", id, store.ErrNotFound)
+	return nil, fmt.Errorf("workspace %d: %w", id, model.ErrNotFound)
 }
 
 func (m *memStore) CreateSource(_ context.Context, src *model.FeedSource) error {
@@ -97,7 +95,7 @@ func (m *memStore) CreateSource(_ context.Context, src *model.FeedSource) error 
 	defer m.mu.Unlock()
 	for _, s := range m.sources {
 		if s.WorkspaceID == src.WorkspaceID && s.URL == src.URL {
-			return fmt.Errorf("source %s: %w", src.URL, store.ErrConflict)
+			return fmt.Errorf("source %s: %w", src.URL, model.ErrConflict)
 		}
 	}
 	src.ID = int64(len(m.sources) + 1)
@@ -121,7 +119,7 @@ func (m *memStore) GetSource(_ context.Context, workspaceID, id int64) (*model.F
 		s := m.sources[i]
 		return &s, nil
 	}
-	return nil, fmt.Errorf("source %d: %w", id, store.ErrNotFound)
+	return nil, fmt.Errorf("source %d: %w", id, model.ErrNotFound)
 }
 
 func (m *memStore) ListSources(_ context.Context, workspaceID int64) ([]model.FeedSource, error) {
@@ -141,7 +139,7 @@ func (m *memStore) UpdateSource(_ context.Context, workspaceID, id int64, p mode
 	defer m.mu.Unlock()
 	i := m.find(workspaceID, id)
 	if i < 0 {
-		return nil, fmt.Errorf("source %d: %w", id, store.ErrNotFound)
+		return nil, fmt.Errorf("source %d: %w", id, model.ErrNotFound)
 	}
 	s := &m.sources[i]
 	if p.Title != nil {
@@ -246,12 +244,12 @@ func (v *fakeValidator) ValidatePage(ctx context.Context, url string) (string, [
 
 // fakePoller answers a fixed outcome or error and records its calls.
 type fakePoller struct {
-	out   poller.Outcome
+	out   model.PollOutcome
 	err   error
 	calls [][2]int64
 }
 
-func (p *fakePoller) PollNow(_ context.Context, workspaceID, sourceID int64) (poller.Outcome, error) {
+func (p *fakePoller) PollNow(_ context.Context, workspaceID, sourceID int64) (model.PollOutcome, error) {
 	p.calls = append(p.calls, [2]int64{workspaceID, sourceID})
 	return p.out, p.err
 }

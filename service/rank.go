@@ -3,7 +3,6 @@ package service
 import (
 	"strings"
 
-	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/model"
 )
 
@@ -14,7 +13,7 @@ func checkDecayClass(class *string, fields map[string]string) {
 	if class == nil || *class == "" {
 		return
 	}
-	if _, err := rank.ParseDecayClass(*class); err != nil {
+	if _, err := model.ParseDecayClass(*class); err != nil {
 		fields["decay_class"] = "must be one of: fast, moderate, stable"
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 )
 
@@ -13,7 +14,7 @@ import (
 // sets it by hand or gives it back to the rules (0), sets or clears the
 // source's decay class; bad values name their field.
 func TestSourceTiersAndDecayClasses(t *testing.T) {
-	rules, err := rank.NewClassifier([]rank.Rule{{Domain: "*.example.org", Tier: rank.TierAcademic}})
+	rules, err := rank.NewClassifier([]rank.Rule{{Domain: "*.example.org", Tier: model.TierAcademic}})
 	if err != nil {
 		t.Fatal(err)
 	}

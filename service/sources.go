@@ -9,9 +9,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources/urls"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // SourceSpec is a new source as a caller asks for it. A nil field takes
@@ -143,7 +141,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 		}
 	}
 	if err := s.opts.Store.CreateSource(ctx, &src); err != nil {
-		if errors.Is(err, store.ErrConflict) {
+		if errors.Is(err, model.ErrConflict) {
 			return nil, duplicateSource(src.URL, 0)
 		}
 		return nil, err
@@ -239,7 +237,7 @@ func (s *Service) GetSource(ctx context.Context, workspaceID, id int64) (*model.
 		return nil, notFound("source")
 	}
 	src, err := s.opts.Store.GetSource(ctx, workspaceID, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return nil, notFound("source")
 	}
 	return src, err
@@ -281,7 +279,7 @@ func (s *Service) UpdateSource(ctx context.Context, workspaceID, id int64, ch So
 	}
 	s.patchTier(&patch, src.URL, ch.ReliabilityTier)
 	updated, err := s.opts.Store.UpdateSource(ctx, src.WorkspaceID, src.ID, patch)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return nil, notFound("source")
 	}
 	if err == nil && ch.IsActive != nil {
@@ -314,7 +312,7 @@ func (s *Service) DeleteSource(ctx context.Context, workspaceID, id int64) error
 		return err
 	}
 	err = s.opts.Store.DeleteSource(ctx, src.WorkspaceID, src.ID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return notFound("source")
 	}
 	if err == nil {
@@ -325,23 +323,23 @@ func (s *Service) DeleteSource(ctx context.Context, workspaceID, id int64) error
 
 // PollSource polls a source at once, due or not (workspaceID 0: in any
 // workspace). A failed fetch is an outcome, not an error.
-func (s *Service) PollSource(ctx context.Context, workspaceID, id int64) (poller.Outcome, error) {
+func (s *Service) PollSource(ctx context.Context, workspaceID, id int64) (model.PollOutcome, error) {
 	src, err := s.GetSource(ctx, workspaceID, id)
 	if err != nil {
-		return poller.Outcome{}, err
+		return model.PollOutcome{}, err
 	}
 	if s.opts.Poller == nil {
-		return poller.Outcome{}, &Error{Kind: ErrUnavailable, Message: "polling on demand is not available: this process runs without a poller"}
+		return model.PollOutcome{}, &Error{Kind: ErrUnavailable, Message: "polling on demand is not available: this process runs without a poller"}
 	}
 	out, err := s.opts.Poller.PollNow(ctx, src.WorkspaceID, src.ID)
 	switch {
-	case errors.Is(err, store.ErrLeased):
-		return poller.Outcome{}, &Error{Kind: ErrLeased,
+	case errors.Is(err, model.ErrLeased):
+		return model.PollOutcome{}, &Error{Kind: ErrLeased,
 			Message: fmt.Sprintf("source %d is being polled right now; try again when that poll ends", src.ID)}
-	case errors.Is(err, store.ErrNotFound):
-		return poller.Outcome{}, notFound("source")
+	case errors.Is(err, model.ErrNotFound):
+		return model.PollOutcome{}, notFound("source")
 	case err != nil:
-		return poller.Outcome{}, fmt.Errorf("poll source %d now: %w", src.ID, err)
+		return model.PollOutcome{}, fmt.Errorf("poll source %d now: %w", src.ID, err)
 	}
 	return out, nil
 }

@@ -10,9 +10,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // fixture is a service over memory, with a workspace (id 1) and options
@@ -336,7 +334,7 @@ func TestPollSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := c.Source.ID
-	f.poll.out = poller.Outcome{SourceID: id, Status: model.StatusOK, ItemsNew: 2}
+	f.poll.out = model.PollOutcome{SourceID: id, Status: model.StatusOK, ItemsNew: 2}
 	// Workspace 0: in whichever workspace the source is (the CLI's poll --source).
 	for _, ws := range []int64{f.wsID, 0} {
 		out, err := f.svc.PollSource(ctx, ws, id)
@@ -348,7 +346,7 @@ func TestPollSource(t *testing.T) {
 		t.Fatalf("poller calls %v", f.poll.calls)
 	}
 	wantKind(t, ignore(f.svc.PollSource(ctx, f.other, id)), service.ErrNotFound, "")
-	f.poll.err = fmt.Errorf("claim source %d: %w", id, store.ErrLeased)
+	f.poll.err = fmt.Errorf("claim source %d: %w", id, model.ErrLeased)
 	if se := wantKind(t, ignore(f.svc.PollSource(ctx, f.wsID, id)), service.ErrLeased, ""); !strings.Contains(se.Message, "being polled right now") {
 		t.Fatal(se.Message)
 	}

@@ -176,7 +176,7 @@ func (s *Service) SetWebhookActive(ctx context.Context, workspaceID, id int64, a
 		return nil, err
 	}
 	w, err := st.SetWebhookActive(ctx, workspaceID, id, active, "turned off")
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return nil, notFound("webhook")
 	}
 	return w, err
@@ -192,7 +192,7 @@ func (s *Service) DeleteWebhook(ctx context.Context, workspaceID, id int64) erro
 		return err
 	}
 	err = st.DeleteWebhook(ctx, workspaceID, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return notFound("webhook")
 	}
 	return err
@@ -219,7 +219,7 @@ func (s *Service) ListDeliveries(ctx context.Context, workspaceID, webhookID int
 		return nil, Invalid("invalid request", map[string]string{"limit": fmt.Sprintf("must be 1 to %d", MaxDeliveryPage)})
 	}
 	out, err := st.ListDeliveries(ctx, workspaceID, webhookID, f)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return nil, notFound("webhook")
 	}
 	return out, err

@@ -43,11 +43,11 @@ func (m *memWebhooks) ListWebhooks(_ context.Context, ws int64) ([]model.Webhook
 }
 
 func (m *memWebhooks) SetWebhookActive(_ context.Context, ws, id int64, active bool, _ string) (*model.Webhook, error) {
-	return nil, fmt.Errorf("webhook %d: %w", id, store.ErrNotFound)
+	return nil, fmt.Errorf("webhook %d: %w", id, model.ErrNotFound)
 }
 
 func (m *memWebhooks) DeleteWebhook(_ context.Context, ws, id int64) error {
-	return fmt.Errorf("webhook %d: %w", id, store.ErrNotFound)
+	return fmt.Errorf("webhook %d: %w", id, model.ErrNotFound)
 }
 
 func (m *memWebhooks) ListDeliveries(context.Context, int64, int64, store.DeliveryFilter) ([]model.WebhookDelivery, error) {

@@ -6,9 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // WorkspaceSpec is a new workspace as a caller asks for it.
@@ -95,7 +93,7 @@ func (s *Service) CreateWorkspace(ctx context.Context, spec WorkspaceSpec) (*mod
 		return nil, err
 	}
 	ws, err := s.opts.Store.CreateWorkspace(ctx, spec.Name, *profile)
-	if errors.Is(err, store.ErrConflict) {
+	if errors.Is(err, model.ErrConflict) {
 		return nil, nameTaken(spec.Name)
 	}
 	if err != nil {
@@ -116,7 +114,7 @@ func (s *Service) GetWorkspace(ctx context.Context, id int64) (*model.Workspace,
 		return nil, notFound("workspace")
 	}
 	ws, err := s.opts.Store.GetWorkspace(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return nil, notFound("workspace")
 	}
 	if err != nil {
@@ -155,17 +153,17 @@ func (s *Service) UpdateWorkspace(ctx context.Context, id int64, ch WorkspaceCha
 	if ch.DecayClass != nil {
 		class := *ch.DecayClass
 		if class == "" {
-			class = string(rank.DefaultDecayClass)
+			class = string(model.DefaultDecayClass)
 		}
 		if err := s.opts.Store.SetWorkspaceDecayClass(ctx, id, class); err != nil {
 			return nil, err
 		}
 	}
 	updated, err := s.opts.Store.UpdateWorkspace(ctx, id, ch.Name, profile)
-	if errors.Is(err, store.ErrConflict) {
+	if errors.Is(err, model.ErrConflict) {
 		return nil, nameTaken(*ch.Name)
 	}
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return nil, notFound("workspace")
 	}
 	if err != nil {

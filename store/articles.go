@@ -22,7 +22,7 @@ func keyOf(a model.FeedArticle) articleKey { return articleKey{a.ExternalURL, ma
 
 // articleColumnCount is the number of placeholders per row of
 // insertArticles.
-const articleColumnCount = 28
+const articleColumnCount = 29
 
 // insertArticles inserts one batch of a poll's articles in one statement
 // created at t, and returns the ids of the rows it inserted, by key.
@@ -36,21 +36,18 @@ const articleColumnCount = 28
 // on, and the row is counted as a duplicate instead of failing the poll.
 // Only the rows RETURNING reports were inserted, so only they are
 // promoted.
-func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p PollSave, arts []NewArticle, t time.Time) (map[articleKey]int64, error) {
+func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, arts []model.NewArticle, t time.Time) (map[articleKey]int64, error) {
 	query := multiRowInsert(`INSERT INTO feed_articles (workspace_id, feed_source_id, external_url, external_id, title, author,
 		published_at, summary, content_markdown, extraction_method, word_count, relevance_score, matched_terms,
 		content_text_hash, revision, previous_article_id, reading_time_seconds, input_tokens, output_tokens,
 		quality_score, language, created_at, input_tokens_o200k, output_tokens_o200k,
-		story_id, reported_at, story_signature, extractive_summary) VALUES `, articleColumnCount, len(arts),
+		story_id, reported_at, story_signature, extractive_summary, story_reason) VALUES `, articleColumnCount, len(arts),
 		` ON CONFLICT (workspace_id, external_url, revision) DO NOTHING RETURNING id, external_url, revision`)
 	args := make([]any, 0, len(arts)*articleColumnCount)
 	for _, na := range arts {
-		sig, err := signatureBytes(na)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, p.articleArgs(na.Article, t)...)
-		args = append(args, na.Article.StoryID, reportedAt(na, t), sig, na.Article.ExtractiveSummary)
+		args = append(args, articleArgs(p, na.Article, t)...)
+		args = append(args, na.Article.StoryID, reportedAt(na, t), signatureBytes(na), na.Article.ExtractiveSummary,
+			na.Article.StoryReason)
 	}
 	var rows []struct {
 		ID       int64  `db:"id"`
@@ -68,7 +65,7 @@ func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p PollSave, art
 }
 
 // articleArgs are one row's parameters of insertArticles.
-func (p PollSave) articleArgs(a model.FeedArticle, t time.Time) []any {
+func articleArgs(p model.PollSave, a model.FeedArticle, t time.Time) []any {
 	return []any{p.WorkspaceID, p.SourceID, a.ExternalURL, a.ExternalID, a.Title, a.Author,
 		utcPtr(a.PublishedAt), a.Summary, a.ContentMarkdown, a.ExtractionMethod, a.WordCount, a.RelevanceScore,
 		termsJSON(a.MatchedTerms), a.ContentTextHash, max(a.Revision, 1), a.PreviousArticleID, a.ReadingTimeSeconds,

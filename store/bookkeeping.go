@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/jmoiron/sqlx"
 )
 
@@ -34,7 +35,7 @@ const sourceLeased = ` WHERE id = ? AND lease_owner = ? AND lease_until > ?`
 const maxReasonBytes = 500
 
 // sourceArgs are the parameters of sourceSet and sourceLeased, at time t.
-func (p PollSave) sourceArgs(t time.Time) []any {
+func sourceArgs(p model.PollSave, t time.Time) []any {
 	u := p.Source
 	polled := t
 	if !u.PolledAt.IsZero() {
@@ -47,22 +48,22 @@ func (p PollSave) sourceArgs(t time.Time) []any {
 
 // updateSource writes the source's bookkeeping in the poll's transaction;
 // ErrLeaseLost when the lease is no longer the poll's.
-func (s *Store) updateSource(ctx context.Context, tx *sqlx.Tx, p PollSave) error {
-	res, err := tx.ExecContext(ctx, s.q(`UPDATE feed_sources SET `+sourceSet+sourceLeased), p.sourceArgs(now())...)
+func (s *Store) updateSource(ctx context.Context, tx *sqlx.Tx, p model.PollSave) error {
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE feed_sources SET `+sourceSet+sourceLeased), sourceArgs(p, now())...)
 	if err != nil {
 		return fmt.Errorf("record poll of source %d: %w", p.SourceID, err)
 	}
-	return p.leaseHeld(res)
+	return pollLeaseHeld(p, res)
 }
 
-// leaseHeld turns "no row updated" into ErrLeaseLost.
-func (p PollSave) leaseHeld(res sql.Result) error {
+// pollLeaseHeld turns "no row updated" into ErrLeaseLost.
+func pollLeaseHeld(p model.PollSave, res sql.Result) error {
 	n, err := res.RowsAffected()
 	if err != nil {
 		return fmt.Errorf("record poll of source %d: %w", p.SourceID, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("record poll of source %d: %w", p.SourceID, ErrLeaseLost)
+		return fmt.Errorf("record poll of source %d: %w", p.SourceID, model.ErrLeaseLost)
 	}
 	return nil
 }
@@ -72,15 +73,15 @@ const runColumns = `feed_source_id, started_at, finished_at, outcome, http_statu
 	items_duplicate, items_promoted, duration_ms, error`
 
 // runArgs are the parameters of a poll_runs row after feed_source_id.
-func (p PollSave) runArgs() []any {
+func runArgs(p model.PollSave) []any {
 	r := p.Run
 	return []any{r.StartedAt.UTC(), utcPtr(r.FinishedAt), r.Outcome, r.HTTPStatus, r.ItemsSeen, r.ItemsNew,
 		r.ItemsDuplicate, r.ItemsPromoted, r.DurationMS, truncate(r.Error, maxErrorBytes)}
 }
 
 // insertRun appends the poll's poll_runs row in its transaction.
-func (s *Store) insertRun(ctx context.Context, tx *sqlx.Tx, p PollSave) error {
-	args := append([]any{p.SourceID}, p.runArgs()...)
+func (s *Store) insertRun(ctx context.Context, tx *sqlx.Tx, p model.PollSave) error {
+	args := append([]any{p.SourceID}, runArgs(p)...)
 	_, err := tx.ExecContext(ctx, s.q(`INSERT INTO poll_runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), args...)
 	if err != nil {
 		return fmt.Errorf("record poll run of source %d: %w", p.SourceID, err)
@@ -91,11 +92,11 @@ func (s *Store) insertRun(ctx context.Context, tx *sqlx.Tx, p PollSave) error {
 // saveBookkeepingOnly records a poll that stored no article with the
 // dialect's single statement (dialect.bookkeepingOnly): no transaction,
 // one round trip.
-func (s *Store) saveBookkeepingOnly(ctx context.Context, stmt string, p PollSave) error {
-	args := append(p.sourceArgs(now()), p.runArgs()...)
+func (s *Store) saveBookkeepingOnly(ctx context.Context, stmt string, p model.PollSave) error {
+	args := append(sourceArgs(p, now()), runArgs(p)...)
 	res, err := s.db.ExecContext(ctx, s.q(stmt), args...)
 	if err != nil {
 		return fmt.Errorf("record poll of source %d: %w", p.SourceID, err)
 	}
-	return p.leaseHeld(res)
+	return pollLeaseHeld(p, res)
 }

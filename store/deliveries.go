@@ -8,21 +8,20 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // deliveryTargets are the webhooks of a poll's workspace that take
 // content_item.promoted, with the source the poll is of: read once per
 // poll, at its first promotion, in the poll's transaction.
 type deliveryTargets struct {
-	loaded bool
-	hooks  []int64
-	source webhooks.Source
+	loaded                 bool
+	hooks                  []int64
+	sourceTitle, sourceURL string
 }
 
 // load reads the targets unless they are read already. A poll that
 // promotes nothing never asks.
-func (s *Store) loadTargets(ctx context.Context, tx *sqlx.Tx, p PollSave, dt *deliveryTargets) error {
+func (s *Store) loadTargets(ctx context.Context, tx *sqlx.Tx, p model.PollSave, dt *deliveryTargets) error {
 	if dt.loaded {
 		return nil
 	}
@@ -42,9 +41,9 @@ func (s *Store) loadTargets(ctx context.Context, tx *sqlx.Tx, p PollSave, dt *de
 	}
 	dt.loaded = true
 	for _, r := range rows {
-		dt.source = webhooks.Source{ID: p.SourceID, Title: r.Title, URL: r.URL}
+		dt.sourceTitle, dt.sourceURL = r.Title, r.URL
 		for _, e := range splitEvents(r.Events) {
-			if e == webhooks.EventContentItemPromoted {
+			if e == model.EventContentItemPromoted {
 				dt.hooks = append(dt.hooks, r.ID)
 				break
 			}
@@ -65,9 +64,10 @@ const deliveryBatch = 500
 // item promote created and webhook subscribed to it, in the poll's
 // transaction: the outbox rows commit or roll back with the promotion
 // itself, so a delivery exists exactly when its content item does. The
-// payload is built here, once, and every attempt sends those bytes. It
+// payload is built here, once, by the store's DeliveryPayload (the
+// webhooks package's format), and every attempt sends those bytes. It
 // returns how many it wrote.
-func (s *Store) enqueueDeliveries(ctx context.Context, tx *sqlx.Tx, p PollSave, dt *deliveryTargets,
+func (s *Store) enqueueDeliveries(ctx context.Context, tx *sqlx.Tx, p model.PollSave, dt *deliveryTargets,
 	candidates []promotion, created []promoted, t time.Time) (int, error) {
 	if len(created) == 0 {
 		return 0, nil
@@ -78,6 +78,10 @@ func (s *Store) enqueueDeliveries(ctx context.Context, tx *sqlx.Tx, p PollSave, 
 	if len(dt.hooks) == 0 {
 		return 0, nil
 	}
+	if s.payload == nil {
+		return 0, fmt.Errorf("queue webhook deliveries of source %d: the store was opened without a delivery payload builder",
+			p.SourceID)
+	}
 	byArticle := make(map[int64]model.FeedArticle, len(candidates))
 	for _, c := range candidates {
 		byArticle[c.ArticleID] = c.Article
@@ -85,15 +89,15 @@ func (s *Store) enqueueDeliveries(ctx context.Context, tx *sqlx.Tx, p PollSave, 
 	args := make([]any, 0, len(created)*len(dt.hooks)*deliveryColumnCount)
 	for _, c := range created {
 		a := byArticle[c.FeedArticleID]
-		item := webhooks.ContentItem{ID: c.ID, Title: a.Title, URL: a.ExternalURL, Summary: a.Summary,
-			Relevance: a.RelevanceScore, PublishedAt: utcPtr(a.PublishedAt), PromotedAt: t, Source: dt.source}
+		item := model.Promoted{WorkspaceID: p.WorkspaceID, ContentItemID: c.ID, Title: a.Title, URL: a.ExternalURL,
+			Summary: a.Summary, Relevance: a.RelevanceScore, PublishedAt: utcPtr(a.PublishedAt), PromotedAt: t,
+			SourceID: p.SourceID, SourceTitle: dt.sourceTitle, SourceURL: dt.sourceURL}
 		for _, hook := range dt.hooks {
-			id := webhooks.NewDeliveryID()
-			body, err := webhooks.PromotedBody(id, p.WorkspaceID, item)
+			id, body, err := s.payload(model.EventContentItemPromoted, item)
 			if err != nil {
 				return 0, err
 			}
-			args = append(args, id, hook, p.WorkspaceID, webhooks.EventContentItemPromoted, c.ID, string(body), t, t)
+			args = append(args, id, hook, p.WorkspaceID, model.EventContentItemPromoted, c.ID, string(body), t, t)
 		}
 	}
 	rows := len(args) / deliveryColumnCount

@@ -65,7 +65,7 @@ type dialect interface {
 	// reported_unix. It answers the workspace's story_generation with each
 	// candidate (id, story_id, reported_at, story_signature), and once
 	// with NULLs when there is none.
-	storyCandidates() string
+	storyCandidates(perKey int) string
 	// int64List is a list of keys as storyCandidates takes it.
 	int64List(keys []int64) any
 	// daysBetween is the days from the timestamp expression from to the

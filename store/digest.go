@@ -6,19 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/feedpoller/feedpoller/analysis/digest"
-	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/model"
 )
-
-// DigestArticle is one article of a digest's stories, as stored.
-type DigestArticle struct {
-	digest.Article
-	// StoryID is its story; FallbackSummary the start of the feed's
-	// summary when it has no extractive summary (stored before those
-	// were written).
-	StoryID         int64
-	FallbackSummary string
-}
 
 // digestRow is one row of the digest's article query.
 type digestRow struct {
@@ -48,7 +37,7 @@ const fallbackSummaryBytes = 2000
 // tiers and decay classes, in one statement. It reads the workspace's
 // articles reported in the window by the (workspace_id, reported_at)
 // index, and their content items by article.
-func (s *Store) DigestArticles(ctx context.Context, workspaceID int64, since, until time.Time) ([]DigestArticle, error) {
+func (s *Store) DigestArticles(ctx context.Context, workspaceID int64, since, until time.Time) ([]model.StoredDigestArticle, error) {
 	in := s.asTime("a.reported_at") + " >= " + s.asTime("?") + " AND " + s.asTime("a.reported_at") + " < " + s.asTime("?")
 	q := `WITH w AS (SELECT a.id, a.story_id FROM feed_articles a WHERE a.workspace_id = ? AND ` + in + `)
 		SELECT a.story_id, a.id, a.external_url, a.title, a.extractive_summary,
@@ -62,15 +51,15 @@ func (s *Store) DigestArticles(ctx context.Context, workspaceID int64, since, un
 	if err := s.db.SelectContext(ctx, &rows, s.q(q), workspaceID, since.UTC(), until.UTC()); err != nil {
 		return nil, fmt.Errorf("read the digest articles of workspace %d: %w", workspaceID, err)
 	}
-	out := make([]DigestArticle, len(rows))
+	out := make([]model.StoredDigestArticle, len(rows))
 	for i, r := range rows {
-		tier := rank.TierGeneral
-		if r.Tier.Valid && rank.Tier(r.Tier.Int64).Valid() {
-			tier = rank.Tier(r.Tier.Int64)
+		tier := model.TierGeneral
+		if r.Tier.Valid && model.Tier(r.Tier.Int64).Valid() {
+			tier = model.Tier(r.Tier.Int64)
 		}
-		out[i] = DigestArticle{StoryID: r.StoryID, FallbackSummary: r.Fallback, Article: digest.Article{
+		out[i] = model.StoredDigestArticle{StoryID: r.StoryID, FallbackSummary: r.Fallback, DigestArticle: model.DigestArticle{
 			ID: r.ID, URL: r.URL, Title: r.Title, Summary: r.Summary, SourceID: r.SourceID.Int64,
-			SourceTitle: r.SourceTitle.String, Tier: tier, DecayClass: rank.DecayClass(r.DecayClass.String),
+			SourceTitle: r.SourceTitle.String, Tier: tier, DecayClass: model.DecayClass(r.DecayClass.String),
 			Relevance: r.Relevance, PublishedAt: r.PublishedAt.T,
 		}}
 		if r.CreatedAt.T != nil {
@@ -97,7 +86,7 @@ type digestSourceRow struct {
 // DigestSources reads the poll state of the workspace's sources for a
 // digest's gaps: each one's newest article and how many it stored in
 // [since, until), from the (feed_source_id, created_at) index.
-func (s *Store) DigestSources(ctx context.Context, workspaceID int64, since, until time.Time) ([]digest.SourceState, error) {
+func (s *Store) DigestSources(ctx context.Context, workspaceID int64, since, until time.Time) ([]model.DigestSource, error) {
 	created := s.asTime("a.created_at")
 	q := `SELECT s.id, s.url, s.title, s.is_active, s.last_polled_at, s.last_polled_status, s.last_polled_error,
 			s.consecutive_failures,
@@ -109,9 +98,9 @@ func (s *Store) DigestSources(ctx context.Context, workspaceID int64, since, unt
 	if err := s.db.SelectContext(ctx, &rows, s.q(q), since.UTC(), until.UTC(), workspaceID); err != nil {
 		return nil, fmt.Errorf("read the sources of workspace %d for a digest: %w", workspaceID, err)
 	}
-	out := make([]digest.SourceState, len(rows))
+	out := make([]model.DigestSource, len(rows))
 	for i, r := range rows {
-		out[i] = digest.SourceState{ID: r.ID, URL: r.URL, Title: r.Title, Active: r.Active, LastPolledAt: r.LastPolledAt.T,
+		out[i] = model.DigestSource{ID: r.ID, URL: r.URL, Title: r.Title, Active: r.Active, LastPolledAt: r.LastPolledAt.T,
 			LastStatus: r.LastStatus, LastError: r.LastError, ConsecutiveFailures: r.ConsecutiveFailures,
 			LastArticleAt: r.LastArticleAt.T, ArticlesInWindow: r.InWindow}
 	}

@@ -138,7 +138,7 @@ func (s *Store) GetContentItem(ctx context.Context, workspaceID, id int64) (*mod
 	var v model.ContentItemView
 	err := s.db.GetContext(ctx, &v, s.q(itemSelect+` WHERE c.workspace_id = ? AND c.id = ?`), workspaceID, id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("content item %d: %w", id, ErrNotFound)
+		return nil, fmt.Errorf("content item %d: %w", id, model.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("get content item %d: %w", id, err)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // Outbox is the webhook outbox on the webhook_deliveries table: the
@@ -20,8 +19,6 @@ type Outbox struct{ s *Store }
 
 // Outbox returns the store's webhook outbox.
 func (s *Store) Outbox() *Outbox { return &Outbox{s: s} }
-
-var _ webhooks.Outbox = (*Outbox)(nil)
 
 // claimedDelivery is a row ClaimDue returns.
 type claimedDelivery struct {
@@ -40,7 +37,7 @@ type claimedDelivery struct {
 // ClaimDue implements webhooks.Outbox: one statement leases the due rows
 // of enabled webhooks (see claimDeliveries in postgres.go and sqlite.go)
 // and returns them with their webhook's URL and secret as they are now.
-func (o *Outbox) ClaimDue(ctx context.Context, owner string, now time.Time, limit int, lease time.Duration) ([]webhooks.Delivery, error) {
+func (o *Outbox) ClaimDue(ctx context.Context, owner string, now time.Time, limit int, lease time.Duration) ([]model.PendingDelivery, error) {
 	var rows []claimedDelivery
 	err := o.s.db.SelectContext(ctx, &rows, o.s.d.claimDeliveries(), owner, now.Add(lease).UTC(), now.UTC(), limit)
 	if err != nil {
@@ -53,9 +50,9 @@ func (o *Outbox) ClaimDue(ctx context.Context, owner string, now time.Time, limi
 		}
 		return rows[i].ID < rows[j].ID
 	})
-	out := make([]webhooks.Delivery, len(rows))
+	out := make([]model.PendingDelivery, len(rows))
 	for i, r := range rows {
-		out[i] = webhooks.Delivery{ID: r.ID, WebhookID: r.WebhookID, WorkspaceID: r.WorkspaceID, Event: r.Event,
+		out[i] = model.PendingDelivery{ID: r.ID, WebhookID: r.WebhookID, WorkspaceID: r.WorkspaceID, Event: r.Event,
 			URL: r.URL, Secret: r.Secret, Payload: r.Payload, Attempts: r.Attempts, CreatedAt: r.CreatedAt}
 	}
 	return out, nil
@@ -70,7 +67,7 @@ const recordAttempt = `attempts = attempts + 1, last_attempt_at = ?, last_status
 // leased to owner.
 const heldBy = ` WHERE id = ? AND status = 'pending' AND lease_owner = ?`
 
-func attemptArgs(a webhooks.Attempt) []any {
+func attemptArgs(a model.DeliveryAttempt) []any {
 	var code *int
 	if a.StatusCode != 0 {
 		code = &a.StatusCode
@@ -98,25 +95,25 @@ func leaseHeld(res sql.Result, id string) error {
 		return fmt.Errorf("record webhook delivery %s: %w", id, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("webhook delivery %s: %w", id, webhooks.ErrLeaseLost)
+		return fmt.Errorf("webhook delivery %s: %w", id, model.ErrDeliveryLeaseLost)
 	}
 	return nil
 }
 
 // MarkDelivered implements webhooks.Outbox.
-func (o *Outbox) MarkDelivered(ctx context.Context, owner, id string, a webhooks.Attempt) error {
+func (o *Outbox) MarkDelivered(ctx context.Context, owner, id string, a model.DeliveryAttempt) error {
 	args := append([]any{model.DeliveryDelivered, now()}, attemptArgs(a)...)
 	return o.mark(ctx, "delivered", id, owner, `status = ?, delivered_at = ?, `+recordAttempt, args...)
 }
 
 // MarkRetry implements webhooks.Outbox.
-func (o *Outbox) MarkRetry(ctx context.Context, owner, id string, nextAt time.Time, a webhooks.Attempt) error {
+func (o *Outbox) MarkRetry(ctx context.Context, owner, id string, nextAt time.Time, a model.DeliveryAttempt) error {
 	args := append([]any{nextAt.UTC()}, attemptArgs(a)...)
 	return o.mark(ctx, "retry", id, owner, `next_attempt_at = ?, `+recordAttempt, args...)
 }
 
 // MarkFailed implements webhooks.Outbox.
-func (o *Outbox) MarkFailed(ctx context.Context, owner, id string, a webhooks.Attempt, reason string) error {
+func (o *Outbox) MarkFailed(ctx context.Context, owner, id string, a model.DeliveryAttempt, reason string) error {
 	args := append([]any{model.DeliveryFailed, now(), truncate(reason, maxErrorBytes)}, attemptArgs(a)...)
 	return o.mark(ctx, "failed", id, owner, `status = ?, failed_at = ?, failure_reason = ?, `+recordAttempt, args...)
 }

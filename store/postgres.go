@@ -11,8 +11,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq" // PostgreSQL driver
-
-	"github.com/feedpoller/feedpoller/analysis/stories"
 )
 
 // postgres is PostgreSQL through lib/pq: real timestamps, row locks for
@@ -151,11 +149,11 @@ func (postgres) bookkeepingOnly() string {
 		SELECT u.id, ?::timestamptz, ?::timestamptz, ?::text, ?::int, ?::int, ?::int, ?::int, ?::int, ?::bigint, ?::text FROM u`
 }
 
-// storyCandidates reads, per key, the newest stories.PerKeyLimit entries
+// storyCandidates reads, per key, the newest perKey entries
 // of the band index (a LATERAL index range scan with LIMIT), then their
 // articles once each, with the workspace's generation in the same
 // snapshot.
-func (postgres) storyCandidates() string {
+func (postgres) storyCandidates(perKey int) string {
 	return `SELECT w.story_generation, c.id, c.story_id, c.reported_at, c.story_signature
 		FROM workspaces w LEFT JOIN (
 			SELECT a.id, a.story_id, a.reported_at, a.story_signature
@@ -163,7 +161,7 @@ func (postgres) storyCandidates() string {
 				FROM unnest($2::bigint[]) AS k(key)
 				CROSS JOIN LATERAL (SELECT b.feed_article_id FROM story_bands b
 					WHERE b.workspace_id = $1 AND b.band_key = k.key AND b.reported_unix >= $3
-					ORDER BY b.reported_unix DESC LIMIT ` + strconv.Itoa(stories.PerKeyLimit) + `) AS m) AS d
+					ORDER BY b.reported_unix DESC LIMIT ` + strconv.Itoa(perKey) + `) AS m) AS d
 			JOIN feed_articles a ON a.id = d.feed_article_id) AS c ON TRUE
 		WHERE w.id = $1`
 }

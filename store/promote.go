@@ -27,7 +27,7 @@ type promoted struct {
 // to be promoted and were actually inserted (inserted maps their keys to
 // their ids). An article without a content hash is never promoted: the
 // hash is what content-hash dedup compares.
-func promotionCandidates(arts []NewArticle, inserted map[articleKey]int64) []promotion {
+func promotionCandidates(arts []model.NewArticle, inserted map[articleKey]int64) []promotion {
 	var out []promotion
 	for _, na := range arts {
 		if !na.Promote || na.Article.ContentTextHash == "" {
@@ -51,7 +51,7 @@ const promoteColumnCount = 11
 // what is returned) rather than an error. It runs in the poll's
 // transaction, so an item is promoted exactly when its article is kept;
 // t is when, the articles' created_at.
-func (s *Store) promote(ctx context.Context, tx *sqlx.Tx, p PollSave, candidates []promotion, t time.Time) ([]promoted, error) {
+func (s *Store) promote(ctx context.Context, tx *sqlx.Tx, p model.PollSave, candidates []promotion, t time.Time) ([]promoted, error) {
 	if len(candidates) == 0 {
 		return nil, nil
 	}

@@ -8,26 +8,14 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// PushSave is what a push writes: articles, the scheduler's state learnt
-// from them ("" leaves it), and the push's poll_runs row.
-type PushSave struct {
-	WorkspaceID   int64
-	SourceID      int64
-	Articles      []NewArticle
-	ScheduleState string
-	Run           model.PollRun
-	// Stories is how the articles' stories were decided, as for a poll.
-	Stories *StoryPlan
-}
-
 // SavePush stores pushed articles as a poll stores them (same dedup, same
 // promotion, a poll_runs row with outcome pushed) in one transaction. It
 // needs no lease and leaves the source's next poll alone: a push does not
 // move polling, it only teaches the scheduler. A deleted source is
 // ErrNotFound, and nothing is stored.
-func (s *Store) SavePush(ctx context.Context, p PushSave) (SaveCounts, error) {
-	ps := PollSave{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Articles: p.Articles, Run: p.Run, Stories: p.Stories}.cleaned()
-	var c SaveCounts
+func (s *Store) SavePush(ctx context.Context, p model.PushSave) (model.SaveCounts, error) {
+	ps := cleaned(model.PollSave{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Articles: p.Articles, Run: p.Run, Stories: p.Stories})
+	var c model.SaveCounts
 	err := s.inTx(ctx, fmt.Sprintf("save push to source %d", p.SourceID), func(tx *sqlx.Tx) error {
 		// The source row first: it must exist, and on PostgreSQL its lock
 		// orders the push with a poll's save.
@@ -40,21 +28,12 @@ func (s *Store) SavePush(ctx context.Context, p PushSave) (SaveCounts, error) {
 		if n, err := res.RowsAffected(); err != nil {
 			return err
 		} else if n == 0 {
-			return fmt.Errorf("source %d: %w", p.SourceID, ErrNotFound)
+			return fmt.Errorf("source %d: %w", p.SourceID, model.ErrNotFound)
 		}
 		// Then as a poll's save: stories, articles, promotions and their
 		// webhook deliveries (save.go).
-		st, err := s.beginStories(ctx, tx, ps)
-		if err != nil {
+		if c, err = s.saveArticles(ctx, tx, ps); err != nil {
 			return err
-		}
-		targets := &deliveryTargets{}
-		for start := 0; start < len(ps.Articles); start += articleBatch {
-			got, err := s.saveBatch(ctx, tx, ps, st, start, ps.Articles[start:min(start+articleBatch, len(ps.Articles))], targets)
-			if err != nil {
-				return err
-			}
-			c.add(got)
 		}
 		ps.Run.ItemsNew, ps.Run.ItemsPromoted = c.New, c.Promoted
 		ps.Run.ItemsDuplicate += c.Duplicate
@@ -62,7 +41,7 @@ func (s *Store) SavePush(ctx context.Context, p PushSave) (SaveCounts, error) {
 	})
 	s.noteWrite(ctx, "saving pushes", err)
 	if err != nil {
-		return SaveCounts{}, err
+		return model.SaveCounts{}, err
 	}
 	return c, nil
 }

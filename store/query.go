@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/jmoiron/sqlx"
 )
 
@@ -25,7 +26,7 @@ func byID(res sql.Result, err error, doing, what string, id int64) error {
 		return fmt.Errorf("%s %d: %w", doing, id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("%s %d: %w", what, id, ErrNotFound)
+		return fmt.Errorf("%s %d: %w", what, id, model.ErrNotFound)
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/model"
 )
 
@@ -15,8 +14,8 @@ import (
 // web. defaultDecayClass is a new workspace's decay class (the column
 // default).
 const (
-	defaultTier       = int(rank.TierGeneral)
-	defaultDecayClass = string(rank.DefaultDecayClass)
+	defaultTier       = int(model.TierGeneral)
+	defaultDecayClass = string(model.DefaultDecayClass)
 )
 
 // SetWorkspaceDecayClass sets how fast a workspace's articles age for
@@ -71,15 +70,15 @@ func (s *Store) ApplyReliabilityTiers(ctx context.Context, tierOf func(url strin
 func (s *Store) rankExpr() string {
 	var tier strings.Builder
 	tier.WriteString("CASE s.reliability_tier")
-	for t := rank.TierOfficial; t <= rank.TierGeneral; t++ {
+	for t := model.TierOfficial; t <= model.TierGeneral; t++ {
 		fmt.Fprintf(&tier, " WHEN %d THEN %s", t, strconv.FormatFloat(t.Score(), 'g', -1, 64))
 	}
-	tier.WriteString(" ELSE " + strconv.FormatFloat(rank.TierGeneral.Score(), 'g', -1, 64) + " END")
+	tier.WriteString(" ELSE " + strconv.FormatFloat(model.TierGeneral.Score(), 'g', -1, 64) + " END")
 	rate := "CASE COALESCE(s.decay_class, w.decay_class)"
-	for _, c := range []rank.DecayClass{rank.DecayFast, rank.DecayModerate, rank.DecayStable} {
+	for _, c := range []model.DecayClass{model.DecayFast, model.DecayModerate, model.DecayStable} {
 		rate += " WHEN '" + string(c) + "' THEN " + strconv.FormatFloat(c.Rate(), 'g', -1, 64)
 	}
-	rate += " ELSE " + strconv.FormatFloat(rank.DefaultDecayClass.Rate(), 'g', -1, 64) + " END"
+	rate += " ELSE " + strconv.FormatFloat(model.DefaultDecayClass.Rate(), 'g', -1, 64) + " END"
 	days := s.d.daysBetween("COALESCE(a.reported_at, a.created_at)", "?")
 	g, l := s.d.greatest, s.d.least
 	relevance := l(g("a.relevance_score", "0"), "1")

@@ -26,11 +26,11 @@ func TestSavePollCutsLongErrorsOnARuneBoundary(t *testing.T) {
 			if got, err := s.ClaimDue(ctx, "me", 10, time.Minute); err != nil || len(got) != 1 {
 				t.Fatalf("claim: %d %v", len(got), err)
 			}
-			p := store.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
+			p := model.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
 				Source: model.SourceUpdate{Status: model.StatusError, Error: long, Failed: true, NextPollAt: time.Now().Add(-time.Second)},
 				Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusError, Error: long}}
 			if withArticle {
-				p.Articles = []store.NewArticle{article("https://cut.example/1", "cut-1", false)}
+				p.Articles = []model.NewArticle{article("https://cut.example/1", "cut-1", false)}
 			}
 			if _, err := s.SavePoll(ctx, p); err != nil {
 				t.Fatalf("save (article: %v): %v", withArticle, err)

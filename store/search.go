@@ -51,7 +51,7 @@ func (s *Store) GetArticle(ctx context.Context, workspaceID, id int64) (*model.F
 	err := s.db.GetContext(ctx, &r, s.q(`SELECT `+articleColumns+`, a.matched_terms FROM feed_articles a
 		WHERE a.workspace_id = ? AND a.id = ?`), workspaceID, id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("article %d: %w", id, ErrNotFound)
+		return nil, fmt.Errorf("article %d: %w", id, model.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("get article %d: %w", id, err)

@@ -42,13 +42,13 @@ func loadCorpus(t *testing.T) searchCorpus {
 
 // saveThroughPoll stores articles the way a poll does (SavePoll, so the
 // index is kept by the save path itself) and returns their ids by URL.
-func saveThroughPoll(t *testing.T, s *store.Store, ws *model.Workspace, src *model.FeedSource, arts []store.NewArticle) map[string]int64 {
+func saveThroughPoll(t *testing.T, s *store.Store, ws *model.Workspace, src *model.FeedSource, arts []model.NewArticle) map[string]int64 {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := s.ClaimSource(ctx, ws.ID, src.ID, "me", time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "me", Articles: arts,
+	if _, err := s.SavePoll(ctx, model.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "me", Articles: arts,
 		Source: model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now().Add(time.Hour)},
 		Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK, ItemsSeen: len(arts)}}); err != nil {
 		t.Fatal(err)
@@ -74,9 +74,9 @@ func saveThroughPoll(t *testing.T, s *store.Store, ws *model.Workspace, src *mod
 func seedCorpus(t *testing.T, s *store.Store, c searchCorpus) (*model.Workspace, *model.FeedSource, map[string]int64) {
 	t.Helper()
 	ws, srcs := seed(t, s, "https://corpus.example/feed")
-	arts := make([]store.NewArticle, len(c.Articles))
+	arts := make([]model.NewArticle, len(c.Articles))
 	for i, a := range c.Articles {
-		arts[i] = store.NewArticle{Article: model.FeedArticle{ExternalURL: "https://corpus.example/" + a.Key, Title: a.Title,
+		arts[i] = model.NewArticle{Article: model.FeedArticle{ExternalURL: "https://corpus.example/" + a.Key, Title: a.Title,
 			Summary: a.Summary, ContentMarkdown: a.Body, ContentTextHash: a.Key, RelevanceScore: float64(i%10) / 10},
 			Promote: i%2 == 0}
 	}
@@ -242,7 +242,7 @@ func TestSearchSurvivesHostileQueries(t *testing.T) {
 		`the`, `the*`, `a an the of`, `-- go`, `__init__*`, `ªº*`}
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://hostile.example/feed")
-		saveThroughPoll(t, s, ws, srcs[0], []store.NewArticle{article("https://hostile.example/1", "h1", true)})
+		saveThroughPoll(t, s, ws, srcs[0], []model.NewArticle{article("https://hostile.example/1", "h1", true)})
 		for _, in := range queries {
 			q, err := textquery.Parse(in)
 			if err != nil {
@@ -264,7 +264,7 @@ func TestSearchIndexFollowsEdits(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, srcs := seed(t, s, "https://edit.example/feed")
-		ids := saveThroughPoll(t, s, ws, srcs[0], []store.NewArticle{article("https://edit.example/1", "e1", true)})
+		ids := saveThroughPoll(t, s, ws, srcs[0], []model.NewArticle{article("https://edit.example/1", "e1", true)})
 		id := ids["https://edit.example/1"]
 		if _, err := s.DB().ExecContext(ctx, s.DB().Rebind(`UPDATE feed_articles SET content_markdown = ? WHERE id = ?`), "quokka sighting", id); err != nil {
 			t.Fatal(err)

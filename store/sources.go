@@ -46,7 +46,7 @@ func (s *Store) CreateSource(ctx context.Context, src *model.FeedSource) error {
 		src.ScheduleMode, src.NextPollAt, src.NextPollReason, src.CreatedAt, src.UpdatedAt,
 		src.ReliabilityTier, src.ReliabilityTierManual, src.DecayClass, src.Category, src.SiteURL)
 	if dberr.IsUniqueViolation(err) {
-		return fmt.Errorf("source %s in workspace %d: %w", src.URL, src.WorkspaceID, ErrConflict)
+		return fmt.Errorf("source %s in workspace %d: %w", src.URL, src.WorkspaceID, model.ErrConflict)
 	}
 	if err != nil {
 		return fmt.Errorf("create source %s: %w", src.URL, err)
@@ -60,7 +60,7 @@ func (s *Store) GetSource(ctx context.Context, workspaceID, id int64) (*model.Fe
 	err := s.db.GetContext(ctx, &src, s.q(`SELECT `+sourceColumns+` FROM feed_sources WHERE id = ? AND (? = 0 OR workspace_id = ?)`),
 		id, workspaceID, workspaceID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("source %d: %w", id, ErrNotFound)
+		return nil, fmt.Errorf("source %d: %w", id, model.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("get source %d: %w", id, err)
@@ -195,9 +195,6 @@ func (s *Store) ExplainClaimDue(ctx context.Context, limit int) (string, error) 
 	return strings.Join(lines, "\n"), rows.Err()
 }
 
-// ErrLeased is returned when a source is being polled by someone else.
-var ErrLeased = errors.New("source is being polled right now")
-
 // ClaimSource leases one source for an immediate poll, due or not (the
 // API's "poll now"). It refuses a source whose lease is still held.
 func (s *Store) ClaimSource(ctx context.Context, workspaceID, id int64, owner string, lease time.Duration) (*model.FeedSource, error) {
@@ -211,7 +208,7 @@ func (s *Store) ClaimSource(ctx context.Context, workspaceID, id int64, owner st
 		if _, gerr := s.GetSource(ctx, workspaceID, id); gerr != nil {
 			return nil, gerr
 		}
-		return nil, fmt.Errorf("source %d: %w", id, ErrLeased)
+		return nil, fmt.Errorf("source %d: %w", id, model.ErrLeased)
 	}
 	s.noteWrite(ctx, "claiming sources", err)
 	if err != nil {

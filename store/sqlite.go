@@ -13,8 +13,6 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"modernc.org/sqlite" // embedded SQLite driver, no cgo
-
-	"github.com/feedpoller/feedpoller/analysis/stories"
 )
 
 // sqliteDialect is the embedded SQLite (modernc.org/sqlite, pure Go): one
@@ -183,16 +181,16 @@ func (e *deniedError) Unwrap() error { return e.err }
 
 // storyCandidates: SQLite has no LATERAL. For each key (from a JSON array
 // parameter), a scalar subquery finds the reported_unix of its
-// stories.PerKeyLimit-th newest entry (an index range scan newest first
+// perKey-th newest entry (an index range scan newest first
 // with OFFSET), and the join reads the entries from there on: the same
 // bounded read per key, in one statement.
-func (sqliteDialect) storyCandidates() string {
+func (sqliteDialect) storyCandidates(perKey int) string {
 	return `WITH k(key) AS (SELECT DISTINCT value FROM json_each(?2)),
 		m AS (SELECT DISTINCT b.feed_article_id FROM k JOIN story_bands b
 			ON b.workspace_id = ?1 AND b.band_key = k.key
 			AND b.reported_unix >= MAX(?3, COALESCE((SELECT b2.reported_unix FROM story_bands b2
 				WHERE b2.workspace_id = ?1 AND b2.band_key = k.key AND b2.reported_unix >= ?3
-				ORDER BY b2.reported_unix DESC LIMIT 1 OFFSET ` + strconv.Itoa(stories.PerKeyLimit-1) + `), ?3)))
+				ORDER BY b2.reported_unix DESC LIMIT 1 OFFSET ` + strconv.Itoa(perKey-1) + `), ?3)))
 		SELECT w.story_generation, a.id, a.story_id, a.reported_at, a.story_signature
 		FROM workspaces w LEFT JOIN (m JOIN feed_articles a ON a.id = m.feed_article_id) ON 1
 		WHERE w.id = ?1`

@@ -24,12 +24,12 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store/migrations"
 )
 
@@ -43,21 +43,17 @@ const (
 // configured.
 const DefaultSQLitePath = "data/feedpoller.db"
 
-// ErrNotFound is returned when a row does not exist (or is not visible to
-// the workspace asking).
-var ErrNotFound = errors.New("not found")
-
-// ErrConflict is returned when a unique constraint refuses a write.
-var ErrConflict = errors.New("already exists")
-
 // Store is the database of one daemon.
 type Store struct {
 	db     *sqlx.DB
 	d      dialect
 	writes writeHealth
+	// payload builds the webhook deliveries a save queues.
+	payload model.DeliveryPayload
 }
 
-// Options tunes the connection pool.
+// Options tunes the connection pool and gives the store what it writes
+// without deciding it.
 type Options struct {
 	// MaxOpenConns caps the connections to the database; 0 keeps the
 	// default: 20 on PostgreSQL, 4 on SQLite (one writer at a time).
@@ -67,6 +63,10 @@ type Options struct {
 	// it needs again a moment later (every PostgreSQL session opened costs
 	// a backend process and an authentication round).
 	MaxIdleConns int
+	// DeliveryPayload builds the webhook deliveries a save queues for its
+	// promotions (webhooks.Payload). nil: a save that has a delivery to
+	// queue fails and keeps nothing, rather than lose the delivery.
+	DeliveryPayload model.DeliveryPayload
 }
 
 // Open connects to databaseURL with the default pool: see OpenWith.
@@ -96,7 +96,7 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 	if err := connect(ctx, db, name, databaseURL, ""); err != nil {
 		return nil, err
 	}
-	return &Store{db: db, d: d}, nil
+	return &Store{db: db, d: d, payload: opts.DeliveryPayload}, nil
 }
 
 // connect checks that db answers, closing it when it does not; how (for

@@ -59,7 +59,7 @@ func TestSourceUniquePerWorkspace(t *testing.T) {
 		ws, _ := seed(t, s, "https://example.com/feed")
 		err := s.CreateSource(context.Background(), &model.FeedSource{WorkspaceID: ws.ID, URL: "https://example.com/feed",
 			SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30})
-		if !errors.Is(err, store.ErrConflict) {
+		if !errors.Is(err, model.ErrConflict) {
 			t.Fatalf("second create: %v, want ErrConflict", err)
 		}
 	})
@@ -133,8 +133,8 @@ func TestConcurrentClaimsNeverOverlap(t *testing.T) {
 	})
 }
 
-func article(url, hash string, promote bool) store.NewArticle {
-	return store.NewArticle{Article: model.FeedArticle{ExternalURL: url, Title: "T " + url, ContentMarkdown: "body",
+func article(url, hash string, promote bool) model.NewArticle {
+	return model.NewArticle{Article: model.FeedArticle{ExternalURL: url, Title: "T " + url, ContentMarkdown: "body",
 		ContentTextHash: hash, RelevanceScore: 0.9, MatchedTerms: []string{"go"}}, Promote: promote}
 }
 
@@ -146,9 +146,9 @@ func TestSavePollDedupsAndPromotes(t *testing.T) {
 		if len(claimed) != 2 {
 			t.Fatalf("claimed %d", len(claimed))
 		}
-		save := func(src *model.FeedSource, arts ...store.NewArticle) store.SaveCounts {
+		save := func(src *model.FeedSource, arts ...model.NewArticle) model.SaveCounts {
 			t.Helper()
-			c, err := s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "me", Articles: arts,
+			c, err := s.SavePoll(ctx, model.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "me", Articles: arts,
 				Source: model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now().Add(30 * time.Minute)},
 				Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK, ItemsSeen: len(arts)}})
 			if err != nil {
@@ -196,7 +196,7 @@ func TestFailuresPauseAndReactivationResets(t *testing.T) {
 			if err != nil || len(got) != 1 {
 				t.Fatalf("poll %d: claimed %d (%v)", i, len(got), err)
 			}
-			_, err = s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
+			_, err = s.SavePoll(ctx, model.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
 				Source: model.SourceUpdate{Status: model.StatusError, Error: "HTTP 500", Failed: true, NextPollAt: time.Now().Add(-time.Second)},
 				Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusError}})
 			if err != nil {
@@ -242,7 +242,7 @@ func TestTokens(t *testing.T) {
 		if err := s.RevokeToken(ctx, ws.ID, tok.ID); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.LookupToken(ctx, "secret-1"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.LookupToken(ctx, "secret-1"); !errors.Is(err, model.ErrNotFound) {
 			t.Fatalf("revoked token still found: %v", err)
 		}
 	})

@@ -10,34 +10,8 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
-	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/model"
 )
-
-// StoryItem is what the pipeline worked out about a new article's story:
-// its signature (empty when the text is too short to compare), when it
-// counts as reported, and the story it decided on.
-type StoryItem struct {
-	Signature  stories.Signature
-	ReportedAt time.Time
-	Assignment stories.Assignment
-}
-
-// StoryPlan is how a poll's stories were decided: the workspace's story
-// generation its candidate lookup saw, and the options of the decision.
-// The save decides again, with a fresh lookup inside its transaction,
-// when another poll placed articles of the workspace in between.
-type StoryPlan struct {
-	Generation int64
-	Options    stories.Options
-}
-
-// StoryLookup is what one candidate lookup found.
-type StoryLookup struct {
-	Candidates []stories.Candidate
-	// Generation is the workspace's story generation the candidates were
-	// read at (see StoryPlan).
-	Generation int64
-}
 
 // candidateRow is one row of the candidate lookup: the workspace's
 // generation, and a candidate (all NULL when there is none).
@@ -50,47 +24,58 @@ type candidateRow struct {
 }
 
 // StoryCandidates finds, in one statement, the articles of a workspace
-// that share one of keys and were reported at or after since: for each
-// key the stories.PerKeyLimit most recently reported (see
-// dialect.storyCandidates). It satisfies the pipeline's story index.
-// Articles without a story or a signature of this version are skipped:
-// they stay stories of their own.
-func (s *Store) StoryCandidates(ctx context.Context, workspaceID int64, keys []int64, since time.Time) (*StoryLookup, error) {
-	return s.storyCandidates(ctx, s.db, workspaceID, keys, since)
+// that share one of q.Keys and were reported at or after q.Since: for each
+// key the q.PerKey most recently reported (see dialect.storyCandidates).
+// It is the stories side's view before a save; inside a save the same
+// lookup runs in the save's transaction (storyView). Articles without a
+// story or a signature are left out: they stay stories of their own.
+func (s *Store) StoryCandidates(ctx context.Context, q model.StoryQuery) (*model.StoryLookup, error) {
+	return s.storyCandidates(ctx, s.db, q)
 }
 
-func (s *Store) storyCandidates(ctx context.Context, q sqlx.QueryerContext, workspaceID int64, keys []int64, since time.Time) (*StoryLookup, error) {
-	keys = slices.Clone(keys)
+func (s *Store) storyCandidates(ctx context.Context, qr sqlx.QueryerContext, q model.StoryQuery) (*model.StoryLookup, error) {
+	if q.PerKey <= 0 {
+		return nil, fmt.Errorf("look up story candidates of workspace %d: %d candidates per key asked for", q.WorkspaceID, q.PerKey)
+	}
+	keys := slices.Clone(q.Keys)
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	var rows []candidateRow
-	err := sqlx.SelectContext(ctx, q, &rows, s.d.storyCandidates(), workspaceID, s.d.int64List(keys), since.Unix())
+	err := sqlx.SelectContext(ctx, qr, &rows, s.d.storyCandidates(q.PerKey), q.WorkspaceID, s.d.int64List(keys), q.Since.Unix())
 	if err != nil {
-		return nil, fmt.Errorf("look up story candidates of workspace %d: %w", workspaceID, err)
+		return nil, fmt.Errorf("look up story candidates of workspace %d: %w", q.WorkspaceID, err)
 	}
 	if len(rows) == 0 {
-		return nil, fmt.Errorf("look up story candidates of workspace %d: %w", workspaceID, ErrNotFound)
+		return nil, fmt.Errorf("look up story candidates of workspace %d: %w", q.WorkspaceID, model.ErrNotFound)
 	}
-	out := &StoryLookup{Generation: rows[0].Generation}
+	out := &model.StoryLookup{Generation: rows[0].Generation}
 	for _, r := range rows {
-		if !r.ID.Valid || !r.StoryID.Valid || !r.ReportedAt.Valid {
+		if !r.ID.Valid || !r.StoryID.Valid || !r.ReportedAt.Valid || len(r.Signature) == 0 {
 			continue
 		}
-		sig := new(stories.Signature)
-		if err := sig.UnmarshalBinary(r.Signature); err != nil {
-			continue // another version's signature, or none: a story of its own
-		}
-		out.Candidates = append(out.Candidates, stories.Candidate{ArticleID: r.ID.Int64, StoryID: r.StoryID.Int64,
-			At: r.ReportedAt.Time, Signature: sig})
+		out.Candidates = append(out.Candidates, model.StoryCandidate{ArticleID: r.ID.Int64, StoryID: r.StoryID.Int64,
+			ReportedAt: r.ReportedAt.Time, Signature: r.Signature})
 	}
 	return out, nil
 }
 
+// storyView is the candidate lookup inside a save's transaction, the view
+// the save hands its StoryPlacer.
+type storyView struct {
+	s  *Store
+	tx *sqlx.Tx
+}
+
+func (v storyView) StoryCandidates(ctx context.Context, q model.StoryQuery) (*model.StoryLookup, error) {
+	return v.s.storyCandidates(ctx, v.tx, q)
+}
+
 // storySave carries a poll's story placement through its batches of
-// articles (save.go): the final decision for each article of the poll,
-// and the stories created so far.
+// articles (save.go): the placement's choice for each article of the
+// poll, and the stories created so far.
 type storySave struct {
-	assign []stories.Assignment
+	choice []model.StoryChoice
+	merges []model.StoryMerge
 	// storyOf is each inserted article's story (0: not placed yet).
 	storyOf []int64
 	// groups maps the first article of a story the poll starts (the
@@ -99,20 +84,17 @@ type storySave struct {
 }
 
 // beginStories serialises the poll's placement with every other save of
-// the workspace and settles its decisions: it counts the workspace's
-// story generation up (UPDATE … RETURNING, whose row lock makes a
-// concurrent save of the workspace wait on PostgreSQL; SQLite has one
-// writer anyway), and when another save came in since the pipeline's
-// lookup, looks the candidates up again in the transaction and decides
-// again. So two polls never start two stories for one event.
-func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p PollSave) (*storySave, error) {
-	st := &storySave{assign: make([]stories.Assignment, len(p.Articles)), storyOf: make([]int64, len(p.Articles)),
+// the workspace and has the poll's StoryPlacer decide: it counts the
+// workspace's story generation up (UPDATE … RETURNING, whose row lock
+// makes a concurrent save of the workspace wait on PostgreSQL; SQLite has
+// one writer anyway), then hands the placer the generation and a view
+// that reads inside this transaction. So two polls never start two
+// stories for one event. Without a placer every article starts a story.
+func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave) (*storySave, error) {
+	st := &storySave{choice: make([]model.StoryChoice, len(p.Articles)), storyOf: make([]int64, len(p.Articles)),
 		groups: map[int]int64{}}
-	for i, na := range p.Articles {
-		st.assign[i] = stories.Assignment{JoinsItem: -1}
-		if na.Story != nil {
-			st.assign[i] = na.Story.Assignment
-		}
+	for i := range st.choice {
+		st.choice[i] = model.NewStory()
 	}
 	if p.Stories == nil || len(p.Articles) == 0 {
 		return st, nil
@@ -122,47 +104,36 @@ func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p PollSave) (*sto
 		RETURNING story_generation`), p.WorkspaceID); err != nil {
 		return nil, fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
 	}
-	if gen == p.Stories.Generation+1 {
-		return st, nil // nobody placed articles since the lookup: its decision holds
-	}
-	items := make([]stories.Item, len(p.Articles))
-	var keys []int64
-	since := time.Time{}
+	req := model.StoryRequest{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Generation: gen,
+		Facts: make([]*model.StoryFacts, len(p.Articles))}
 	for i, na := range p.Articles {
-		if na.Story == nil {
-			continue
-		}
-		items[i] = stories.Item{Signature: na.Story.Signature, At: na.Story.ReportedAt}
-		keys = append(keys, na.Story.Signature.Keys()...)
-		if since.IsZero() || na.Story.ReportedAt.Before(since) {
-			since = na.Story.ReportedAt
-		}
+		req.Facts[i] = na.Story
 	}
-	window := p.Stories.Options.Window
-	if window == 0 {
-		window = stories.DefaultWindow
-	}
-	found, err := s.storyCandidates(ctx, tx, p.WorkspaceID, keys, since.Add(-window))
-	if err != nil {
-		return nil, err
-	}
-	assign, err := stories.DecideReported(items, found.Candidates, p.Stories.Options)
+	placed, err := p.Stories.PlaceStories(ctx, storyView{s, tx}, req)
 	if err != nil {
 		return nil, fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
 	}
-	for i, na := range p.Articles {
-		if na.Story != nil {
-			st.assign[i] = assign[i]
-		}
+	if len(placed.Articles) != len(p.Articles) {
+		return nil, fmt.Errorf("save stories of source %d: %d story choices for %d articles", p.SourceID,
+			len(placed.Articles), len(p.Articles))
 	}
+	for i, c := range placed.Articles {
+		if c.StoryID > 0 || c.JoinsArticle >= i {
+			c.JoinsArticle = -1 // a stored story wins; a later article cannot found this one's story
+		}
+		st.choice[i] = c
+	}
+	st.merges = placed.Merges
 	return st, nil
 }
 
 // joinStored sets, before the batch's articles are inserted, the story of
 // those that join a stored story: it is inserted with them.
-func (st *storySave) joinStored(offset int, arts []NewArticle) {
+func (st *storySave) joinStored(offset int, arts []model.NewArticle) {
 	for i := range arts {
-		if id := st.assign[offset+i].StoryID; id > 0 {
+		c := st.choice[offset+i]
+		arts[i].Article.StoryReason = c.Reason
+		if id := c.StoryID; id > 0 {
 			arts[i].Article.StoryID = &id
 		}
 	}
@@ -174,8 +145,8 @@ func (st *storySave) joinStored(offset int, arts []NewArticle) {
 // recounts the stories that grew, and stores the band keys of the
 // signatures; the batch's arts then carry their story ids for promotion.
 // inserted maps the keys of the inserted articles to their ids.
-func (s *Store) placeStories(ctx context.Context, tx *sqlx.Tx, p PollSave, st *storySave, offset int,
-	arts []NewArticle, inserted map[articleKey]int64, t time.Time) error {
+func (s *Store) placeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int,
+	arts []model.NewArticle, inserted map[articleKey]int64, t time.Time) error {
 	var founders, joiners []int // batch positions
 	ids := make([]int64, len(arts))
 	grown := map[int64]bool{}
@@ -186,15 +157,15 @@ func (s *Store) placeStories(ctx context.Context, tx *sqlx.Tx, p PollSave, st *s
 		}
 		ids[i] = id
 		g := offset + i
-		a := st.assign[g]
+		a := st.choice[g]
 		if a.StoryID > 0 {
 			st.storyOf[g] = a.StoryID
 			grown[a.StoryID] = true
 			continue
 		}
 		root := g
-		if a.JoinsItem >= 0 {
-			root = a.JoinsItem
+		if a.JoinsArticle >= 0 {
+			root = a.JoinsArticle
 		}
 		if sid, ok := st.groups[root]; ok && sid != 0 {
 			st.storyOf[g] = sid
@@ -236,7 +207,7 @@ func (s *Store) placeStories(ctx context.Context, tx *sqlx.Tx, p PollSave, st *s
 }
 
 func (st *storySave) rootOf(g int) int {
-	if j := st.assign[g].JoinsItem; j >= 0 && st.assign[g].StoryID == 0 {
+	if j := st.choice[g].JoinsArticle; j >= 0 && st.choice[g].StoryID == 0 {
 		return j
 	}
 	return g
@@ -244,8 +215,8 @@ func (st *storySave) rootOf(g int) int {
 
 // insertStories creates the stories the batch's founders start, in one
 // statement, each with its founder as first (and only) article.
-func (s *Store) insertStories(ctx context.Context, tx *sqlx.Tx, p PollSave, st *storySave, offset int,
-	arts []NewArticle, founders []int, ids []int64, t time.Time) error {
+func (s *Store) insertStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int,
+	arts []model.NewArticle, founders []int, ids []int64, t time.Time) error {
 	query := multiRowInsert(`INSERT INTO stories (workspace_id, first_article_id, first_reported_at, last_reported_at,
 		article_count, created_at) VALUES `, 6, len(founders), ` RETURNING id, first_article_id`)
 	args := make([]any, 0, 6*len(founders))
@@ -277,7 +248,7 @@ func (s *Store) insertStories(ctx context.Context, tx *sqlx.Tx, p PollSave, st *
 
 // setArticleStories writes the story of the batch articles whose story
 // was not known when they were inserted, in one statement.
-func (s *Store) setArticleStories(ctx context.Context, tx *sqlx.Tx, p PollSave, st *storySave, offset int, which []int, ids []int64) error {
+func (s *Store) setArticleStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int, which []int, ids []int64) error {
 	if len(which) == 0 {
 		return nil
 	}
@@ -302,7 +273,7 @@ func (s *Store) setArticleStories(ctx context.Context, tx *sqlx.Tx, p PollSave, 
 // reporter and the first and last report of the stories that took more
 // articles; the index on (story_id, reported_at) answers each from a few
 // index entries.
-func (s *Store) recountStories(ctx context.Context, tx *sqlx.Tx, p PollSave, grown map[int64]bool) error {
+func (s *Store) recountStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, grown map[int64]bool) error {
 	if len(grown) == 0 {
 		return nil
 	}
@@ -328,13 +299,50 @@ func (s *Store) recountStories(ctx context.Context, tx *sqlx.Tx, p PollSave, gro
 	return nil
 }
 
+// mergeStories folds each merge's From story into its Into story, in the
+// save's transaction: From's articles and content items move to Into,
+// From is marked merged into Into (its id keeps naming where its articles
+// went) and emptied, and Into is recounted from its members.
+func (s *Store) mergeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, merges []model.StoryMerge) error {
+	if len(merges) == 0 {
+		return nil
+	}
+	grown := map[int64]bool{}
+	for _, m := range merges {
+		if m.From <= 0 || m.Into <= 0 || m.From == m.Into {
+			return fmt.Errorf("save stories of source %d: cannot merge story %d into %d", p.SourceID, m.From, m.Into)
+		}
+		res, err := tx.ExecContext(ctx, s.q(`UPDATE stories SET merged_into = ?, article_count = 0
+			WHERE id = ? AND workspace_id = ? AND merged_into IS NULL
+			AND EXISTS (SELECT 1 FROM stories i WHERE i.id = ? AND i.workspace_id = ? AND i.merged_into IS NULL)`),
+			m.Into, m.From, p.WorkspaceID, m.Into, p.WorkspaceID)
+		if err != nil {
+			return fmt.Errorf("save stories of source %d: merge story %d into %d: %w", p.SourceID, m.From, m.Into, err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("save stories of source %d: merge story %d into %d: %w", p.SourceID, m.From, m.Into, err)
+		} else if n == 0 {
+			return fmt.Errorf("save stories of source %d: merge story %d into %d: %w", p.SourceID, m.From, m.Into,
+				model.ErrNotFound)
+		}
+		for _, table := range []string{"feed_articles", "content_items"} {
+			if _, err := tx.ExecContext(ctx, s.q(`UPDATE `+table+` SET story_id = ? WHERE workspace_id = ? AND story_id = ?`),
+				m.Into, p.WorkspaceID, m.From); err != nil {
+				return fmt.Errorf("save stories of source %d: merge story %d into %d: %w", p.SourceID, m.From, m.Into, err)
+			}
+		}
+		grown[m.Into] = true
+	}
+	return s.recountStories(ctx, tx, p, grown)
+}
+
 // bandRowsPerInsert bounds the rows of one band-key INSERT (4 parameters
 // each), far under both databases' parameter limits.
 const bandRowsPerInsert = 2000
 
 // insertBands stores the band keys of the batch's inserted articles, so
 // that later polls find them as candidates.
-func (s *Store) insertBands(ctx context.Context, tx *sqlx.Tx, p PollSave, arts []NewArticle, ids []int64) error {
+func (s *Store) insertBands(ctx context.Context, tx *sqlx.Tx, p model.PollSave, arts []model.NewArticle, ids []int64) error {
 	var args []any
 	rows := 0
 	flush := func() error {
@@ -354,7 +362,7 @@ func (s *Store) insertBands(ctx context.Context, tx *sqlx.Tx, p PollSave, arts [
 			continue
 		}
 		at := na.Story.ReportedAt.Unix()
-		for _, k := range na.Story.Signature.Keys() {
+		for _, k := range na.Story.Keys {
 			args = append(args, p.WorkspaceID, k, at, ids[i])
 			rows++
 			if rows == bandRowsPerInsert {
@@ -370,24 +378,20 @@ func (s *Store) insertBands(ctx context.Context, tx *sqlx.Tx, p PollSave, arts [
 // reportedAt is when an article counts as reported: what the pipeline
 // worked out, or (an article saved without a story item) its publication
 // time unless later than t, when it is stored.
-func reportedAt(na NewArticle, t time.Time) time.Time {
+func reportedAt(na model.NewArticle, t time.Time) time.Time {
 	if na.Story != nil && !na.Story.ReportedAt.IsZero() {
 		return na.Story.ReportedAt.UTC()
 	}
-	return stories.ReportedAt(na.Article.PublishedAt, t).UTC()
+	return model.ReportedAt(na.Article.PublishedAt, t).UTC()
 }
 
 // signatureBytes is the stored form of an article's signature: NULL when
-// it has none or one too small to compare.
-func signatureBytes(na NewArticle) ([]byte, error) {
-	if na.Story == nil || na.Story.Signature.Empty() {
-		return nil, nil
+// it has none.
+func signatureBytes(na model.NewArticle) []byte {
+	if na.Story == nil || len(na.Story.Signature) == 0 {
+		return nil
 	}
-	b, err := na.Story.Signature.MarshalBinary()
-	if err != nil {
-		return nil, fmt.Errorf("encode story signature of %s: %w", na.Article.ExternalURL, err)
-	}
-	return b, nil
+	return na.Story.Signature
 }
 
 // PruneStoryBands deletes the band keys of articles reported before

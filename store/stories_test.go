@@ -26,56 +26,45 @@ Governor Elena Marsh told reporters the board had weighed a larger move of half 
 
 // storyArticle is an article of a poll with its signature and reported
 // time, not yet placed.
-func storyArticle(url, title, body string, at time.Time, promote bool) store.NewArticle {
+func storyArticle(url, title, body string, at time.Time, promote bool) model.NewArticle {
 	na := article(url, "hash-"+url, promote)
 	na.Article.Title, na.Article.ContentMarkdown = title, body
 	na.Article.PublishedAt = &at
 	na.Article.ExtractiveSummary = "Summary of " + title
-	na.Story = &store.StoryItem{Signature: stories.Sign(title, body), ReportedAt: at, Assignment: stories.Assignment{JoinsItem: -1}}
+	f, err := stories.Facts(stories.Sign(title, body), at)
+	if err != nil {
+		panic(err)
+	}
+	na.Story = f
 	return na
 }
 
 // decide does what the pipeline does before a save: one candidate lookup
-// for the poll's articles, and the decision. It returns the plan.
-func decide(t *testing.T, s *store.Store, wsID int64, arts []store.NewArticle) *store.StoryPlan {
+// for the poll's articles, and the decision. It returns the placer the
+// save is handed.
+func decide(t *testing.T, s *store.Store, wsID int64, arts []model.NewArticle) *stories.Placer {
 	t.Helper()
-	var keys []int64
 	items := make([]stories.Item, len(arts))
-	since := arts[0].Story.ReportedAt
 	for i, a := range arts {
-		if a.Story == nil {
-			continue
-		}
-		items[i] = stories.Item{Signature: a.Story.Signature, At: a.Story.ReportedAt}
-		keys = append(keys, a.Story.Signature.Keys()...)
-		if a.Story.ReportedAt.Before(since) {
-			since = a.Story.ReportedAt
+		if a.Story != nil {
+			items[i] = stories.Item{Signature: stories.Sign(a.Article.Title, a.Article.ContentMarkdown), At: a.Story.ReportedAt}
 		}
 	}
-	found, err := s.StoryCandidates(context.Background(), wsID, keys, since.Add(-stories.DefaultWindow))
+	p, err := stories.Prepare(context.Background(), s, wsID, items, stories.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	assign, err := stories.DecideReported(items, found.Candidates, stories.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range arts {
-		if arts[i].Story != nil {
-			arts[i].Story.Assignment = assign[i]
-		}
-	}
-	return &store.StoryPlan{Generation: found.Generation}
+	return p
 }
 
 // savePoll leases src and saves arts as its poll.
-func savePoll(t *testing.T, s *store.Store, ws *model.Workspace, src *model.FeedSource, plan *store.StoryPlan, arts ...store.NewArticle) store.SaveCounts {
+func savePoll(t *testing.T, s *store.Store, ws *model.Workspace, src *model.FeedSource, plan model.StoryPlacer, arts ...model.NewArticle) model.SaveCounts {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := s.ClaimSource(ctx, ws.ID, src.ID, "me", time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "me", Articles: arts, Stories: plan,
+	c, err := s.SavePoll(ctx, model.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "me", Articles: arts, Stories: plan,
 		Source: model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now().Add(30 * time.Minute)},
 		Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK, ItemsSeen: len(arts)}})
 	if err != nil {
@@ -116,20 +105,19 @@ func TestStoriesAcrossPolls(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://wire.example/feed", "https://daily.example/feed")
 		t0 := time.Date(2025, 3, 4, 6, 12, 0, 0, time.UTC)
-		first := []store.NewArticle{storyArticle("https://wire.example/quake", "Magnitude 6.8 earthquake strikes off central Chile", wire, t0.Add(time.Hour), true)}
+		first := []model.NewArticle{storyArticle("https://wire.example/quake", "Magnitude 6.8 earthquake strikes off central Chile", wire, t0.Add(time.Hour), true)}
 		savePoll(t, s, ws, srcs[0], decide(t, s, ws.ID, first), first...)
 
 		// The copy was reported an hour before the wire's own item.
-		second := []store.NewArticle{
+		second := []model.NewArticle{
 			storyArticle("https://daily.example/chile", "Strong quake off Chile: no tsunami expected",
 				"By Daily Staff | Share this article\n\n"+wire+"\n\nSign up for our newsletter", t0, true),
 			storyArticle("https://daily.example/rates", "Central bank raises rates to 4.75 percent", other, t0, true),
 			article("https://daily.example/plain", "hash-plain", false),
 		}
 		plan := decide(t, s, ws.ID, second)
-		if second[0].Story.Assignment.StoryID == 0 || second[1].Story.Assignment.StoryID != 0 {
-			t.Fatalf("decisions %+v / %+v: want the copy to join the stored story and the other to start one",
-				second[0].Story.Assignment, second[1].Story.Assignment)
+		if c := plan.Choices(); c[0].StoryID == 0 || c[1].StoryID != 0 {
+			t.Fatalf("decisions %+v / %+v: want the copy to join the stored story and the other to start one", c[0], c[1])
 		}
 		savePoll(t, s, ws, srcs[1], plan, second...)
 
@@ -177,14 +165,14 @@ func TestStoriesWithinOnePoll(t *testing.T) {
 		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
 		// Another poll already stored the URL of the first copy.
 		savePoll(t, s, ws, srcs[1], nil, article("https://a.example/1", "taken", false))
-		arts := []store.NewArticle{
+		arts := []model.NewArticle{
 			storyArticle("https://a.example/1", "Quake off Chile", wire, t0, true),
 			storyArticle("https://a.example/2", "Chile quake: no tsunami", "Breaking\n\n"+wire, t0.Add(time.Minute), true),
 			storyArticle("https://a.example/3", "Earthquake shakes Santiago", wire+"\n\nMore to follow.", t0.Add(2*time.Minute), true),
 		}
 		plan := decide(t, s, ws.ID, arts)
-		if arts[1].Story.Assignment.JoinsItem != 0 || arts[2].Story.Assignment.JoinsItem != 0 {
-			t.Fatalf("decisions %+v %+v: want both to join the first", arts[1].Story.Assignment, arts[2].Story.Assignment)
+		if c := plan.Choices(); c[1].JoinsArticle != 0 || c[2].JoinsArticle != 0 {
+			t.Fatalf("decisions %+v %+v: want both to join the first", c[1], c[2])
 		}
 		c := savePoll(t, s, ws, srcs[0], plan, arts...)
 		if c.New != 2 || c.Duplicate != 1 {
@@ -212,11 +200,11 @@ func TestNearDuplicatesSavedConcurrentlyMakeOneStory(t *testing.T) {
 			forEachDialect(t, func(t *testing.T, s *store.Store) {
 				ws, srcs := seed(t, s, "https://wire.example/feed", "https://daily.example/feed")
 				t0 := time.Date(2025, 3, 4, 6, 12, 0, 0, time.UTC)
-				a := []store.NewArticle{storyArticle("https://wire.example/quake", "Magnitude 6.8 earthquake strikes off central Chile", wire, t0, true)}
-				b := []store.NewArticle{storyArticle("https://daily.example/quake", "Chile quake: no tsunami expected",
+				a := []model.NewArticle{storyArticle("https://wire.example/quake", "Magnitude 6.8 earthquake strikes off central Chile", wire, t0, true)}
+				b := []model.NewArticle{storyArticle("https://daily.example/quake", "Chile quake: no tsunami expected",
 					"By Daily Staff\n\n"+wire+"\n\nRelated coverage", t0.Add(40*time.Minute), true)}
 				planA, planB := decide(t, s, ws.ID, a), decide(t, s, ws.ID, b)
-				if !a[0].Story.Assignment.NewStory() || !b[0].Story.Assignment.NewStory() {
+				if planA.Choices()[0] != model.NewStory() || planB.Choices()[0] != model.NewStory() {
 					t.Fatal("both polls should have decided to start a story")
 				}
 				if !concurrent {
@@ -226,8 +214,8 @@ func TestNearDuplicatesSavedConcurrentlyMakeOneStory(t *testing.T) {
 					var wg sync.WaitGroup
 					for i, job := range []struct {
 						src  *model.FeedSource
-						plan *store.StoryPlan
-						arts []store.NewArticle
+						plan *stories.Placer
+						arts []model.NewArticle
 					}{{srcs[0], planA, a}, {srcs[1], planB, b}} {
 						if _, err := s.ClaimSource(context.Background(), ws.ID, job.src.ID, fmt.Sprint("w", i), time.Minute); err != nil {
 							t.Fatal(err)
@@ -235,7 +223,7 @@ func TestNearDuplicatesSavedConcurrentlyMakeOneStory(t *testing.T) {
 						wg.Add(1)
 						go func() {
 							defer wg.Done()
-							_, err := s.SavePoll(context.Background(), store.PollSave{WorkspaceID: ws.ID, SourceID: job.src.ID,
+							_, err := s.SavePoll(context.Background(), model.PollSave{WorkspaceID: ws.ID, SourceID: job.src.ID,
 								Owner: fmt.Sprint("w", i), Articles: job.arts, Stories: job.plan,
 								Source: model.SourceUpdate{Status: model.StatusOK, NextPollAt: time.Now().Add(time.Hour)},
 								Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK}})
@@ -264,13 +252,14 @@ func TestStoryCandidatesPerKeyLimit(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://a.example/feed")
 		t0 := time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC)
-		var arts []store.NewArticle
+		var arts []model.NewArticle
 		for i := range 40 {
 			arts = append(arts, storyArticle(fmt.Sprintf("https://a.example/%d", i), "Quake off Chile", wire, t0.Add(time.Duration(i)*time.Hour), false))
 		}
 		savePoll(t, s, ws, srcs[0], nil, arts...)
 		sig := stories.Sign("Quake off Chile", wire)
-		found, err := s.StoryCandidates(context.Background(), ws.ID, sig.Keys()[:1], t0)
+		found, err := s.StoryCandidates(context.Background(), model.StoryQuery{WorkspaceID: ws.ID, Keys: sig.Keys()[:1],
+			Since: t0, PerKey: stories.PerKeyLimit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,11 +267,12 @@ func TestStoryCandidatesPerKeyLimit(t *testing.T) {
 			t.Fatalf("%d candidates for one key, want %d", len(found.Candidates), stories.PerKeyLimit)
 		}
 		for _, c := range found.Candidates {
-			if c.At.Before(t0.Add(8*time.Hour)) || c.StoryID == 0 || c.Signature == nil {
+			if c.ReportedAt.Before(t0.Add(8*time.Hour)) || c.StoryID == 0 || c.Signature == nil {
 				t.Errorf("candidate %+v: want one of the 32 newest, with its story and signature", c)
 			}
 		}
-		found, err = s.StoryCandidates(context.Background(), ws.ID, sig.Keys(), t0.Add(35*time.Hour))
+		found, err = s.StoryCandidates(context.Background(), model.StoryQuery{WorkspaceID: ws.ID, Keys: sig.Keys(),
+			Since: t0.Add(35 * time.Hour), PerKey: stories.PerKeyLimit})
 		if err != nil || len(found.Candidates) != 5 {
 			t.Fatalf("since the 36th hour: %d candidates, %v; want 5", len(found.Candidates), err)
 		}
@@ -313,6 +303,100 @@ func TestPruneStoryBands(t *testing.T) {
 		}
 		if count(t, s, `SELECT COUNT(*) FROM feed_articles`) != 2 || count(t, s, `SELECT COUNT(*) FROM stories`) != 2 {
 			t.Error("pruning touched articles or stories")
+		}
+	})
+}
+
+// handPlacer is a StoryPlacer that hands the save a fixed placement, after
+// reading candidates through the view it is given.
+type handPlacer struct {
+	placement model.StoryPlacement
+	err       error
+	query     model.StoryQuery
+	req       model.StoryRequest
+	seen      []model.StoryCandidate
+}
+
+func (h *handPlacer) PlaceStories(ctx context.Context, view model.StoryView, req model.StoryRequest) (model.StoryPlacement, error) {
+	h.req = req
+	found, err := view.StoryCandidates(ctx, h.query)
+	if err != nil {
+		return model.StoryPlacement{}, err
+	}
+	h.seen = found.Candidates
+	return h.placement, h.err
+}
+
+// TestSaveWritesWhatThePlacerHands: the save asks the poll's StoryPlacer,
+// inside its transaction, and writes what it answers: an article joining
+// a stored story with its reason, another starting one, and a merge of
+// two stored stories (the merged one's articles and content items move,
+// it is marked merged and emptied, the surviving story is recounted). A
+// placer that fails leaves nothing of the poll.
+func TestSaveWritesWhatThePlacerHands(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		savePoll(t, s, ws, srcs[0], nil,
+			storyArticle("https://a.example/quake", "Quake off Chile", wire, t0, true),
+			storyArticle("https://a.example/rates", "Rates up", other, t0, true))
+		quake, rates := storyOf(t, s, "https://a.example/quake"), storyOf(t, s, "https://a.example/rates")
+
+		bridge := storyArticle("https://b.example/both", "Quake and rates", wire+"\n\n"+other, t0.Add(time.Hour), true)
+		fresh := storyArticle("https://b.example/new", "Something else", "Short.", t0.Add(time.Hour), false)
+		h := &handPlacer{
+			query: model.StoryQuery{WorkspaceID: ws.ID, Keys: bridge.Story.Keys, Since: t0.Add(-time.Hour), PerKey: 32},
+			placement: model.StoryPlacement{
+				Articles: []model.StoryChoice{{StoryID: quake, JoinsArticle: -1, Reason: "bridges the quake and the rates"}, model.NewStory()},
+				Merges:   []model.StoryMerge{{From: rates, Into: quake}},
+			},
+		}
+		// A placer that fails: nothing of the poll is kept.
+		failing := &handPlacer{query: h.query, err: fmt.Errorf("no decision")}
+		if _, err := s.ClaimSource(context.Background(), ws.ID, srcs[1].ID, "me", time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.SavePoll(context.Background(), model.PollSave{WorkspaceID: ws.ID, SourceID: srcs[1].ID, Owner: "me",
+			Articles: []model.NewArticle{bridge, fresh}, Stories: failing,
+			Source: model.SourceUpdate{Status: model.StatusOK, NextPollAt: time.Now().Add(time.Hour)},
+			Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK}})
+		if err == nil || count(t, s, `SELECT COUNT(*) FROM feed_articles WHERE external_url LIKE 'https://b.example/%'`) != 0 {
+			t.Fatalf("a failing placer: err %v, and the poll's articles were kept", err)
+		}
+
+		// The lease taken for the failed save is still held: save again.
+		if _, err := s.SavePoll(context.Background(), model.PollSave{WorkspaceID: ws.ID, SourceID: srcs[1].ID, Owner: "me",
+			Articles: []model.NewArticle{bridge, fresh}, Stories: h,
+			Source: model.SourceUpdate{Status: model.StatusOK, NextPollAt: time.Now().Add(time.Hour)},
+			Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK}}); err != nil {
+			t.Fatal(err)
+		}
+		if len(h.seen) != 2 || h.req.Generation != 1 || len(h.req.Facts) != 2 || h.req.Facts[0] != bridge.Story {
+			t.Errorf("the placer saw %d candidates and request %+v: want the 2 stored articles, generation 1 (the failed save counted nothing) and the poll's facts",
+				len(h.seen), h.req)
+		}
+		if got := storyOf(t, s, "https://b.example/both"); got != quake {
+			t.Errorf("the bridging article is in story %d, want %d", got, quake)
+		}
+		var reason string
+		if err := s.DB().Get(&reason, s.DB().Rebind(`SELECT story_reason FROM feed_articles WHERE external_url = ?`),
+			"https://b.example/both"); err != nil || reason != "bridges the quake and the rates" {
+			t.Errorf("reason %q (%v), want the placer's", reason, err)
+		}
+		if got := storyOf(t, s, "https://a.example/rates"); got != quake {
+			t.Errorf("the merged story's article is in story %d, want %d", got, quake)
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM content_items WHERE story_id = ?`, rates); n != 0 {
+			t.Errorf("%d content items still carry the merged story", n)
+		}
+		if n := count(t, s, `SELECT article_count FROM stories WHERE id = ?`, quake); n != 3 {
+			t.Errorf("the surviving story counts %d articles, want 3", n)
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM stories WHERE id = ? AND merged_into = ? AND article_count = 0`, rates, quake); n != 1 {
+			t.Error("the merged story is not marked merged into the surviving one")
+		}
+		if fresh := storyOf(t, s, "https://b.example/new"); fresh == quake || fresh == rates {
+			t.Errorf("the new article is in story %d, want a story of its own", fresh)
 		}
 	})
 }

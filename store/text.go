@@ -3,6 +3,8 @@ package store
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // CleanText makes s storable the same way in both databases: NUL bytes and
@@ -51,8 +53,8 @@ func truncate(s string, n int) string {
 // cleaned is the poll with every text field made storable: the one place
 // where what a feed, a page or an error message carries is made fit for
 // the database.
-func (p PollSave) cleaned() PollSave {
-	arts := make([]NewArticle, len(p.Articles))
+func cleaned(p model.PollSave) model.PollSave {
+	arts := make([]model.NewArticle, len(p.Articles))
 	for i, na := range p.Articles {
 		a := na.Article
 		a.ExternalURL = CleanText(a.ExternalURL)
@@ -66,7 +68,7 @@ func (p PollSave) cleaned() PollSave {
 		a.ContentTextHash = CleanText(a.ContentTextHash)
 		a.Language = CleanText(a.Language)
 		a.ExtractiveSummary = CleanText(a.ExtractiveSummary)
-		arts[i] = NewArticle{Article: a, Promote: na.Promote, Story: na.Story}
+		arts[i] = model.NewArticle{Article: a, Promote: na.Promote, Story: na.Story}
 	}
 	p.Articles = arts
 	u := &p.Source

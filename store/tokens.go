@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+
 	"github.com/feedpoller/feedpoller/model"
 )
 
@@ -54,7 +55,7 @@ func (s *Store) LookupToken(ctx context.Context, token string) (*model.APIToken,
 	err := s.db.GetContext(ctx, &t, s.q(`SELECT `+tokenColumns+` FROM api_tokens
 		WHERE token_hash = ? AND revoked_at IS NULL`), HashToken(token))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
+		return nil, model.ErrNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("look up token: %w", err)

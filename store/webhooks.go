@@ -5,8 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/feedpoller/feedpoller/model"
 	"strings"
+
+	"github.com/feedpoller/feedpoller/model"
 )
 
 const webhookColumns = `id, workspace_id, url, secret, events, is_active, disabled_reason, created_at, updated_at`
@@ -49,7 +50,7 @@ func (s *Store) GetWebhook(ctx context.Context, workspaceID, id int64) (*model.W
 	var w model.Webhook
 	err := s.db.GetContext(ctx, &w, s.q(`SELECT `+webhookColumns+` FROM webhooks WHERE id = ? AND workspace_id = ?`), id, workspaceID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("webhook %d: %w", id, ErrNotFound)
+		return nil, fmt.Errorf("webhook %d: %w", id, model.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("get webhook %d: %w", id, err)

@@ -124,13 +124,13 @@ func TestSavePollQueuesDeliveries(t *testing.T) {
 		if _, err := s.DB().Exec(s.DB().Rebind(`UPDATE feed_sources SET title = 'Hooks Feed' WHERE id = ?`), srcs[0].ID); err != nil {
 			t.Fatal(err)
 		}
-		save := func(owner string, arts ...store.NewArticle) (store.SaveCounts, error) {
+		save := func(owner string, arts ...model.NewArticle) (model.SaveCounts, error) {
 			published := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 			for i := range arts {
 				arts[i].Article.Summary = "summary of " + arts[i].Article.ExternalURL
 				arts[i].Article.PublishedAt = &published
 			}
-			return s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: owner, Articles: arts,
+			return s.SavePoll(ctx, model.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: owner, Articles: arts,
 				Source: model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now().Add(-time.Second)},
 				Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK, ItemsSeen: len(arts)}})
 		}
@@ -173,7 +173,7 @@ func TestSavePollQueuesDeliveries(t *testing.T) {
 		}
 
 		// A poll that lost its lease keeps nothing: no promotion, no delivery.
-		if _, err := save("someone-else", article("https://hooks.example/5", "h5", true)); !errors.Is(err, store.ErrLeaseLost) {
+		if _, err := save("someone-else", article("https://hooks.example/5", "h5", true)); !errors.Is(err, model.ErrLeaseLost) {
 			t.Fatalf("save without the lease: %v", err)
 		}
 		if n := len(deliveries(t, s)); n != 4 {
@@ -207,8 +207,8 @@ func TestDeliveriesRollBackWithThePromotion(t *testing.T) {
 				if got, _ := s.ClaimDue(ctx, "me", 10, time.Minute); len(got) != 1 {
 					t.Fatalf("claimed %d", len(got))
 				}
-				_, err := s.SavePoll(ctx, store.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
-					Articles: []store.NewArticle{article("https://rollback.example/1", "r1", true)},
+				_, err := s.SavePoll(ctx, model.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
+					Articles: []model.NewArticle{article("https://rollback.example/1", "r1", true)},
 					Source:   model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now()},
 					Run:      model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK}})
 				if err == nil {
@@ -244,7 +244,7 @@ func TestWebhookRowsAndDeliveryLog(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.GetWebhook(ctx, other.ID, h.ID); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.GetWebhook(ctx, other.ID, h.ID); !errors.Is(err, model.ErrNotFound) {
 			t.Errorf("another workspace's webhook: %v, want ErrNotFound", err)
 		}
 		list, err := s.ListWebhooks(ctx, ws.ID)
@@ -269,7 +269,7 @@ func TestWebhookRowsAndDeliveryLog(t *testing.T) {
 		}
 		claimed, _ := s.Outbox().ClaimDue(ctx, "w", t0.Add(time.Second), 2, time.Minute)
 		for _, d := range claimed {
-			if err := s.Outbox().MarkFailed(ctx, "w", d.ID, webhooks.Attempt{Number: 1, At: t0, StatusCode: 400, Error: "receiver answered 400"}, "gave up"); err != nil {
+			if err := s.Outbox().MarkFailed(ctx, "w", d.ID, model.DeliveryAttempt{Number: 1, At: t0, StatusCode: 400, Error: "receiver answered 400"}, "gave up"); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -286,7 +286,7 @@ func TestWebhookRowsAndDeliveryLog(t *testing.T) {
 			failed[0].Attempts != 1 || failed[0].FailedAt == nil {
 			t.Fatalf("failed %+v", failed)
 		}
-		if _, err := s.ListDeliveries(ctx, other.ID, h.ID, store.DeliveryFilter{}); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.ListDeliveries(ctx, other.ID, h.ID, store.DeliveryFilter{}); !errors.Is(err, model.ErrNotFound) {
 			t.Errorf("log through another workspace: %v", err)
 		}
 		if err := s.DeleteWebhook(ctx, ws.ID, h.ID); err != nil {
@@ -296,7 +296,7 @@ func TestWebhookRowsAndDeliveryLog(t *testing.T) {
 		if err := s.DB().Get(&n, `SELECT COUNT(*) FROM webhook_deliveries`); err != nil || n != 0 {
 			t.Errorf("%d deliveries left after the webhook was deleted (%v)", n, err)
 		}
-		if err := s.DeleteWebhook(ctx, ws.ID, h.ID); !errors.Is(err, store.ErrNotFound) {
+		if err := s.DeleteWebhook(ctx, ws.ID, h.ID); !errors.Is(err, model.ErrNotFound) {
 			t.Errorf("second delete: %v", err)
 		}
 	})
@@ -359,8 +359,8 @@ func TestSavePushPlacesStoriesAndQueuesDeliveries(t *testing.T) {
 		if _, err := s.CreateWebhook(ctx, ws.ID, "https://r.example/hook", "s", []string{webhooks.EventContentItemPromoted}); err != nil {
 			t.Fatal(err)
 		}
-		c, err := s.SavePush(ctx, store.PushSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID,
-			Articles: []store.NewArticle{article("https://push.example/1", "p1", true), article("https://push.example/2", "p2", false)},
+		c, err := s.SavePush(ctx, model.PushSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID,
+			Articles: []model.NewArticle{article("https://push.example/1", "p1", true), article("https://push.example/2", "p2", false)},
 			Run:      model.PollRun{StartedAt: time.Now(), Outcome: model.StatusPushed, ItemsSeen: 2}})
 		if err != nil {
 			t.Fatal(err)

@@ -44,7 +44,7 @@ func (s *Store) CreateSubscription(ctx context.Context, sub *model.Subscription)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		sub.SourceID, sub.HubURL, sub.TopicURL, sub.CallbackToken, sub.Secret, sub.State, sub.NextRequestAt.UTC(), t, t)
 	if dberr.IsUniqueViolation(err) {
-		return fmt.Errorf("subscription of source %d: %w", sub.SourceID, ErrConflict)
+		return fmt.Errorf("subscription of source %d: %w", sub.SourceID, model.ErrConflict)
 	}
 	if err != nil {
 		return fmt.Errorf("create subscription of source %d: %w", sub.SourceID, err)
@@ -105,7 +105,7 @@ func (s *Store) SubscriptionByToken(ctx context.Context, token string) (*model.S
 	var sub model.Subscription
 	err := s.db.GetContext(ctx, &sub, s.q(`SELECT `+subColumns+` FROM websub_subscriptions WHERE callback_token = ?`), token)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("subscription: %w", ErrNotFound)
+		return nil, fmt.Errorf("subscription: %w", model.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("find subscription by callback: %w", err)
@@ -118,7 +118,7 @@ func (s *Store) SubscriptionOfSource(ctx context.Context, sourceID int64) (*mode
 	var sub model.Subscription
 	err := s.db.GetContext(ctx, &sub, s.q(`SELECT `+subColumns+` FROM websub_subscriptions WHERE feed_source_id = ?`), sourceID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("subscription of source %d: %w", sourceID, ErrNotFound)
+		return nil, fmt.Errorf("subscription of source %d: %w", sourceID, model.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("get subscription of source %d: %w", sourceID, err)

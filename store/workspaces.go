@@ -36,7 +36,7 @@ func (s *Store) CreateWorkspace(ctx context.Context, name string, p model.Releva
 	err = s.db.GetContext(ctx, &w.ID, s.q(`INSERT INTO workspaces (name, relevance_profile, created_at) VALUES (?, ?, ?) RETURNING id`),
 		name, string(pj), w.CreatedAt)
 	if dberr.IsUniqueViolation(err) {
-		return nil, fmt.Errorf("workspace %q: %w", name, ErrConflict)
+		return nil, fmt.Errorf("workspace %q: %w", name, model.ErrConflict)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("create workspace %q: %w", name, err)
@@ -49,7 +49,7 @@ func (s *Store) GetWorkspace(ctx context.Context, id int64) (*model.Workspace, e
 	var r workspaceRow
 	err := s.db.GetContext(ctx, &r, s.q(`SELECT id, name, relevance_profile, created_at, decay_class FROM workspaces WHERE id = ?`), id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("workspace %d: %w", id, ErrNotFound)
+		return nil, fmt.Errorf("workspace %d: %w", id, model.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("get workspace %d: %w", id, err)
@@ -80,7 +80,7 @@ func (s *Store) UpdateWorkspace(ctx context.Context, id int64, name *string, p *
 	if name != nil {
 		_, err := s.db.ExecContext(ctx, s.q(`UPDATE workspaces SET name = ? WHERE id = ?`), *name, id)
 		if dberr.IsUniqueViolation(err) {
-			return nil, fmt.Errorf("workspace %q: %w", *name, ErrConflict)
+			return nil, fmt.Errorf("workspace %q: %w", *name, model.ErrConflict)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("rename workspace %d: %w", id, err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // writeHealth remembers which kinds of write are failing now. A database
@@ -37,7 +39,7 @@ func (s *Store) noteWrite(ctx context.Context, op string, err error) {
 	switch {
 	case err == nil:
 		delete(h.failing, op)
-	case ctx.Err() != nil || IsDataError(err) || errors.Is(err, ErrLeaseLost):
+	case ctx.Err() != nil || IsDataError(err) || errors.Is(err, model.ErrLeaseLost):
 	default:
 		if h.failing == nil {
 			h.failing = map[string]*writeFailure{}

@@ -7,65 +7,28 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // maxSnippet is how much of a receiver's answer goes into the delivery log.
 const maxSnippet = 512
 
-// Class is what an attempt's result means for the delivery.
-type Class string
-
-const (
-	// ClassDelivered: a 2xx answer.
-	ClassDelivered Class = "delivered"
-	// ClassRetry: a network failure, a timeout, 408, 425, 429 or 5xx:
-	// worth another attempt after a backoff (or the Retry-After).
-	ClassRetry Class = "retry"
-	// ClassRejected: any other 4xx, or a redirect (not followed): the
-	// receiver refuses it; retried a few times in case it is being fixed,
-	// then given up.
-	ClassRejected Class = "rejected"
-	// ClassGone: 410, the receiver says the hook is gone for good: the
-	// delivery fails and the webhook is disabled.
-	ClassGone Class = "gone"
-	// ClassRefused: the target is not allowed (address policy, malformed
-	// URL); no connection was made. Fails at once.
-	ClassRefused Class = "refused"
-)
-
-// Attempt is the record of one POST of a delivery.
-type Attempt struct {
-	// Number counts the attempts of the delivery, this one included.
-	Number int
-	At     time.Time
-	// Duration is the attempt's time, connect to the end of the answer.
-	Duration   time.Duration
-	Class      Class
-	StatusCode int
-	// RetryAfter is the receiver's Retry-After from At, 0 when it sent
-	// none.
-	RetryAfter time.Duration
-	// Error says what went wrong, for the delivery log ("" when
-	// delivered): the status and the start of the answer, or the network
-	// failure.
-	Error string
-}
-
 // classify maps a receiver's answer to a Class.
-func classify(resp *http.Response, snippet []byte, now time.Time) Attempt {
-	a := Attempt{StatusCode: resp.StatusCode}
+func classify(resp *http.Response, snippet []byte, now time.Time) model.DeliveryAttempt {
+	a := model.DeliveryAttempt{StatusCode: resp.StatusCode}
 	code := resp.StatusCode
 	switch {
 	case code >= 200 && code < 300:
-		a.Class = ClassDelivered
+		a.Class = model.AttemptDelivered
 		return a
 	case code == http.StatusGone:
-		a.Class = ClassGone
+		a.Class = model.AttemptGone
 	case code == http.StatusRequestTimeout, code == http.StatusTooEarly, code == http.StatusTooManyRequests, code >= 500:
-		a.Class = ClassRetry
+		a.Class = model.AttemptRetry
 		a.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), now)
 	default:
-		a.Class = ClassRejected
+		a.Class = model.AttemptRejected
 	}
 	a.Error = fmt.Sprintf("receiver answered %s", resp.Status)
 	if code >= 300 && code < 400 {

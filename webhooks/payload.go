@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/google/uuid"
 )
 
@@ -14,7 +15,7 @@ import (
 const (
 	// EventContentItemPromoted: an article passed relevance and dedup and
 	// became a content item.
-	EventContentItemPromoted = "content_item.promoted"
+	EventContentItemPromoted = model.EventContentItemPromoted
 )
 
 // Events lists every event, for validating a webhook's subscription.
@@ -79,6 +80,26 @@ func PromotedBody(deliveryID string, workspaceID int64, item ContentItem) ([]byt
 	}
 	return b, nil
 }
+
+// DeliveryPayload builds a delivery of event about a promotion: a new
+// delivery id and the body every attempt sends. The store is given it
+// (store.Options.DeliveryPayload) and stores what it returns in the
+// promotion's transaction (model.DeliveryPayload).
+func DeliveryPayload(event string, p model.Promoted) (string, []byte, error) {
+	if event != EventContentItemPromoted {
+		return "", nil, fmt.Errorf("build a webhook delivery: unknown event %q", event)
+	}
+	id := NewDeliveryID()
+	body, err := PromotedBody(id, p.WorkspaceID, ContentItem{ID: p.ContentItemID, Title: p.Title, URL: p.URL,
+		Summary: p.Summary, Relevance: p.Relevance, PublishedAt: p.PublishedAt, PromotedAt: p.PromotedAt,
+		Source: Source{ID: p.SourceID, Title: p.SourceTitle, URL: p.SourceURL}})
+	if err != nil {
+		return "", nil, err
+	}
+	return id, body, nil
+}
+
+var _ model.DeliveryPayload = DeliveryPayload
 
 // NewSecret returns a random signing secret (32 bytes, base64url), for a
 // webhook created without one.

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 )
 
@@ -103,7 +104,7 @@ func ValidateURL(raw string) error {
 
 // Send makes one attempt at d and says what came of it. It never returns
 // an error: every failure is an Attempt the worker records.
-func (s *Sender) Send(ctx context.Context, d Delivery) Attempt {
+func (s *Sender) Send(ctx context.Context, d model.PendingDelivery) model.DeliveryAttempt {
 	start := s.now()
 	a := s.send(ctx, d)
 	a.Number = d.Attempts + 1
@@ -112,13 +113,13 @@ func (s *Sender) Send(ctx context.Context, d Delivery) Attempt {
 	return a
 }
 
-func (s *Sender) send(ctx context.Context, d Delivery) Attempt {
+func (s *Sender) send(ctx context.Context, d model.PendingDelivery) model.DeliveryAttempt {
 	if err := ValidateURL(d.URL); err != nil {
-		return Attempt{Class: ClassRefused, Error: err.Error()}
+		return model.DeliveryAttempt{Class: model.AttemptRefused, Error: err.Error()}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(d.Payload))
 	if err != nil {
-		return Attempt{Class: ClassRefused, Error: fmt.Sprintf("build request: %v", err)}
+		return model.DeliveryAttempt{Class: model.AttemptRefused, Error: fmt.Sprintf("build request: %v", err)}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", s.ua)
@@ -129,9 +130,9 @@ func (s *Sender) send(ctx context.Context, d Delivery) Attempt {
 	resp, err := s.client.Do(req)
 	if err != nil {
 		if fetch.IsRefused(err) {
-			return Attempt{Class: ClassRefused, Error: unwrapURLError(err).Error()}
+			return model.DeliveryAttempt{Class: model.AttemptRefused, Error: unwrapURLError(err).Error()}
 		}
-		return Attempt{Class: ClassRetry, Error: fmt.Sprintf("POST %s: %v", redact(d.URL), unwrapURLError(err))}
+		return model.DeliveryAttempt{Class: model.AttemptRetry, Error: fmt.Sprintf("POST %s: %v", redact(d.URL), unwrapURLError(err))}
 	}
 	defer resp.Body.Close()
 	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, maxSnippet))

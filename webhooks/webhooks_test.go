@@ -12,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/webhooks"
 	"github.com/feedpoller/feedpoller/webhooks/webhookstest"
@@ -85,7 +86,7 @@ func TestRetriesUntilDelivered(t *testing.T) {
 			t.Errorf("attempt %d numbered %d", i+1, a.Number)
 		}
 	}
-	if a := row.History[0]; a.Class != webhooks.ClassRetry || a.StatusCode != 503 || !strings.Contains(a.Error, "503 Service Unavailable: try again later") {
+	if a := row.History[0]; a.Class != model.AttemptRetry || a.StatusCode != 503 || !strings.Contains(a.Error, "503 Service Unavailable: try again later") {
 		t.Errorf("first attempt %+v", a)
 	}
 	h := recv.LastHeader()
@@ -233,7 +234,7 @@ func TestInternalTargetsAreNeverConnected(t *testing.T) {
 			r := newRig(t, policy, webhooks.Backoff{})
 			r.enqueue(t, r.outbox.AddWebhook(1, target, "k"), "d")
 			row := r.drive(t, "d", 1)
-			if row.Status != webhookstest.StatusFailed || row.History[0].Class != webhooks.ClassRefused || !strings.Contains(row.Reason, "is not allowed") {
+			if row.Status != webhookstest.StatusFailed || row.History[0].Class != model.AttemptRefused || !strings.Contains(row.Reason, "is not allowed") {
 				t.Errorf("row %s, attempt %+v, reason %q", row.Status, row.History[0], row.Reason)
 			}
 			if got := testutil.ToFloat64(r.metrics.Attempts.WithLabelValues("refused")); got != 1 {
@@ -261,7 +262,7 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 		t.Errorf("the redirect target got %d requests", hits.Load())
 	}
 	a := row.History[0]
-	if a.Class != webhooks.ClassRejected || a.StatusCode != 307 || !strings.Contains(a.Error, "redirects are not followed") ||
+	if a.Class != model.AttemptRejected || a.StatusCode != 307 || !strings.Contains(a.Error, "redirects are not followed") ||
 		!strings.Contains(a.Error, target.URL+"/elsewhere") || strings.Contains(a.Error, "token=abc") {
 		t.Errorf("attempt %+v", a)
 	}
@@ -283,7 +284,7 @@ func TestLeaseExpiryResendsWithSameID(t *testing.T) {
 	if err != nil || len(claimed) != 1 {
 		t.Fatalf("claim: %v, %d", err, len(claimed))
 	}
-	if a := r.sender.Send(context.Background(), claimed[0]); a.Class != webhooks.ClassDelivered {
+	if a := r.sender.Send(context.Background(), claimed[0]); a.Class != model.AttemptDelivered {
 		t.Fatalf("first send %+v", a)
 	}
 	r.clock.Set(t0.Add(59 * time.Second))

@@ -10,6 +10,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // Defaults for the zero values of WorkerOptions.
@@ -24,11 +26,11 @@ const (
 )
 
 // classExhausted is a retry past the give-up age: the delivery fails.
-const classExhausted Class = "exhausted"
+const classExhausted model.AttemptClass = "exhausted"
 
 // Poster makes one attempt at a delivery; *Sender is the real one.
 type Poster interface {
-	Send(ctx context.Context, d Delivery) Attempt
+	Send(ctx context.Context, d model.PendingDelivery) model.DeliveryAttempt
 }
 
 // WorkerOptions configure a Worker.
@@ -161,7 +163,7 @@ func (w *Worker) RunOnce(ctx context.Context) (int, error) {
 }
 
 // deliver makes one attempt at d and records what it means.
-func (w *Worker) deliver(ctx context.Context, d Delivery) {
+func (w *Worker) deliver(ctx context.Context, d model.PendingDelivery) {
 	m := w.opts.Metrics
 	m.InFlight.Inc()
 	a := w.opts.Poster.Send(ctx, d)
@@ -174,12 +176,12 @@ func (w *Worker) deliver(ctx context.Context, d Delivery) {
 	log := w.opts.Log.With("delivery", d.ID, "webhook", d.WebhookID, "attempt", a.Number)
 	var err error
 	switch outcome, reason, next := w.decide(d, a); outcome {
-	case ClassDelivered:
+	case model.AttemptDelivered:
 		if err = w.opts.Outbox.MarkDelivered(mctx, w.opts.Owner, d.ID, a); err == nil {
 			m.Deliveries.WithLabelValues("delivered").Inc()
 			m.DeliveryLag.Observe(w.opts.Now().Sub(d.CreatedAt).Seconds())
 		}
-	case ClassRetry:
+	case model.AttemptRetry:
 		log.Info("webhooks: delivery will be retried", "next_attempt_at", next, "err", a.Error)
 		err = w.opts.Outbox.MarkRetry(mctx, w.opts.Owner, d.ID, next, a)
 	default:
@@ -187,12 +189,12 @@ func (w *Worker) deliver(ctx context.Context, d Delivery) {
 		if err = w.opts.Outbox.MarkFailed(mctx, w.opts.Owner, d.ID, a, reason); err == nil {
 			m.Deliveries.WithLabelValues("failed").Inc()
 		}
-		if err == nil && a.Class == ClassGone {
+		if err == nil && a.Class == model.AttemptGone {
 			err = w.opts.Outbox.DisableWebhook(mctx, d.WebhookID, reason)
 		}
 	}
 	switch {
-	case errors.Is(err, ErrLeaseLost):
+	case errors.Is(err, model.ErrDeliveryLeaseLost):
 		log.Info("webhooks: lease lost before the outcome was recorded; another attempt will follow", "err", err)
 	case err != nil:
 		m.OutboxErrors.Inc()
@@ -202,18 +204,18 @@ func (w *Worker) deliver(ctx context.Context, d Delivery) {
 
 // decide turns an attempt into the delivery's next step: delivered, retry
 // at next, or failed (any other Class) with reason.
-func (w *Worker) decide(d Delivery, a Attempt) (outcome Class, reason string, next time.Time) {
+func (w *Worker) decide(d model.PendingDelivery, a model.DeliveryAttempt) (outcome model.AttemptClass, reason string, next time.Time) {
 	b := w.opts.Backoff
 	switch a.Class {
-	case ClassDelivered:
-		return ClassDelivered, "", time.Time{}
-	case ClassGone:
-		return ClassGone, a.Error + "; the webhook is disabled until it is enabled again", time.Time{}
-	case ClassRefused:
-		return ClassRefused, a.Error, time.Time{}
-	case ClassRejected:
+	case model.AttemptDelivered:
+		return model.AttemptDelivered, "", time.Time{}
+	case model.AttemptGone:
+		return model.AttemptGone, a.Error + "; the webhook is disabled until it is enabled again", time.Time{}
+	case model.AttemptRefused:
+		return model.AttemptRefused, a.Error, time.Time{}
+	case model.AttemptRejected:
 		if a.Number >= b.MaxRejections {
-			return ClassRejected, fmt.Sprintf("gave up after %d attempts: %s", a.Number, a.Error), time.Time{}
+			return model.AttemptRejected, fmt.Sprintf("gave up after %d attempts: %s", a.Number, a.Error), time.Time{}
 		}
 	}
 	now := w.opts.Now()
@@ -225,5 +227,5 @@ func (w *Worker) decide(d Delivery, a Attempt) (outcome Class, reason string, ne
 		return classExhausted, fmt.Sprintf("gave up after %d attempts: the next would be later than %v after the event; last: %s",
 			a.Number, b.GiveUpAfter, a.Error), time.Time{}
 	}
-	return ClassRetry, "", next
+	return model.AttemptRetry, "", next
 }

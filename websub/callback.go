@@ -12,7 +12,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/rss"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // ServeHTTP serves the callbacks: GET is a hub's verification of intent
@@ -128,7 +127,7 @@ func (s *Subscriber) verify(w http.ResponseWriter, r *http.Request, token string
 func (s *Subscriber) deliver(w http.ResponseWriter, r *http.Request, token string) {
 	arrived := time.Now()
 	sub, err := s.opts.Store.SubscriptionByToken(r.Context(), token)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && sub.State == model.SubPending) {
+	if errors.Is(err, model.ErrNotFound) || (err == nil && sub.State == model.SubPending) {
 		s.m.Deliveries.WithLabelValues(OutcomeUnknown).Inc()
 		s.log.Warn("websub: delivery to an unknown or unverified subscription refused", "remote", r.RemoteAddr)
 		http.NotFound(w, r)
@@ -144,7 +143,7 @@ func (s *Subscriber) deliver(w http.ResponseWriter, r *http.Request, token strin
 	}
 	src, err := s.opts.Store.GetSource(r.Context(), 0, sub.SourceID)
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, model.ErrNotFound):
 		s.gone(w, sub, "the source was deleted")
 		return
 	case err != nil:
@@ -194,7 +193,7 @@ func (s *Subscriber) deliver(w http.ResponseWriter, r *http.Request, token strin
 	release() // signed: what is left to do holds the parsed items, not the body
 	out, err := s.opts.Pusher.Push(r.Context(), *src, parsed.Items)
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, model.ErrNotFound):
 		s.gone(w, sub, "the source was deleted")
 		return
 	case err != nil:
@@ -238,7 +237,7 @@ func (s *Subscriber) reject(ctx context.Context, sub *model.Subscription, outcom
 }
 
 func (s *Subscriber) notFoundOrFail(w http.ResponseWriter, r *http.Request, err error) {
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		http.NotFound(w, r)
 		return
 	}

@@ -4,12 +4,11 @@ import (
 	"context"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources"
 )
 
 type nopPusher struct{}
 
-func (nopPusher) Push(context.Context, model.FeedSource, []sources.FeedItem) (poller.Outcome, error) {
-	return poller.Outcome{}, nil
+func (nopPusher) Push(context.Context, model.FeedSource, []sources.FeedItem) (model.PollOutcome, error) {
+	return model.PollOutcome{}, nil
 }

@@ -21,9 +21,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Store is what the subscriber needs of the database. *store.Store
@@ -47,7 +45,7 @@ type Store interface {
 // Pusher stores pushed items through the per-item pipeline.
 // *poller.Poller satisfies it.
 type Pusher interface {
-	Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (poller.Outcome, error)
+	Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (model.PollOutcome, error)
 }
 
 // Options configures a Subscriber. PublicURL, Store, Pusher and Client
@@ -188,7 +186,7 @@ func (s *Subscriber) Sync(ctx context.Context) error {
 	for _, src := range cands {
 		sub := &model.Subscription{SourceID: src.ID, HubURL: src.HubURL, TopicURL: topicOf(src.SelfURL, src.URL),
 			CallbackToken: randomHex(24), Secret: randomHex(32), NextRequestAt: now}
-		if err := s.opts.Store.CreateSubscription(ctx, sub); err != nil && !errors.Is(err, store.ErrConflict) {
+		if err := s.opts.Store.CreateSubscription(ctx, sub); err != nil && !errors.Is(err, model.ErrConflict) {
 			return err
 		}
 	}

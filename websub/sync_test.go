@@ -9,7 +9,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/websub/websubtest"
 )
 
@@ -66,7 +65,7 @@ func TestUnconfirmedUnsubscriptionDropped(t *testing.T) {
 			if err := s.Sync(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := st.SubscriptionOfSource(ctx, src.ID); !errors.Is(err, store.ErrNotFound) {
+			if _, err := st.SubscriptionOfSource(ctx, src.ID); !errors.Is(err, model.ErrNotFound) {
 				t.Fatalf("subscription of the deleted source still stored: %v", err)
 			}
 			if n := len(hub.Requests()); n != 1 {

@@ -2,6 +2,7 @@ package digest
 
 import (
 	"fmt"
+	"github.com/feedpoller/feedpoller/model"
 	"testing"
 	"time"
 )
@@ -10,7 +11,7 @@ import (
 // from the labelled story set's articles with their summaries.
 func bigInput(b *testing.B, n int) Input {
 	base := storySetInput(b)
-	var arts []Article
+	var arts []model.DigestArticle
 	for _, s := range base.Stories {
 		arts = append(arts, s.Articles...)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // Digest is a built digest, ready to render.
@@ -49,7 +50,7 @@ type SourceReport struct {
 	Title       string
 	SourceTitle string
 	Domain      string
-	Tier        rank.Tier
+	Tier        model.Tier
 	PublishedAt *time.Time
 	ReportedAt  time.Time
 	Lag         time.Duration
@@ -61,7 +62,7 @@ type Citation struct {
 	N     int
 	URL   string
 	Title string
-	Tier  rank.Tier
+	Tier  model.Tier
 }
 
 // Gap is a source that failed or went silent in the window.
@@ -150,8 +151,8 @@ func Build(in Input, opts Options) *Digest {
 	return d
 }
 
-func buildStory(s Story, wsClass rank.DecayClass, now time.Time) (StoryReport, bool) {
-	arts := make([]Article, 0, len(s.Articles))
+func buildStory(s Story, wsClass model.DecayClass, now time.Time) (StoryReport, bool) {
+	arts := make([]model.DigestArticle, 0, len(s.Articles))
 	for _, a := range s.Articles {
 		if strings.TrimSpace(a.URL) != "" {
 			arts = append(arts, a)
@@ -162,7 +163,7 @@ func buildStory(s Story, wsClass rank.DecayClass, now time.Time) (StoryReport, b
 	}
 	r := StoryReport{ID: s.ID}
 	members := make([]stories.Member, len(arts))
-	byID := make(map[int64]*Article, len(arts))
+	byID := make(map[int64]*model.DigestArticle, len(arts))
 	evidence := make([]rank.Evidence, len(arts))
 	bestRank, best := -1.0, 0
 	for i := range arts {
@@ -171,7 +172,7 @@ func buildStory(s Story, wsClass rank.DecayClass, now time.Time) (StoryReport, b
 		members[i] = stories.Member{ArticleID: a.ID, SourceID: a.SourceID, At: at}
 		byID[a.ID] = a
 		evidence[i] = rank.Evidence{URL: a.URL, Tier: a.Tier}
-		score := rank.Score(a.Relevance, a.Tier, rank.Freshness(rank.EffectiveClass(wsClass, a.DecayClass), at, now))
+		score := rank.Score(a.Relevance, a.Tier, rank.Freshness(model.EffectiveClass(wsClass, a.DecayClass), at, now))
 		if score > bestRank {
 			bestRank, best = score, i
 		}
@@ -208,7 +209,7 @@ func buildStory(s Story, wsClass rank.DecayClass, now time.Time) (StoryReport, b
 
 // findGaps lists the active sources whose last poll failed, and those
 // that stored no article in the window.
-func findGaps(sources []SourceState, w Window) []Gap {
+func findGaps(sources []model.DigestSource, w Window) []Gap {
 	var gaps []Gap
 	for _, s := range sources {
 		if !s.Active || strings.TrimSpace(s.URL) == "" {
@@ -236,7 +237,7 @@ func findGaps(sources []SourceState, w Window) []Gap {
 	return gaps
 }
 
-func failureDetail(s SourceState) string {
+func failureDetail(s model.DigestSource) string {
 	var b strings.Builder
 	b.WriteString("last poll")
 	if s.LastPolledAt != nil {

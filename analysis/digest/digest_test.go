@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -71,8 +72,8 @@ func TestBuildDropsWhatCannotBeCited(t *testing.T) {
 	d := Build(Input{
 		Window: Window{Since: now.Add(-24 * time.Hour), Until: now},
 		Stories: []Story{
-			{ID: 1, Articles: []Article{{ID: 1, Title: "no url", StoredAt: now}}},
-			{ID: 2, Articles: []Article{{ID: 2, Title: "no url", StoredAt: now}, {ID: 3, URL: "https://a.example/x", Title: "cited", StoredAt: now}}},
+			{ID: 1, Articles: []model.DigestArticle{{ID: 1, Title: "no url", StoredAt: now}}},
+			{ID: 2, Articles: []model.DigestArticle{{ID: 2, Title: "no url", StoredAt: now}, {ID: 3, URL: "https://a.example/x", Title: "cited", StoredAt: now}}},
 		},
 	}, Options{})
 	if len(d.Stories) != 1 || d.Stories[0].ID != 2 || len(d.Stories[0].Sources) != 1 || d.Stories[0].Title != "cited" {

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/analysis/summary"
 	"github.com/feedpoller/feedpoller/analysis/tokens"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 type setArticle struct {
@@ -32,7 +32,7 @@ func loadSet(t testing.TB) []setArticle {
 
 // outletTiers gives the set's outlets different tiers, as domain rules
 // or admins would.
-var outletTiers = map[string]rank.Tier{
+var outletTiers = map[string]model.Tier{
 	"Newswire": 3, "The Daily Ledger": 4, "Metro Post": 5, "Coastal Herald": 5, "Tech Dispatch": 4,
 	"The Morning Brief": 5, "World Report Today": 5, "KXRT News": 4, "Pacific Observer": 3,
 }
@@ -41,7 +41,7 @@ var outletTiers = map[string]rank.Tier{
 // story per event, every article with its summary, its outlet as source.
 func storySetInput(t testing.TB) Input {
 	arts := loadSet(t)
-	byEvent := map[string][]Article{}
+	byEvent := map[string][]model.DigestArticle{}
 	var events []string
 	sources := map[string]int64{}
 	for i, a := range arts {
@@ -52,14 +52,14 @@ func storySetInput(t testing.TB) Input {
 			sources[a.Outlet] = int64(len(sources) + 1)
 		}
 		pub := a.PublishedAt
-		byEvent[a.Event] = append(byEvent[a.Event], Article{
+		byEvent[a.Event] = append(byEvent[a.Event], model.DigestArticle{
 			ID: int64(i + 1), URL: a.URL, Title: a.Title, Summary: summary.Summarize(a.Markdown, summary.Options{}),
 			SourceID: sources[a.Outlet], SourceTitle: a.Outlet, Tier: outletTiers[a.Outlet],
 			Relevance: 0.3 + float64(i%7)/10, PublishedAt: &pub, StoredAt: pub.Add(5 * time.Minute),
 		})
 	}
 	in := Input{
-		Workspace:       Workspace{ID: 7, Name: "world news", DecayClass: rank.DecayFast},
+		Workspace:       Workspace{ID: 7, Name: "world news", DecayClass: model.DecayFast},
 		Window:          Window{Since: time.Date(2024, 12, 1, 0, 0, 0, 0, time.UTC), Until: time.Date(2025, 11, 1, 0, 0, 0, 0, time.UTC)},
 		GeneratedAt:     time.Date(2025, 11, 1, 0, 0, 5, 0, time.UTC),
 		SourcesAnalyzed: len(sources) + 2,
@@ -70,7 +70,7 @@ func storySetInput(t testing.TB) Input {
 	}
 	last := time.Date(2025, 9, 1, 0, 0, 0, 0, time.UTC)
 	polled := time.Date(2025, 10, 31, 23, 0, 0, 0, time.UTC)
-	in.Sources = []SourceState{
+	in.Sources = []model.DigestSource{
 		{ID: 1, URL: "https://newswire.example/feed.xml", Title: "Newswire", Active: true, LastStatus: "ok", ArticlesInWindow: 40},
 		{ID: 90, URL: "https://broken.example/rss", Title: "Broken | Feed", Active: true, LastStatus: "error",
 			LastError: "HTTP 503 Service Unavailable", ConsecutiveFailures: 3, LastPolledAt: &polled},

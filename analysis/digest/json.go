@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // The JSON document. Field names are the API's contract.
@@ -54,7 +55,7 @@ type jsonSource struct {
 	Title           string     `json:"title"`
 	SourceTitle     string     `json:"source_title"`
 	Domain          string     `json:"domain"`
-	ReliabilityTier rank.Tier  `json:"reliability_tier"`
+	ReliabilityTier model.Tier `json:"reliability_tier"`
 	PublishedAt     *time.Time `json:"published_at"`
 	ReportedAt      time.Time  `json:"reported_at"`
 	First           bool       `json:"first"`
@@ -73,10 +74,10 @@ type jsonGap struct {
 }
 
 type jsonCitation struct {
-	N               int       `json:"citation"`
-	URL             string    `json:"url"`
-	Title           string    `json:"title"`
-	ReliabilityTier rank.Tier `json:"reliability_tier"`
+	N               int        `json:"citation"`
+	URL             string     `json:"url"`
+	Title           string     `json:"title"`
+	ReliabilityTier model.Tier `json:"reliability_tier"`
 }
 
 // JSON renders the digest's content as a JSON document (see

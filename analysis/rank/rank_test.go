@@ -5,22 +5,24 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/feedpoller/feedpoller/model"
 )
 
 func TestTiers(t *testing.T) {
-	want := map[Tier]float64{1: 0.95, 2: 0.90, 3: 0.80, 4: 0.70, 5: 0.50, 0: 0.50, 9: 0.50}
+	want := map[model.Tier]float64{1: 0.95, 2: 0.90, 3: 0.80, 4: 0.70, 5: 0.50, 0: 0.50, 9: 0.50}
 	for tier, s := range want {
 		if got := tier.Score(); got != s {
 			t.Errorf("Tier(%d).Score() = %v, want %v", tier, got, s)
 		}
 	}
-	for in, want := range map[string]Tier{"1": 1, "5": 5, "academic": 2, "general": 5} {
-		if got, err := ParseTier(in); err != nil || got != want {
+	for in, want := range map[string]model.Tier{"1": 1, "5": 5, "academic": 2, "general": 5} {
+		if got, err := model.ParseTier(in); err != nil || got != want {
 			t.Errorf("ParseTier(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"0", "6", "-1", "best", ""} {
-		if _, err := ParseTier(in); !errors.Is(err, ErrTier) {
+		if _, err := model.ParseTier(in); !errors.Is(err, model.ErrTier) {
 			t.Errorf("ParseTier(%q): err = %v, want ErrTier", in, err)
 		}
 	}
@@ -31,24 +33,24 @@ func TestDefaultRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for url, want := range map[string]Tier{
-		"https://www.w3.org/TR/html/":            TierOfficial,
-		"https://www.nist.gov/news-events/feed":  TierOfficial,
-		"https://nvd.nist.gov/feeds/xml/cve":     TierOfficial,
-		"https://www.gov.uk/search/news.atom":    TierOfficial,
-		"https://go.dev/blog/feed.atom":          TierOfficial,
-		"https://www.who.int/rss-feeds/news":     TierOfficial,
-		"https://arxiv.org/rss/cs.CL":            TierAcademic,
-		"https://news.cs.stanford.edu/feed":      TierAcademic,
-		"https://feeds.reuters.com/reuters/tech": TierAuthoritative,
-		"https://news.ycombinator.com/rss":       TierCommunity,
-		"https://cs.stackexchange.com/feeds":     TierCommunity,
-		"https://example.com/feed":               TierGeneral,
-		"https://notgov.example/feed":            TierGeneral,
-		"https://gov.example.com/":               TierGeneral,
-		"http://127.0.0.1:8090/feed/0.xml":       TierGeneral,
-		"not a url at all %%":                    TierGeneral,
-		"arxiv.org":                              TierAcademic,
+	for url, want := range map[string]model.Tier{
+		"https://www.w3.org/TR/html/":            model.TierOfficial,
+		"https://www.nist.gov/news-events/feed":  model.TierOfficial,
+		"https://nvd.nist.gov/feeds/xml/cve":     model.TierOfficial,
+		"https://www.gov.uk/search/news.atom":    model.TierOfficial,
+		"https://go.dev/blog/feed.atom":          model.TierOfficial,
+		"https://www.who.int/rss-feeds/news":     model.TierOfficial,
+		"https://arxiv.org/rss/cs.CL":            model.TierAcademic,
+		"https://news.cs.stanford.edu/feed":      model.TierAcademic,
+		"https://feeds.reuters.com/reuters/tech": model.TierAuthoritative,
+		"https://news.ycombinator.com/rss":       model.TierCommunity,
+		"https://cs.stackexchange.com/feeds":     model.TierCommunity,
+		"https://example.com/feed":               model.TierGeneral,
+		"https://notgov.example/feed":            model.TierGeneral,
+		"https://gov.example.com/":               model.TierGeneral,
+		"http://127.0.0.1:8090/feed/0.xml":       model.TierGeneral,
+		"not a url at all %%":                    model.TierGeneral,
+		"arxiv.org":                              model.TierAcademic,
 	} {
 		if got := c.Tier(url); got != want {
 			t.Errorf("Tier(%q) = %v, want %v", url, got, want)
@@ -58,32 +60,32 @@ func TestDefaultRules(t *testing.T) {
 
 func TestRulesLongestMatchWins(t *testing.T) {
 	c, err := NewClassifier([]Rule{
-		{Domain: "example.org", Tier: TierCommunity},
-		{Domain: "docs.example.org", Tier: TierOfficial},
-		{Domain: "*.example.net", Tier: TierAcademic},
-		{Domain: "example.net", Tier: TierAuthoritative},
+		{Domain: "example.org", Tier: model.TierCommunity},
+		{Domain: "docs.example.org", Tier: model.TierOfficial},
+		{Domain: "*.example.net", Tier: model.TierAcademic},
+		{Domain: "example.net", Tier: model.TierAuthoritative},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for url, want := range map[string]Tier{
-		"https://example.org/":         TierCommunity,
-		"https://blog.example.org/":    TierCommunity,
-		"https://docs.example.org/x":   TierOfficial,
-		"https://a.docs.example.org/x": TierOfficial,
-		"https://www.example.net/":     TierAcademic,
-		"https://example.net/":         TierAuthoritative,
+	for url, want := range map[string]model.Tier{
+		"https://example.org/":         model.TierCommunity,
+		"https://blog.example.org/":    model.TierCommunity,
+		"https://docs.example.org/x":   model.TierOfficial,
+		"https://a.docs.example.org/x": model.TierOfficial,
+		"https://www.example.net/":     model.TierAcademic,
+		"https://example.net/":         model.TierAuthoritative,
 	} {
 		if got := c.Tier(url); got != want {
 			t.Errorf("Tier(%q) = %v, want %v", url, got, want)
 		}
 	}
-	own := TierAcademic
-	if got := c.Effective(&own, "https://example.org/"); got != TierAcademic {
+	own := model.TierAcademic
+	if got := c.Effective(&own, "https://example.org/"); got != model.TierAcademic {
 		t.Errorf("Effective with own tier = %v", got)
 	}
-	bad := Tier(7)
-	if got := c.Effective(&bad, "https://docs.example.org/"); got != TierOfficial {
+	bad := model.Tier(7)
+	if got := c.Effective(&bad, "https://docs.example.org/"); got != model.TierOfficial {
 		t.Errorf("Effective with invalid own tier = %v, want the rule's", got)
 	}
 }
@@ -108,33 +110,33 @@ func TestFreshness(t *testing.T) {
 	now := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
 	day := 24 * time.Hour
 	for _, tc := range []struct {
-		class DecayClass
+		class model.DecayClass
 		age   time.Duration
 		want  float64
 	}{
-		{DecayFast, 0, 1},
-		{DecayFast, -5 * day, 1},
-		{DecayFast, 365 * day, 0.7},
-		{DecayModerate, 365 * day, 0.9},
-		{DecayStable, 365 * day, 0.98},
-		{DecayFast, 73 * day, 0.94},
-		{DecayFast, 4 * 365 * day, 0},
-		{DecayStable, 100 * 365 * day, 0},
+		{model.DecayFast, 0, 1},
+		{model.DecayFast, -5 * day, 1},
+		{model.DecayFast, 365 * day, 0.7},
+		{model.DecayModerate, 365 * day, 0.9},
+		{model.DecayStable, 365 * day, 0.98},
+		{model.DecayFast, 73 * day, 0.94},
+		{model.DecayFast, 4 * 365 * day, 0},
+		{model.DecayStable, 100 * 365 * day, 0},
 	} {
 		if got := Freshness(tc.class, now.Add(-tc.age), now); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("Freshness(%s, %v old) = %v, want %v", tc.class, tc.age, got, tc.want)
 		}
 	}
-	if c, err := ParseDecayClass(""); err != nil || c != DecayModerate {
+	if c, err := model.ParseDecayClass(""); err != nil || c != model.DecayModerate {
 		t.Errorf("ParseDecayClass(\"\") = %v, %v", c, err)
 	}
-	if _, err := ParseDecayClass("slow"); !errors.Is(err, ErrDecayClass) {
+	if _, err := model.ParseDecayClass("slow"); !errors.Is(err, model.ErrDecayClass) {
 		t.Errorf("ParseDecayClass(slow): err = %v", err)
 	}
-	for _, tc := range []struct{ ws, src, want DecayClass }{
-		{"", "", DecayModerate}, {DecayFast, "", DecayFast}, {DecayFast, DecayStable, DecayStable}, {"bogus", "", DecayModerate},
+	for _, tc := range []struct{ ws, src, want model.DecayClass }{
+		{"", "", model.DecayModerate}, {model.DecayFast, "", model.DecayFast}, {model.DecayFast, model.DecayStable, model.DecayStable}, {"bogus", "", model.DecayModerate},
 	} {
-		if got := EffectiveClass(tc.ws, tc.src); got != tc.want {
+		if got := model.EffectiveClass(tc.ws, tc.src); got != tc.want {
 			t.Errorf("EffectiveClass(%q, %q) = %q, want %q", tc.ws, tc.src, got, tc.want)
 		}
 	}
@@ -143,16 +145,16 @@ func TestFreshness(t *testing.T) {
 func TestScore(t *testing.T) {
 	for _, tc := range []struct {
 		rel   float64
-		tier  Tier
+		tier  model.Tier
 		fresh float64
 		want  float64
 	}{
-		{1, TierOfficial, 1, 0.95},
-		{0.5, TierGeneral, 0.8, 0.2},
-		{2, TierAcademic, 1, 0.9},
-		{-1, TierAcademic, 1, 0},
-		{math.NaN(), TierAcademic, 1, 0},
-		{1, TierAcademic, -0.5, 0},
+		{1, model.TierOfficial, 1, 0.95},
+		{0.5, model.TierGeneral, 0.8, 0.2},
+		{2, model.TierAcademic, 1, 0.9},
+		{-1, model.TierAcademic, 1, 0},
+		{math.NaN(), model.TierAcademic, 1, 0},
+		{1, model.TierAcademic, -0.5, 0},
 	} {
 		if got := Score(tc.rel, tc.tier, tc.fresh); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("Score(%v, %v, %v) = %v, want %v", tc.rel, tc.tier, tc.fresh, got, tc.want)
@@ -161,7 +163,7 @@ func TestScore(t *testing.T) {
 }
 
 func TestConfidence(t *testing.T) {
-	ev := func(url string, tier Tier) Evidence { return Evidence{URL: url, Tier: tier} }
+	ev := func(url string, tier model.Tier) Evidence { return Evidence{URL: url, Tier: tier} }
 	for _, tc := range []struct {
 		name string
 		in   []Evidence
@@ -184,7 +186,7 @@ func TestConfidence(t *testing.T) {
 	prev := 0.0
 	var in []Evidence
 	for i := range 8 {
-		in = append(in, ev("https://s"+string(rune('a'+i))+".example/", Tier(5-i%5)))
+		in = append(in, ev("https://s"+string(rune('a'+i))+".example/", model.Tier(5-i%5)))
 		c := Confidence(in)
 		if c < prev {
 			t.Fatalf("adding source %d lowered confidence %v → %v", i, prev, c)

@@ -5,26 +5,28 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // Rule gives a tier to the sources of a domain. Domain "example.org"
 // matches example.org and every subdomain of it; "*.gov" matches only
 // hosts under gov (any name ending in ".gov").
 type Rule struct {
-	Domain string `yaml:"domain" json:"domain"`
-	Tier   Tier   `yaml:"tier" json:"tier"`
+	Domain string     `yaml:"domain" json:"domain"`
+	Tier   model.Tier `yaml:"tier" json:"tier"`
 }
 
 // DefaultRules are the shipped rules: the obvious cases only, every
 // other host is TierGeneral. A deployment replaces them in config.yaml.
 func DefaultRules() []Rule {
 	rules := []Rule{}
-	add := func(t Tier, domains ...string) {
+	add := func(t model.Tier, domains ...string) {
 		for _, d := range domains {
 			rules = append(rules, Rule{Domain: d, Tier: t})
 		}
 	}
-	add(TierOfficial,
+	add(model.TierOfficial,
 		// governments and intergovernmental bodies
 		"*.gov", "*.mil", "*.gov.uk", "*.gouv.fr", "*.gc.ca", "*.gov.au", "*.int", "europa.eu", "un.org",
 		// standards bodies and registries
@@ -32,14 +34,14 @@ func DefaultRules() []Rule {
 		"unicode.org", "cve.org",
 		// official documentation of widely used platforms
 		"go.dev", "python.org", "rust-lang.org", "kubernetes.io", "postgresql.org", "developer.mozilla.org")
-	add(TierAcademic,
+	add(model.TierAcademic,
 		"arxiv.org", "biorxiv.org", "medrxiv.org", "*.edu", "*.ac.uk", "*.ac.jp", "*.edu.au",
 		"nature.com", "science.org", "acm.org", "ieee.org", "springer.com", "sciencedirect.com",
 		"plos.org", "pnas.org", "openreview.net", "aclanthology.org", "ssrn.com")
-	add(TierAuthoritative,
+	add(model.TierAuthoritative,
 		"reuters.com", "apnews.com", "bbc.co.uk", "bbc.com", "ft.com", "economist.com", "nytimes.com",
 		"theguardian.com", "bloomberg.com", "lwn.net", "arstechnica.com")
-	add(TierCommunity,
+	add(model.TierCommunity,
 		"news.ycombinator.com", "reddit.com", "stackoverflow.com", "*.stackexchange.com", "medium.com",
 		"dev.to", "lobste.rs", "substack.com", "mastodon.social", "x.com", "twitter.com")
 	return rules
@@ -59,7 +61,7 @@ type Classifier struct {
 type rule struct {
 	suffix string // ".gov" or ".example.org"
 	exact  string // "example.org", or "" for a wildcard
-	tier   Tier
+	tier   model.Tier
 }
 
 // NewClassifier checks the rules and returns their classifier.
@@ -68,7 +70,7 @@ func NewClassifier(rules []Rule) (*Classifier, error) {
 	for i, r := range rules {
 		d := strings.ToLower(strings.TrimSpace(r.Domain))
 		if !r.Tier.Valid() {
-			return nil, fmt.Errorf("%w %d (%q): %w, got %d", ErrRule, i+1, r.Domain, ErrTier, r.Tier)
+			return nil, fmt.Errorf("%w %d (%q): %w, got %d", ErrRule, i+1, r.Domain, model.ErrTier, r.Tier)
 		}
 		wild := strings.HasPrefix(d, "*.")
 		name := strings.TrimPrefix(d, "*.")
@@ -98,12 +100,12 @@ func validDomain(d string) bool {
 
 // Tier returns the tier of a source URL (or bare host) by the rules,
 // TierGeneral when none matches or the URL has no host.
-func (c *Classifier) Tier(sourceURL string) Tier {
+func (c *Classifier) Tier(sourceURL string) model.Tier {
 	host := Host(sourceURL)
 	if host == "" {
-		return TierGeneral
+		return model.TierGeneral
 	}
-	best, bestRank := TierGeneral, -1
+	best, bestRank := model.TierGeneral, -1
 	for _, r := range c.rules {
 		// Longer domains first; for one domain an exact host match, then
 		// a wildcard, then a domain rule reaching a subdomain.
@@ -125,7 +127,7 @@ func (c *Classifier) Tier(sourceURL string) Tier {
 
 // Effective is a source's tier: its own when set (and valid), else the
 // rules' tier for its URL.
-func (c *Classifier) Effective(own *Tier, sourceURL string) Tier {
+func (c *Classifier) Effective(own *model.Tier, sourceURL string) model.Tier {
 	if own != nil && own.Valid() {
 		return *own
 	}

@@ -3,6 +3,7 @@ package rank
 import (
 	"math"
 
+	"github.com/feedpoller/feedpoller/model"
 	"golang.org/x/net/publicsuffix"
 )
 
@@ -10,7 +11,7 @@ import (
 // relevance and freshness clamped to [0, 1] (NaN counts as 0) and the
 // reliability of tier. Listings and digests order by it; promotion does
 // not use it.
-func Score(relevance float64, tier Tier, freshness float64) float64 {
+func Score(relevance float64, tier model.Tier, freshness float64) float64 {
 	return clamp01(relevance) * tier.Score() * clamp01(freshness)
 }
 
@@ -26,7 +27,7 @@ type Evidence struct {
 	// URL is where the article was published; its registrable domain
 	// decides which articles are independent.
 	URL  string
-	Tier Tier
+	Tier model.Tier
 }
 
 // SingleSourceWeight is how much one source, however reliable, can
@@ -46,12 +47,12 @@ const SingleSourceWeight = 0.6
 // official sources 0.82, five general-web sources 0.83. More sources and
 // better tiers never lower it.
 func Confidence(articles []Evidence) float64 {
-	best := map[string]Tier{}
+	best := map[string]model.Tier{}
 	for _, a := range articles {
 		d := Domain(a.URL)
 		t := a.Tier
 		if !t.Valid() {
-			t = TierGeneral
+			t = model.TierGeneral
 		}
 		if cur, ok := best[d]; !ok || t < cur {
 			best[d] = t

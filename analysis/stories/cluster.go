@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // DefaultThreshold is the shipped similarity threshold: an article joins
@@ -210,8 +212,5 @@ func withinWindow(a, b time.Time, window time.Duration) bool {
 // time when it has one that is not later than when it was stored (feeds
 // sometimes date items in the future), else when it was stored.
 func ReportedAt(published *time.Time, stored time.Time) time.Time {
-	if published != nil && !published.IsZero() && !published.After(stored) {
-		return *published
-	}
-	return stored
+	return model.ReportedAt(published, stored)
 }

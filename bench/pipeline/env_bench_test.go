@@ -20,6 +20,7 @@ import (
 	"github.com/feedpoller/feedpoller/bench/internal/rtproxy"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // The cluster is started by the first benchmark or test that needs
@@ -95,7 +96,7 @@ func openDB(tb testing.TB, dialect string) *benchDB {
 			storeURL += "&binary_parameters=no"
 		}
 	}
-	st, err := store.Open(ctx, storeURL)
+	st, err := store.OpenWith(ctx, storeURL, store.Options{DeliveryPayload: webhooks.DeliveryPayload})
 	if err != nil {
 		tb.Fatal(err)
 	}

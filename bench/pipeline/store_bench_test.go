@@ -117,7 +117,7 @@ func BenchmarkSavePoll(b *testing.B) {
 						time.Now().Add(time.Hour).UTC(), src.ID)
 					b.StartTimer()
 					now := time.Now().UTC()
-					p := store.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "bench",
+					p := model.PollSave{WorkspaceID: ws.ID, SourceID: src.ID, Owner: "bench",
 						Source: model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: now.Add(30 * time.Minute), ETag: &etag},
 						Run:    model.PollRun{StartedAt: now, FinishedAt: &now, Outcome: model.StatusOK, HTTPStatus: 200}}
 					if articles == 0 {
@@ -126,7 +126,7 @@ func BenchmarkSavePoll(b *testing.B) {
 					for k := 0; k < articles; k++ {
 						u := fmt.Sprintf("https://farm.test/item/%d/%d", i, k)
 						g := fmt.Sprintf("guid-%d-%d", i, k)
-						p.Articles = append(p.Articles, store.NewArticle{Promote: k%2 == 0, Article: model.FeedArticle{
+						p.Articles = append(p.Articles, model.NewArticle{Promote: k%2 == 0, Article: model.FeedArticle{
 							ExternalURL: u, ExternalID: &g, Title: "Title " + u, ContentMarkdown: body, WordCount: 300,
 							ContentTextHash: fmt.Sprintf("%032x", i*100+k), RelevanceScore: 0.5, ExtractionMethod: "feed_content"}})
 					}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/mcp"
 )
 
@@ -33,10 +33,10 @@ func runMCP(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	defer a.Close()
-	caller := api.Caller{Admin: true, ReadOnly: true}
+	caller := auth.Caller{Admin: true, ReadOnly: true}
 	if *token != "" {
-		caller, err = api.Authenticate(ctx, a.store, a.cfg.AdminToken, *token)
-		if errors.Is(err, api.ErrUnauthorized) {
+		caller, err = auth.Authenticate(ctx, a.store, auth.AdminDigest(a.cfg.AdminToken), *token)
+		if errors.Is(err, auth.ErrUnauthorized) {
 			return errors.New("the token of --token or FEEDPOLLER_MCP_TOKEN is not a valid API token (unknown or revoked)")
 		}
 		if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 func runPoll(ctx context.Context, env *cliEnv, args []string) error {
@@ -28,7 +28,7 @@ func runPoll(ctx context.Context, env *cliEnv, args []string) error {
 		return nil
 	}
 	polled, failed := 0, 0
-	err = a.poller.PollDue(ctx, func(o poller.Outcome, err error) {
+	err = a.poller.PollDue(ctx, func(o model.PollOutcome, err error) {
 		if err != nil {
 			failed++
 			fmt.Fprintf(env.stdout, "source %d: not recorded: %v\n", o.SourceID, err)
@@ -47,7 +47,7 @@ func runPoll(ctx context.Context, env *cliEnv, args []string) error {
 	return nil
 }
 
-func printOutcome(w io.Writer, o poller.Outcome) {
+func printOutcome(w io.Writer, o model.PollOutcome) {
 	fmt.Fprintf(w, "source %d (%s): %s http=%d seen=%d new=%d duplicate=%d promoted=%d %dms",
 		o.SourceID, o.SourceType, o.Status, o.HTTPStatus, o.ItemsSeen, o.ItemsNew, o.ItemsDuplicate, o.ItemsPromoted, o.DurationMS)
 	if !o.NextPollAt.IsZero() {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/mcp"
 )
 
@@ -60,7 +61,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	change, err := api.EnsureAdminToken(ctx, a.store, cfg.AdminToken, func(token string) error {
+	change, err := auth.EnsureAdminToken(ctx, a.store, cfg.AdminToken, func(token string) error {
 		return writeSecretFile(tokenFile, token)
 	})
 	if err != nil {

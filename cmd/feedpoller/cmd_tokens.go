@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -99,7 +99,7 @@ func tokensCreate(ctx context.Context, env *cliEnv, args []string) error {
 			}
 			ws = wsID
 		}
-		secret, err := api.NewToken()
+		secret, err := auth.NewToken()
 		if err != nil {
 			return err
 		}
@@ -139,7 +139,7 @@ func tokensRevoke(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	return withStore(ctx, env, func(st *store.Store) error {
 		if err := st.RevokeAnyToken(ctx, id); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
+			if errors.Is(err, model.ErrNotFound) {
 				return fmt.Errorf("no live token %d (see feedpoller tokens list)", id)
 			}
 			return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // ReliabilityConfig configures reliability tiers.
@@ -35,7 +36,7 @@ func parseRules(val string) (ReliabilityRules, error) {
 		if !ok || err != nil {
 			return nil, fmt.Errorf("rule %d %q: want DOMAIN=TIER, e.g. *.gov=1,arxiv.org=2", i+1, part)
 		}
-		rules = append(rules, rank.Rule{Domain: strings.TrimSpace(domain), Tier: rank.Tier(n)})
+		rules = append(rules, rank.Rule{Domain: strings.TrimSpace(domain), Tier: model.Tier(n)})
 	}
 	return rules, nil
 }

@@ -65,7 +65,9 @@ func openStore(ctx context.Context, cfg Config, log *slog.Logger, level slog.Lev
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := store.OpenWith(ctx, cfg.DatabaseURL, cfg.poolOptions(dialect))
+	opts := cfg.poolOptions(dialect)
+	opts.DeliveryPayload = webhooks.DeliveryPayload
+	st, err := store.OpenWith(ctx, cfg.DatabaseURL, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -212,17 +214,17 @@ type wakingStore struct {
 	wake func()
 }
 
-func (w wakingStore) SavePoll(ctx context.Context, p store.PollSave) (store.SaveCounts, error) {
+func (w wakingStore) SavePoll(ctx context.Context, p model.PollSave) (model.SaveCounts, error) {
 	return w.woken(w.Store.SavePoll(ctx, p))
 }
 
 // SavePush wakes the worker as SavePoll does: pushed items are promoted
 // like polled ones.
-func (w wakingStore) SavePush(ctx context.Context, p store.PushSave) (store.SaveCounts, error) {
+func (w wakingStore) SavePush(ctx context.Context, p model.PushSave) (model.SaveCounts, error) {
 	return w.woken(w.Store.SavePush(ctx, p))
 }
 
-func (w wakingStore) woken(c store.SaveCounts, err error) (store.SaveCounts, error) {
+func (w wakingStore) woken(c model.SaveCounts, err error) (model.SaveCounts, error) {
 	if err == nil && c.Deliveries > 0 {
 		w.wake()
 	}

@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // Store opens a fresh, migrated database of the dialect, closed when the
-// test ends.
+// test ends, with what the daemon gives its store (the webhook payloads).
 func Store(t testing.TB, dialect string) *store.Store {
 	t.Helper()
 	ctx := context.Background()
-	s, err := store.Open(ctx, URL(t, dialect))
+	s, err := store.OpenWith(ctx, URL(t, dialect), store.Options{DeliveryPayload: webhooks.DeliveryPayload})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // fakeIndex answers StoryCandidates from a stories.MemIndex, as the store
@@ -29,13 +28,22 @@ type indexCall struct {
 	since time.Time
 }
 
-func (f *fakeIndex) StoryCandidates(ctx context.Context, ws int64, keys []int64, since time.Time) (*store.StoryLookup, error) {
-	f.calls = append(f.calls, indexCall{keys: slices.Clone(keys), since: since})
+func (f *fakeIndex) StoryCandidates(ctx context.Context, q model.StoryQuery) (*model.StoryLookup, error) {
+	f.calls = append(f.calls, indexCall{keys: slices.Clone(q.Keys), since: q.Since})
 	if f.err != nil {
 		return nil, f.err
 	}
-	c, err := f.mem.Candidates(ctx, ws, keys, since)
-	return &store.StoryLookup{Candidates: c, Generation: f.gen}, err
+	c, err := f.mem.Candidates(ctx, q.WorkspaceID, q.Keys, q.Since)
+	out := &model.StoryLookup{Generation: f.gen}
+	for _, m := range c {
+		sig, merr := m.Signature.MarshalBinary()
+		if merr != nil {
+			return nil, merr
+		}
+		out.Candidates = append(out.Candidates, model.StoryCandidate{ArticleID: m.ArticleID, StoryID: m.StoryID,
+			ReportedAt: m.At, Signature: sig})
+	}
+	return out, err
 }
 
 // paragraphs is HTML of the given paragraphs.
@@ -90,21 +98,30 @@ func TestRunPlacesStoriesWithOneLookup(t *testing.T) {
 	}
 	var keys []int64
 	for _, a := range res.Articles {
-		keys = append(keys, a.Story.Signature.Keys()...)
+		keys = append(keys, a.Story.Keys...)
 	}
 	if !slices.Equal(idx.calls[0].keys, keys) || !idx.calls[0].since.Equal(t0.Add(-48*time.Hour)) {
 		t.Errorf("lookup of %d keys since %v; want the batch's %d keys since %v", len(idx.calls[0].keys), idx.calls[0].since,
 			len(keys), t0.Add(-48*time.Hour))
 	}
-	if res.Stories == nil || res.Stories.Generation != 41 || res.Stories.Options.Window != 48*time.Hour {
-		t.Fatalf("plan %+v: want the lookup's generation and the options", res.Stories)
+	// The save hands the placement a generation: the one after the
+	// lookup's keeps the decision, without another lookup.
+	placed, err := res.Stories.PlaceStories(context.Background(), idx, model.StoryRequest{WorkspaceID: 1, Generation: 42,
+		Facts: make([]*model.StoryFacts, 3)})
+	if err != nil || len(idx.calls) != 1 {
+		t.Fatalf("placement at the next generation: %v, %d lookups; want the decision and no other lookup", err, len(idx.calls))
 	}
-	r1, q, r2 := res.Articles[0].Story, res.Articles[1].Story, res.Articles[2].Story
-	if q.Assignment.StoryID != 77 || q.Assignment.MatchedArticleID != 500 {
-		t.Errorf("the quake copy: %+v, want to join stored story 77", q.Assignment)
+	r1, q, r2 := placed.Articles[0], placed.Articles[1], placed.Articles[2]
+	if q.StoryID != 77 || !strings.Contains(q.Reason, "article 500") {
+		t.Errorf("the quake copy: %+v, want to join stored story 77 through article 500", q)
 	}
-	if !r1.Assignment.NewStory() || r2.Assignment.JoinsItem != 0 {
-		t.Errorf("rates reports: %+v and %+v, want the first to start a story and the second to join it", r1.Assignment, r2.Assignment)
+	if r1 != model.NewStory() || r2.JoinsArticle != 0 || r2.Reason == "" {
+		t.Errorf("rates reports: %+v and %+v, want the first to start a story and the second to join it", r1, r2)
+	}
+	// Another save came in between: the placement looks up again.
+	if _, err := res.Stories.PlaceStories(context.Background(), idx, model.StoryRequest{WorkspaceID: 1, Generation: 43,
+		Facts: make([]*model.StoryFacts, 3)}); err != nil || len(idx.calls) != 2 {
+		t.Fatalf("placement two generations on: %v, %d lookups; want a second lookup", err, len(idx.calls))
 	}
 	for _, a := range res.Articles {
 		if a.Article.ExtractiveSummary == "" || a.Article.ReportedAt == nil || !a.Article.ReportedAt.Equal(a.Story.ReportedAt) {
@@ -127,7 +144,7 @@ func TestRunStoryLookupFailure(t *testing.T) {
 	}
 	_, err = p.Run(context.Background(), Batch{Source: rssSource, Items: []sources.FeedItem{
 		feedItem("https://news.example.com/a", "a", "A", paragraphs(quake...))}})
-	if !errors.Is(err, down) || !strings.Contains(err.Error(), "story candidates of source 1") {
+	if !errors.Is(err, down) || !strings.Contains(err.Error(), "stories of source 1") {
 		t.Fatalf("err %v, want the lookup's, naming the source", err)
 	}
 }

@@ -112,7 +112,7 @@ func (f *fakeWorkspaces) GetWorkspace(_ context.Context, id int64) (*model.Works
 	f.reads++
 	ws, ok := f.byID[id]
 	if !ok {
-		return nil, store.ErrNotFound
+		return nil, model.ErrNotFound
 	}
 	return &ws, nil
 }

@@ -67,10 +67,11 @@ type Options struct {
 	MaxMarkdownBytes int
 	// Log receives per-item notes at debug level; nil is slog.Default().
 	Log *slog.Logger
-	// Stories finds story candidates; nil leaves every article a story
-	// of its own. StoryOptions are the threshold and window of the
-	// decision (zero values: the stories package's defaults).
-	Stories      StoryIndex
+	// Stories finds story candidates (model.StoryView: the store); nil
+	// leaves every article a story of its own. StoryOptions are the
+	// threshold and window of the decision (zero values: the stories
+	// package's defaults).
+	Stories      model.StoryView
 	StoryOptions stories.Options
 }
 
@@ -125,14 +126,14 @@ type Batch struct {
 // Result is what a batch comes to.
 type Result struct {
 	// Articles to store, each with whether it is promoted, in feed order.
-	Articles []store.NewArticle
+	Articles []model.NewArticle
 	// Duplicates counts the items already stored, or repeated within the
 	// batch. (Items that lose a race to another poll's save are counted
 	// by the save.)
 	Duplicates int
-	// Stories is how the articles' stories were decided, for the save
-	// (nil: no story index, or nothing to store).
-	Stories *store.StoryPlan
+	// Stories places the articles in stories inside the save (nil: no
+	// story index, or nothing to store).
+	Stories model.StoryPlacer
 }
 
 // item is one feed item on its way through the stages; each stage fills
@@ -148,8 +149,9 @@ type item struct {
 	rel  relevance.Result
 	// promote: the article becomes a content item.
 	promote bool
-	// story: its signature, reported time and story decision.
-	story *store.StoryItem
+	// sig is its story signature, story what the save stores of it.
+	sig   stories.Signature
+	story *model.StoryFacts
 }
 
 // Run takes a batch through every stage and returns the articles to store.
@@ -194,7 +196,9 @@ func (p *Pipeline) Run(ctx context.Context, b Batch) (Result, error) {
 	}
 	score(scorer, items)
 	promote(scorer, items)
-	summarize(items, time.Now())
+	if err := summarize(items, time.Now()); err != nil {
+		return Result{}, err
+	}
 	plan, err := p.cluster(ctx, src, items)
 	if err != nil {
 		return Result{}, err

@@ -2,7 +2,7 @@ package pipeline
 
 import (
 	"github.com/feedpoller/feedpoller/analysis/relevance"
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // promote decides which articles become content items: those the
@@ -18,10 +18,10 @@ func promote(sc *relevance.Scorer, items []item) {
 }
 
 // toStore is the batch's articles as the store saves them.
-func toStore(items []item) []store.NewArticle {
-	out := make([]store.NewArticle, len(items))
+func toStore(items []item) []model.NewArticle {
+	out := make([]model.NewArticle, len(items))
 	for i, it := range items {
-		out[i] = store.NewArticle{Article: it.art, Promote: it.promote, Story: it.story}
+		out[i] = model.NewArticle{Article: it.art, Promote: it.promote, Story: it.story}
 	}
 	return out
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/analysis/relevance"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 var scheduling = model.RelevanceProfile{Keywords: []model.Keyword{{Term: "scheduler", Weight: 2}, {Term: "cron", Weight: 1}},
@@ -61,7 +60,7 @@ func TestProfileCache(t *testing.T) {
 	if ws.reads != 1 {
 		t.Errorf("%d reads within the TTL, want 1", ws.reads)
 	}
-	if _, err := c.Scorer(ctx, 2); !errors.Is(err, store.ErrNotFound) {
+	if _, err := c.Scorer(ctx, 2); !errors.Is(err, model.ErrNotFound) {
 		t.Errorf("unknown workspace: err %v", err)
 	}
 	if _, err := c.Scorer(ctx, 2); err == nil || ws.reads != 3 {

@@ -1,11 +1,11 @@
 package pipeline
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/analysis/summary"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // summarize works out, from each article's own text, what stories and
@@ -13,13 +13,18 @@ import (
 // beside the feed's description, which is often a teaser or empty), its
 // story signature over title and body, and when it counts as reported
 // (its publication date, unless missing or later than now).
-func summarize(items []item, now time.Time) {
+func summarize(items []item, now time.Time) error {
 	for i := range items {
 		a := &items[i].art
 		a.ExtractiveSummary = summary.Summarize(a.ContentMarkdown, summary.Options{})
 		at := stories.ReportedAt(a.PublishedAt, now).UTC()
 		a.ReportedAt = &at
-		items[i].story = &store.StoryItem{Signature: stories.Sign(a.Title, a.ContentMarkdown), ReportedAt: at,
-			Assignment: stories.Assignment{JoinsItem: -1}}
+		items[i].sig = stories.Sign(a.Title, a.ContentMarkdown)
+		f, err := stories.Facts(items[i].sig, at)
+		if err != nil {
+			return fmt.Errorf("story of %s: %w", a.ExternalURL, err)
+		}
+		items[i].story = f
 	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/webhooks"
 )
 
@@ -59,15 +60,15 @@ func TestOutbox(t *testing.T, newFixture func(t *testing.T) Fixture) {
 		}
 		return f, hook
 	}
-	ids := func(ds []webhooks.Delivery) []string {
+	ids := func(ds []model.PendingDelivery) []string {
 		var out []string
 		for _, d := range ds {
 			out = append(out, d.ID)
 		}
 		return out
 	}
-	attempt := func(n int, msg string) webhooks.Attempt {
-		return webhooks.Attempt{Number: n, At: t0, Class: webhooks.ClassRetry, StatusCode: 503, Error: msg}
+	attempt := func(n int, msg string) model.DeliveryAttempt {
+		return model.DeliveryAttempt{Number: n, At: t0, Class: model.AttemptRetry, StatusCode: 503, Error: msg}
 	}
 
 	t.Run("claims only due rows, oldest first, up to the limit, with target and secret", func(t *testing.T) {
@@ -102,13 +103,13 @@ func TestOutbox(t *testing.T, newFixture func(t *testing.T) Fixture) {
 		if fmt.Sprint(ids(got)) != "[d00]" {
 			t.Fatalf("after the lease: %v", ids(got))
 		}
-		if err := f.MarkRetry(ctx, "a", "d00", t0.Add(time.Hour), attempt(1, "late")); !errors.Is(err, webhooks.ErrLeaseLost) {
+		if err := f.MarkRetry(ctx, "a", "d00", t0.Add(time.Hour), attempt(1, "late")); !errors.Is(err, model.ErrDeliveryLeaseLost) {
 			t.Errorf("stale owner's MarkRetry: %v, want ErrLeaseLost", err)
 		}
-		if err := f.MarkDelivered(ctx, "b", "d00", webhooks.Attempt{Number: 1, Class: webhooks.ClassDelivered, StatusCode: 200}); err != nil {
+		if err := f.MarkDelivered(ctx, "b", "d00", model.DeliveryAttempt{Number: 1, Class: model.AttemptDelivered, StatusCode: 200}); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.MarkDelivered(ctx, "a", "d00", webhooks.Attempt{Number: 1, Class: webhooks.ClassDelivered}); !errors.Is(err, webhooks.ErrLeaseLost) {
+		if err := f.MarkDelivered(ctx, "a", "d00", model.DeliveryAttempt{Number: 1, Class: model.AttemptDelivered}); !errors.Is(err, model.ErrDeliveryLeaseLost) {
 			t.Errorf("MarkDelivered of an ended row: %v, want ErrLeaseLost", err)
 		}
 		if s := f.State("d00"); s.Status != StatusDelivered || s.Attempts != 1 {

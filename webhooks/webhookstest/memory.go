@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/feedpoller/feedpoller/webhooks"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // Delivery states.
@@ -21,13 +21,13 @@ const (
 
 // Row is one delivery as the outbox holds it.
 type Row struct {
-	webhooks.Delivery
+	model.PendingDelivery
 	Status     string
 	NextAt     time.Time
 	LeaseOwner string
 	LeaseUntil time.Time
 	// History is every recorded attempt, oldest first.
-	History []webhooks.Attempt
+	History []model.DeliveryAttempt
 	Reason  string
 }
 
@@ -67,7 +67,7 @@ func (o *MemoryOutbox) AddWebhook(workspaceID int64, url, secret string) int64 {
 func (o *MemoryOutbox) Enqueue(webhookID int64, id, event string, payload []byte, createdAt, nextAt time.Time) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.rows[id] = &Row{Delivery: webhooks.Delivery{ID: id, WebhookID: webhookID, Event: event,
+	o.rows[id] = &Row{PendingDelivery: model.PendingDelivery{ID: id, WebhookID: webhookID, Event: event,
 		Payload: append([]byte(nil), payload...), CreatedAt: createdAt}, Status: StatusPending, NextAt: nextAt}
 }
 
@@ -80,7 +80,7 @@ func (o *MemoryOutbox) Row(id string) (Row, bool) {
 		return Row{}, false
 	}
 	c := *r
-	c.History = append([]webhooks.Attempt(nil), r.History...)
+	c.History = append([]model.DeliveryAttempt(nil), r.History...)
 	return c, true
 }
 
@@ -92,7 +92,7 @@ func (o *MemoryOutbox) Hook(id int64) Hook {
 }
 
 // ClaimDue implements webhooks.Outbox.
-func (o *MemoryOutbox) ClaimDue(_ context.Context, owner string, now time.Time, limit int, lease time.Duration) ([]webhooks.Delivery, error) {
+func (o *MemoryOutbox) ClaimDue(_ context.Context, owner string, now time.Time, limit int, lease time.Duration) ([]model.PendingDelivery, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	var due []*Row
@@ -112,11 +112,11 @@ func (o *MemoryOutbox) ClaimDue(_ context.Context, owner string, now time.Time, 
 	if len(due) > limit {
 		due = due[:limit]
 	}
-	out := make([]webhooks.Delivery, 0, len(due))
+	out := make([]model.PendingDelivery, 0, len(due))
 	for _, r := range due {
 		r.LeaseOwner, r.LeaseUntil = owner, now.Add(lease)
 		h := o.hooks[r.WebhookID]
-		d := r.Delivery
+		d := r.PendingDelivery
 		d.URL, d.Secret, d.WorkspaceID = h.URL, h.Secret, h.WorkspaceID
 		d.Attempts = len(r.History)
 		out = append(out, d)
@@ -128,13 +128,13 @@ func (o *MemoryOutbox) ClaimDue(_ context.Context, owner string, now time.Time, 
 func (o *MemoryOutbox) held(owner, id string) (*Row, error) {
 	r := o.rows[id]
 	if r == nil || r.Status != StatusPending || r.LeaseOwner != owner {
-		return nil, webhooks.ErrLeaseLost
+		return nil, model.ErrDeliveryLeaseLost
 	}
 	return r, nil
 }
 
 // MarkDelivered implements webhooks.Outbox.
-func (o *MemoryOutbox) MarkDelivered(_ context.Context, owner, id string, a webhooks.Attempt) error {
+func (o *MemoryOutbox) MarkDelivered(_ context.Context, owner, id string, a model.DeliveryAttempt) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	r, err := o.held(owner, id)
@@ -147,7 +147,7 @@ func (o *MemoryOutbox) MarkDelivered(_ context.Context, owner, id string, a webh
 }
 
 // MarkRetry implements webhooks.Outbox.
-func (o *MemoryOutbox) MarkRetry(_ context.Context, owner, id string, nextAt time.Time, a webhooks.Attempt) error {
+func (o *MemoryOutbox) MarkRetry(_ context.Context, owner, id string, nextAt time.Time, a model.DeliveryAttempt) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	r, err := o.held(owner, id)
@@ -160,7 +160,7 @@ func (o *MemoryOutbox) MarkRetry(_ context.Context, owner, id string, nextAt tim
 }
 
 // MarkFailed implements webhooks.Outbox.
-func (o *MemoryOutbox) MarkFailed(_ context.Context, owner, id string, a webhooks.Attempt, reason string) error {
+func (o *MemoryOutbox) MarkFailed(_ context.Context, owner, id string, a model.DeliveryAttempt, reason string) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	r, err := o.held(owner, id)

@@ -39,6 +39,7 @@ import (
 	"github.com/feedpoller/feedpoller/bench/feedfarm"
 	"github.com/feedpoller/feedpoller/bench/internal/pgcluster"
 	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 type config struct {
@@ -291,7 +292,7 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool p
 	if _, err := dc.run(ctx, append([]string{"workspaces", "add", "--name", "bench"}, benchProfile...)...); err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, dbURL)
+	st, err := store.OpenWith(ctx, dbURL, store.Options{DeliveryPayload: webhooks.DeliveryPayload})
 	if err != nil {
 		return nil, err
 	}

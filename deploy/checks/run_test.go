@@ -1,4 +1,4 @@
-package deploy
+package checks
 
 import (
 	"bytes"
@@ -20,7 +20,14 @@ import (
 	"github.com/feedpoller/feedpoller/internal/testdb"
 )
 
-func TestMain(m *testing.M) { testdb.Main(m) }
+// TestMain runs the checks from deploy/, where the files they check are,
+// as the paths in them say.
+func TestMain(m *testing.M) {
+	if err := os.Chdir(".."); err != nil {
+		panic(err)
+	}
+	testdb.Main(m)
+}
 
 // binaries builds feedpoller and its health probe for the test.
 func binaries(t *testing.T) (daemon, probe string) {

@@ -1,4 +1,4 @@
-package rank
+package model
 
 import (
 	"errors"

@@ -1,0 +1,25 @@
+package model
+
+import "errors"
+
+// ErrLeaseLost is returned by SavePoll when the source is no longer leased
+// to the poll's owner (the lease ran out, or the source was deleted):
+// nothing of the poll is stored, so two polls of one source never both
+// count.
+var ErrLeaseLost = errors.New("lease lost before the poll was saved")
+
+// ErrLeased is returned when a source is being polled by someone else.
+var ErrLeased = errors.New("source is being polled right now")
+
+// ErrNotFound is returned when a row does not exist (or is not visible to
+// the workspace asking).
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict is returned when a unique constraint refuses a write.
+var ErrConflict = errors.New("already exists")
+
+// ErrDeliveryLeaseLost is what the outbox's Mark* return when owner no
+// longer holds the delivery's lease (it ran out and another worker claimed
+// it) or the row is already delivered or failed: the record is not
+// written, and the worker moves on.
+var ErrDeliveryLeaseLost = errors.New("webhook delivery lease lost")
