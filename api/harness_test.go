@@ -62,7 +62,7 @@ func withoutPoller() envOption { return func(o *apiOptions) { o.Poller = nil } }
 func newAPI(o apiOptions) (*api.Server, error) {
 	so := service.DefaultOptions()
 	so.Store, so.Validator, so.Poller, so.Digests = o.Store, o.Validator, o.Poller, o.Store
-	so.Webhooks, so.AddressPolicy, so.ImportHostGap = o.Store, o.Policy, -1
+	so.Webhooks, so.AddressPolicy, so.ImportHostGap, so.APITokens = o.Store, o.Policy, -1, o.Store
 	if so.AddressPolicy == nil {
 		p, err := fetch.NewPolicy(fetch.Options{Allow: []string{"127.0.0.1"}, Resolver: namesResolver{},
 			Logger: slog.New(slog.DiscardHandler)})

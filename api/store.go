@@ -8,15 +8,11 @@ import (
 	"github.com/feedpoller/feedpoller/store"
 )
 
-// Store is what the API reads and writes itself: token checks and
-// tokens, the listings and poll history, and readiness. Workspaces and
-// sources go through the source service. *store.Store satisfies it.
+// Store is what the API reads itself: token checks, the listings and
+// poll history, and readiness. Workspaces, sources, webhooks and tokens
+// go through the service. *store.Store satisfies it.
 type Store interface {
 	LookupToken(ctx context.Context, token string) (*model.APIToken, error)
-	CreateToken(ctx context.Context, workspaceID *int64, name, token string) (*model.APIToken, error)
-	CreateReadOnlyToken(ctx context.Context, workspaceID *int64, name, token string) (*model.APIToken, error)
-	ListTokens(ctx context.Context, workspaceID int64) ([]model.APIToken, error)
-	RevokeToken(ctx context.Context, workspaceID, id int64) error
 
 	ListArticles(ctx context.Context, workspaceID int64, f store.ListFilter) ([]model.FeedArticle, error)
 	ListContentItems(ctx context.Context, workspaceID int64, f store.ListFilter) ([]model.ContentItemView, error)

@@ -1,19 +1,12 @@
 package api
 
 import (
-	"errors"
 	"net/http"
-	"strings"
 	"time"
 
-	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
+	"github.com/feedpoller/feedpoller/service"
 )
-
-type tokenCreateRequest struct {
-	Name     string `json:"name" validate:"required,max=200"`
-	ReadOnly bool   `json:"read_only"`
-}
 
 // createdToken is the only answer that ever carries a token's secret.
 type createdToken struct {
@@ -40,29 +33,18 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) error {
 // issueToken creates a token of the workspace (nil: an admin token) from
 // the request's name and answers its secret, once.
 func (s *Server) issueToken(w http.ResponseWriter, r *http.Request, workspaceID *int64) error {
-	var req tokenCreateRequest
-	if err := decodeBody(w, r, &req); err != nil {
+	var spec service.TokenSpec
+	if err := decodeBody(w, r, &spec); err != nil {
 		return err
 	}
-	req.Name = strings.TrimSpace(req.Name)
-	if err := s.rules.Check(&req, nil); err != nil {
-		return err
-	}
-	secret, err := auth.NewToken()
+	c, err := s.svc.CreateToken(r.Context(), workspaceID, spec)
 	if err != nil {
 		return err
 	}
-	create := s.store.CreateToken
-	if req.ReadOnly {
-		create = s.store.CreateReadOnlyToken
-	}
-	t, err := create(r.Context(), workspaceID, req.Name, secret)
-	if err != nil {
-		return err
-	}
+	t := c.Token
 	writeJSON(w, http.StatusCreated, createdToken{
-		ID: t.ID, WorkspaceID: workspaceID, Name: t.Name, ReadOnly: t.ReadOnly, CreatedAt: t.CreatedAt, Token: secret,
-		Note: "store this token now: only its hash is kept, it cannot be shown again",
+		ID: t.ID, WorkspaceID: workspaceID, Name: t.Name, ReadOnly: t.ReadOnly, CreatedAt: t.CreatedAt, Token: c.Secret,
+		Note: service.TokenNote,
 	})
 	return nil
 }
@@ -85,9 +67,8 @@ func (s *Server) listAdminTokens(w http.ResponseWriter, r *http.Request) error {
 	return s.writeTokens(w, r, 0)
 }
 
-// revokeAdminToken revokes a stored admin token. It refuses to revoke the
-// last admin credential (no token configured, one live admin token left):
-// that would leave the API with no admin at all.
+// revokeAdminToken revokes a stored admin token; the service refuses the
+// last admin credential (no token configured, one live admin token left).
 func (s *Server) revokeAdminToken(w http.ResponseWriter, r *http.Request) error {
 	if err := requireAdmin(r); err != nil {
 		return err
@@ -95,22 +76,6 @@ func (s *Server) revokeAdminToken(w http.ResponseWriter, r *http.Request) error 
 	id, ok := pathID(r, "tokenId")
 	if !ok {
 		return notFound("token")
-	}
-	if s.adminHash == nil {
-		toks, err := s.store.ListTokens(r.Context(), 0)
-		if err != nil {
-			return err
-		}
-		var live []int64
-		for _, t := range toks {
-			if t.RevokedAt == nil {
-				live = append(live, t.ID)
-			}
-		}
-		if len(live) == 1 && live[0] == id {
-			return newError(http.StatusConflict, "this is the last admin token and FEEDPOLLER_ADMIN_TOKEN is not set: "+
-				"create another admin token first (POST /api/intelligence/tokens)")
-		}
 	}
 	return s.revoke(w, r, 0, id)
 }
@@ -125,12 +90,9 @@ func (s *Server) listTokens(w http.ResponseWriter, r *http.Request) error {
 
 // writeTokens answers the tokens of a workspace (0: the admin tokens).
 func (s *Server) writeTokens(w http.ResponseWriter, r *http.Request, workspaceID int64) error {
-	toks, err := s.store.ListTokens(r.Context(), workspaceID)
+	toks, err := s.svc.ListTokens(r.Context(), workspaceID)
 	if err != nil {
 		return err
-	}
-	if toks == nil {
-		toks = []model.APIToken{}
 	}
 	writeJSON(w, http.StatusOK, listBody[model.APIToken]{Items: toks})
 	return nil
@@ -155,10 +117,7 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) error {
 
 // revoke revokes a live token of the workspace (0: an admin token).
 func (s *Server) revoke(w http.ResponseWriter, r *http.Request, workspaceID, id int64) error {
-	if err := s.store.RevokeToken(r.Context(), workspaceID, id); err != nil {
-		if errors.Is(err, model.ErrNotFound) {
-			return notFound("token")
-		}
+	if err := s.svc.RevokeToken(r.Context(), workspaceID, id, s.adminHash != nil); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, revokedToken{Revoked: true, ID: id})

@@ -60,6 +60,9 @@ type Options struct {
 	// AddressPolicy checks a webhook URL's host when it is created (the
 	// fetcher's address policy); required with Webhooks.
 	AddressPolicy AddressPolicy
+	// APITokens stores the API's bearer tokens; nil makes the token calls
+	// fail with ErrUnavailable.
+	APITokens TokenStore
 }
 
 // DefaultOptions are the built-in defaults, without the dependencies.

@@ -185,7 +185,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 func newService(cfg Config, st *store.Store, v service.Validator, p service.Poller, policy *fetch.Policy) (*service.Service, error) {
 	opts := cfg.serviceOptions()
 	opts.Store, opts.Validator, opts.Poller, opts.Digests = st, v, p, st
-	opts.Webhooks, opts.AddressPolicy = st, policy
+	opts.Webhooks, opts.AddressPolicy, opts.APITokens = st, policy, st
 	return service.New(opts)
 }
 
