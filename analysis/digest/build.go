@@ -45,7 +45,9 @@ type StoryReport struct {
 
 // SourceReport is one article of a story, with its provenance.
 type SourceReport struct {
-	Citation    int
+	Citation int
+	// ArticleID is the stored article, for front ends that link to it.
+	ArticleID   int64
 	URL         string
 	Title       string
 	SourceTitle string
@@ -59,10 +61,12 @@ type SourceReport struct {
 
 // Citation is one entry of the numbered sources list.
 type Citation struct {
-	N     int
-	URL   string
-	Title string
-	Tier  model.Tier
+	N int
+	// ArticleID is the stored article cited.
+	ArticleID int64
+	URL       string
+	Title     string
+	Tier      model.Tier
 }
 
 // Gap is a source that failed or went silent in the window.
@@ -132,7 +136,7 @@ func Build(in Input, opts Options) *Digest {
 		for j := range s.Sources {
 			src := &s.Sources[j]
 			src.Citation = len(d.Citations) + 1
-			d.Citations = append(d.Citations, Citation{N: src.Citation, URL: src.URL, Title: src.Title, Tier: src.Tier})
+			d.Citations = append(d.Citations, Citation{N: src.Citation, ArticleID: src.ArticleID, URL: src.URL, Title: src.Title, Tier: src.Tier})
 		}
 		d.ArticleCount += len(s.Sources)
 		weights += s.Rank
@@ -190,7 +194,7 @@ func buildStory(s Story, wsClass model.DecayClass, now time.Time) (StoryReport, 
 			r.Summary = oneLine(a.Summary)
 		}
 		r.Sources = append(r.Sources, SourceReport{
-			URL: strings.TrimSpace(a.URL), Title: oneLine(a.Title), SourceTitle: oneLine(a.SourceTitle),
+			ArticleID: a.ID, URL: strings.TrimSpace(a.URL), Title: oneLine(a.Title), SourceTitle: oneLine(a.SourceTitle),
 			Domain: rank.Domain(a.URL), Tier: a.Tier, PublishedAt: a.PublishedAt,
 			ReportedAt: rep.At, Lag: rep.Lag, First: rep.First,
 		})
