@@ -12,7 +12,6 @@ import (
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/store/textquery"
 )
 
 // page is the shape of every paginated list: next_cursor is null on the
@@ -36,7 +35,6 @@ func newPage[T any](items []T, limit int, id func(T) int64) page[T] {
 
 const (
 	defaultPageSize = 50
-	maxQueryLen     = 500
 )
 
 var listParams = map[string]bool{"cursor": true, "limit": true, "source_id": true, "since": true, "until": true, "min_score": true, "q": true, "sort": true}
@@ -90,14 +88,8 @@ func parseListFilter(q url.Values) (store.ListFilter, error) {
 		}
 	}
 	f.Query = strings.TrimSpace(q.Get("q"))
-	if len([]rune(f.Query)) > maxQueryLen {
-		fields["q"] = "must be at most 500 characters"
-	} else if strings.ContainsRune(f.Query, 0) {
-		fields["q"] = "must not contain NUL characters"
-	} else if f.Query != "" {
-		if _, err := textquery.Parse(f.Query); err != nil {
-			fields["q"] = "cannot be searched: " + err.Error()
-		}
+	if msg := service.CheckQuery(f.Query); msg != "" {
+		fields["q"] = msg
 	}
 	if len(fields) > 0 {
 		return f, service.Invalid("invalid query parameters", fields)

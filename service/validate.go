@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-playground/validator/v10"
+
+	"github.com/feedpoller/feedpoller/store/textquery"
 )
 
 // Limits of input fields. The validate tags of the spec types and the
@@ -190,4 +192,24 @@ func trimmed(s *string) *string {
 	}
 	t := strings.TrimSpace(*s)
 	return &t
+}
+
+// MaxQueryRunes bounds a full-text search query.
+const MaxQueryRunes = 500
+
+// CheckQuery returns why a search query (the listings' q, the console's
+// search) cannot be searched, or "" when it can (an empty one too).
+func CheckQuery(q string) string {
+	switch {
+	case utf8.RuneCountInString(q) > MaxQueryRunes:
+		return fmt.Sprintf("must be at most %d characters", MaxQueryRunes)
+	case strings.ContainsRune(q, 0):
+		return "must not contain NUL characters"
+	case strings.TrimSpace(q) == "":
+		return ""
+	}
+	if _, err := textquery.Parse(q); err != nil {
+		return "cannot be searched: " + err.Error()
+	}
+	return ""
 }

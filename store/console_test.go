@@ -130,3 +130,34 @@ func TestActivityCounts(t *testing.T) {
 		}
 	})
 }
+
+// TestLatestPollRuns: each polled source of the workspace maps to its
+// newest run; unpolled sources and other workspaces' are absent.
+func TestLatestPollRuns(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		ws, srcs := seed(t, s, "https://latest.example/a", "https://latest.example/b", "https://latest.example/never")
+		ins := func(src int64, outcome string, status int) {
+			t.Helper()
+			_, err := s.DB().ExecContext(ctx, s.DB().Rebind(`INSERT INTO poll_runs (feed_source_id, started_at, outcome, http_status, items_new) VALUES (?, ?, ?, ?, ?)`),
+				src, time.Now(), outcome, status, status/100)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		ins(srcs[0].ID, store.StatusError, 500)
+		ins(srcs[0].ID, store.StatusOK, 200)
+		ins(srcs[1].ID, store.StatusNotModified, 304)
+		got, err := s.LatestPollRuns(ctx, ws.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got[srcs[0].ID].Outcome != store.StatusOK || got[srcs[0].ID].ItemsNew != 2 ||
+			got[srcs[1].ID].HTTPStatus != 304 {
+			t.Fatalf("latest runs: %+v", got)
+		}
+		if _, ok := got[srcs[2].ID]; ok {
+			t.Error("a source never polled has a run")
+		}
+	})
+}

@@ -43,7 +43,7 @@ func registerSafeLinks(conv *converter.Converter) {
 		if raw == "" {
 			return converter.RenderTryNext
 		}
-		if safeDestination(ctx.AssembleAbsoluteURL(ctx, n.Data, raw), n.Data == "img") {
+		if SafeDestination(ctx.AssembleAbsoluteURL(ctx, n.Data, raw), n.Data == "img") {
 			return converter.RenderTryNext
 		}
 		if n.Data == "a" {
@@ -53,10 +53,12 @@ func registerSafeLinks(conv *converter.Converter) {
 	}, converter.PriorityEarly)
 }
 
-// safeDestination reports whether a link (or image) destination, as
+// SafeDestination reports whether a link (or image) destination, as
 // written into Markdown, is an http(s) or mailto URL or a relative
-// reference once a renderer has read it.
-func safeDestination(dest string, image bool) bool {
+// reference once a renderer has read it. Whatever renders stored
+// Markdown applies it again, so the rule of storage is the rule of
+// display.
+func SafeDestination(dest string, image bool) bool {
 	seen := readAsBrowser(dest)
 	scheme, ok := leadingScheme(seen)
 	if !ok {
@@ -137,7 +139,7 @@ func leadingScheme(s string) (string, bool) {
 // markdownIsSafe reports whether Markdown that arrived as Markdown (a feed
 // whose content is already Markdown) may be stored as it is: it holds no
 // raw HTML and every link, image and autolink destination passes
-// safeDestination. Otherwise it goes through markdownNodes.
+// SafeDestination. Otherwise it goes through markdownNodes.
 func markdownIsSafe(md string) bool {
 	src := []byte(md)
 	doc := goldmark.New().Parser().Parse(gmtext.NewReader(src))
@@ -148,11 +150,11 @@ func markdownIsSafe(md string) bool {
 		}
 		switch v := n.(type) {
 		case *ast.Link:
-			safe = safeDestination(string(v.Destination), false)
+			safe = SafeDestination(string(v.Destination), false)
 		case *ast.Image:
-			safe = safeDestination(string(v.Destination), true)
+			safe = SafeDestination(string(v.Destination), true)
 		case *ast.AutoLink:
-			safe = safeDestination(string(v.URL(src)), false)
+			safe = SafeDestination(string(v.URL(src)), false)
 		case *ast.RawHTML, *ast.HTMLBlock:
 			safe = false
 		}
