@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/servicetest"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
 	"github.com/feedpoller/feedpoller/sources/firecrawl/firecrawltest"
@@ -43,7 +44,7 @@ func TestSourceRefusalNamesHostNotAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := loopbackValidator{feeds: &rss.Fetcher{Client: client}, pages: &web.Fetcher{Client: client, Firecrawl: fc}}
+	v := servicetest.Validator{Feeds: &rss.Fetcher{Client: client}, Pages: &web.Fetcher{Client: client, Firecrawl: fc}}
 	forEachDialect(t, func(t *testing.T, e *env) {
 		ws := e.createWorkspace(t, "intranet")
 		tok := e.workspaceToken(t, ws.ID)

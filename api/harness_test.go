@@ -17,12 +17,11 @@ import (
 
 	"github.com/feedpoller/feedpoller/api"
 	"github.com/feedpoller/feedpoller/internal/logbuf"
+	"github.com/feedpoller/feedpoller/internal/servicetest"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources/fetch"
-	"github.com/feedpoller/feedpoller/sources/rss"
-	"github.com/feedpoller/feedpoller/sources/web"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -90,7 +89,7 @@ func newEnv(t testing.TB, dialect string, opts ...envOption) *env {
 	e.poller = &recordingPoller{store: e.store}
 	o := apiOptions{
 		Store:     e.store,
-		Validator: newLoopbackValidator(),
+		Validator: servicetest.NewValidator(),
 		Poller:    e.poller,
 		Options: api.Options{
 			AdminToken: e.admin,
@@ -302,32 +301,6 @@ func (e *env) countRows(t testing.TB, table string) int {
 
 // syncBuffer collects log output from concurrent handlers.
 type syncBuffer = logbuf.Buffer
-
-// loopbackValidator is the daemon's validator wiring, over the real RSS
-// fetcher and web fetcher, allowed to reach loopback.
-type loopbackValidator struct {
-	feeds *rss.Fetcher
-	pages *web.Fetcher
-}
-
-func newLoopbackValidator() loopbackValidator {
-	client := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1, RetryBaseDelay: -1,
-		Timeout: 10 * time.Second, Logger: slog.New(slog.DiscardHandler)})
-	return loopbackValidator{feeds: &rss.Fetcher{Client: client}, pages: &web.Fetcher{Client: client}}
-}
-
-func (v loopbackValidator) ValidateFeed(ctx context.Context, url string) (service.FeedCheck, error) {
-	got, err := v.feeds.Validate(ctx, url)
-	return service.FeedCheck{Title: got.Title, ItemCount: got.ItemCount, SiteURL: got.SiteURL}, err
-}
-
-func (v loopbackValidator) ValidatePage(ctx context.Context, url string) (string, []string, error) {
-	got, err := v.pages.Validate(ctx, url)
-	if err != nil {
-		return "", nil, err
-	}
-	return got.Title, got.FeedLinks, nil
-}
 
 // siteHandler is the loopback web the validators fetch.
 func siteHandler() http.Handler {

@@ -37,6 +37,9 @@ type Options struct {
 	// MCP, when set, is served at /mcp (any method). It checks the
 	// bearer token itself, with Authenticate.
 	MCP http.Handler
+	// Console, when set, is the web console, served under /ui/ (it signs
+	// people in with the API's tokens itself); / then leads to it.
+	Console http.Handler
 }
 
 // Server is the REST API of one daemon.
@@ -48,6 +51,7 @@ type Server struct {
 	log       *slog.Logger
 	rules     *service.Rules
 	mcp       http.Handler
+	console   http.Handler
 	handler   http.Handler
 	websub    http.Handler
 }
@@ -67,6 +71,7 @@ func New(opts Options) (*Server, error) {
 		log:      opts.Log,
 		rules:    service.NewRules(),
 		mcp:      opts.MCP,
+		console:  opts.Console,
 		websub:   opts.WebSub,
 	}
 	if s.gatherer == nil {
@@ -98,6 +103,10 @@ func (s *Server) routes() http.Handler {
 	}
 	if s.websub != nil {
 		mux.Handle(callbackPrefix, s.websub)
+	}
+	if s.console != nil {
+		mux.Handle("/ui/", s.console)
+		mux.Handle("GET /{$}", http.RedirectHandler("/ui/", http.StatusSeeOther))
 	}
 
 	api := func(pattern string, h handlerFunc) {

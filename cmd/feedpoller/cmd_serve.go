@@ -12,12 +12,13 @@ import (
 
 	"github.com/feedpoller/feedpoller/api"
 	"github.com/feedpoller/feedpoller/auth"
+	"github.com/feedpoller/feedpoller/console"
 	"github.com/feedpoller/feedpoller/mcp"
 )
 
 const serveAbout = `Runs the daemon: the scheduler polls due sources on its schedule, and the REST API
-(/api/intelligence/…), /healthz, /readyz, /metrics and /openapi.yaml are served on the
-listen address until SIGINT or SIGTERM.
+(/api/intelligence/…), the web console (/ui/), /healthz, /readyz, /metrics and
+/openapi.yaml are served on the listen address until SIGINT or SIGTERM.
 
 The configuration comes from config.yaml in the working directory (or --config FILE /
 FEEDPOLLER_CONFIG) and FEEDPOLLER_* environment variables; 'feedpoller config' prints
@@ -89,8 +90,12 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	con, err := console.New(console.Options{Store: a.store, Service: a.svc, AdminToken: cfg.AdminToken, Log: log})
+	if err != nil {
+		return err
+	}
 	apiOpts := api.Options{Store: a.store, Service: a.svc, Gatherer: a.registry, AdminToken: cfg.AdminToken, Log: log,
-		MCP: mcpSrv.Handler()}
+		MCP: mcpSrv.Handler(), Console: con.Handler()}
 	if a.websub != nil {
 		apiOpts.WebSub = a.websub
 	}

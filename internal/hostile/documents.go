@@ -199,3 +199,21 @@ const wrongCharsetUTF8Declared = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" 
 	"<rss version=\"2.0\"><channel><title>Caf\xe9 na\xefve</title><link>{{BASE}}/wrong-charset-reverse</link><description>Latin-1 bytes</description>\n" +
 	"<item><title>Caf\xe9 cr\xe8me</title><link>{{BASE}}/a/4</link><guid>{{BASE}}/wrong-charset-reverse/1</guid><description>D\xe9j\xe0 vu.</description></item>\n" +
 	"</channel></rss>\n"
+
+// markupFeed is a feed whose text is full of markup a page must show as
+// text. Its titles carry tags as escaped text (a title is text, so a
+// reader shows "<script>" literally); its content carries real HTML that
+// extraction must clean.
+const markupFeed = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"><channel>
+<title>&lt;script&gt;alert("channel")&lt;/script&gt; Markup News</title>
+<link>{{BASE}}/markup</link><description>titles and summaries full of markup</description>
+<item><title>&lt;img src=x onerror=alert(1)&gt;Breaking: &lt;b&gt;bold&lt;/b&gt; claims</title>
+<link>{{BASE}}/a/5</link><guid>{{BASE}}/markup/1</guid>
+<description>&lt;script&gt;alert(3)&lt;/script&gt;Summary with &lt;a href="javascript:alert(2)"&gt;a script link&lt;/a&gt;.</description>
+<content:encoded><![CDATA[<p onclick="alert(4)">The body of a markup story about escaping in feeds.</p><p><a href="javascript:alert(5)">js link</a> and <a href="/a/6">a relative link</a></p><p><img src="http://tracker.invalid/pixel.gif" alt="tracking pixel"></p><iframe src="http://evil.invalid/"></iframe><p>Enough words here to make an article about markup and escaping in feeds, which a console shows as text.</p>]]></content:encoded>
+</item>
+<item><title>"&gt;&lt;svg onload=alert(6)&gt; Second markup story</title><link>{{BASE}}/a/7</link><guid>{{BASE}}/markup/2</guid>
+<description>Plain &amp;lt;i&amp;gt;double-escaped&amp;lt;/i&amp;gt; text about markup.</description></item>
+</channel></rss>
+`

@@ -74,6 +74,14 @@ var simpleCases = []struct {
 			t.Errorf("Retry-After %q, want 120", ra)
 		}
 	}},
+	{"markup", func(t *testing.T, s *hostile.Server, resp *http.Response, body []byte) {
+		wantStatus(t, resp, http.StatusOK)
+		for _, want := range []string{"&lt;script&gt;", "javascript:alert(5)", "onerror=alert(1)", "<iframe", s.URL() + "/a/5"} {
+			if !strings.Contains(string(body), want) {
+				t.Errorf("the markup feed lacks %q", want)
+			}
+		}
+	}},
 	{"gone", func(t *testing.T, s *hostile.Server, resp *http.Response, body []byte) {
 		wantStatus(t, resp, http.StatusGone)
 	}},
