@@ -106,9 +106,9 @@ type searchHit struct {
 }
 
 type searchData struct {
-	Q       string
-	Problem string
-	Hits    []searchHit
+	Q        string
+	Problem  string
+	Hits     []searchHit
 	Searched bool
 }
 

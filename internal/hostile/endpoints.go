@@ -154,7 +154,9 @@ var catalogue = []entry{
 		Does:     "a valid feed whose channel title, item titles and summaries hold script tags, event handlers and javascript: links, and whose content has an iframe, a tracking image and a relative link",
 		Expect:   "the poll succeeds; whatever shows the text (API, console, digest) shows it as text: no tag, handler or javascript: link of the feed ever reaches a page as markup",
 		Outcomes: []Outcome{OutcomeOK}},
-		"/markup", func(s *Server) http.HandlerFunc { return s.serveStatic("application/rss+xml; charset=utf-8", markupFeed) }},
+		"/markup", func(s *Server) http.HandlerFunc {
+			return s.serveStatic("application/rss+xml; charset=utf-8", markupFeed)
+		}},
 	{Endpoint{Name: "gone", SourceType: "rss",
 		Does:     "410 Gone",
 		Expect:   "the source is deactivated at once with reason 'gone'; no retry",
