@@ -20,14 +20,17 @@ const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 	"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 // secureHeaders sets what every console answer carries. Pages show
-// workspace data, so nothing is stored by a browser or a proxy.
+// workspace data, so nothing is stored by a browser or a proxy. The
+// referrer stays within the console (links out carry rel=noreferrer too);
+// "no-referrer" would make browsers send "Origin: null" with the forms,
+// which sameOrigin refuses.
 func secureHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", csp)
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Referrer-Policy", "same-origin")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cache-Control", "no-store")
 		next.ServeHTTP(w, r)

@@ -164,8 +164,8 @@ func serveStatic(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/css; charset=utf-8")
 	case ".js":
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-	case ".txt":
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	case ".svg":
+		w.Header().Set("Content-Type", "image/svg+xml")
 	default:
 		http.NotFound(w, r)
 		return
