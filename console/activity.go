@@ -7,19 +7,19 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // pollSeries are the poll outcomes in the order they stack, each with its
 // colour class.
 var pollSeries = []seriesDef{
-	{store.StatusOK, "new content", "o-ok"},
-	{store.StatusNotModified, "not modified", "o-nm"},
+	{model.StatusOK, "new content", "o-ok"},
+	{model.StatusNotModified, "not modified", "o-nm"},
 	{"pushed", "pushed", "o-push"},
-	{store.StatusDeferred, "deferred", "o-def"},
-	{store.StatusError, "failed", "o-err"},
-	{store.StatusGone, "gone", "o-gone"},
-	{store.StatusNotSupported, "not polled", "o-other"},
+	{model.StatusDeferred, "deferred", "o-def"},
+	{model.StatusError, "failed", "o-err"},
+	{model.StatusGone, "gone", "o-gone"},
+	{model.StatusNotSupported, "not polled", "o-other"},
 }
 
 // sourceColours is how many sources get a colour of their own; the rest
@@ -79,7 +79,7 @@ func (c *Console) activityPage(w http.ResponseWriter, r *http.Request, rq *reque
 
 // countsByBucket turns the store's rows (counted back from the end) into
 // counts by bucket from the start, each key mapped by key.
-func countsByBucket(rows []store.ActivityCount, n int, key func(string) string) map[int]map[string]int {
+func countsByBucket(rows []model.ActivityCount, n int, key func(string) string) map[int]map[string]int {
 	out := map[int]map[string]int{}
 	for _, row := range rows {
 		i := n - 1 - row.Ago
@@ -101,12 +101,12 @@ func pollKey(k string) string {
 			return k
 		}
 	}
-	return store.StatusNotSupported
+	return model.StatusNotSupported
 }
 
 // articleSeries gives the sources with the most articles a colour each,
 // the others one between them, and articles of deleted sources their own.
-func articleSeries(rows []store.ActivityCount, srcs []store.FeedSource) []seriesDef {
+func articleSeries(rows []model.ActivityCount, srcs []model.FeedSource) []seriesDef {
 	totals := map[string]int{}
 	for _, row := range rows {
 		totals[row.Key] += row.Count

@@ -5,13 +5,14 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 type webhooksData struct {
-	Hooks   []store.Webhook
+	Hooks   []model.Webhook
 	URL     string
 	Problem string
 	Fields  map[string]string
@@ -69,8 +70,8 @@ func (c *Console) setWebhookActive(active bool) handler {
 }
 
 type deliveriesData struct {
-	Hook       *store.Webhook
-	Deliveries []store.WebhookDelivery
+	Hook       *model.Webhook
+	Deliveries []model.WebhookDelivery
 }
 
 // deliveriesPage shows a webhook's latest deliveries.
@@ -102,7 +103,7 @@ func (c *Console) deliveriesPage(w http.ResponseWriter, r *http.Request, rq *req
 type tokensData struct {
 	// Admin: the admin tokens' page, else the workspace's.
 	Admin   bool
-	Tokens  []store.APIToken
+	Tokens  []model.APIToken
 	Name    string
 	Problem string
 	Created *service.CreatedToken

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -23,17 +24,17 @@ const Prefix = "/ui"
 type Store interface {
 	api.TokenLookup
 	CreateConsoleSession(ctx context.Context, idHash, sealed string, expires time.Time) error
-	ConsoleSession(ctx context.Context, idHash string) (*store.ConsoleSession, error)
+	ConsoleSession(ctx context.Context, idHash string) (*model.ConsoleSession, error)
 	SetConsoleFlash(ctx context.Context, idHash, flash string) error
 	DeleteConsoleSession(ctx context.Context, idHash string) error
 
-	LatestPollRuns(ctx context.Context, workspaceID int64) (map[int64]store.PollRun, error)
-	ListPollRuns(ctx context.Context, sourceID int64, limit int) ([]store.PollRun, error)
-	PollActivity(ctx context.Context, workspaceID int64, since, until time.Time, bucket time.Duration) ([]store.ActivityCount, error)
-	ArticleActivity(ctx context.Context, workspaceID int64, since, until time.Time, bucket time.Duration) ([]store.ActivityCount, error)
-	GetArticle(ctx context.Context, workspaceID, id int64) (*store.FeedArticle, error)
-	Search(ctx context.Context, workspaceID int64, f store.SearchFilter) ([]store.SearchHit, error)
-	ListContentItems(ctx context.Context, workspaceID int64, f store.ListFilter) ([]store.ContentItemView, error)
+	LatestPollRuns(ctx context.Context, workspaceID int64) (map[int64]model.PollRun, error)
+	ListPollRuns(ctx context.Context, sourceID int64, limit int) ([]model.PollRun, error)
+	PollActivity(ctx context.Context, workspaceID int64, since, until time.Time, bucket time.Duration) ([]model.ActivityCount, error)
+	ArticleActivity(ctx context.Context, workspaceID int64, since, until time.Time, bucket time.Duration) ([]model.ActivityCount, error)
+	GetArticle(ctx context.Context, workspaceID, id int64) (*model.FeedArticle, error)
+	Search(ctx context.Context, workspaceID int64, f store.SearchFilter) ([]model.SearchHit, error)
+	ListContentItems(ctx context.Context, workspaceID int64, f store.ListFilter) ([]model.ContentItemView, error)
 }
 
 // Options configures a Console.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // funcs are the helpers the templates use; none returns markup, so
@@ -98,17 +98,17 @@ func plural(n int, what string) string {
 // outcomeWords says what a poll outcome means.
 func outcomeWords(o string) string {
 	switch o {
-	case store.StatusOK:
+	case model.StatusOK:
 		return "new content fetched"
-	case store.StatusNotModified:
+	case model.StatusNotModified:
 		return "not modified"
-	case store.StatusError:
+	case model.StatusError:
 		return "failed"
-	case store.StatusDeferred:
+	case model.StatusDeferred:
 		return "deferred (rate limit or open circuit)"
-	case store.StatusGone:
+	case model.StatusGone:
 		return "gone (HTTP 410): deactivated"
-	case store.StatusNotSupported:
+	case model.StatusNotSupported:
 		return "not polled (type not supported)"
 	case "pushed":
 		return "pushed by the WebSub hub"
@@ -118,7 +118,7 @@ func outcomeWords(o string) string {
 	return strings.ReplaceAll(o, "_", " ")
 }
 
-func sourceTitle(src store.FeedSource) string {
+func sourceTitle(src model.FeedSource) string {
 	if strings.TrimSpace(src.Title) != "" {
 		return src.Title
 	}

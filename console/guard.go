@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/opml"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // csp allows the console's own stylesheet and script and nothing else:
@@ -45,7 +45,7 @@ type request struct {
 	idHash string
 	csrf   string
 	flash  *flash
-	ws     *store.Workspace
+	ws     *model.Workspace
 }
 
 // handler is a page: it writes its answer itself or returns the failure
@@ -134,7 +134,7 @@ func sameOrigin(r *http.Request) bool {
 
 // workspace resolves a {ws} path segment to a workspace the caller may
 // see; any other is "not found", as the API answers.
-func (c *Console) workspace(r *http.Request, rq *request, v string) (*store.Workspace, error) {
+func (c *Console) workspace(r *http.Request, rq *request, v string) (*model.Workspace, error) {
 	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || id <= 0 || !rq.caller.May(id) {
 		return nil, pageErr(http.StatusNotFound, "Workspace not found.")
@@ -158,7 +158,7 @@ func pathID(r *http.Request, name string) (int64, bool) {
 }
 
 // Workspace is the page's workspace, nil outside one (for templates).
-func (rq *request) Workspace() *store.Workspace { return rq.ws }
+func (rq *request) Workspace() *model.Workspace { return rq.ws }
 
 // Admin reports an admin caller.
 func (rq *request) Admin() bool { return rq.caller.Admin }

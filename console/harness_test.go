@@ -17,6 +17,7 @@ import (
 	"github.com/feedpoller/feedpoller/console"
 	"github.com/feedpoller/feedpoller/internal/servicetest"
 	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -141,7 +142,7 @@ func excerpt(s string) string {
 	return s
 }
 
-func (e *env) workspace(name string) *store.Workspace {
+func (e *env) workspace(name string) *model.Workspace {
 	e.t.Helper()
 	ws, err := e.svc.CreateWorkspace(context.Background(), service.WorkspaceSpec{Name: name})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/internal/hostile"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -197,7 +198,7 @@ func TestHostileTextRendersAsText(t *testing.T) {
 		if err != nil || len(arts) != 2 {
 			t.Fatalf("articles: %d %v", len(arts), err)
 		}
-		var first store.FeedArticle
+		var first model.FeedArticle
 		for _, a := range arts {
 			if strings.Contains(a.Title, "Breaking") {
 				first = a
@@ -229,12 +230,12 @@ func TestActivityCharts(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		ws := e.workspace("busy")
-		src := &store.FeedSource{WorkspaceID: ws.ID, URL: "https://busy.example/feed", Title: "Busy <feed>", SourceType: store.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
+		src := &model.FeedSource{WorkspaceID: ws.ID, URL: "https://busy.example/feed", Title: "Busy <feed>", SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
 		if err := e.st.CreateSource(ctx, src); err != nil {
 			t.Fatal(err)
 		}
 		now := time.Now()
-		for i, outcome := range []string{store.StatusOK, store.StatusOK, store.StatusError, store.StatusNotModified} {
+		for i, outcome := range []string{model.StatusOK, model.StatusOK, model.StatusError, model.StatusNotModified} {
 			if _, err := e.st.DB().ExecContext(ctx, e.st.DB().Rebind(`INSERT INTO poll_runs (feed_source_id, started_at, outcome) VALUES (?, ?, ?)`),
 				src.ID, now.Add(-time.Duration(i)*time.Minute), outcome); err != nil {
 				t.Fatal(err)

@@ -6,8 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/digest"
-	"github.com/feedpoller/feedpoller/rank"
+	"github.com/feedpoller/feedpoller/analysis/digest"
+	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/store/textquery"
@@ -51,8 +52,8 @@ func (c *Console) digestPage(w http.ResponseWriter, r *http.Request, rq *request
 }
 
 type articleData struct {
-	A      *store.FeedArticle
-	Source *store.FeedSource
+	A      *model.FeedArticle
+	Source *model.FeedSource
 	Body   any
 }
 
@@ -101,7 +102,7 @@ func snippetParts(s string) []snippetPart {
 }
 
 type searchHit struct {
-	store.SearchHit
+	model.SearchHit
 	Parts []snippetPart
 }
 
@@ -140,7 +141,7 @@ func (c *Console) searchPage(w http.ResponseWriter, r *http.Request, rq *request
 type itemsData struct {
 	Q, MinScore string
 	Problem     string
-	Items       []store.ContentItemView
+	Items       []model.ContentItemView
 	Next        string
 }
 

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 func wsURL(id int64, rest string) string { return fmt.Sprintf("%s/w/%d%s", Prefix, id, rest) }
@@ -33,7 +33,7 @@ func (c *Console) home(w http.ResponseWriter, r *http.Request, rq *request) erro
 }
 
 type workspacesData struct {
-	Workspaces []store.Workspace
+	Workspaces []model.Workspace
 	Name       string
 	Problem    string
 }
@@ -64,18 +64,18 @@ func (c *Console) workspaceHome(w http.ResponseWriter, r *http.Request, rq *requ
 
 // sourceRow is a source with its last poll, as the list shows it.
 type sourceRow struct {
-	Src  store.FeedSource
-	Last *store.PollRun
+	Src  model.FeedSource
+	Last *model.PollRun
 	Due  bool
 }
 
 // Failing: polled and the last poll failed, or failures counted.
 func (s sourceRow) Failing() bool {
-	return s.Src.ConsecutiveFailures > 0 || s.Src.LastPolledStatus == store.StatusError || s.Src.LastPolledStatus == store.StatusGone
+	return s.Src.ConsecutiveFailures > 0 || s.Src.LastPolledStatus == model.StatusError || s.Src.LastPolledStatus == model.StatusGone
 }
 
 // Disabled: no longer polled by the scheduler because of failures.
-func (s sourceRow) Disabled() bool { return s.Src.ConsecutiveFailures >= store.MaxConsecutiveFailures }
+func (s sourceRow) Disabled() bool { return s.Src.ConsecutiveFailures >= model.MaxConsecutiveFailures }
 
 // State is the source's state in a word.
 func (s sourceRow) State() string {
@@ -160,7 +160,7 @@ func (c *Console) sourcesPage(w http.ResponseWriter, r *http.Request, rq *reques
 	d := sourcesData{Total: len(srcs), Status: q.Get("status"), Category: q.Get("category"), Filters: sourceFilters}
 	now := time.Now()
 	for _, src := range srcs {
-		row := sourceRow{Src: src, Due: src.IsActive && src.ConsecutiveFailures < store.MaxConsecutiveFailures && !src.NextPollAt.After(now)}
+		row := sourceRow{Src: src, Due: src.IsActive && src.ConsecutiveFailures < model.MaxConsecutiveFailures && !src.NextPollAt.After(now)}
 		if run, ok := last[src.ID]; ok {
 			row.Last = &run
 		}
@@ -185,7 +185,7 @@ type sourceForm struct {
 
 func (c *Console) newSourcePage(w http.ResponseWriter, r *http.Request, rq *request) error {
 	c.renderView(w, r, http.StatusOK, "source_new", view{Title: "Add a source", Req: rq, Section: "sources",
-		Data: sourceForm{Type: store.SourceRSS, Schedule: store.ScheduleAdaptive}})
+		Data: sourceForm{Type: model.SourceRSS, Schedule: model.ScheduleAdaptive}})
 	return nil
 }
 
@@ -242,9 +242,9 @@ func (c *Console) addSource(w http.ResponseWriter, r *http.Request, rq *request)
 func createdWords(c *service.CreatedSource) string {
 	s := fmt.Sprintf("Added %q.", sourceTitle(c.Source))
 	switch {
-	case c.Source.SourceType == store.SourceRSS && c.Validated:
+	case c.Source.SourceType == model.SourceRSS && c.Validated:
 		s += fmt.Sprintf(" The feed answered with %s.", plural(c.ItemCount, "item"))
-	case c.Source.SourceType == store.SourceWeb && c.Validated:
+	case c.Source.SourceType == model.SourceWeb && c.Validated:
 		s += " The page answered."
 	}
 	if c.Source.IsActive {
@@ -258,7 +258,7 @@ func createdWords(c *service.CreatedSource) string {
 
 type sourceData struct {
 	Row   sourceRow
-	Polls []store.PollRun
+	Polls []model.PollRun
 }
 
 // recentPolls is how many poll runs a source's page shows.
@@ -287,7 +287,7 @@ func (c *Console) sourcePage(w http.ResponseWriter, r *http.Request, rq *request
 }
 
 // source resolves {id} to a source of the request's workspace.
-func (c *Console) source(r *http.Request, rq *request) (*store.FeedSource, error) {
+func (c *Console) source(r *http.Request, rq *request) (*model.FeedSource, error) {
 	id, ok := pathID(r, "id")
 	if !ok {
 		return nil, pageErr(http.StatusNotFound, "Source not found.")

@@ -145,14 +145,14 @@ func TestLatestPollRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		ins(srcs[0].ID, store.StatusError, 500)
-		ins(srcs[0].ID, store.StatusOK, 200)
-		ins(srcs[1].ID, store.StatusNotModified, 304)
+		ins(srcs[0].ID, model.StatusError, 500)
+		ins(srcs[0].ID, model.StatusOK, 200)
+		ins(srcs[1].ID, model.StatusNotModified, 304)
 		got, err := s.LatestPollRuns(ctx, ws.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != 2 || got[srcs[0].ID].Outcome != store.StatusOK || got[srcs[0].ID].ItemsNew != 2 ||
+		if len(got) != 2 || got[srcs[0].ID].Outcome != model.StatusOK || got[srcs[0].ID].ItemsNew != 2 ||
 			got[srcs[1].ID].HTTPStatus != 304 {
 			t.Fatalf("latest runs: %+v", got)
 		}

@@ -172,15 +172,15 @@ func decodeTerms(s string) []string {
 // LatestPollRuns returns the last poll run of each of a workspace's
 // sources that was ever polled, by source id: one statement for a list
 // of sources, however many there are.
-func (s *Store) LatestPollRuns(ctx context.Context, workspaceID int64) (map[int64]PollRun, error) {
-	var runs []PollRun
+func (s *Store) LatestPollRuns(ctx context.Context, workspaceID int64) (map[int64]model.PollRun, error) {
+	var runs []model.PollRun
 	err := s.db.SelectContext(ctx, &runs, s.q(`SELECT id, `+runColumns+` FROM poll_runs WHERE id IN (
 		SELECT MAX(r.id) FROM poll_runs r JOIN feed_sources f ON f.id = r.feed_source_id
 		WHERE f.workspace_id = ? GROUP BY r.feed_source_id)`), workspaceID)
 	if err != nil {
 		return nil, fmt.Errorf("latest poll runs of workspace %d: %w", workspaceID, err)
 	}
-	out := make(map[int64]PollRun, len(runs))
+	out := make(map[int64]model.PollRun, len(runs))
 	for _, r := range runs {
 		out[r.FeedSourceID] = r
 	}

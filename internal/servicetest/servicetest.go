@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources/fetch"
@@ -61,7 +62,7 @@ func Poller(t testing.TB, st *store.Store, log *slog.Logger) *poller.Poller {
 	c := Client()
 	po := poller.DefaultOptions()
 	po.Store, po.Owner, po.Jitter, po.Log = st, "test-poller", 0, log
-	po.Fetchers = map[string]poller.Fetcher{store.SourceRSS: &rss.Fetcher{Client: c}, store.SourceWeb: &web.Fetcher{Client: c}}
+	po.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: c}, model.SourceWeb: &web.Fetcher{Client: c}}
 	p, err := poller.New(po)
 	if err != nil {
 		t.Fatal(err)
