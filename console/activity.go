@@ -67,12 +67,12 @@ func (c *Console) activityPage(w http.ResponseWriter, r *http.Request, rq *reque
 	d.Polls = buildChart(chartSpec{ID: "polls", Title: "Polls per hour, by outcome",
 		Desc:   "Each bar is one hour (UTC) of the last " + strconv.Itoa(days) + " days; its segments count the polls of this workspace's sources by how they ended.",
 		Series: pollSeries, Start: hourEnd.Add(-time.Duration(hours) * time.Hour), Step: time.Hour, N: hours,
-		Counts: countsByBucket(pollRows, hours, pollKey), LabelEvery: 24 * labelDays, LabelFormat: dayLabelFm})
+		Counts: countsByBucket(pollRows, hours, pollKey), LabelDays: labelDays, LabelFormat: dayLabelFm})
 	series := articleSeries(artRows, srcs)
 	d.Arts = buildChart(chartSpec{ID: "articles", Title: "New articles per day, by source",
 		Desc:   "Each bar is one day (UTC) of the last " + strconv.Itoa(days) + " days; its segments count the articles stored from each source.",
 		Series: series, Start: dayEnd.AddDate(0, 0, -days), Step: 24 * time.Hour, N: days,
-		Counts: countsByBucket(artRows, days, articleKey(series)), LabelEvery: labelDays, LabelFormat: dayLabelFm})
+		Counts: countsByBucket(artRows, days, articleKey(series)), LabelDays: labelDays, LabelFormat: dayLabelFm})
 	c.renderView(w, r, http.StatusOK, "activity", view{Title: "Activity", Req: rq, Section: "activity", Data: d})
 	return nil
 }

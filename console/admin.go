@@ -46,6 +46,9 @@ func (c *Console) addWebhook(w http.ResponseWriter, r *http.Request, rq *request
 			return err
 		}
 		status, msg := c.statusOf(r, err)
+		if len(se.Fields) > 0 {
+			msg = "Correct the marked field."
+		}
 		return c.showWebhooks(w, r, rq, status, webhooksData{URL: u, Problem: msg, Fields: se.Fields})
 	}
 	return c.showWebhooks(w, r, rq, http.StatusCreated, webhooksData{Secret: created.Secret})

@@ -61,9 +61,9 @@ type chartSpec struct {
 	Step            time.Duration
 	N               int
 	Counts          map[int]map[string]int
-	// LabelEvery is the buckets between two x-axis labels; LabelFormat
-	// their time layout.
-	LabelEvery  int
+	// LabelDays is the days between two x-axis labels, each at a
+	// midnight (UTC); LabelFormat their time layout.
+	LabelDays   int
 	LabelFormat string
 }
 
@@ -91,6 +91,7 @@ func buildChart(s chartSpec) chart {
 	if bw > 4 {
 		gap = bw * 0.15
 	}
+	midnights := 0
 	for i := range s.N {
 		y := c.PlotY + c.PlotH
 		at := s.Start.Add(time.Duration(i) * s.Step)
@@ -104,8 +105,11 @@ func buildChart(s chartSpec) chart {
 			c.Bars = append(c.Bars, bar{X: c.PlotX + float64(i)*bw + gap/2, Y: y, W: bw - gap, H: h, Class: sd.Class,
 				Title: fmt.Sprintf("%s: %d %s", at.UTC().Format("Jan 2 15:04"), n, sd.Label)})
 		}
-		if s.LabelEvery > 0 && i%s.LabelEvery == 0 {
-			c.XLabels = append(c.XLabels, axisLabel{X: c.PlotX + float64(i)*bw, Y: c.PlotY + c.PlotH + 16, Text: at.UTC().Format(s.LabelFormat)})
+		if u := at.UTC(); s.LabelDays > 0 && u.Hour() == 0 && u.Minute() == 0 {
+			if midnights%s.LabelDays == 0 {
+				c.XLabels = append(c.XLabels, axisLabel{X: c.PlotX + float64(i)*bw, Y: c.PlotY + c.PlotH + 16, Text: u.Format(s.LabelFormat)})
+			}
+			midnights++
 		}
 	}
 	for _, v := range []int{0, top / 2, top} {

@@ -223,12 +223,14 @@ func (c *Console) addSource(w http.ResponseWriter, r *http.Request, rq *request)
 		if err != nil {
 			var msg string
 			status, msg = c.statusOf(r, err)
-			if se := asServiceError(err); se != nil {
+			f.Problem = msg
+			if se := asServiceError(err); se != nil && len(se.Fields) > 0 {
 				for k, v := range se.Fields {
 					f.Fields[k] = v
 				}
+				// Each reason is shown beside its field.
+				f.Problem = "Correct the marked fields."
 			}
-			f.Problem = msg
 		} else {
 			f.Problem = "Correct the fields marked below."
 		}
