@@ -28,7 +28,7 @@ func (c *Console) opmlPage(w http.ResponseWriter, r *http.Request, rq *request) 
 func (c *Console) importOPML(w http.ResponseWriter, r *http.Request, rq *request) error {
 	var body io.Reader
 	if f, _, err := r.FormFile("file"); err == nil {
-		defer f.Close()
+		defer func() { _ = f.Close() }() // an upload read from memory or a temporary file
 		body = f
 	} else if text := r.PostFormValue("text"); strings.TrimSpace(text) != "" {
 		body = strings.NewReader(text)
