@@ -58,6 +58,18 @@ var serviceStatus = []struct {
 	{service.ErrUnavailable, http.StatusServiceUnavailable},
 }
 
+// ServiceStatus is the HTTP status of a service error's kind, the same
+// for every front end that answers over HTTP (500 for one of no known
+// kind).
+func ServiceStatus(se *service.Error) int {
+	for _, k := range serviceStatus {
+		if errors.Is(se, k.kind) {
+			return k.status
+		}
+	}
+	return http.StatusInternalServerError
+}
+
 // fail answers err: an apiError as it says, a service error by its kind,
 // the store's sentinels as 404 and 409, anything else as a logged 500
 // that tells the client nothing of the internals.
@@ -70,14 +82,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.As(err, &ae):
 		writeJSON(w, ae.Status, errorBody{Error: ae.Message, Fields: ae.Fields})
 	case errors.As(err, &se):
-		status := http.StatusInternalServerError
-		for _, k := range serviceStatus {
-			if errors.Is(se, k.kind) {
-				status = k.status
-				break
-			}
-		}
-		writeJSON(w, status, errorBody{Error: se.Message, Fields: se.Fields})
+		writeJSON(w, ServiceStatus(se), errorBody{Error: se.Message, Fields: se.Fields})
 	case errors.Is(err, model.ErrNotFound):
 		writeJSON(w, http.StatusNotFound, errorBody{Error: "not found"})
 	case errors.Is(err, model.ErrConflict):

@@ -10,6 +10,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/feedpoller/feedpoller/api"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -24,19 +25,6 @@ func (e *pageError) Error() string { return e.Message }
 
 func pageErr(status int, msg string) *pageError { return &pageError{Status: status, Message: msg} }
 
-// serviceStatus is the status of each kind of service error, as the API
-// answers them.
-var serviceStatus = []struct {
-	kind   error
-	status int
-}{
-	{service.ErrInvalid, http.StatusBadRequest},
-	{service.ErrNotFound, http.StatusNotFound},
-	{service.ErrConflict, http.StatusConflict},
-	{service.ErrLeased, http.StatusConflict},
-	{service.ErrUnavailable, http.StatusServiceUnavailable},
-}
-
 // statusOf is the status and the words of a failure; anything not meant
 // for the person is a 500 whose details go to the log.
 func (c *Console) statusOf(r *http.Request, err error) (int, string) {
@@ -48,10 +36,8 @@ func (c *Console) statusOf(r *http.Request, err error) (int, string) {
 	case errors.As(err, &pe):
 		return pe.Status, pe.Message
 	case errors.As(err, &se):
-		for _, k := range serviceStatus {
-			if errors.Is(se, k.kind) {
-				return k.status, se.Message
-			}
+		if status := api.ServiceStatus(se); status != http.StatusInternalServerError {
+			return status, se.Message
 		}
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound, "Not found."
