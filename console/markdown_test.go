@@ -89,3 +89,18 @@ func TestBuildChartStacksAndScales(t *testing.T) {
 }
 
 func c2s() []seriesDef { return []seriesDef{{"ok", "ok", "o-ok"}} }
+
+func TestSnippetPartsReadMarkdownAsText(t *testing.T) {
+	got := snippetParts("…See [the **earlier** report](http://a.example/1) and ## More [a cut](http://b.exa")
+	var b strings.Builder
+	for _, p := range got {
+		if p.Mark {
+			b.WriteString("<" + p.Text + ">")
+		} else {
+			b.WriteString(p.Text)
+		}
+	}
+	if want := "…See the <earlier> report and More a cut"; b.String() != want {
+		t.Errorf("snippet reads %q, want %q", b.String(), want)
+	}
+}

@@ -3,6 +3,7 @@ package console
 import (
 	"errors"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -90,8 +91,20 @@ type snippetPart struct {
 	Mark bool
 }
 
-// snippetParts splits a snippet at the store's ** markers.
+var (
+	// mdLink is a Markdown link or image in a snippet, whose text is kept;
+	// mdCutLink one the snippet cut after its text.
+	mdLink    = regexp.MustCompile(`!?\[([^\[\]]*)\]\([^)]*\)`)
+	mdCutLink = regexp.MustCompile(`\[?([^\[\]]*)\]\([^)]*$`)
+	mdHeading = regexp.MustCompile(`(^|\s)#{1,6} `)
+)
+
+// snippetParts splits a snippet at the store's ** markers, reading its
+// Markdown links and headings as their text.
 func snippetParts(s string) []snippetPart {
+	s = mdLink.ReplaceAllString(s, "$1")
+	s = mdCutLink.ReplaceAllString(s, "$1")
+	s = mdHeading.ReplaceAllString(s, "$1")
 	var out []snippetPart
 	for i, p := range strings.Split(s, "**") {
 		if p != "" {
