@@ -48,6 +48,7 @@ var hostileErrors = map[string]*regexp.Regexp{
 	"html-as-feed":             regexp.MustCompile(`(?i)not a feed|html`),
 	"pdf":                      regexp.MustCompile(`application/pdf is not HTML`),
 	"wrong-charset":            regexp.MustCompile(`.`),
+	"markup":                   regexp.MustCompile(`.`),
 	"wrong-charset-reverse":    regexp.MustCompile(`(?i)utf-?8|encoding|charset|pars`),
 	"gone":                     regexp.MustCompile(`HTTP 410.*deactivated`),
 	"notfound":                 regexp.MustCompile(`HTTP 404`),
@@ -308,6 +309,9 @@ func checkHostileArticles(t *testing.T, sql *db, name string, id int64) {
 		}
 		if len(title) > 1000 || strings.Count(md, "lol") > 1000 {
 			t.Errorf("article title of %d bytes: an entity was expanded", len(title))
+		}
+		if name == "markup" && (strings.Contains(md, "javascript:") || strings.Contains(md, "<script") || strings.Contains(md, "<iframe")) {
+			t.Errorf("article %q keeps markup that runs: %q", title, md)
 		}
 	}
 	if n == 0 && name != "billion-laughs" {
