@@ -46,30 +46,6 @@ func notFound(what string) *apiError {
 // returns any failure for fail to answer.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
-// serviceStatus is the HTTP status of each kind of service error.
-var serviceStatus = []struct {
-	kind   error
-	status int
-}{
-	{service.ErrInvalid, http.StatusBadRequest},
-	{service.ErrNotFound, http.StatusNotFound},
-	{service.ErrConflict, http.StatusConflict},
-	{service.ErrLeased, http.StatusConflict},
-	{service.ErrUnavailable, http.StatusServiceUnavailable},
-}
-
-// ServiceStatus is the HTTP status of a service error's kind, the same
-// for every front end that answers over HTTP (500 for one of no known
-// kind).
-func ServiceStatus(se *service.Error) int {
-	for _, k := range serviceStatus {
-		if errors.Is(se, k.kind) {
-			return k.status
-		}
-	}
-	return http.StatusInternalServerError
-}
-
 // fail answers err: an apiError as it says, a service error by its kind,
 // the store's sentinels as 404 and 409, anything else as a logged 500
 // that tells the client nothing of the internals.
@@ -82,7 +58,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.As(err, &ae):
 		writeJSON(w, ae.Status, errorBody{Error: ae.Message, Fields: ae.Fields})
 	case errors.As(err, &se):
-		writeJSON(w, ServiceStatus(se), errorBody{Error: se.Message, Fields: se.Fields})
+		writeJSON(w, se.HTTPStatus(), errorBody{Error: se.Message, Fields: se.Fields})
 	case errors.Is(err, model.ErrNotFound):
 		writeJSON(w, http.StatusNotFound, errorBody{Error: "not found"})
 	case errors.Is(err, model.ErrConflict):

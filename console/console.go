@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
@@ -22,7 +22,7 @@ const Prefix = "/ui"
 // check, and the reads the service does not offer (poll history,
 // activity, articles, search, content items). *store.Store satisfies it.
 type Store interface {
-	api.TokenLookup
+	auth.TokenLookup
 	CreateConsoleSession(ctx context.Context, idHash, sealed string, expires time.Time) error
 	ConsoleSession(ctx context.Context, idHash string) (*model.ConsoleSession, error)
 	SetConsoleFlash(ctx context.Context, idHash, flash string) error
@@ -44,7 +44,7 @@ type Options struct {
 	// Service does everything else, with the API's rules; required.
 	Service *service.Service
 	// AdminToken is FEEDPOLLER_ADMIN_TOKEN ("" when not set), checked as
-	// the API checks it.
+	// the API checks it (auth.Authenticate).
 	AdminToken string
 	// SessionTTL is how long a sign-in lasts (0: DefaultSessionTTL).
 	SessionTTL time.Duration
@@ -57,13 +57,15 @@ const DefaultSessionTTL = 12 * time.Hour
 
 // Console is the web console of one daemon.
 type Console struct {
-	store   Store
-	svc     *service.Service
-	admin   string
-	ttl     time.Duration
-	log     *slog.Logger
-	pages   map[string]*template.Template
-	handler http.Handler
+	store Store
+	svc   *service.Service
+	admin string
+	// adminHash is the configured admin token's digest, as auth compares it.
+	adminHash []byte
+	ttl       time.Duration
+	log       *slog.Logger
+	pages     map[string]*template.Template
+	handler   http.Handler
 }
 
 //go:embed templates/*.html
@@ -77,7 +79,8 @@ func New(opts Options) (*Console, error) {
 	if opts.Store == nil || opts.Service == nil {
 		return nil, errors.New("console: a store and a service are required")
 	}
-	c := &Console{store: opts.Store, svc: opts.Service, admin: opts.AdminToken, ttl: opts.SessionTTL, log: opts.Log}
+	c := &Console{store: opts.Store, svc: opts.Service, admin: opts.AdminToken, adminHash: auth.AdminDigest(opts.AdminToken),
+		ttl: opts.SessionTTL, log: opts.Log}
 	if c.ttl <= 0 {
 		c.ttl = DefaultSessionTTL
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/opml"
 )
@@ -40,7 +40,7 @@ func secureHeaders(next http.Handler) http.Handler {
 // request is a signed-in request: who it acts as, its session, and the
 // workspace of a /w/{ws} path.
 type request struct {
-	caller api.Caller
+	caller auth.Caller
 	sid    []byte
 	idHash string
 	csrf   string

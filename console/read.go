@@ -65,7 +65,7 @@ func (c *Console) articlePage(w http.ResponseWriter, r *http.Request, rq *reques
 		return pageErr(http.StatusNotFound, "Article not found.")
 	}
 	a, err := c.store.GetArticle(r.Context(), rq.ws.ID, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return pageErr(http.StatusNotFound, "Article not found.")
 	}
 	if err != nil {

@@ -10,9 +10,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // pageError is a failure shown to the person with its status.
@@ -36,10 +35,10 @@ func (c *Console) statusOf(r *http.Request, err error) (int, string) {
 	case errors.As(err, &pe):
 		return pe.Status, pe.Message
 	case errors.As(err, &se):
-		if status := api.ServiceStatus(se); status != http.StatusInternalServerError {
+		if status := se.HTTPStatus(); status != http.StatusInternalServerError {
 			return status, se.Message
 		}
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, model.ErrNotFound):
 		return http.StatusNotFound, "Not found."
 	}
 	c.log.ErrorContext(r.Context(), "console request failed", "method", r.Method, "path", r.URL.Path, "err", err)

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/feedpoller/feedpoller/api"
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/auth"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // The session cookie holds 32 random bytes, the session id, and nothing
@@ -140,7 +140,7 @@ func (c *Console) session(r *http.Request) (*request, error) {
 	}
 	rq := &request{sid: sid, idHash: idHash(sid)}
 	cs, err := c.store.ConsoleSession(r.Context(), rq.idHash)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return nil, errSignedOut
 	}
 	if err != nil {
@@ -150,8 +150,8 @@ func (c *Console) session(r *http.Request) (*request, error) {
 	if err != nil {
 		return nil, errSignedOut
 	}
-	rq.caller, err = api.Authenticate(r.Context(), c.store, c.admin, token)
-	if errors.Is(err, api.ErrUnauthorized) {
+	rq.caller, err = auth.Authenticate(r.Context(), c.store, c.adminHash, token)
+	if errors.Is(err, auth.ErrUnauthorized) {
 		// Revoked, or no longer the configured admin token: the session
 		// goes with it.
 		if derr := c.store.DeleteConsoleSession(r.Context(), rq.idHash); derr != nil {
@@ -216,8 +216,8 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) {
 		c.renderSignIn(w, r, http.StatusBadRequest, "", "Paste an API token.")
 		return
 	}
-	caller, err := api.Authenticate(r.Context(), c.store, c.admin, token)
-	if errors.Is(err, api.ErrUnauthorized) {
+	caller, err := auth.Authenticate(r.Context(), c.store, c.adminHash, token)
+	if errors.Is(err, auth.ErrUnauthorized) {
 		c.log.InfoContext(r.Context(), "console sign-in refused: token not valid")
 		c.renderSignIn(w, r, http.StatusUnauthorized, "", "This token is not valid: it is unknown, mistyped or revoked.")
 		return

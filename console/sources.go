@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
 )
 
@@ -334,7 +333,7 @@ func (c *Console) pollSource(w http.ResponseWriter, r *http.Request, rq *request
 }
 
 // pollWords tells a poll's outcome in one sentence.
-func pollWords(o poller.Outcome) string {
+func pollWords(o model.PollOutcome) string {
 	s := "Polled: " + outcomeWords(o.Status)
 	if o.HTTPStatus != 0 {
 		s += fmt.Sprintf(" (HTTP %d)", o.HTTPStatus)

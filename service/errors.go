@@ -3,6 +3,7 @@ package service
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 )
@@ -42,6 +43,30 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// httpStatus is the HTTP status of each kind.
+var httpStatus = []struct {
+	kind   error
+	status int
+}{
+	{ErrInvalid, http.StatusBadRequest},
+	{ErrNotFound, http.StatusNotFound},
+	{ErrConflict, http.StatusConflict},
+	{ErrLeased, http.StatusConflict},
+	{ErrUnavailable, http.StatusServiceUnavailable},
+}
+
+// HTTPStatus is the status a front end answering over HTTP (the API, the
+// console) gives the error: one mapping for all of them; 500 for an error
+// of no known kind.
+func (e *Error) HTTPStatus() int {
+	for _, k := range httpStatus {
+		if errors.Is(e, k.kind) {
+			return k.status
+		}
+	}
+	return http.StatusInternalServerError
+}
 
 // Is makes errors.Is(err, ErrConflict) and the like work.
 func (e *Error) Is(target error) bool { return target == e.Kind }

@@ -27,7 +27,7 @@ func TestConsoleSessions(t *testing.T) {
 		if err != nil || cs.Sealed != "sealed-1" || cs.Flash != "" {
 			t.Fatalf("live session: %+v %v", cs, err)
 		}
-		if _, err := s.ConsoleSession(ctx, "old"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.ConsoleSession(ctx, "old"); !errors.Is(err, model.ErrNotFound) {
 			t.Fatalf("expired session: %v, want not found", err)
 		}
 		if err := s.SetConsoleFlash(ctx, "live", "ok\x1fpolled"); err != nil {
@@ -47,7 +47,7 @@ func TestConsoleSessions(t *testing.T) {
 		if err := s.DeleteConsoleSession(ctx, "live"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.ConsoleSession(ctx, "live"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.ConsoleSession(ctx, "live"); !errors.Is(err, model.ErrNotFound) {
 			t.Fatalf("deleted session: %v, want not found", err)
 		}
 		if err := s.DeleteConsoleSession(ctx, "live"); err != nil {

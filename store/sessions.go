@@ -27,13 +27,13 @@ func (s *Store) CreateConsoleSession(ctx context.Context, idHash, sealed string,
 }
 
 // ConsoleSession reads a live session by the hash of its id; a missing or
-// expired one is ErrNotFound.
+// expired one is model.ErrNotFound.
 func (s *Store) ConsoleSession(ctx context.Context, idHash string) (*model.ConsoleSession, error) {
 	var cs model.ConsoleSession
 	err := s.db.GetContext(ctx, &cs, s.q(`SELECT id_hash, sealed, flash, created_at, expires_at FROM console_sessions
 		WHERE id_hash = ? AND `+s.asTime("expires_at")+` > `+s.asTime("?")), idHash, now())
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("console session: %w", ErrNotFound)
+		return nil, fmt.Errorf("console session: %w", model.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read console session: %w", err)
