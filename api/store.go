@@ -17,6 +17,7 @@ type Store interface {
 	CreateReadOnlyToken(ctx context.Context, workspaceID *int64, name, token string) (*model.APIToken, error)
 	ListTokens(ctx context.Context, workspaceID int64) ([]model.APIToken, error)
 	RevokeToken(ctx context.Context, workspaceID, id int64) error
+	RevokeAdminToken(ctx context.Context, id int64, keepWritable bool) error
 
 	ListArticles(ctx context.Context, workspaceID int64, f store.ListFilter) ([]model.FeedArticle, error)
 	ListContentItems(ctx context.Context, workspaceID int64, f store.ListFilter) ([]model.ContentItemView, error)

@@ -85,9 +85,10 @@ func (s *Server) listAdminTokens(w http.ResponseWriter, r *http.Request) error {
 	return s.writeTokens(w, r, 0)
 }
 
-// revokeAdminToken revokes a stored admin token. It refuses to revoke the
-// last admin credential (no token configured, one live admin token left):
-// that would leave the API with no admin at all.
+// revokeAdminToken revokes a stored admin token. Without a configured
+// admin token it refuses to revoke the last live admin token that may
+// write (read-only ones cannot make another): that would leave the API
+// with no admin at all.
 func (s *Server) revokeAdminToken(w http.ResponseWriter, r *http.Request) error {
 	if err := requireAdmin(r); err != nil {
 		return err
@@ -96,23 +97,18 @@ func (s *Server) revokeAdminToken(w http.ResponseWriter, r *http.Request) error 
 	if !ok {
 		return notFound("token")
 	}
-	if s.adminHash == nil {
-		toks, err := s.store.ListTokens(r.Context(), 0)
-		if err != nil {
-			return err
-		}
-		var live []int64
-		for _, t := range toks {
-			if t.RevokedAt == nil {
-				live = append(live, t.ID)
-			}
-		}
-		if len(live) == 1 && live[0] == id {
-			return newError(http.StatusConflict, "this is the last admin token and FEEDPOLLER_ADMIN_TOKEN is not set: "+
-				"create another admin token first (POST /api/intelligence/tokens)")
-		}
+	err := s.store.RevokeAdminToken(r.Context(), id, s.adminHash == nil)
+	switch {
+	case errors.Is(err, model.ErrLastAdmin):
+		return newError(http.StatusConflict, "this is the last admin token that may write, and FEEDPOLLER_ADMIN_TOKEN is not set: "+
+			"create another admin token first (POST /api/intelligence/tokens)")
+	case errors.Is(err, model.ErrNotFound):
+		return notFound("token")
+	case err != nil:
+		return err
 	}
-	return s.revoke(w, r, 0, id)
+	writeJSON(w, http.StatusOK, revokedToken{Revoked: true, ID: id})
+	return nil
 }
 
 func (s *Server) listTokens(w http.ResponseWriter, r *http.Request) error {
