@@ -76,17 +76,7 @@ func TestAdminTokenLifecycle(t *testing.T) {
 // revoked: that would leave no admin at all.
 func TestGeneratedAdminTokenReplacedOverTheAPI(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, e *env) {
-		ctx := context.Background()
-		got, err := auth.EnsureAdminToken(ctx, e.store, "", func(string) error { return nil })
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv, err := newAPI(apiOptions{Store: e.store, Options: api.Options{Log: slog.New(slog.DiscardHandler)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.srv = newTestServer(t, srv.Handler())
-		gen := got.Generated
+		gen := e.withGeneratedAdmin(t)
 
 		var list struct{ Items []tokenJSON }
 		e.do("GET", "/api/intelligence/tokens", gen, nil).want(t, http.StatusOK).decode(t, &list)
@@ -113,16 +103,7 @@ func TestGeneratedAdminTokenReplacedOverTheAPI(t *testing.T) {
 func TestLastWritableAdminTokenKept(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
-		got, err := auth.EnsureAdminToken(ctx, e.store, "", func(string) error { return nil })
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv, err := newAPI(apiOptions{Store: e.store, Options: api.Options{Log: slog.New(slog.DiscardHandler)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.srv = newTestServer(t, srv.Handler())
-		gen := got.Generated
+		gen := e.withGeneratedAdmin(t)
 		var ro tokenJSON
 		e.do("POST", "/api/intelligence/tokens", gen, map[string]any{"name": "dashboard", "read_only": true}).
 			want(t, http.StatusCreated).decode(t, &ro)
@@ -153,4 +134,20 @@ func TestLastWritableAdminTokenKept(t *testing.T) {
 			t.Fatalf("only a read-only admin token live: generated %q (%v), want a new writable one", again.Generated, err)
 		}
 	})
+}
+
+// withGeneratedAdmin serves the API without a configured admin token, as
+// a first start leaves it: one generated admin token, which it returns.
+func (e *env) withGeneratedAdmin(t *testing.T) string {
+	t.Helper()
+	got, err := auth.EnsureAdminToken(context.Background(), e.store, "", func(string) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := newAPI(apiOptions{Store: e.store, Options: api.Options{Log: slog.New(slog.DiscardHandler)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv = newTestServer(t, srv.Handler())
+	return got.Generated
 }
