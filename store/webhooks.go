@@ -17,7 +17,6 @@ import (
 // outbox's claim.
 const webhookColumns = `id, workspace_id, url, events, is_active, disabled_reason, created_at, updated_at`
 
-
 const deliveryLogColumns = `id, webhook_id, event, content_item_id, status, attempts, next_attempt_at, last_attempt_at,
 	last_status_code, last_error, failure_reason, delivered_at, failed_at, created_at`
 
