@@ -23,3 +23,11 @@ var ErrConflict = errors.New("already exists")
 // it) or the row is already delivered or failed: the record is not
 // written, and the worker moves on.
 var ErrDeliveryLeaseLost = errors.New("webhook delivery lease lost")
+
+// ErrLimit is returned when a create would exceed a per-workspace limit
+// (the webhooks of a workspace).
+var ErrLimit = errors.New("limit reached")
+
+// ErrLastAdmin is returned for revoking the last live admin token that
+// may write, where that is refused.
+var ErrLastAdmin = errors.New("the last admin token that may write")

@@ -22,9 +22,18 @@ type memWebhooks struct {
 	hooks []model.Webhook
 }
 
-func (m *memWebhooks) CreateWebhook(_ context.Context, ws int64, u, secret string, events []string) (*model.Webhook, error) {
+func (m *memWebhooks) CreateWebhook(_ context.Context, ws int64, u, secret string, events []string, limit int) (*model.Webhook, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	n := 0
+	for _, w := range m.hooks {
+		if w.WorkspaceID == ws {
+			n++
+		}
+	}
+	if limit > 0 && n >= limit {
+		return nil, model.ErrLimit
+	}
 	w := model.Webhook{ID: int64(len(m.hooks) + 1), WorkspaceID: ws, URL: u, Secret: secret, Events: events, IsActive: true}
 	m.hooks = append(m.hooks, w)
 	return &w, nil

@@ -113,7 +113,6 @@ func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st
 	}
 	c.Promoted = len(promoted)
 	c.ContentDuplicates = len(candidates) - len(promoted)
-	c.Duplicate += c.ContentDuplicates
 	if c.Deliveries, err = s.enqueueDeliveries(ctx, tx, p, targets, candidates, promoted, t); err != nil {
 		return model.SaveCounts{}, err
 	}

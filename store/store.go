@@ -151,8 +151,10 @@ func (s *Store) Ready(ctx context.Context) error {
 // q rebinds a query written with ? placeholders to the dialect.
 func (s *Store) q(query string) string { return s.db.Rebind(query) }
 
-// now is the one clock of the store, in UTC.
-func now() time.Time { return time.Now().UTC() }
+// now is the one clock of the store, in UTC, to the millisecond: what
+// SQLite stores of a time (see msConnector), so a value the store hands
+// back equals the one it wrote.
+func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
 
 // asTime wraps a timestamp column or parameter for comparing and ordering
 // in the dialect's way (see sqliteDialect.asTime).

@@ -162,8 +162,19 @@ func TestSavePollDedupsAndPromotes(t *testing.T) {
 		}
 		// The same story through a second feed: URL differs, content hash same.
 		c = save(srcs[1], article("https://y/1", "h1", true), article("https://x/1", "h1", true))
-		if c.New != 1 || c.Promoted != 0 || c.ContentDuplicates != 1 || c.Duplicate != 2 {
-			t.Fatalf("second save %+v, want 1 new, 0 promoted, 1 content duplicate, 2 duplicates", c)
+		// Each article is new or a duplicate, never both: the one with the
+		// promoted content is new (stored, not promoted), the taken URL a
+		// duplicate.
+		if c.New != 1 || c.Promoted != 0 || c.ContentDuplicates != 1 || c.Duplicate != 1 {
+			t.Fatalf("second save %+v, want 1 new (a content duplicate, not promoted) and 1 duplicate", c)
+		}
+		// A one-item poll whose item has content already promoted: seen 1,
+		// new 1, duplicate 0.
+		if _, err := s.ClaimSource(ctx, ws.ID, srcs[1].ID, "me", time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if c := save(srcs[1], article("https://z/1", "h3", true)); c.New != 1 || c.Duplicate != 0 || c.ContentDuplicates != 1 {
+			t.Fatalf("one item of known content: %+v, want new 1 and duplicate 0 (the counts add up to the items)", c)
 		}
 		items, err := s.ListContentItems(ctx, ws.ID, store.ListFilter{})
 		if err != nil || len(items) != 2 {
@@ -177,7 +188,7 @@ func TestSavePollDedupsAndPromotes(t *testing.T) {
 			t.Fatalf("known: %v %+v", err, known)
 		}
 		runs, _ := s.ListPollRuns(ctx, srcs[1].ID, 5)
-		if len(runs) != 1 || runs[0].ItemsNew != 1 || runs[0].ItemsDuplicate != 2 {
+		if len(runs) != 2 || runs[1].ItemsNew != 1 || runs[1].ItemsDuplicate != 1 || runs[0].ItemsNew != 1 || runs[0].ItemsDuplicate != 0 {
 			t.Fatalf("poll runs: %+v", runs)
 		}
 		arts, _ := s.ListArticles(ctx, ws.ID, store.ListFilter{Query: "x/2"})
