@@ -105,6 +105,10 @@ func (h *handlers) toolError(ctx context.Context, tool string, err error) error 
 		return errors.New(se.Message)
 	case errors.Is(err, model.ErrNotFound), errors.Is(err, errNoCaller):
 		return err
+	case errors.Is(err, store.ErrSearchTimeout):
+		return fmt.Errorf("%s was stopped: it ran too long; use rarer words or a phrase, or narrow it with source_id, since or until", tool)
+	case errors.Is(err, store.ErrSearchBusy):
+		return fmt.Errorf("%s could not start: too many searches are running at once; try again in a moment", tool)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s was cancelled", tool)
 	}
