@@ -194,3 +194,41 @@ func TestSearchesLeaveConnectionsForOthers(t *testing.T) {
 		})
 	}
 }
+
+// TestReadyReportsAnExhaustedPool: while every connection of the pool
+// is held (as four hostile searches held SQLite's four), readiness says
+// so by name instead of "ready", and is ready again once they are free.
+func TestReadyReportsAnExhaustedPool(t *testing.T) {
+	for _, dialect := range testdb.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			ctx := context.Background()
+			s, err := store.OpenWith(ctx, testdb.URL(t, dialect), store.Options{MaxOpenConns: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if _, err := s.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			var held []interface{ Close() error }
+			for range 3 {
+				c, err := s.DB().Conn(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				held = append(held, c)
+			}
+			guard, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			if err := s.Ready(guard); err == nil || !strings.Contains(err.Error(), "connection pool exhausted: all 3 connections") {
+				t.Errorf("ready with every connection held: %v, want the pool named exhausted", err)
+			}
+			for _, c := range held {
+				_ = c.Close()
+			}
+			if err := s.Ready(ctx); err != nil {
+				t.Errorf("ready once the connections are free: %v", err)
+			}
+		})
+	}
+}

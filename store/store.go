@@ -137,9 +137,28 @@ func (s *Store) Migrate(ctx context.Context) ([]int, error) {
 	return migrations.Apply(ctx, s.db, s.d.name())
 }
 
-// Ready reports whether the database answers and its schema is current.
+// poolWait is how long readiness waits for a connection of the pool
+// before it reports the pool exhausted.
+const poolWait = time.Second
+
+// Ready reports whether the database answers, the pool has a connection
+// to give within poolWait (a pool whose every connection stays busy
+// answers no request, however healthy the database), and the schema is
+// current.
 func (s *Store) Ready(ctx context.Context) error {
-	if err := s.db.PingContext(ctx); err != nil {
+	wait, cancel := context.WithTimeout(ctx, poolWait)
+	conn, err := s.db.Conn(wait)
+	cancel()
+	if err != nil {
+		if st := s.db.Stats(); ctx.Err() == nil && st.MaxOpenConnections > 0 && st.InUse >= st.MaxOpenConnections {
+			return fmt.Errorf("connection pool exhausted: all %d connections stayed busy for %s (%d waits for a connection since start)",
+				st.MaxOpenConnections, poolWait, st.WaitCount)
+		}
+		return fmt.Errorf("database unreachable: %w", err)
+	}
+	err = conn.PingContext(ctx)
+	_ = conn.Close() // back to the pool; a failed ping is the error to report
+	if err != nil {
 		return fmt.Errorf("database unreachable: %w", err)
 	}
 	cur, err := migrations.Current(ctx, s.db)
