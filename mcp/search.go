@@ -117,11 +117,19 @@ func parseTime(v, name string, endOfDay bool) (*time.Time, error) {
 // cutChars shortens s to at most n characters at a word boundary, marked
 // with an ellipsis.
 func cutChars(s string, n int) string {
-	r := []rune(strings.TrimSpace(s))
-	if len(r) <= n {
-		return string(r)
+	s = strings.TrimSpace(s)
+	end, chars := len(s), 0
+	for i := range s {
+		if chars == n {
+			end = i
+			break
+		}
+		chars++
 	}
-	cut := string(r[:n])
+	if end == len(s) {
+		return s
+	}
+	cut := s[:end]
 	if i := strings.LastIndexAny(cut, " \n"); i > n/2 {
 		cut = cut[:i]
 	}

@@ -57,7 +57,7 @@ type Server struct {
 	adminHash []byte
 	version   string
 	log       *slog.Logger
-	counter   *tokens.Counter
+	counter   counter
 }
 
 // New builds a Server.
