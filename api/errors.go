@@ -63,10 +63,10 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeJSON(w, http.StatusNotFound, errorBody{Error: "not found"})
 	case errors.Is(err, model.ErrConflict):
 		writeJSON(w, http.StatusConflict, errorBody{Error: "already exists"})
-	case errors.Is(err, store.ErrSearchTimeout):
+	case errors.Is(err, model.ErrSearchTimeout):
 		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "the search (q) ran too long and was stopped: " +
 			"use rarer words or a phrase, or narrow it by source or dates", Fields: map[string]string{"q": "ran too long"}})
-	case errors.Is(err, store.ErrSearchBusy):
+	case errors.Is(err, model.ErrSearchBusy):
 		w.Header().Set("Retry-After", "1")
 		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "too many searches (q) are running at once; try again in a moment"})
 	default:

@@ -40,8 +40,8 @@ type ArticleOutput struct {
 	WorkspaceID int64      `json:"workspace_id"`
 	Title       string     `json:"title"`
 	URL         string     `json:"url"`
-	SourceID    *int64     `json:"source_id"`
-	PublishedAt *time.Time `json:"published_at"`
+	SourceID    *int64     `json:"source_id,omitempty" jsonschema:"left out once the source is deleted"`
+	PublishedAt *time.Time `json:"published_at,omitempty" jsonschema:"left out when unknown"`
 	Relevance   float64    `json:"relevance"`
 	WordCount   int        `json:"word_count"`
 	Level       string     `json:"level"`
@@ -52,9 +52,9 @@ type ArticleOutput struct {
 	Tokens      int `json:"tokens"`
 	TotalTokens int `json:"total_tokens"`
 	Offset      int `json:"offset"`
-	// NextOffset continues the text when it was cut; null when Text
+	// NextOffset continues the text when it was cut; left out when Text
 	// reaches the end.
-	NextOffset *int `json:"next_offset" jsonschema:"pass as offset to get the next part; null when this part is the last"`
+	NextOffset *int `json:"next_offset,omitempty" jsonschema:"pass as offset to get the next part; left out when this part is the last"`
 	// SummarySource says where a summary level's text comes from.
 	SummarySource string `json:"summary_source,omitempty" jsonschema:"extractive: the sentences that best stand for the article, chosen when it was stored; feed: the summary the feed gave; lead: the article's first sentences, for want of either"`
 }

@@ -27,9 +27,9 @@ type SearchResult struct {
 	ID          int64      `json:"id" jsonschema:"the article id, for get_article"`
 	Title       string     `json:"title"`
 	URL         string     `json:"url"`
-	SourceID    *int64     `json:"source_id" jsonschema:"null once the source is deleted"`
+	SourceID    *int64     `json:"source_id,omitempty" jsonschema:"left out once the source is deleted"`
 	Source      string     `json:"source" jsonschema:"the source's title, or its URL"`
-	PublishedAt *time.Time `json:"published_at"`
+	PublishedAt *time.Time `json:"published_at,omitempty" jsonschema:"left out when unknown"`
 	Relevance   float64    `json:"relevance" jsonschema:"the article's relevance score for the workspace, 0 to 1"`
 	Score       float64    `json:"score" jsonschema:"how well it matches the query; compare within one answer only"`
 	Snippet     string     `json:"snippet" jsonschema:"a passage around the match, matched words between ** and **"`

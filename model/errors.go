@@ -23,3 +23,10 @@ var ErrConflict = errors.New("already exists")
 // it) or the row is already delivered or failed: the record is not
 // written, and the worker moves on.
 var ErrDeliveryLeaseLost = errors.New("webhook delivery lease lost")
+
+// ErrSearchTimeout is a full-text search stopped at its deadline.
+var ErrSearchTimeout = errors.New("the search ran longer than its deadline and was stopped")
+
+// ErrSearchBusy is a full-text search that found every search slot taken
+// until its deadline.
+var ErrSearchBusy = errors.New("too many searches are running at once")

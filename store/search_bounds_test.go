@@ -94,7 +94,7 @@ func TestSearchDeadlineStopsTheStatement(t *testing.T) {
 				_, err := s.DB().ExecContext(ctx, slow[dialect])
 				return err
 			})
-			if !errors.Is(err, store.ErrSearchTimeout) {
+			if !errors.Is(err, model.ErrSearchTimeout) {
 				t.Fatalf("a statement past the deadline: %v, want ErrSearchTimeout", err)
 			}
 			if st := s.PoolStats(); st.InUse != 0 {
@@ -127,7 +127,7 @@ func TestSearchDeadlineStopsTheStatement(t *testing.T) {
 				_, err := s.DB().ExecContext(ctx, slow[dialect])
 				return err
 			})
-			if !errors.Is(err, context.Canceled) || errors.Is(err, store.ErrSearchTimeout) {
+			if !errors.Is(err, context.Canceled) || errors.Is(err, model.ErrSearchTimeout) {
 				t.Errorf("a caller that left: %v, want context.Canceled", err)
 			}
 		})

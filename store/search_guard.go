@@ -6,14 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/feedpoller/feedpoller/model"
 )
-
-// ErrSearchTimeout is a full-text search stopped at its deadline.
-var ErrSearchTimeout = errors.New("the search ran longer than its deadline and was stopped")
-
-// ErrSearchBusy is a full-text search that found every search slot taken
-// until its deadline.
-var ErrSearchBusy = errors.New("too many searches are running at once")
 
 // DefaultSearchTimeout is the deadline of one full-text search statement
 // when Options.SearchTimeout is 0: far above what a search costs (tens of
@@ -52,7 +47,7 @@ func (s *Store) searching(parent context.Context, run func(ctx context.Context) 
 		defer func() { <-g.slots }()
 	case <-ctx.Done():
 		if timedOut() {
-			return fmt.Errorf("%w (%d at most, none free for %s)", ErrSearchBusy, cap(g.slots), g.timeout)
+			return fmt.Errorf("%w (%d at most, none free for %s)", model.ErrSearchBusy, cap(g.slots), g.timeout)
 		}
 		return ctx.Err()
 	}
@@ -61,7 +56,7 @@ func (s *Store) searching(parent context.Context, run func(ctx context.Context) 
 	case err == nil || ctx.Err() == nil:
 		return err
 	case timedOut():
-		return fmt.Errorf("%w (%s)", ErrSearchTimeout, g.timeout)
+		return fmt.Errorf("%w (%s)", model.ErrSearchTimeout, g.timeout)
 	}
 	return fmt.Errorf("%w: %w", ctx.Err(), err)
 }

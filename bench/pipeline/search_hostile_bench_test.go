@@ -49,7 +49,7 @@ func BenchmarkSearchHostile(b *testing.B) {
 					cpu += cpuTime() - c0
 					cancel()
 					if err != nil {
-						if ctx.Err() == nil && !errors.Is(err, store.ErrSearchTimeout) {
+						if ctx.Err() == nil && !errors.Is(err, model.ErrSearchTimeout) {
 							b.Fatal(err)
 						}
 						stopped++
