@@ -20,8 +20,8 @@ import (
 const maxBodyBytes = 1 << 20
 
 // MaxBatch is the most messages one JSON-RPC batch may hold. Batches
-// exist in protocol version 2025-03-26 only, and the calls of a batch run
-// one after another: a 1 MiB body held about 7 000 of them.
+// exist in protocol version 2025-03-26 only, and the SDK starts every call
+// of a batch at once: a 1 MiB body held about 7 000 of them.
 const MaxBatch = 10
 
 // batchVersion is the only protocol version with JSON-RPC batches, and
