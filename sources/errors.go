@@ -28,6 +28,10 @@ const (
 	// KindDeferred: no request was made (the domain's circuit breaker is
 	// open, or robots.txt asked us to wait). Not the source's own failure.
 	KindDeferred
+	// KindRefused: the address policy refused the host (a private or
+	// internal address, unless the configuration allows it). A matter of
+	// configuration, not the source's failure: no request was made.
+	KindRefused
 )
 
 func (k ErrorKind) String() string {
@@ -46,6 +50,8 @@ func (k ErrorKind) String() string {
 		return "paused"
 	case KindDeferred:
 		return "deferred"
+	case KindRefused:
+		return "refused"
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }

@@ -247,3 +247,30 @@ func TestMCPPortableSchemasAndPrivateResources(t *testing.T) {
 		t.Errorf("resources/read: %v cacheScope %q, want private", err, read.CacheScope)
 	}
 }
+
+// TestMCPPollRefusedByAddressPolicyIsNoFailure: a stdio MCP client that
+// did not pass FEEDPOLLER_FETCH_ALLOW_PRIVATE_NETWORKS polls a loopback
+// feed the daemon may poll: the poll is refused as a matter of
+// configuration, naming the setting, and the source is not failed or
+// backed off (it was "backoff: 1 failure → 24h").
+func TestMCPPollRefusedByAddressPolicyIsNoFailure(t *testing.T) {
+	w := newMCPWorld(t, "sqlite")
+	src := mustCLI(t, w.dir, w.env, "sources", "add", "--workspace", w.wsA, "--url", w.feedURL, "--quiet")
+	cmd := exec.Command(binary, "mcp")
+	cmd.Dir = w.dir
+	for _, kv := range w.env {
+		if !strings.HasPrefix(kv, "FEEDPOLLER_FETCH_ALLOW_PRIVATE_NETWORKS=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "FEEDPOLLER_MCP_TOKEN="+w.tokenA)
+	cs := connect(t, &sdk.CommandTransport{Command: cmd})
+	out := mustCall(t, cs, "poll_source", map[string]any{"source_id": json.Number(strings.TrimSpace(src))})
+	if out["status"] != "refused" || !strings.Contains(fmt.Sprint(out["error"]), "FEEDPOLLER_FETCH_ALLOW_PRIVATE_NETWORKS") {
+		t.Fatalf("poll_source: %v, want a refused poll naming the setting", out)
+	}
+	s := mustCall(t, cs, "list_sources", nil)["sources"].([]any)[0].(map[string]any)
+	if s["consecutive_failures"] != float64(0) || strings.HasPrefix(fmt.Sprint(s["next_poll_reason"]), "backoff") {
+		t.Errorf("the source after a refusal: %v, want no failure counted and no backoff", s)
+	}
+}
