@@ -30,7 +30,7 @@ type vocab struct {
 	slots []uint64
 	// maxLen is the length of the longest token.
 	maxLen int
-	mask  uint64
+	mask   uint64
 	// pairs holds the rank of every two-byte token (-1 for none): a merge
 	// starts by ranking every adjacent byte pair of its piece, and this
 	// table stays in the processor's cache where the big one does not.

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/url"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
