@@ -85,12 +85,8 @@ func TestSearchDeadlineStopsTheStatement(t *testing.T) {
 	for _, dialect := range testdb.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
-			s, err := store.OpenWith(ctx, testdb.URL(t, dialect), store.Options{MaxOpenConns: 2, SearchTimeout: 200 * time.Millisecond})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			err = s.Searching(ctx, func(ctx context.Context) error {
+			s := openWith(t, dialect, store.Options{MaxOpenConns: 2, SearchTimeout: 200 * time.Millisecond})
+			err := s.Searching(ctx, func(ctx context.Context) error {
 				_, err := s.DB().ExecContext(ctx, slow[dialect])
 				return err
 			})
@@ -143,14 +139,7 @@ func TestSearchesLeaveConnectionsForOthers(t *testing.T) {
 	for _, dialect := range testdb.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
-			s, err := store.OpenWith(ctx, testdb.URL(t, dialect), store.Options{MaxOpenConns: 4, SearchTimeout: time.Minute})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			if _, err := s.Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
+			s := openWith(t, dialect, store.Options{MaxOpenConns: 4, SearchTimeout: time.Minute})
 			release := make(chan struct{})
 			var wg sync.WaitGroup
 			holding := make(chan struct{}, 4)
@@ -202,14 +191,7 @@ func TestReadyReportsAnExhaustedPool(t *testing.T) {
 	for _, dialect := range testdb.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			ctx := context.Background()
-			s, err := store.OpenWith(ctx, testdb.URL(t, dialect), store.Options{MaxOpenConns: 3})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			if _, err := s.Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
+			s := openWith(t, dialect, store.Options{MaxOpenConns: 3})
 			var held []interface{ Close() error }
 			for range 3 {
 				c, err := s.DB().Conn(ctx)
@@ -231,4 +213,20 @@ func TestReadyReportsAnExhaustedPool(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openWith opens a fresh, migrated database of the dialect with opts,
+// closed when the test ends.
+func openWith(t *testing.T, dialect string, opts store.Options) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := store.OpenWith(ctx, testdb.URL(t, dialect), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
