@@ -17,14 +17,14 @@ import (
 // hostileArticles are the articles of the hostile searches: three of
 // 20 KB full of stop words, one of a megabyte of one word, as any
 // publisher can plant them.
-func hostileArticles() []store.NewArticle {
+func hostileArticles() []model.NewArticle {
 	prose := strings.Repeat("the history of the web and the people of the net ", 20<<10/50)
-	arts := []store.NewArticle{}
+	arts := []model.NewArticle{}
 	for i := range 3 {
-		arts = append(arts, store.NewArticle{Article: model.FeedArticle{ExternalURL: fmt.Sprintf("https://hostile.example/the/%d", i),
+		arts = append(arts, model.NewArticle{Article: model.FeedArticle{ExternalURL: fmt.Sprintf("https://hostile.example/the/%d", i),
 			Title: "The article " + fmt.Sprint(i), ContentMarkdown: prose, ContentTextHash: fmt.Sprint("the", i)}})
 	}
-	arts = append(arts, store.NewArticle{Article: model.FeedArticle{ExternalURL: "https://hostile.example/alpha",
+	arts = append(arts, model.NewArticle{Article: model.FeedArticle{ExternalURL: "https://hostile.example/alpha",
 		Title: "A megabyte of alpha", ContentMarkdown: strings.Repeat("alpha ", 1<<20/6), ContentTextHash: "alpha"}})
 	return arts
 }

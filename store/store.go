@@ -51,7 +51,7 @@ type Store struct {
 	writes writeHealth
 	// payload builds the webhook deliveries a save queues.
 	payload model.DeliveryPayload
-	search searchGuard
+	search  searchGuard
 	// searchExamined counts the bytes of text search snippets were
 	// built from, for the tests that bound a search's work.
 	searchExamined atomic.Int64

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/store/textquery"
 )
