@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/feedpoller/feedpoller/api"
+	"github.com/feedpoller/feedpoller/internal/servicetest"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -28,7 +29,7 @@ func TestSearchStoppedAnswers503(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := &env{t: t, store: s, logs: &syncBuffer{}, admin: "admin-search-stopped-token"}
-			srv, err := newAPI(apiOptions{Store: s, Validator: newLoopbackValidator(),
+			srv, err := newAPI(apiOptions{Store: s, Validator: servicetest.NewValidator(),
 				Options: api.Options{AdminToken: e.admin, Log: slog.New(slog.NewTextHandler(e.logs, nil))}})
 			if err != nil {
 				t.Fatal(err)
