@@ -27,9 +27,9 @@ type SearchResult struct {
 	ID          int64      `json:"id" jsonschema:"the article id, for get_article"`
 	Title       string     `json:"title"`
 	URL         string     `json:"url"`
-	SourceID    *int64     `json:"source_id" jsonschema:"null once the source is deleted"`
+	SourceID    *int64     `json:"source_id,omitempty" jsonschema:"left out once the source is deleted"`
 	Source      string     `json:"source" jsonschema:"the source's title, or its URL"`
-	PublishedAt *time.Time `json:"published_at"`
+	PublishedAt *time.Time `json:"published_at,omitempty" jsonschema:"left out when unknown"`
 	Relevance   float64    `json:"relevance" jsonschema:"the article's relevance score for the workspace, 0 to 1"`
 	Score       float64    `json:"score" jsonschema:"how well it matches the query; compare within one answer only"`
 	Snippet     string     `json:"snippet" jsonschema:"a passage around the match, matched words between ** and **"`
@@ -117,11 +117,19 @@ func parseTime(v, name string, endOfDay bool) (*time.Time, error) {
 // cutChars shortens s to at most n characters at a word boundary, marked
 // with an ellipsis.
 func cutChars(s string, n int) string {
-	r := []rune(strings.TrimSpace(s))
-	if len(r) <= n {
-		return string(r)
+	s = strings.TrimSpace(s)
+	end, chars := len(s), 0
+	for i := range s {
+		if chars == n {
+			end = i
+			break
+		}
+		chars++
 	}
-	cut := string(r[:n])
+	if end == len(s) {
+		return s
+	}
+	cut := s[:end]
 	if i := strings.LastIndexAny(cut, " \n"); i > n/2 {
 		cut = cut[:i]
 	}

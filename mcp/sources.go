@@ -26,7 +26,7 @@ type SourceHealth struct {
 	Status              string     `json:"status" jsonschema:"the last poll's outcome (ok, not_modified, error, …); empty before the first poll"`
 	LastError           string     `json:"last_error"`
 	ConsecutiveFailures int        `json:"consecutive_failures" jsonschema:"failed polls in a row; at 10 the source is no longer polled until re-activated"`
-	LastPolledAt        *time.Time `json:"last_polled_at"`
+	LastPolledAt        *time.Time `json:"last_polled_at,omitempty" jsonschema:"left out before the first poll"`
 	NextPollAt          time.Time  `json:"next_poll_at"`
 	NextPollReason      string     `json:"next_poll_reason" jsonschema:"why the next poll is then: the scheduler's rule and what it read (publishing rate, the feed's ttl, backoff after failures, …)"`
 	Schedule            string     `json:"schedule" jsonschema:"adaptive (the interval is learnt from what polls find) or fixed"`

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,7 +23,8 @@ func (h *handlers) addTools(srv *sdk.Server) {
 			"(for get_article), title, URL, source, publication time, relevance, a snippet with the matched words " +
 			"between ** and **, and the article's summary. Query syntax: words (all must match), \"exact phrase\", " +
 			"prefix* (at least 2 letters), -excluded, a OR b.",
-		Annotations: readOnly,
+		Annotations:  readOnly,
+		OutputSchema: outputSchema[SearchOutput](),
 		InputSchema: schema[SearchInput](func(p map[string]*jsonschema.Schema) {
 			p["query"].MinLength, p["query"].MaxLength = ptr(1), ptr(textquery.MaxLength)
 			between(p["limit"], 1, store.MaxSearchResults)
@@ -37,7 +39,8 @@ func (h *handlers) addTools(srv *sdk.Server) {
 		Description: "One article at a level of detail: summary (a few sentences), outline (the headings, each with " +
 			"its section's first sentences) or full (the Markdown). At most max_tokens tokens (cl100k_base, counted " +
 			"exactly) come back; when the text is longer, next_offset continues it.",
-		Annotations: readOnly,
+		Annotations:  readOnly,
+		OutputSchema: outputSchema[ArticleOutput](),
 		InputSchema: schema[ArticleInput](func(p map[string]*jsonschema.Schema) {
 			p["level"].Enum = []any{LevelSummary, LevelOutline, LevelFull}
 			between(p["max_tokens"], minMaxTokens, maxMaxTokens)
@@ -52,7 +55,8 @@ func (h *handlers) addTools(srv *sdk.Server) {
 		Description: "The workspace's digest of a window (the last 24 hours by default): its stories, most important " +
 			"first, each with its sources' citations, confidence and what is missing. Formats: markdown, json, or " +
 			"compact, which fits max_tokens (counted exactly) for a prompt.",
-		Annotations: readOnly,
+		Annotations:  readOnly,
+		OutputSchema: outputSchema[DigestOutput](),
 		InputSchema: schema[DigestInput](func(p map[string]*jsonschema.Schema) {
 			p["format"].Enum = []any{"markdown", "json", "compact"}
 			between(p["max_tokens"], 1, 0)
@@ -64,15 +68,17 @@ func (h *handlers) addTools(srv *sdk.Server) {
 		Title: "List sources and their health",
 		Description: "The workspace's feed sources with their health: the last poll's status and error, failures " +
 			"in a row, when it was last polled, and when it is polled next and why.",
-		Annotations: readOnly,
-		InputSchema: schema[WorkspaceInput](func(p map[string]*jsonschema.Schema) { between(p["workspace_id"], 1, 0) }),
+		Annotations:  readOnly,
+		OutputSchema: outputSchema[SourcesOutput](),
+		InputSchema:  schema[WorkspaceInput](func(p map[string]*jsonschema.Schema) { between(p["workspace_id"], 1, 0) }),
 	}, h.listSources)
 	sdk.AddTool(srv, &sdk.Tool{
 		Name:  "add_source",
 		Title: "Add a source",
 		Description: "Adds a feed (rss) or web page (web) to the workspace, validated by fetching it, with the same " +
 			"checks and errors as the REST API. Needs a token that may write.",
-		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
+		Annotations:  &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
+		OutputSchema: outputSchema[AddSourceOutput](),
 		InputSchema: schema[AddSourceInput](func(p map[string]*jsonschema.Schema) {
 			p["source_type"].Enum = []any{model.SourceRSS, model.SourceWeb, model.SourceAPI}
 			p["url"].MinLength, p["url"].MaxLength = ptr(1), ptr(2048)
@@ -86,7 +92,8 @@ func (h *handlers) addTools(srv *sdk.Server) {
 		Title: "Poll a source now",
 		Description: "Polls one source at once, whether or not it is due, and reports the outcome: items seen, new, " +
 			"duplicate and promoted, or the error. Needs a token that may write.",
-		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(true)},
+		Annotations:  &sdk.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(true)},
+		OutputSchema: outputSchema[model.PollOutcome](),
 		InputSchema: schema[PollSourceInput](func(p map[string]*jsonschema.Schema) {
 			between(p["source_id"], 1, 0)
 			between(p["workspace_id"], 1, 0)
@@ -97,13 +104,54 @@ func (h *handlers) addTools(srv *sdk.Server) {
 // schema is the JSON schema of a tool's input type, adjusted by adjust
 // (bounds, enums) through its properties.
 func schema[T any](adjust func(props map[string]*jsonschema.Schema)) *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
-	if err != nil {
-		// The input types are ours and fixed; this is a programming error.
-		panic(fmt.Sprintf("mcp: schema of %T: %v", *new(T), err))
-	}
+	s := outputSchema[T]()
 	adjust(s.Properties)
 	return s
+}
+
+// outputSchema is the JSON schema of a type, made portable.
+func outputSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		// The types are ours and fixed; this is a programming error.
+		panic(fmt.Sprintf("mcp: schema of %T: %v", *new(T), err))
+	}
+	portable(s)
+	return s
+}
+
+// portable rewrites the "type": ["null", X] the schema library gives
+// pointers and slices as "type": X: several model providers accept only
+// one type per value, and strict clients warn of every list. An optional
+// input is left out rather than sent as null, and no answer holds a null
+// (pointers are omitted when nil, lists are never nil), so the schemas
+// stay true.
+func portable(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) > 0 {
+		types := slices.DeleteFunc(slices.Clone(s.Types), func(t string) bool { return t == "null" })
+		if len(types) == 1 {
+			s.Type, s.Types = types[0], nil
+		} else {
+			s.Types = types
+		}
+	}
+	for _, p := range s.Properties {
+		portable(p)
+	}
+	portable(s.Items)
+	portable(s.AdditionalProperties)
+	for _, sub := range s.AnyOf {
+		portable(sub)
+	}
+	for _, sub := range s.OneOf {
+		portable(sub)
+	}
+	for _, sub := range s.Defs {
+		portable(sub)
+	}
 }
 
 // between bounds a numeric property (hi 0: no upper bound).

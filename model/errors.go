@@ -31,3 +31,10 @@ var ErrLimit = errors.New("limit reached")
 // ErrLastAdmin is returned for revoking the last live admin token that
 // may write, where that is refused.
 var ErrLastAdmin = errors.New("the last admin token that may write")
+
+// ErrSearchTimeout is a full-text search stopped at its deadline.
+var ErrSearchTimeout = errors.New("the search ran longer than its deadline and was stopped")
+
+// ErrSearchBusy is a full-text search that found every search slot taken
+// until its deadline.
+var ErrSearchBusy = errors.New("too many searches are running at once")

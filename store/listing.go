@@ -97,7 +97,9 @@ func (s *Store) ListArticles(ctx context.Context, workspaceID int64, f ListFilte
 	var rows []articleRow
 	q := `SELECT ` + articleColumns + `, a.matched_terms FROM feed_articles a WHERE ` + where +
 		fmt.Sprintf(` ORDER BY a.id DESC LIMIT %d`, f.limit())
-	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
+	if err := s.listing(ctx, f, func(ctx context.Context) error {
+		return s.db.SelectContext(ctx, &rows, s.q(q), args...)
+	}); err != nil {
 		return nil, fmt.Errorf("list articles of workspace %d: %w", workspaceID, err)
 	}
 	out := make([]model.FeedArticle, len(rows))
@@ -124,7 +126,9 @@ func (s *Store) ListContentItems(ctx context.Context, workspaceID int64, f ListF
 	}
 	var rows []model.ContentItemView
 	q := itemSelect + ` WHERE ` + where + fmt.Sprintf(` ORDER BY c.id DESC LIMIT %d`, f.limit())
-	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
+	if err := s.listing(ctx, f, func(ctx context.Context) error {
+		return s.db.SelectContext(ctx, &rows, s.q(q), args...)
+	}); err != nil {
 		return nil, fmt.Errorf("list content items of workspace %d: %w", workspaceID, err)
 	}
 	for i := range rows {

@@ -103,7 +103,9 @@ func (s *Store) ListArticlesByRank(ctx context.Context, workspaceID int64, f Lis
 		FROM feed_articles a LEFT JOIN feed_sources s ON s.id = a.feed_source_id JOIN workspaces w ON w.id = a.workspace_id
 		WHERE ` + where + fmt.Sprintf(` ORDER BY rank DESC, a.id DESC LIMIT %d OFFSET %d`, f.limit(), f.Cursor)
 	var rows []rankedArticle
-	if err := s.db.SelectContext(ctx, &rows, s.q(q), append([]any{at.UTC()}, args...)...); err != nil {
+	if err := s.listing(ctx, f, func(ctx context.Context) error {
+		return s.db.SelectContext(ctx, &rows, s.q(q), append([]any{at.UTC()}, args...)...)
+	}); err != nil {
 		return nil, nil, fmt.Errorf("list articles of workspace %d by rank: %w", workspaceID, err)
 	}
 	out := make([]model.FeedArticle, len(rows))
@@ -127,7 +129,9 @@ func (s *Store) ListContentItemsByRank(ctx context.Context, workspaceID int64, f
 		` JOIN workspaces w ON w.id = c.workspace_id WHERE ` + where +
 		fmt.Sprintf(` ORDER BY rank DESC, c.id DESC LIMIT %d OFFSET %d`, f.limit(), f.Cursor)
 	var rows []model.RankedContentItem
-	if err := s.db.SelectContext(ctx, &rows, s.q(q), append([]any{at.UTC()}, args...)...); err != nil {
+	if err := s.listing(ctx, f, func(ctx context.Context) error {
+		return s.db.SelectContext(ctx, &rows, s.q(q), append([]any{at.UTC()}, args...)...)
+	}); err != nil {
 		return nil, fmt.Errorf("list content items of workspace %d by rank: %w", workspaceID, err)
 	}
 	for i := range rows {

@@ -177,7 +177,7 @@ func TestRefusedAddressDoesNotTripBreaker(t *testing.T) {
 	c := New(opts)
 	for i := 0; i < 5; i++ {
 		_, err := c.Get(context.Background(), Request{URL: "http://127.0.0.1:1/"})
-		if fe := asFetchError(t, err); fe.Kind != sources.KindPermanent {
+		if fe := asFetchError(t, err); fe.Kind != sources.KindRefused {
 			t.Fatalf("call %d: kind %v (%v)", i, fe.Kind, err)
 		}
 	}

@@ -199,7 +199,16 @@ func (c *Client) attempt(ctx context.Context, ds *domainState, u *url.URL, req R
 
 	resp, err := c.http.Do(hreq)
 	if err != nil {
-		return nil, c.transportError(ctx, err, budget)
+		fe := c.transportError(ctx, err, budget)
+		if fe.Kind == sources.KindRefused && redirectedAway(err, hreq.URL) {
+			// The source redirected to a host the policy refuses: the
+			// source's doing, a failure of the source, not a matter of
+			// configuration.
+			cp := *fe
+			cp.Kind = sources.KindPermanent
+			fe = &cp
+		}
+		return nil, fe
 	}
 	defer resp.Body.Close()
 
@@ -336,4 +345,15 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 		}
 	}
 	return nil
+}
+
+// redirectedAway reports whether the request that failed with err was a
+// redirect to another host than orig's.
+func redirectedAway(err error, orig *url.URL) bool {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return false
+	}
+	u, perr := url.Parse(ue.URL)
+	return perr == nil && !strings.EqualFold(u.Host, orig.Host)
 }
