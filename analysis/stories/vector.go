@@ -1,0 +1,75 @@
+package stories
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// weighted is a feature's weight with IDF applied.
+type weighted struct {
+	term uint32
+	w    float64
+}
+
+// vectorOf is the profile's TF-IDF vector under df, unit length, sorted
+// by term.
+func vectorOf(p *Profile, df DocFreq) []weighted {
+	n := df.Docs()
+	out := make([]weighted, len(p.Features))
+	var norm float64
+	for i, f := range p.Features {
+		w := float64(f.Weight) * IDF(df.DocFreq(f.Term), n)
+		out[i] = weighted{f.Term, w}
+		norm += w * w
+	}
+	scale(out, norm)
+	return out
+}
+
+func scale(v []weighted, sumSquares float64) {
+	if sumSquares == 0 {
+		return
+	}
+	inv := 1 / math.Sqrt(sumSquares)
+	for i := range v {
+		v[i].w *= inv
+	}
+}
+
+// dot is the dot product of two vectors sorted by term.
+func dot(a, b []weighted) float64 {
+	var s float64
+	for len(a) > 0 && len(b) > 0 {
+		switch {
+		case a[0].term < b[0].term:
+			a = a[1:]
+		case a[0].term > b[0].term:
+			b = b[1:]
+		default:
+			s += a[0].w * b[0].w
+			a, b = a[1:], b[1:]
+		}
+	}
+	return s
+}
+
+// topTerms returns the k terms of v with the highest weights (ties: the
+// lower term), in that order.
+func topTerms(v []weighted, k int) []uint32 {
+	s := slices.Clone(v)
+	slices.SortFunc(s, byWeightDesc)
+	s = s[:min(k, len(s))]
+	out := make([]uint32, len(s))
+	for i, x := range s {
+		out[i] = x.term
+	}
+	return out
+}
+
+func byWeightDesc(a, b weighted) int {
+	if c := cmp.Compare(b.w, a.w); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.term, b.term)
+}
