@@ -10,11 +10,16 @@ import (
 // Grouping defaults, chosen on ECB+ topics 1–35 (see docs/digest.md).
 const (
 	// DefaultGroupThreshold is the cosine similarity between an article
-	// and a story's centroid at which the article joins the story.
-	DefaultGroupThreshold = 0.30
+	// and the centroid of a one-article story at which the article joins
+	// the story.
+	DefaultGroupThreshold = 0.22
+	// DefaultSizeMargin is how much more a large story asks (see
+	// GroupOptions.SizeMargin).
+	DefaultSizeMargin = 0.12
 	// DefaultMergeThreshold is the similarity an article must also have
-	// with a second story for the two to merge through it.
-	DefaultMergeThreshold = 0.40
+	// with a second story (of one article; larger ones ask the size
+	// margin more) for the two to merge through it.
+	DefaultMergeThreshold = 0.37
 	// DefaultIndexTerms is how many of an article's heaviest features the
 	// term index holds, and how many it looks up for a new article.
 	DefaultIndexTerms = 12
@@ -41,6 +46,15 @@ type GroupOptions struct {
 	// PerTermLimit bounds the articles one term returns (0:
 	// DefaultPerTermLimit).
 	PerTermLimit int
+	// SizeMargin raises both thresholds for larger stories: a story of k
+	// articles asks Threshold + SizeMargin × (1 − 1/k) (0:
+	// DefaultSizeMargin). The cosine of an article with a centroid grows
+	// with the number of articles summed, for an unrelated neighbour as
+	// for a report of the same event (k unit vectors of mean pairwise
+	// similarity ρ give a new one of them ρ√k / √(1 + (k−1)ρ)), so a
+	// fixed threshold would let a big story absorb the next event of its
+	// kind.
+	SizeMargin float64
 }
 
 func (o GroupOptions) withDefaults() (GroupOptions, error) {
@@ -59,6 +73,9 @@ func (o GroupOptions) withDefaults() (GroupOptions, error) {
 	if o.PerTermLimit == 0 {
 		o.PerTermLimit = DefaultPerTermLimit
 	}
+	if o.SizeMargin == 0 {
+		o.SizeMargin = DefaultSizeMargin
+	}
 	switch {
 	case o.Threshold < 0 || o.Threshold > 1:
 		return o, fmt.Errorf("%w: threshold %v is outside (0, 1]", ErrOptions, o.Threshold)
@@ -66,6 +83,8 @@ func (o GroupOptions) withDefaults() (GroupOptions, error) {
 		return o, fmt.Errorf("%w: merge threshold %v is outside [threshold %v, 1]", ErrOptions, o.MergeThreshold, o.Threshold)
 	case o.Window < 0:
 		return o, fmt.Errorf("%w: window %v is negative", ErrOptions, o.Window)
+	case o.SizeMargin < 0 || o.SizeMargin > 1:
+		return o, fmt.Errorf("%w: size margin %v is outside [0, 1]", ErrOptions, o.SizeMargin)
 	case o.IndexTerms < 0 || o.PerTermLimit < 0:
 		return o, fmt.Errorf("%w: index terms %d and per-term limit %d must be positive", ErrOptions, o.IndexTerms, o.PerTermLimit)
 	}
@@ -250,9 +269,11 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 		}
 		slices.Sort(order)
 		order = slices.Compact(order)
+		// A story is ranked by how far its similarity clears what a story
+		// of its size asks.
 		type scored struct {
-			key   storyKey
-			score float64
+			key          storyKey
+			score, clear float64
 		}
 		var cands []scored
 		for _, k := range order {
@@ -260,16 +281,17 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 			if !ok {
 				continue // a story the lookup had no centroid for
 			}
-			cands = append(cands, scored{k, dot(vec, c.vector(df))})
+			sc := dot(vec, c.vector(df))
+			cands = append(cands, scored{k, sc, sc - o.SizeMargin*(1-1/float64(max(c.Articles, 1)))})
 		}
 		slices.SortStableFunc(cands, func(x, y scored) int {
-			if c := cmp.Compare(y.score, x.score); c != 0 {
+			if c := cmp.Compare(y.clear, x.clear); c != 0 {
 				return c
 			}
 			return cmp.Compare(x.key, y.key)
 		})
 		pl := Placement{JoinsItem: -1, Terms: terms[i]}
-		if len(cands) == 0 || cands[0].score < o.Threshold {
+		if len(cands) == 0 || cands[0].clear < o.Threshold {
 			k := storyKey(-(i + 1))
 			itemStory[i] = k
 			cents[k] = Centroid{}.add(&a.Profile, df)
@@ -288,7 +310,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 		}
 		// Merge every other story this article is close enough to.
 		for _, c := range cands[1:] {
-			if c.score < o.MergeThreshold {
+			if c.clear < o.MergeThreshold {
 				break
 			}
 			survivor, gone := survivorOf(win, c.key)

@@ -46,12 +46,27 @@ const (
 type Feature struct {
 	Term   uint32
 	Weight float32
+	// Flags say what kind of evidence the feature is: FlagName, FlagNumber.
+	Flags uint8
 }
+
+// Feature flags: the event-specific features, which two reports of one
+// event share and two events of one kind do not.
+const (
+	// FlagName marks a word the article uses as (part of) a name.
+	FlagName = 1 << iota
+	// FlagNumber marks a word holding a digit.
+	FlagNumber
+)
 
 // Profile is what grouping compares of an article: its features sorted by
 // Term. It depends on nothing but the article's title and body.
 type Profile struct {
 	Features []Feature
+	// Words holds, beside each feature, the word or name it stands for as
+	// first written (case-folded): what a Reason shows of the shared
+	// features. It is not stored; a profile read back has none.
+	Words []string
 }
 
 // Empty reports whether the profile has no features (an article without
@@ -68,6 +83,8 @@ func NewProfile(title, body string) Profile {
 		bodyToks = tz.appendTokens(bodyToks, line)
 	}
 	counts := map[uint32]float64{}
+	flags := map[uint32]uint8{}
+	words := map[uint32]string{}
 	stems := map[string]string{}
 	stem := func(w string) string {
 		if s, ok := stems[w]; ok {
@@ -86,12 +103,18 @@ func NewProfile(title, body string) Profile {
 				continue
 			}
 			w := base(i)
+			h := termHash(kindWord, stem(t.text))
 			if t.digit {
 				w *= NumberWeight
+				flags[h] |= FlagNumber
 			} else if inName != nil && inName[i] {
 				w *= NameWeight
+				flags[h] |= FlagName
 			}
-			counts[termHash(kindWord, stem(t.text))] += w
+			counts[h] += w
+			if _, ok := words[h]; !ok {
+				words[h] = t.text
+			}
 		}
 	}
 	addWords(titleToks, nil, func(int) float64 { return TitleWeight })
@@ -115,7 +138,10 @@ func NewProfile(title, body string) Profile {
 			if n.from < LeadWords {
 				w = LeadWeight
 			}
-			counts[termHash(kindName, sb.String())] += w
+			h := termHash(kindName, sb.String())
+			counts[h] += w
+			flags[h] |= FlagName
+			words[h] = sb.String()
 		}
 	}
 	addWords(bodyToks, inName, func(i int) float64 {
@@ -126,7 +152,7 @@ func NewProfile(title, body string) Profile {
 	})
 	feats := make([]Feature, 0, len(counts))
 	for term, c := range counts {
-		feats = append(feats, Feature{Term: term, Weight: float32(1 + math.Log(c))})
+		feats = append(feats, Feature{Term: term, Weight: float32(1 + math.Log(c)), Flags: flags[term]})
 	}
 	if len(feats) > MaxProfileFeatures {
 		slices.SortFunc(feats, func(a, b Feature) int {
@@ -138,7 +164,11 @@ func NewProfile(title, body string) Profile {
 		feats = feats[:MaxProfileFeatures]
 	}
 	slices.SortFunc(feats, func(a, b Feature) int { return cmp.Compare(a.Term, b.Term) })
-	return Profile{Features: feats}
+	texts := make([]string, len(feats))
+	for i, f := range feats {
+		texts[i] = words[f.Term]
+	}
+	return Profile{Features: feats, Words: texts}
 }
 
 // termHash is the 32-bit feature hash of a word or name: its kind in the
