@@ -60,7 +60,7 @@ func (c Centroid) merge(o Centroid, df DocFreq) Centroid {
 			sum = append(sum, b[0])
 			b = b[1:]
 		default:
-			sum = append(sum, Feature{Term: a[0].Term, Weight: a[0].Weight + b[0].Weight})
+			sum = append(sum, Feature{Term: a[0].Term, Weight: a[0].Weight + b[0].Weight, Flags: a[0].Flags | b[0].Flags})
 			a, b = a[1:], b[1:]
 		}
 	}
