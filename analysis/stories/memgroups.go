@@ -77,6 +77,39 @@ func (w *memWorkspace) lookup(terms []uint32, since time.Time, perTerm int) *Loo
 	return out
 }
 
+// Decide looks up and decides the stories of a batch of arrivals of one
+// workspace, given in the order they were reported, without recording
+// anything; it also returns what the lookup found.
+func (m *MemGroups) Decide(_ context.Context, workspaceID int64, arrivals []Arrival) (*Grouping, *Lookup, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.decide(m.workspace(workspaceID), arrivals)
+}
+
+func (m *MemGroups) decide(w *memWorkspace, arrivals []Arrival) (*Grouping, *Lookup, error) {
+	_, union, err := QueryTerms(arrivals, w.vocab, m.opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	found := w.lookup(union, earliest(arrivals).Add(-m.opts.Window), m.opts.PerTermLimit)
+	g, err := Group(arrivals, found, w.vocab, m.opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g, found, nil
+}
+
+// earliest is when the first of a batch's arrivals was reported.
+func earliest(arrivals []Arrival) time.Time {
+	var t time.Time
+	for i, a := range arrivals {
+		if i == 0 || a.At.Before(t) {
+			t = a.At
+		}
+	}
+	return t
+}
+
 // Place decides and records the stories of a batch of arrivals of one
 // workspace, given in the order they were reported, and returns each
 // one's article id and story id (after the batch's merges).
@@ -87,18 +120,7 @@ func (m *MemGroups) Place(_ context.Context, workspaceID int64, arrivals []Arriv
 	if len(arrivals) == 0 {
 		return nil, nil, &Grouping{}, nil
 	}
-	_, union, err := QueryTerms(arrivals, w.vocab, m.opts)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	since := arrivals[0].At
-	for _, a := range arrivals {
-		if a.At.Before(since) {
-			since = a.At
-		}
-	}
-	found := w.lookup(union, since.Add(-m.opts.Window), m.opts.PerTermLimit)
-	g, err = Group(arrivals, found, w.vocab, m.opts)
+	g, _, err = m.decide(w, arrivals)
 	if err != nil {
 		return nil, nil, nil, err
 	}
