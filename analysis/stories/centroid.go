@@ -42,13 +42,13 @@ func unitFeatures(p *Profile) []Feature {
 
 // add returns the centroid with the article's profile added, kept to the
 // CentroidFeatures heaviest features under df.
-func (c Centroid) add(p *Profile, df DocFreq) Centroid {
-	return c.merge(Centroid{Features: unitFeatures(p), Articles: 1}, df)
+func (c Centroid) add(p *Profile, idf *idfMemo) Centroid {
+	return c.merge(Centroid{Features: unitFeatures(p), Articles: 1}, idf)
 }
 
 // merge returns the sum of two centroids (two stories that became one),
 // kept to the CentroidFeatures heaviest features under df.
-func (c Centroid) merge(o Centroid, df DocFreq) Centroid {
+func (c Centroid) merge(o Centroid, idf *idfMemo) Centroid {
 	a, b := c.Features, o.Features
 	sum := make([]Feature, 0, len(a)+len(b))
 	for len(a) > 0 || len(b) > 0 {
@@ -65,10 +65,9 @@ func (c Centroid) merge(o Centroid, df DocFreq) Centroid {
 		}
 	}
 	if len(sum) > CentroidFeatures {
-		n := df.Docs()
 		ws := make([]weighted, len(sum))
 		for i, f := range sum {
-			ws[i] = weighted{i2u(i), float64(f.Weight) * IDF(df.DocFreq(f.Term), n)}
+			ws[i] = weighted{i2u(i), float64(f.Weight) * idf.idf(f.Term)}
 		}
 		slices.SortFunc(ws, byWeightDesc)
 		keep := make([]Feature, CentroidFeatures)
@@ -84,7 +83,7 @@ func (c Centroid) merge(o Centroid, df DocFreq) Centroid {
 // i2u carries a slice position in a weighted's term field.
 func i2u(i int) uint32 { return uint32(i) }
 
-// vector is the centroid's TF-IDF vector under df, unit length.
-func (c *Centroid) vector(df DocFreq) []weighted {
-	return vectorOf(&Profile{Features: c.Features}, df)
+// vector is the centroid's TF-IDF vector, unit length.
+func (c *Centroid) vector(idf *idfMemo) []weighted {
+	return vectorOf(&Profile{Features: c.Features}, idf)
 }

@@ -26,6 +26,9 @@ const (
 	// DefaultPerTermLimit is how many articles one term contributes to a
 	// lookup at most: the most recently reported.
 	DefaultPerTermLimit = 32
+	// DefaultMaxCompared is how many candidate stories a decision compares
+	// in full at most: those sharing most index terms with the arrival.
+	DefaultMaxCompared = 16
 )
 
 // GroupOptions tune grouping.
@@ -55,6 +58,9 @@ type GroupOptions struct {
 	// fixed threshold would let a big story absorb the next event of its
 	// kind.
 	SizeMargin float64
+	// MaxCompared bounds the candidate stories compared in full (0:
+	// DefaultMaxCompared).
+	MaxCompared int
 }
 
 func (o GroupOptions) withDefaults() (GroupOptions, error) {
@@ -73,6 +79,9 @@ func (o GroupOptions) withDefaults() (GroupOptions, error) {
 	if o.PerTermLimit == 0 {
 		o.PerTermLimit = DefaultPerTermLimit
 	}
+	if o.MaxCompared == 0 {
+		o.MaxCompared = DefaultMaxCompared
+	}
 	if o.SizeMargin == 0 {
 		o.SizeMargin = DefaultSizeMargin
 	}
@@ -85,7 +94,7 @@ func (o GroupOptions) withDefaults() (GroupOptions, error) {
 		return o, fmt.Errorf("%w: window %v is negative", ErrOptions, o.Window)
 	case o.SizeMargin < 0 || o.SizeMargin > 1:
 		return o, fmt.Errorf("%w: size margin %v is outside [0, 1]", ErrOptions, o.SizeMargin)
-	case o.IndexTerms < 0 || o.PerTermLimit < 0:
+	case o.IndexTerms < 0 || o.PerTermLimit < 0 || o.MaxCompared < 0:
 		return o, fmt.Errorf("%w: index terms %d and per-term limit %d must be positive", ErrOptions, o.IndexTerms, o.PerTermLimit)
 	}
 	return o, nil
@@ -180,13 +189,18 @@ func QueryTerms(arrivals []Arrival, df DocFreq, opts GroupOptions) (perArrival [
 	if err != nil {
 		return nil, nil, err
 	}
+	perArrival, union = queryTerms(arrivals, newIDFMemo(df), o)
+	return perArrival, union, nil
+}
+
+func queryTerms(arrivals []Arrival, idf *idfMemo, o GroupOptions) (perArrival [][]uint32, union []uint32) {
 	perArrival = make([][]uint32, len(arrivals))
 	for i := range arrivals {
-		perArrival[i] = topTerms(vectorOf(&arrivals[i].Profile, df), o.IndexTerms)
+		perArrival[i] = topTerms(vectorOf(&arrivals[i].Profile, idf), o.IndexTerms)
 		union = append(union, perArrival[i]...)
 	}
 	slices.Sort(union)
-	return perArrival, slices.Compact(union), nil
+	return perArrival, slices.Compact(union)
 }
 
 // Group places a batch of arrivals of one workspace, in the order given
@@ -205,10 +219,8 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 	if found == nil {
 		found = &Lookup{}
 	}
-	terms, _, err := QueryTerms(arrivals, df, o)
-	if err != nil {
-		return nil, err
-	}
+	idf := newIDFMemo(df)
+	terms, _ := queryTerms(arrivals, idf, o)
 	byTerm := map[uint32][]int{} // postings by term
 	for i, p := range found.Postings {
 		byTerm[p.Term] = append(byTerm[p.Term], i)
@@ -233,7 +245,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 	touched := map[storyKey]bool{}
 	for i := range arrivals {
 		a := &arrivals[i]
-		vec := vectorOf(&a.Profile, df)
+		vec := vectorOf(&a.Profile, idf)
 		// Candidate stories and, per story, the member that shares most
 		// index terms with the arrival: a stored article (its id) or an
 		// earlier arrival j (-(j+1)).
@@ -267,8 +279,16 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 				best[k] = member{key[1], n}
 			}
 		}
-		slices.Sort(order)
-		order = slices.Compact(order)
+		// Only the stories that share most index terms with the arrival
+		// are compared in full: the cost of a decision is bounded however
+		// many stories a common term reaches.
+		slices.SortFunc(order, func(x, y storyKey) int {
+			if c := cmp.Compare(best[y].hits, best[x].hits); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
+		})
+		order = order[:min(len(order), o.MaxCompared)]
 		// A story is ranked by how far its similarity clears what a story
 		// of its size asks.
 		type scored struct {
@@ -281,7 +301,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 			if !ok {
 				continue // a story the lookup had no centroid for
 			}
-			sc := dot(vec, c.vector(df))
+			sc := dot(vec, c.vector(idf))
 			cands = append(cands, scored{k, sc, sc - o.SizeMargin*(1-1/float64(max(c.Articles, 1)))})
 		}
 		slices.SortStableFunc(cands, func(x, y scored) int {
@@ -294,7 +314,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 		if len(cands) == 0 || cands[0].clear < o.Threshold {
 			k := storyKey(-(i + 1))
 			itemStory[i] = k
-			cents[k] = Centroid{}.add(&a.Profile, df)
+			cents[k] = Centroid{}.add(&a.Profile, idf)
 			touched[k] = true
 			g.Placements[i] = pl
 			continue
@@ -302,7 +322,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 		win := cands[0].key
 		winCent := cents[win]
 		pl.Reason = Reason{StoryID: int64(max(win, 0)), Item: -1, Score: cands[0].score,
-			Shared: sharedTerms(vec, winCent.vector(df))}
+			Shared: sharedTerms(vec, winCent.vector(idf))}
 		if m := best[win].key; m > 0 {
 			pl.Reason.ArticleID = m
 		} else {
@@ -315,7 +335,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 			}
 			survivor, gone := survivorOf(win, c.key)
 			into[gone] = survivor
-			cents[survivor] = cents[survivor].merge(cents[gone], df)
+			cents[survivor] = cents[survivor].merge(cents[gone], idf)
 			delete(cents, gone)
 			delete(touched, gone)
 			touched[survivor] = true
@@ -328,7 +348,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 			}
 			win = survivor
 		}
-		cents[win] = cents[win].add(&a.Profile, df)
+		cents[win] = cents[win].add(&a.Profile, idf)
 		touched[win] = true
 		itemStory[i] = win
 		g.Placements[i] = pl

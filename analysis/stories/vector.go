@@ -12,14 +12,33 @@ type weighted struct {
 	w    float64
 }
 
-// vectorOf is the profile's TF-IDF vector under df, unit length, sorted
-// by term.
-func vectorOf(p *Profile, df DocFreq) []weighted {
-	n := df.Docs()
+// idfMemo computes IDFs under one DocFreq and keeps them: a decision
+// weighs the same terms for every story it compares.
+type idfMemo struct {
+	df    DocFreq
+	n     int
+	cache map[uint32]float64
+}
+
+func newIDFMemo(df DocFreq) *idfMemo {
+	return &idfMemo{df: df, n: df.Docs(), cache: map[uint32]float64{}}
+}
+
+func (m *idfMemo) idf(term uint32) float64 {
+	if v, ok := m.cache[term]; ok {
+		return v
+	}
+	v := IDF(m.df.DocFreq(term), m.n)
+	m.cache[term] = v
+	return v
+}
+
+// vectorOf is the profile's TF-IDF vector, unit length, sorted by term.
+func vectorOf(p *Profile, idf *idfMemo) []weighted {
 	out := make([]weighted, len(p.Features))
 	var norm float64
 	for i, f := range p.Features {
-		w := float64(f.Weight) * IDF(df.DocFreq(f.Term), n)
+		w := float64(f.Weight) * idf.idf(f.Term)
 		out[i] = weighted{f.Term, w}
 		norm += w * w
 	}

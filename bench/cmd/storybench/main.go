@@ -40,7 +40,7 @@ func main() {
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("storybench", flag.ContinueOnError)
 	dir := fs.String("ecb", "", "the ECB+ folder (one sub-folder of tokenised XML per topic)")
-	seed := fs.Uint64("seed", 1, "seed of the drawn reporting times and polls")
+	seedList := fs.String("seeds", "1,2,3", "seeds of the drawn reporting times and polls: one run each, then the mean")
 	var opts stories.GroupOptions
 	fs.Float64Var(&opts.Threshold, "threshold", 0, "grouping threshold (0: the default)")
 	fs.Float64Var(&opts.SizeMargin, "margin", 0, "size margin (0: the default)")
@@ -59,13 +59,64 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	st := buildStream(docs, *seed)
+	var seeds []uint64
+	for _, f := range strings.Split(*seedList, ",") {
+		s, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+		if err != nil {
+			return fmt.Errorf("-seeds %q: %q is not a seed", *seedList, f)
+		}
+		seeds = append(seeds, s)
+	}
+	if *sweep {
+		// Tuning looks at the development topics of the first seed only.
+		return sweepDev(out, buildStream(docs, seeds[0]), *ths, *margins, *merges)
+	}
+	var all [][4]scores
+	var labels []string
+	for _, seed := range seeds {
+		rows, baseTh, err := runSeed(out, buildStream(docs, seed), seed, opts)
+		if err != nil {
+			return err
+		}
+		all = append(all, rows)
+		labels = append(labels, fmt.Sprintf("%.2f", baseTh))
+	}
+	if len(seeds) > 1 {
+		fmt.Fprintf(out, "\nmean over seeds %s (baseline thresholds %s)\n", *seedList, strings.Join(labels, ", "))
+		var mean [4]scores
+		for _, rows := range all {
+			for i, r := range rows {
+				mean[i] = addScores(mean[i], r, 1/float64(len(all)))
+			}
+		}
+		printTable(out, mean, "TF-IDF baseline")
+	}
+	return nil
+}
+
+// runSeed runs grouping and the baseline over one drawn stream and prints
+// their figures: dev grouping, dev baseline, test grouping, test baseline.
+func runSeed(out io.Writer, st stream, seed uint64, opts stories.GroupOptions) ([4]scores, float64, error) {
 	dev := func(i int) bool { return st.Articles[i].Topic <= lastDevTopic }
 	test := func(i int) bool { return st.Articles[i].Topic > lastDevTopic }
-	fmt.Fprintf(out, "%d articles, %d polls of %d outlets, seed %d\n", len(st.Articles), len(st.Polls), countOutlets(st), *seed)
+	fmt.Fprintf(out, "\n%d articles, %d polls of %d outlets, seed %d\n", len(st.Articles), len(st.Polls), countOutlets(st), seed)
 	profiles := profilesOf(st)
 
-	// The baseline's threshold: the best pairwise F1 on topics 1–35.
+	baseTh, best, sim := tuneBaseline(st, dev)
+	story, err := groupProfiles(st, profiles, opts)
+	if err != nil {
+		return [4]scores{}, 0, err
+	}
+	baseStory := assign(st, best, sim, baseTh)
+	rows := [4]scores{score(st.Articles, story, dev), score(st.Articles, baseStory, dev),
+		score(st.Articles, story, test), score(st.Articles, baseStory, test)}
+	printTable(out, rows, fmt.Sprintf("TF-IDF baseline (%.2f)", baseTh))
+	return rows, baseTh, nil
+}
+
+// tuneBaseline returns the baseline's threshold with the best pairwise F1
+// on the development topics, and its nearest neighbours.
+func tuneBaseline(st stream, dev func(int) bool) (float64, []int, []float64) {
 	best, sim := newBaseline().nearest(st, int64(stories.DefaultWindow.Seconds()))
 	baseTh, baseDev := 0.0, scores{}
 	for th := 0.02; th < 1; th += 0.01 {
@@ -73,37 +124,49 @@ func run(args []string, out io.Writer) error {
 			baseTh, baseDev = th, s
 		}
 	}
+	return baseTh, best, sim
+}
 
+// printTable prints dev grouping, dev baseline, test grouping, test
+// baseline.
+func printTable(out io.Writer, rows [4]scores, baseline string) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	if *sweep {
-		return sweepDev(tw, st, profiles, dev, *ths, *margins, *merges, baseTh, baseDev)
-	}
-	story, err := groupProfiles(st, profiles, opts)
-	if err != nil {
-		return err
-	}
-	baseStory := assign(st, best, sim, baseTh)
 	fmt.Fprintln(tw, "topics\tmethod\tarticles\tevents\tstories\tpairwise P\tR\tF1\tB³ P\tR\tF1\t")
-	for _, split := range []struct {
-		name string
-		in   func(int) bool
-	}{{"1–35 (dev)", dev}, {"36–45 (test)", test}} {
-		for _, m := range []struct {
-			name  string
-			story []int64
-		}{{"grouping", story}, {fmt.Sprintf("TF-IDF baseline (%.2f)", baseTh), baseStory}} {
-			s := score(st.Articles, m.story, split.in)
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", split.name, m.name, s.Articles, s.Events, s.Stories,
-				s.P, s.R, s.F1, s.B3P, s.B3R, s.B3F1)
+	for i, s := range rows {
+		split, method := "1–35 (dev)", "grouping"
+		if i >= 2 {
+			split = "36–45 (test)"
 		}
+		if i%2 == 1 {
+			method = baseline
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", split, method, s.Articles, s.Events, s.StoriesMean,
+			s.P, s.R, s.F1, s.B3P, s.B3R, s.B3F1)
 	}
-	return tw.Flush()
+	tw.Flush()
+}
+
+// addScores adds w times b's figures to a (for means over seeds).
+func addScores(a, b scores, w float64) scores {
+	a.Articles, a.Events = b.Articles, b.Events
+	a.StoriesMean += w * float64(b.Stories)
+	a.P += w * b.P
+	a.R += w * b.R
+	a.F1 += w * b.F1
+	a.B3P += w * b.B3P
+	a.B3R += w * b.B3R
+	a.B3F1 += w * b.B3F1
+	return a
 }
 
 // sweepDev prints the development topics' figures over a grid of
 // options, two runs at a time.
-func sweepDev(tw *tabwriter.Writer, st stream, profiles []stories.Profile, dev func(int) bool, ths, margins, merges string,
-	baseTh float64, baseDev scores) error {
+func sweepDev(out io.Writer, st stream, ths, margins, merges string) error {
+	dev := func(i int) bool { return st.Articles[i].Topic <= lastDevTopic }
+	profiles := profilesOf(st)
+	baseTh, best, sim := tuneBaseline(st, dev)
+	baseDev := score(st.Articles, assign(st, best, sim, baseTh), dev)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	var grid []stories.GroupOptions
 	for _, th := range floats(ths) {
 		for _, mg := range floats(margins) {

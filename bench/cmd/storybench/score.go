@@ -10,6 +10,8 @@ type scores struct {
 	TP, FP, FN                int
 	P, R, F1                  float64
 	B3P, B3R, B3F1            float64
+	// StoriesMean is Stories, or its mean over seeds.
+	StoriesMean float64
 }
 
 // score scores the articles for which in(i) holds. A story that mixes
@@ -31,6 +33,7 @@ func score(arts []article, story []int64, in func(i int) bool) scores {
 		}
 	}
 	s.Events, s.Stories = len(events), len(stories)
+	s.StoriesMean = float64(s.Stories)
 	for i, a := range arts {
 		if !in(i) {
 			continue
