@@ -47,8 +47,10 @@ func loadECB(dir string) ([]doc, error) {
 		if err != nil {
 			return err
 		}
-		defer f.Close()
 		sents, err := readSentences(f)
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
 		if err != nil {
 			return fmt.Errorf("read %s: %w", path, err)
 		}

@@ -89,7 +89,7 @@ func run(args []string, out io.Writer) error {
 				mean[i] = addScores(mean[i], r, 1/float64(len(all)))
 			}
 		}
-		printTable(out, mean, "TF-IDF baseline")
+		return printTable(out, mean, "TF-IDF baseline")
 	}
 	return nil
 }
@@ -110,8 +110,7 @@ func runSeed(out io.Writer, st stream, seed uint64, opts stories.GroupOptions) (
 	baseStory := assign(st, best, sim, baseTh)
 	rows := [4]scores{score(st.Articles, story, dev), score(st.Articles, baseStory, dev),
 		score(st.Articles, story, test), score(st.Articles, baseStory, test)}
-	printTable(out, rows, fmt.Sprintf("TF-IDF baseline (%.2f)", baseTh))
-	return rows, baseTh, nil
+	return rows, baseTh, printTable(out, rows, fmt.Sprintf("TF-IDF baseline (%.2f)", baseTh))
 }
 
 // tuneBaseline returns the baseline's threshold with the best pairwise F1
@@ -129,7 +128,7 @@ func tuneBaseline(st stream, dev func(int) bool) (float64, []int, []float64) {
 
 // printTable prints dev grouping, dev baseline, test grouping, test
 // baseline.
-func printTable(out io.Writer, rows [4]scores, baseline string) {
+func printTable(out io.Writer, rows [4]scores, baseline string) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "topics\tmethod\tarticles\tevents\tstories\tpairwise P\tR\tF1\tB³ P\tR\tF1\t")
 	for i, s := range rows {
@@ -143,7 +142,7 @@ func printTable(out io.Writer, rows [4]scores, baseline string) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", split, method, s.Articles, s.Events, s.StoriesMean,
 			s.P, s.R, s.F1, s.B3P, s.B3R, s.B3F1)
 	}
-	tw.Flush()
+	return tw.Flush()
 }
 
 // addScores adds w times b's figures to a (for means over seeds).
