@@ -414,16 +414,6 @@ func survivorOf(a, b storyKey) (survivor, gone storyKey) {
 // the similarity of two vectors.
 func sharedTerms(a, b []weighted) []uint32 {
 	var both []weighted
-	for len(a) > 0 && len(b) > 0 {
-		switch {
-		case a[0].term < b[0].term:
-			a = a[1:]
-		case a[0].term > b[0].term:
-			b = b[1:]
-		default:
-			both = append(both, weighted{a[0].term, a[0].w * b[0].w})
-			a, b = a[1:], b[1:]
-		}
-	}
+	eachShared(a, b, func(term uint32, wa, wb float64) { both = append(both, weighted{term, wa * wb}) })
 	return topTerms(both, SharedTerms)
 }

@@ -56,9 +56,9 @@ func scale(v []weighted, sumSquares float64) {
 	}
 }
 
-// dot is the dot product of two vectors sorted by term.
-func dot(a, b []weighted) float64 {
-	var s float64
+// eachShared calls fn for every term two vectors sorted by term share,
+// with its two weights.
+func eachShared(a, b []weighted, fn func(term uint32, wa, wb float64)) {
 	for len(a) > 0 && len(b) > 0 {
 		switch {
 		case a[0].term < b[0].term:
@@ -66,10 +66,16 @@ func dot(a, b []weighted) float64 {
 		case a[0].term > b[0].term:
 			b = b[1:]
 		default:
-			s += a[0].w * b[0].w
+			fn(a[0].term, a[0].w, b[0].w)
 			a, b = a[1:], b[1:]
 		}
 	}
+}
+
+// dot is the dot product of two vectors sorted by term.
+func dot(a, b []weighted) float64 {
+	var s float64
+	eachShared(a, b, func(_ uint32, wa, wb float64) { s += wa * wb })
 	return s
 }
 
