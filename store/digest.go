@@ -81,28 +81,52 @@ type digestSourceRow struct {
 	ConsecutiveFailures int     `db:"consecutive_failures"`
 	LastArticleAt       anyTime `db:"last_article_at"`
 	InWindow            int     `db:"in_window"`
+	StoredEarlier       int     `db:"stored_earlier"`
+	PromotedEarlier     int     `db:"promoted_earlier"`
+	EarliestPromoted    anyTime `db:"earliest_promoted"`
 }
 
 // DigestSources reads the poll state of the workspace's sources for a
-// digest's gaps: each one's newest article and how many it stored in
-// [since, until), from the (feed_source_id, created_at) index.
+// digest's gaps, on the clock the digest's stories use (reported_at):
+// each one's last report, how many of its articles were reported in
+// [since, until), and how many it stored in the window but published
+// before it (with how many of those were promoted, and the earliest of
+// these), so an empty window can say which window shows them.
+//
+// Every count reads the (feed_source_id, created_at) index from since
+// on: an article is never reported after it was stored, so one reported
+// in the window was stored in it or later. The last report is found the
+// same way from the newest stored article's report, which bounds it
+// from below.
 func (s *Store) DigestSources(ctx context.Context, workspaceID int64, since, until time.Time) ([]model.DigestSource, error) {
-	created := s.asTime("a.created_at")
+	created, reported := s.asTime("a.created_at"), s.asTime("a.reported_at")
+	from, to := s.asTime("?"), s.asTime("?")
+	recent := `FROM feed_articles a WHERE a.feed_source_id = s.id AND ` + created + ` >= ` + from
+	earlier := recent + ` AND ` + created + ` < ` + to + ` AND ` + reported + ` < ` + from
+	promoted := ` AND EXISTS (SELECT 1 FROM content_items c WHERE c.feed_article_id = a.id)`
 	q := `SELECT s.id, s.url, s.title, s.is_active, s.last_polled_at, s.last_polled_status, s.last_polled_error,
 			s.consecutive_failures,
-			(SELECT a.created_at FROM feed_articles a WHERE a.feed_source_id = s.id ORDER BY ` + created + ` DESC LIMIT 1) AS last_article_at,
-			(SELECT COUNT(*) FROM feed_articles a WHERE a.feed_source_id = s.id
-				AND ` + created + ` >= ` + s.asTime("?") + ` AND ` + created + ` < ` + s.asTime("?") + `) AS in_window
+			(SELECT a.reported_at FROM feed_articles a WHERE a.feed_source_id = s.id AND a.reported_at IS NOT NULL
+				AND ` + created + ` >= (SELECT ` + s.asTime("COALESCE(b.reported_at, b.created_at)") + ` FROM feed_articles b
+					WHERE b.feed_source_id = s.id ORDER BY ` + s.asTime("b.created_at") + ` DESC LIMIT 1)
+				ORDER BY ` + reported + ` DESC LIMIT 1) AS last_article_at,
+			(SELECT COUNT(*) ` + recent + ` AND ` + reported + ` >= ` + from + ` AND ` + reported + ` < ` + to + `) AS in_window,
+			(SELECT COUNT(*) ` + earlier + `) AS stored_earlier,
+			(SELECT COUNT(*) ` + earlier + promoted + `) AS promoted_earlier,
+			(SELECT a.reported_at ` + earlier + promoted + ` ORDER BY ` + reported + ` LIMIT 1) AS earliest_promoted
 		FROM feed_sources s WHERE s.workspace_id = ? ORDER BY s.id`
+	since, until = since.UTC(), until.UTC()
+	args := []any{since, since, until, since, until, since, since, until, since, since, until, since, workspaceID}
 	var rows []digestSourceRow
-	if err := s.db.SelectContext(ctx, &rows, s.q(q), since.UTC(), until.UTC(), workspaceID); err != nil {
+	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
 		return nil, fmt.Errorf("read the sources of workspace %d for a digest: %w", workspaceID, err)
 	}
 	out := make([]model.DigestSource, len(rows))
 	for i, r := range rows {
 		out[i] = model.DigestSource{ID: r.ID, URL: r.URL, Title: r.Title, Active: r.Active, LastPolledAt: r.LastPolledAt.T,
 			LastStatus: r.LastStatus, LastError: r.LastError, ConsecutiveFailures: r.ConsecutiveFailures,
-			LastArticleAt: r.LastArticleAt.T, ArticlesInWindow: r.InWindow}
+			LastArticleAt: r.LastArticleAt.T, ArticlesInWindow: r.InWindow, StoredEarlier: r.StoredEarlier,
+			PromotedEarlier: r.PromotedEarlier, EarliestPromoted: r.EarliestPromoted.T}
 	}
 	return out, nil
 }

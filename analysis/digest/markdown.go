@@ -20,8 +20,7 @@ func Markdown(d *Digest) string {
 	}
 	fmt.Fprintf(&b, "# Digest: %s, %s\n\n", name, windowText(d.Window))
 	if len(d.Stories) == 0 {
-		fmt.Fprintf(&b, "No stories in this window: none of the %s stored an article between %s. Generated %s.\n\n",
-			plural(d.SourcesAnalyzed, "source"), windowText(d.Window), d.GeneratedAt.UTC().Format(timeFormat))
+		fmt.Fprintf(&b, "No stories in this window: %s. Generated %s.\n\n", mdText(emptyReason(d)), d.GeneratedAt.UTC().Format(timeFormat))
 	} else {
 		fmt.Fprintf(&b, "Generated %s from %s in %s; %s analysed; overall confidence %s.\n\n",
 			d.GeneratedAt.UTC().Format(timeFormat), plural(d.ArticleCount, "article"), plural(len(d.Stories), "story"),
@@ -48,7 +47,7 @@ func Markdown(d *Digest) string {
 	}
 	b.WriteString("## Gaps\n\n")
 	if len(d.Gaps) == 0 {
-		b.WriteString("None: every source polled without error and stored articles in the window.\n")
+		b.WriteString("None: every source polled without error and reported articles in the window.\n")
 	}
 	for _, g := range d.Gaps {
 		title := g.Title
