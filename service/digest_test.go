@@ -72,7 +72,7 @@ func TestDigestRequests(t *testing.T) {
 			t.Errorf("%+v: %q does not say %q", tc.req, e.Message, tc.words)
 		}
 		// The message names the field once: never "max_tokens max_tokens 5".
-		if n := len(regexp.MustCompile(`\b` + tc.field + `\b`).FindAllString(e.Message, -1)); n != 1 || strings.Contains(e.Fields[tc.field], tc.field+" ") {
+		if n := len(regexp.MustCompile(`\b`+tc.field+`\b`).FindAllString(e.Message, -1)); n != 1 || strings.Contains(e.Fields[tc.field], tc.field+" ") {
 			t.Errorf("%+v: %q names %s %d times (field text %q)", tc.req, e.Message, tc.field, n, e.Fields[tc.field])
 		}
 	}
