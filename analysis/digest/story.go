@@ -34,6 +34,7 @@ func buildStory(s Story, wsClass model.DecayClass, w Window, now time.Time) (Sto
 	r := StoryReport{ID: s.ID, Rank: -1}
 	members := make([]stories.Member, len(arts))
 	byID := make(map[int64]*model.DigestArticle, len(arts))
+	domains := make(map[int64]string, len(arts))
 	evidence := make([]rank.Evidence, len(arts))
 	relevance := 0.0
 	for i := range arts {
@@ -41,7 +42,8 @@ func buildStory(s Story, wsClass model.DecayClass, w Window, now time.Time) (Sto
 		at := stories.ReportedAt(a.PublishedAt, a.StoredAt)
 		members[i] = stories.Member{ArticleID: a.ID, SourceID: a.SourceID, At: at}
 		byID[a.ID] = a
-		evidence[i] = rank.Evidence{URL: a.URL, Tier: a.Tier}
+		evidence[i] = rank.Evidence{URL: a.URL, Domain: rank.Domain(a.URL), Tier: a.Tier}
+		domains[a.ID] = evidence[i].Domain
 		r.Rank = max(r.Rank, rank.Score(a.Relevance, a.Tier, rank.Freshness(model.EffectiveClass(wsClass, a.DecayClass), at, now)))
 		relevance = max(relevance, a.Relevance)
 	}
@@ -53,25 +55,25 @@ func buildStory(s Story, wsClass model.DecayClass, w Window, now time.Time) (Sto
 		ordered[i] = a
 		r.Sources = append(r.Sources, SourceReport{
 			ArticleID: a.ID, URL: strings.TrimSpace(a.URL), Title: oneLine(a.Title), SourceTitle: oneLine(a.SourceTitle),
-			Domain: rank.Domain(a.URL), Tier: a.Tier, PublishedAt: a.PublishedAt,
+			Domain: domains[a.ID], Tier: a.Tier, PublishedAt: a.PublishedAt,
 			ReportedAt: rep.At, Lag: rep.Lag, First: rep.First,
 		})
 	}
-	r.Quoted = representative(ordered)
+	summaries := make([]string, len(ordered))
+	for i, a := range ordered {
+		summaries[i] = usableSummary(a.Summary)
+	}
+	r.Quoted = representative(ordered, summaries)
 	r.Sources[r.Quoted].Quoted = true
-	q := ordered[r.Quoted]
-	r.Title, r.Summary = oneLine(q.Title), usableSummary(q.Summary)
+	r.Title, r.Summary = oneLine(ordered[r.Quoted].Title), summaries[r.Quoted]
 	if r.Title == "" {
 		r.Title = r.Sources[r.Quoted].Domain
 	}
 	r.FirstAt = r.Sources[0].ReportedAt
 	r.LastAt = r.Sources[len(r.Sources)-1].ReportedAt
-	urls := make([]string, len(arts))
-	for i, a := range arts {
-		urls[i] = a.URL
-	}
-	r.SourceCount = rank.IndependentSources(urls)
-	r.Importance = coverage(evidence) * clamp01(relevance) *
+	cov, independent := coverage(evidence)
+	r.SourceCount = independent
+	r.Importance = cov * clamp01(relevance) *
 		rank.Freshness(storyClass(wsClass, arts), r.LastAt, now) * recency(r.LastAt, w, now)
 	return r, true
 }
@@ -79,23 +81,20 @@ func buildStory(s Story, wsClass model.DecayClass, w Window, now time.Time) (Sto
 // coverage is the sum of the reliability scores of a story's independent
 // sources (registrable domains), each with the best tier it has there:
 // the more sources, and the more reliable, the more it counts, without
-// the ceiling confidence has.
-func coverage(evidence []rank.Evidence) float64 {
+// the ceiling confidence has. It also returns how many there are.
+func coverage(evidence []rank.Evidence) (float64, int) {
 	best := map[string]model.Tier{}
 	for _, e := range evidence {
-		d, t := rank.Domain(e.URL), e.Tier
-		if !t.Valid() {
-			t = model.TierGeneral
-		}
-		if cur, ok := best[d]; !ok || t < cur {
-			best[d] = t
+		t := effectiveTier(e.Tier)
+		if cur, ok := best[e.Domain]; !ok || t < cur {
+			best[e.Domain] = t
 		}
 	}
 	sum := 0.0
 	for _, t := range best {
 		sum += t.Score()
 	}
-	return sum
+	return sum, len(best)
 }
 
 // recency is 1 for a story last reported at the end of the window and
@@ -129,8 +128,9 @@ func clamp01(x float64) float64 {
 }
 
 // representative picks the article a story is told by (its title and
-// summary), among arts in provenance order, and returns its index: the
-// member that shares most with the others. Each article is a bag of the
+// summary), among arts in provenance order with their usable summaries
+// (usableSummary), and returns its index: the member that shares most
+// with the others. Each article is a bag of the
 // content words of its title (counted twice) and its summary; its score
 // is the cosine similarity between its bag and the sum of the other
 // members' bags (normalised), which is its closeness to the centroid of
@@ -138,13 +138,13 @@ func clamp01(x float64) float64 {
 // stamp) come before those without. Ties, and stories of one or two
 // articles where the score is symmetric, go to the more reliable tier,
 // then the earlier report.
-func representative(arts []*model.DigestArticle) int {
+func representative(arts []*model.DigestArticle, summaries []string) int {
 	score := make([]float64, len(arts))
 	if len(arts) > 2 {
 		bags := make([]bag, len(arts))
 		sum := map[uint64]float64{}
 		for i, a := range arts {
-			bags[i] = newBag(a.Title, a.Summary)
+			bags[i] = newBag(a.Title, summaries[i])
 			for j, w := range bags[i].words {
 				sum[w] += bags[i].w[j]
 			}
@@ -159,23 +159,23 @@ func representative(arts []*model.DigestArticle) int {
 	}
 	best := 0
 	for i := 1; i < len(arts); i++ {
-		if better(arts[i], score[i], arts[best], score[best]) {
+		if ui, ub := summaries[i] != "", summaries[best] != ""; ui != ub {
+			if ui {
+				best = i
+			}
+			continue
+		}
+		if math.Abs(score[i]-score[best]) > 1e-9 {
+			if score[i] > score[best] {
+				best = i
+			}
+			continue
+		}
+		if effectiveTier(arts[i].Tier) < effectiveTier(arts[best].Tier) {
 			best = i
 		}
 	}
 	return best
-}
-
-// better orders candidates for representative: usable summary, score
-// (within rounding), tier; an earlier candidate wins what is left.
-func better(a *model.DigestArticle, sa float64, b *model.DigestArticle, sb float64) bool {
-	if ua, ub := usableSummary(a.Summary) != "", usableSummary(b.Summary) != ""; ua != ub {
-		return ua
-	}
-	if math.Abs(sa-sb) > 1e-9 {
-		return sa > sb
-	}
-	return effectiveTier(a.Tier) < effectiveTier(b.Tier)
 }
 
 func effectiveTier(t model.Tier) model.Tier {

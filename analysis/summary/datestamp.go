@@ -12,16 +12,16 @@ import (
 // nothing but labels, weekdays, months, figures, times, time zones and
 // separators, with at least one figure. A summary is never one.
 func IsDateStamp(text string) bool {
-	words := stampWords(text)
-	if len(words) == 0 || len(words) > 24 {
-		return false
-	}
-	figure := false
-	for _, w := range words {
-		if !isStampWord(w) {
+	n, figure := 0, false
+	for w := range strings.FieldsSeq(text) {
+		key := stampKey(w)
+		if key == "" {
+			continue
+		}
+		if n++; n > 24 || !isStampWord(key) {
 			return false
 		}
-		figure = figure || strings.ContainsFunc(w, unicode.IsDigit)
+		figure = figure || strings.ContainsFunc(key, unicode.IsDigit)
 	}
 	return figure
 }
@@ -51,24 +51,18 @@ func stripDateStamp(p string) string {
 	return strings.TrimSpace(rest)
 }
 
-// stampWords are text's words as a date stamp is read: lower case, with
-// the separators and punctuation around them gone.
-func stampWords(text string) []string {
-	var out []string
-	for _, w := range strings.Fields(text) {
-		if k := stampKey(w); k != "" {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
+// stampKey is a word as a date stamp is read: lower case, without the
+// separators and punctuation around it.
 func stampKey(w string) string {
-	return strings.ToLower(strings.Trim(w, ",.;:|()[]-–—/·•@*"))
+	return strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return strings.ContainsRune(",.;:|()[]-–—/·•@*", r) }))
 }
 
 func isStampWord(w string) bool {
-	return stampLabels[w] || stampCalendar[w] || stampFigure.MatchString(w)
+	if stampLabels[w] || stampCalendar[w] {
+		return true
+	}
+	// Only a figure, or a time zone offset, is worth the expression.
+	return (w[0] >= '0' && w[0] <= '9' || strings.HasPrefix(w, "gmt") || strings.HasPrefix(w, "utc")) && stampFigure.MatchString(w)
 }
 
 // stampLabels are the words of a date stamp besides dates and times;
