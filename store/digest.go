@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
@@ -93,30 +94,41 @@ type digestSourceRow struct {
 // before it (with how many of those were promoted, and the earliest of
 // these), so an empty window can say which window shows them.
 //
-// Every count reads the (feed_source_id, created_at) index from since
-// on: an article is never reported after it was stored, so one reported
-// in the window was stored in it or later. The last report is found the
-// same way from the newest stored article's report, which bounds it
-// from below.
+// The counts come from one pass over the sources' articles stored since
+// the window began, by the (feed_source_id, created_at) index, grouped by
+// source: an article is never reported after it was stored, so one
+// reported in the window was stored in it or later. The last report is
+// found the same way from the newest stored article's report, which
+// bounds it from below.
 func (s *Store) DigestSources(ctx context.Context, workspaceID int64, since, until time.Time) ([]model.DigestSource, error) {
-	created, reported := s.asTime("a.created_at"), s.asTime("a.reported_at")
 	from, to := s.asTime("?"), s.asTime("?")
-	recent := `FROM feed_articles a WHERE a.feed_source_id = s.id AND ` + created + ` >= ` + from
-	earlier := recent + ` AND ` + created + ` < ` + to + ` AND ` + reported + ` < ` + from
-	promoted := ` AND EXISTS (SELECT 1 FROM content_items c WHERE c.feed_article_id = a.id)`
-	q := `SELECT s.id, s.url, s.title, s.is_active, s.last_polled_at, s.last_polled_status, s.last_polled_error,
+	q := `WITH recent AS (
+			SELECT a.feed_source_id, a.id, ` + s.asTime("a.created_at") + ` AS created, ` + s.asTime("a.reported_at") + ` AS reported
+			FROM feed_articles a
+			WHERE a.feed_source_id IN (SELECT id FROM feed_sources WHERE workspace_id = ?) AND ` + s.asTime("a.created_at") + ` >= ` + from + `
+		), counts AS (
+			SELECT r.feed_source_id,
+				SUM(CASE WHEN r.reported >= ` + from + ` AND r.reported < ` + to + ` THEN 1 ELSE 0 END) AS in_window,
+				SUM(CASE WHEN r.created < ` + to + ` AND r.reported < ` + from + ` THEN 1 ELSE 0 END) AS stored_earlier
+			FROM recent r GROUP BY r.feed_source_id
+		), promoted AS (
+			SELECT r.feed_source_id, COUNT(*) AS promoted_earlier, MIN(r.reported) AS earliest_promoted
+			FROM recent r WHERE r.created < ` + to + ` AND r.reported < ` + from + `
+				AND EXISTS (SELECT 1 FROM content_items c WHERE c.feed_article_id = r.id)
+			GROUP BY r.feed_source_id
+		)
+		SELECT s.id, s.url, s.title, s.is_active, s.last_polled_at, s.last_polled_status, s.last_polled_error,
 			s.consecutive_failures,
 			(SELECT a.reported_at FROM feed_articles a WHERE a.feed_source_id = s.id AND a.reported_at IS NOT NULL
-				AND ` + created + ` >= (SELECT ` + s.asTime("COALESCE(b.reported_at, b.created_at)") + ` FROM feed_articles b
+				AND ` + s.asTime("a.created_at") + ` >= (SELECT ` + s.asTime("COALESCE(b.reported_at, b.created_at)") + ` FROM feed_articles b
 					WHERE b.feed_source_id = s.id ORDER BY ` + s.asTime("b.created_at") + ` DESC LIMIT 1)
-				ORDER BY ` + reported + ` DESC LIMIT 1) AS last_article_at,
-			(SELECT COUNT(*) ` + recent + ` AND ` + reported + ` >= ` + from + ` AND ` + reported + ` < ` + to + `) AS in_window,
-			(SELECT COUNT(*) ` + earlier + `) AS stored_earlier,
-			(SELECT COUNT(*) ` + earlier + promoted + `) AS promoted_earlier,
-			(SELECT a.reported_at ` + earlier + promoted + ` ORDER BY ` + reported + ` LIMIT 1) AS earliest_promoted
-		FROM feed_sources s WHERE s.workspace_id = ? ORDER BY s.id`
+				ORDER BY ` + s.asTime("a.reported_at") + ` DESC LIMIT 1) AS last_article_at,
+			COALESCE(c.in_window, 0) AS in_window, COALESCE(c.stored_earlier, 0) AS stored_earlier,
+			COALESCE(p.promoted_earlier, 0) AS promoted_earlier, p.earliest_promoted
+		FROM feed_sources s LEFT JOIN counts c ON c.feed_source_id = s.id LEFT JOIN promoted p ON p.feed_source_id = s.id
+		WHERE s.workspace_id = ? ORDER BY s.id`
 	since, until = since.UTC(), until.UTC()
-	args := []any{since, since, until, since, until, since, since, until, since, since, until, since, workspaceID}
+	args := []any{workspaceID, since, since, until, until, since, until, since, workspaceID}
 	var rows []digestSourceRow
 	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
 		return nil, fmt.Errorf("read the sources of workspace %d for a digest: %w", workspaceID, err)
@@ -131,10 +143,14 @@ func (s *Store) DigestSources(ctx context.Context, workspaceID int64, since, unt
 	return out, nil
 }
 
-// anyTime scans a nullable timestamp, as a time or as text: SQLite keeps
-// timestamps as text, and hands a subquery's value over without the
-// column's declared type.
+// anyTime scans a nullable timestamp, as a time, as text or as a julian
+// day number: SQLite keeps timestamps as text, hands a subquery's value
+// over without the column's declared type, and compares them as
+// julianday().
 type anyTime struct{ T *time.Time }
+
+// unixEpochJulianDay is 1970-01-01T00:00:00Z as a julian day number.
+const unixEpochJulianDay = 2440587.5
 
 // textTimes are the forms timestamps are written in: this driver's, the
 // column defaults', datetime('now')'s, RFC 3339.
@@ -150,6 +166,11 @@ func (a *anyTime) Scan(v any) error {
 		return nil
 	case time.Time:
 		t := x.UTC()
+		a.T = &t
+		return nil
+	case float64:
+		// A julian day number: SQLite's MIN or MAX of julianday().
+		t := time.UnixMilli(int64(math.Round((x - unixEpochJulianDay) * 86400e3))).UTC()
 		a.T = &t
 		return nil
 	case string:

@@ -2,7 +2,6 @@ package digest
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
@@ -146,22 +145,3 @@ func Build(in Input, opts Options) *Digest {
 }
 
 const timeFormat = "2006-01-02 15:04 UTC"
-
-// oneLine puts text on one line with single spaces. Most text already
-// is (titles, extractive summaries), and is returned as it is.
-func oneLine(s string) string {
-	clean := s == "" || s[0] != ' ' && s[len(s)-1] != ' '
-	for i := 0; clean && i < len(s); i++ {
-		switch c := s[i]; {
-		case c == ' ':
-			clean = s[i+1] != ' '
-		case c < ' ', c == 0x85, c == 0xA0, c >= 0xE1 && c <= 0xE3:
-			// control characters, and bytes that may start a Unicode space
-			clean = false
-		}
-	}
-	if clean {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}

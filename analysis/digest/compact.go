@@ -135,7 +135,7 @@ func (c *compactDoc) text(k int) string {
 }
 
 func compactLines(d *Digest, maxCites int, withSummary bool) *compactDoc {
-	name := oneLine(d.Workspace.Name)
+	name := summary.OneLine(d.Workspace.Name)
 	if name == "" {
 		name = "workspace " + strconv.FormatInt(d.Workspace.ID, 10)
 	}
@@ -156,7 +156,9 @@ func compactLines(d *Digest, maxCites int, withSummary bool) *compactDoc {
 			srcLines = append(srcLines, fmt.Sprintf("[%d] %s (tier %d)", n, src.URL, src.Tier))
 		}
 		line := fmt.Sprintf("%d. %s", i+1, clip(s.Title, 120))
-		if sum := firstSentence(s.Summary); sum != "" && withSummary {
+		// Cut by the summary's own splitter, so "U.S." or "Dr." never
+		// ends the quote.
+		if sum := summary.FirstSentence(s.Summary); sum != "" && withSummary {
 			line += ": " + clip(sum, 160)
 		}
 		line += fmt.Sprintf(" [%s] confidence %.2f %s, %s", strings.Join(refs, ","), s.Confidence,
@@ -204,15 +206,6 @@ func compactCited(s StoryReport, maxCites int) []SourceReport {
 		}
 	}
 	return out
-}
-
-// firstSentence is the summary's first sentence, cut by the summary's
-// own splitter, so "U.S." or "Dr." never ends it.
-func firstSentence(s string) string {
-	if ss := summary.Sentences(s); len(ss) > 0 {
-		return ss[0]
-	}
-	return ""
 }
 
 // clip shortens s to at most n bytes at a word boundary, ending in "…".

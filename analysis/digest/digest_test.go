@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/summary"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -332,7 +333,7 @@ func TestCompactBudgetTooSmall(t *testing.T) {
 		if err != nil || tc.Count(out) > budget || strings.Count(out, "\n[") != 1 {
 			t.Fatalf("budget %d: %q, %v; want the first story with one citation", budget, out, err)
 		}
-		if hasSummary := strings.Contains(out, firstSentence(d.Stories[0].Summary)[:30]); hasSummary != (budget >= withSummary) {
+		if hasSummary := strings.Contains(out, summary.FirstSentence(d.Stories[0].Summary)[:30]); hasSummary != (budget >= withSummary) {
 			t.Errorf("budget %d: summary given %v, want %v", budget, hasSummary, budget >= withSummary)
 		}
 		checkCompactCitations(t, out)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/summary"
 	"github.com/feedpoller/feedpoller/model"
 )
 
@@ -39,7 +40,7 @@ func findGaps(sources []model.DigestSource) []Gap {
 		if !s.Active || strings.TrimSpace(s.URL) == "" {
 			continue
 		}
-		g := Gap{SourceID: s.ID, URL: s.URL, Title: oneLine(s.Title), LastPolledAt: s.LastPolledAt, LastArticleAt: s.LastArticleAt}
+		g := Gap{SourceID: s.ID, URL: s.URL, Title: summary.OneLine(s.Title), LastPolledAt: s.LastPolledAt, LastArticleAt: s.LastArticleAt}
 		switch {
 		case s.LastStatus == "error" || s.LastStatus == "gone" || s.ConsecutiveFailures > 0:
 			g.Kind = GapFailed
@@ -82,7 +83,7 @@ func failureDetail(s model.DigestSource) string {
 		status = "error"
 	}
 	b.WriteString(" ended in " + status)
-	if e := oneLine(s.LastError); e != "" {
+	if e := summary.OneLine(s.LastError); e != "" {
 		if len(e) > 200 {
 			e = e[:200] + "…"
 		}

@@ -3,6 +3,8 @@ package digest
 import (
 	"fmt"
 	"strings"
+
+	"github.com/feedpoller/feedpoller/analysis/summary"
 )
 
 // TakeawayCount is how many stories the Markdown key takeaways show; the
@@ -82,7 +84,7 @@ func citeList(s StoryReport) string {
 // mdText escapes text for inline Markdown: characters that would start
 // emphasis, links, code, HTML or a heading lose their meaning.
 func mdText(s string) string {
-	s = oneLine(s)
+	s = summary.OneLine(s)
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {

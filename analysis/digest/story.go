@@ -54,7 +54,7 @@ func buildStory(s Story, wsClass model.DecayClass, w Window, now time.Time) (Sto
 		a := byID[rep.ArticleID]
 		ordered[i] = a
 		r.Sources = append(r.Sources, SourceReport{
-			ArticleID: a.ID, URL: strings.TrimSpace(a.URL), Title: oneLine(a.Title), SourceTitle: oneLine(a.SourceTitle),
+			ArticleID: a.ID, URL: strings.TrimSpace(a.URL), Title: summary.OneLine(a.Title), SourceTitle: summary.OneLine(a.SourceTitle),
 			Domain: domains[a.ID], Tier: a.Tier, PublishedAt: a.PublishedAt,
 			ReportedAt: rep.At, Lag: rep.Lag, First: rep.First,
 		})
@@ -65,7 +65,7 @@ func buildStory(s Story, wsClass model.DecayClass, w Window, now time.Time) (Sto
 	}
 	r.Quoted = representative(ordered, summaries)
 	r.Sources[r.Quoted].Quoted = true
-	r.Title, r.Summary = oneLine(ordered[r.Quoted].Title), summaries[r.Quoted]
+	r.Title, r.Summary = summary.OneLine(ordered[r.Quoted].Title), summaries[r.Quoted]
 	if r.Title == "" {
 		r.Title = r.Sources[r.Quoted].Domain
 	}
@@ -145,8 +145,8 @@ func representative(arts []*model.DigestArticle, summaries []string) int {
 		sum := map[uint64]float64{}
 		for i, a := range arts {
 			bags[i] = newBag(a.Title, summaries[i])
-			for j, w := range bags[i].words {
-				sum[w] += bags[i].w[j]
+			for _, x := range bags[i] {
+				sum[x.word] += x.w
 			}
 		}
 		sumNorm := 0.0
@@ -188,43 +188,54 @@ func effectiveTier(t model.Tier) model.Tier {
 // usableSummary is a summary on one line, or "" when it is only a date
 // stamp (as summaries stored before they were checked can be).
 func usableSummary(s string) string {
-	s = oneLine(s)
+	s = summary.OneLine(s)
 	if summary.IsDateStamp(s) {
 		return ""
 	}
 	return s
 }
 
-// bag is a sparse, L2-normalised vector of content-word counts.
-type bag struct {
-	words []uint64
-	w     []float64
+// bag is a sparse, L2-normalised vector of content-word counts, sorted
+// by word.
+type bag []weighted
+
+type weighted struct {
+	word uint64
+	w    float64
 }
 
+// newBag is the bag of a title (its words counted twice) and a text.
 func newBag(title, text string) bag {
-	ws := stories.ContentWords(title)
-	ws = append(ws, ws...)
-	ws = append(ws, stories.ContentWords(text)...)
-	slices.Sort(ws)
-	var b bag
-	norm := 0.0
-	for i := 0; i < len(ws); {
-		j := i
-		for j < len(ws) && ws[j] == ws[i] {
-			j++
+	ws := stories.ContentWords(text)
+	nText := len(ws)
+	ws = append(ws, stories.ContentWords(title)...)
+	b := make(bag, 0, len(ws))
+	for i, w := range ws {
+		weight := 1.0
+		if i >= nText {
+			weight = 2
 		}
-		b.words = append(b.words, ws[i])
-		b.w = append(b.w, float64(j-i))
-		norm += float64((j - i) * (j - i))
-		i = j
+		b = append(b, weighted{w, weight})
+	}
+	slices.SortFunc(b, func(x, y weighted) int { return cmp.Compare(x.word, y.word) })
+	out, norm := b[:0], 0.0
+	for _, x := range b {
+		if n := len(out); n > 0 && out[n-1].word == x.word {
+			out[n-1].w += x.w
+			continue
+		}
+		out = append(out, x)
+	}
+	for _, x := range out {
+		norm += x.w * x.w
 	}
 	if norm > 0 {
 		norm = math.Sqrt(norm)
-		for i := range b.w {
-			b.w[i] /= norm
+		for i := range out {
+			out[i].w /= norm
 		}
 	}
-	return b
+	return out
 }
 
 // cosineToRest is the cosine similarity between b, a member's bag, and
@@ -232,12 +243,12 @@ func newBag(title, text string) bag {
 // its squared norm: with d = b·sum and |b| = 1, the rest is sum − b,
 // b·rest = d − 1 and |rest|² = |sum|² − 2d + 1.
 func (b bag) cosineToRest(sum map[uint64]float64, sumNorm float64) float64 {
-	if len(b.words) == 0 {
+	if len(b) == 0 {
 		return 0
 	}
 	d := 0.0
-	for i, w := range b.words {
-		d += b.w[i] * sum[w]
+	for _, x := range b {
+		d += x.w * sum[x.word]
 	}
 	rest := sumNorm - 2*d + 1
 	if rest <= 1e-12 {

@@ -210,20 +210,3 @@ func TestEmptyWindowSaysWhy(t *testing.T) {
 		}
 	}
 }
-
-func TestOneLine(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                         "",
-		"already one line":         "already one line",
-		"  padded  ":               "padded",
-		"two  spaces":              "two spaces",
-		"tab\tand\nnewline":        "tab and newline",
-		"no\u00a0break space":      "no break space",
-		"em\u2003space and … dots": "em space and … dots",
-		"accents stay: café":       "accents stay: café",
-	} {
-		if got := oneLine(in); got != want {
-			t.Errorf("oneLine(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

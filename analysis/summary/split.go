@@ -28,7 +28,38 @@ import (
 // short attribution ("“Why?” Reyes asked.") is one sentence. A period
 // with no space after it ("6.8", "1.24.1", "Node.js") never ends one.
 func Sentences(text string) []string {
-	return sentences(strings.Join(strings.Fields(text), " "))
+	return sentences(OneLine(text))
+}
+
+// FirstSentence is Sentences(text)[0] ("" for text without words),
+// without splitting the rest.
+func FirstSentence(text string) string {
+	first := ""
+	splitSentences(OneLine(text), func(s string) bool {
+		first = s
+		return false
+	})
+	return first
+}
+
+// OneLine puts text on one line with single spaces, as Sentences reads
+// it. Text that already is (titles, summaries) is returned as it is.
+func OneLine(s string) string {
+	clean := s == "" || s[0] != ' ' && s[len(s)-1] != ' '
+	for i := 0; clean && i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			clean = s[i+1] != ' '
+		case c < ' ', c == 0x85, c == 0xA0, c >= 0xE1 && c <= 0xE3:
+			// control characters, and bytes that may belong to a
+			// Unicode space: the slow path decides
+			clean = false
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // closers may follow an end mark and belong to its sentence; openers may
@@ -42,6 +73,16 @@ const (
 // sentences is Sentences over text whose spaces are single ' '.
 func sentences(p string) []string {
 	var out []string
+	splitSentences(p, func(s string) bool {
+		out = append(out, s)
+		return true
+	})
+	return out
+}
+
+// splitSentences hands the sentences of p (spaces single ' ') to yield,
+// in order, until it returns false.
+func splitSentences(p string, yield func(string) bool) {
 	start := 0
 	for i := 0; i < len(p); i++ {
 		c := p[i]
@@ -67,14 +108,15 @@ func sentences(p string) []string {
 		if !endsSentence(p[start:i], c, end > i+1, next) {
 			continue
 		}
-		out = append(out, strings.TrimSpace(p[start:end]))
+		if !yield(strings.TrimSpace(p[start:end])) {
+			return
+		}
 		start = end + 1
 		i = end
 	}
 	if rest := strings.TrimSpace(p[start:]); rest != "" {
-		out = append(out, rest)
+		yield(rest)
 	}
-	return out
 }
 
 // endsSentence decides an end mark followed by a space and a capital,

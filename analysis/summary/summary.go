@@ -66,6 +66,9 @@ func Summarize(markdown string, opts Options) string {
 	var cands []*sentence
 	pos := 0
 	for _, p := range paras {
+		if pos >= MaxConsidered {
+			break // the rest of the text is not split at all
+		}
 		for _, s := range sentences(p) {
 			if pos >= MaxConsidered {
 				break

@@ -70,6 +70,9 @@ func TestSentences(t *testing.T) {
 		if got := Sentences(tc.in); !slices.Equal(got, tc.want) {
 			t.Errorf("Sentences(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 		}
+		if got := FirstSentence(tc.in); got != tc.want[0] {
+			t.Errorf("FirstSentence(%q) = %q, want %q", tc.in, got, tc.want[0])
+		}
 	}
 }
 
@@ -317,5 +320,22 @@ func BenchmarkSummarize(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                         "",
+		"already one line":         "already one line",
+		"  padded  ":               "padded",
+		"two  spaces":              "two spaces",
+		"tab\tand\nnewline":        "tab and newline",
+		"no\u00a0break space":      "no break space",
+		"em\u2003space and … dots": "em space and … dots",
+		"accents stay: café":       "accents stay: café",
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -156,12 +156,13 @@ func TestCLIDigestEmptyWindowSaysWhy(t *testing.T) {
 			run("sources", "add", "--workspace", ws, "--url", farm.URL+storyfeeds.FeedPath(outlets[0]), "--quiet")
 			run("poll")
 			stored := strings.Fields(run("sql", "SELECT COUNT(*) AS n FROM feed_articles"))[1]
+			earliest := strings.Fields(run("sql", "SELECT MIN(published_at) AS t FROM feed_articles"))[1][:10]
 
 			md := run("digest", "--workspace", ws)
 			want := "No stories in this window: the 1 source stored " + stored + " articles in it, but all were published before it"
 			m := sinceHint.FindStringSubmatch(md)
-			if !strings.Contains(md, want) || m == nil || m[1] != m[2] {
-				t.Fatalf("empty default window, want %q and the --since that shows them:\n%s", want, md)
+			if !strings.Contains(md, want) || m == nil || m[1] != m[2] || m[1] != earliest {
+				t.Fatalf("empty default window, want %q and the --since that shows them (%s):\n%s", want, earliest, md)
 			}
 			if !strings.Contains(gapsOf(md), "silent, no articles reported in the window") || !strings.Contains(gapsOf(md), stored+" articles stored in the window were published before it") {
 				t.Errorf("gaps of the empty window:\n%s", gapsOf(md))
