@@ -142,7 +142,7 @@ func compactLines(d *Digest, maxCites int, withSummary bool) *compactDoc {
 	c := &compactDoc{
 		header: fmt.Sprintf("Digest %s, %s: %s, %s, %s, confidence %.2f.", name, windowText(d.Window),
 			plural(len(d.Stories), "story"), plural(d.ArticleCount, "article"), plural(d.SourcesAnalyzed, "source"), d.Confidence),
-		empty:       "No stories in this window: " + emptyReason(d) + ".",
+		empty:       "No stories in this window: " + d.EmptyReason() + ".",
 		sourcesHead: "Sources:",
 	}
 	n := 0

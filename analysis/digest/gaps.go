@@ -135,11 +135,12 @@ func (d *Digest) SinceHint() string {
 	return d.Counts.EarliestPromoted.UTC().Format(time.DateOnly)
 }
 
-// emptyReason says why a window has no stories, as truthfully as the
+// EmptyReason says why a window has no stories, as truthfully as the
 // counts allow: articles reported in it but none promoted, articles
 // stored in it but published before it (and which window shows those),
-// or nothing at all.
-func emptyReason(d *Digest) string {
+// or nothing at all. Every format, and every front end, says it after
+// "No stories in this window: ".
+func (d *Digest) EmptyReason() string {
 	c := d.Counts
 	var parts []string
 	if c.Reported > 0 {

@@ -136,7 +136,7 @@ func JSON(d *Digest) ([]byte, error) {
 		m.StoredEarlier = &jsonEarlier{Articles: c.StoredEarlier, Promoted: c.PromotedEarlier, Since: d.SinceHint()}
 	}
 	if len(d.Stories) == 0 {
-		doc.Note = "no stories in this window: " + emptyReason(d)
+		doc.Note = "no stories in this window: " + d.EmptyReason()
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -22,7 +22,7 @@ func Markdown(d *Digest) string {
 	}
 	fmt.Fprintf(&b, "# Digest: %s, %s\n\n", name, windowText(d.Window))
 	if len(d.Stories) == 0 {
-		fmt.Fprintf(&b, "No stories in this window: %s. Generated %s.\n\n", mdText(emptyReason(d)), d.GeneratedAt.UTC().Format(timeFormat))
+		fmt.Fprintf(&b, "No stories in this window: %s. Generated %s.\n\n", mdText(d.EmptyReason()), d.GeneratedAt.UTC().Format(timeFormat))
 	} else {
 		fmt.Fprintf(&b, "Generated %s from %s in %s; %s analysed; overall confidence %s.\n\n",
 			d.GeneratedAt.UTC().Format(timeFormat), plural(d.ArticleCount, "article"), plural(len(d.Stories), "story"),
