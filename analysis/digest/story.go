@@ -130,14 +130,14 @@ func clamp01(x float64) float64 {
 // representative picks the article a story is told by (its title and
 // summary), among arts in provenance order with their usable summaries
 // (usableSummary), and returns its index: the member that shares most
-// with the others. Each article is a bag of the
-// content words of its title (counted twice) and its summary; its score
-// is the cosine similarity between its bag and the sum of the other
-// members' bags (normalised), which is its closeness to the centroid of
-// the rest. Articles with a usable summary (not empty, not only a date
-// stamp) come before those without. Ties, and stories of one or two
-// articles where the score is symmetric, go to the more reliable tier,
-// then the earlier report.
+// with the others. Each article is a bag of the content words of its
+// title (counted twice) and its summary; its score is the cosine
+// similarity between its bag and the sum of the other members' bags
+// (normalised), which is its closeness to the centroid of the rest.
+// Articles with a usable summary (not empty, not only a date stamp) come
+// before those without. Ties, and stories of one or two articles where
+// the score is symmetric, go to the more reliable tier, then the earlier
+// report.
 func representative(arts []*model.DigestArticle, summaries []string) int {
 	score := make([]float64, len(arts))
 	if len(arts) > 2 {
@@ -149,9 +149,16 @@ func representative(arts []*model.DigestArticle, summaries []string) int {
 				sum[x.word] += x.w
 			}
 		}
+		// Summed in word order, so the same story always gets the same
+		// scores to the last bit (map order would vary).
+		words := make([]uint64, 0, len(sum))
+		for w := range sum {
+			words = append(words, w)
+		}
+		slices.Sort(words)
 		sumNorm := 0.0
-		for _, w := range sum {
-			sumNorm += w * w
+		for _, w := range words {
+			sumNorm += sum[w] * sum[w]
 		}
 		for i, b := range bags {
 			score[i] = b.cosineToRest(sum, sumNorm)
