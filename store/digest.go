@@ -102,33 +102,31 @@ type digestSourceRow struct {
 // bounds it from below.
 func (s *Store) DigestSources(ctx context.Context, workspaceID int64, since, until time.Time) ([]model.DigestSource, error) {
 	from, to := s.asTime("?"), s.asTime("?")
-	q := `WITH recent AS (
-			SELECT a.feed_source_id, a.id, ` + s.asTime("a.created_at") + ` AS created, ` + s.asTime("a.reported_at") + ` AS reported
+	created, reported := s.asTime("a.created_at"), s.asTime("a.reported_at")
+	earlier := created + ` < ` + to + ` AND ` + reported + ` < ` + from
+	promoted := earlier + ` AND EXISTS (SELECT 1 FROM content_items c WHERE c.feed_article_id = a.id)`
+	q := `WITH counts AS (
+			SELECT a.feed_source_id,
+				SUM(CASE WHEN ` + reported + ` >= ` + from + ` AND ` + reported + ` < ` + to + ` THEN 1 ELSE 0 END) AS in_window,
+				SUM(CASE WHEN ` + earlier + ` THEN 1 ELSE 0 END) AS stored_earlier,
+				SUM(CASE WHEN ` + promoted + ` THEN 1 ELSE 0 END) AS promoted_earlier,
+				MIN(CASE WHEN ` + promoted + ` THEN ` + reported + ` END) AS earliest_promoted
 			FROM feed_articles a
-			WHERE a.feed_source_id IN (SELECT id FROM feed_sources WHERE workspace_id = ?) AND ` + s.asTime("a.created_at") + ` >= ` + from + `
-		), counts AS (
-			SELECT r.feed_source_id,
-				SUM(CASE WHEN r.reported >= ` + from + ` AND r.reported < ` + to + ` THEN 1 ELSE 0 END) AS in_window,
-				SUM(CASE WHEN r.created < ` + to + ` AND r.reported < ` + from + ` THEN 1 ELSE 0 END) AS stored_earlier
-			FROM recent r GROUP BY r.feed_source_id
-		), promoted AS (
-			SELECT r.feed_source_id, COUNT(*) AS promoted_earlier, MIN(r.reported) AS earliest_promoted
-			FROM recent r WHERE r.created < ` + to + ` AND r.reported < ` + from + `
-				AND EXISTS (SELECT 1 FROM content_items c WHERE c.feed_article_id = r.id)
-			GROUP BY r.feed_source_id
+			WHERE a.feed_source_id IN (SELECT id FROM feed_sources WHERE workspace_id = ?) AND ` + created + ` >= ` + from + `
+			GROUP BY a.feed_source_id
 		)
 		SELECT s.id, s.url, s.title, s.is_active, s.last_polled_at, s.last_polled_status, s.last_polled_error,
 			s.consecutive_failures,
 			(SELECT a.reported_at FROM feed_articles a WHERE a.feed_source_id = s.id AND a.reported_at IS NOT NULL
-				AND ` + s.asTime("a.created_at") + ` >= (SELECT ` + s.asTime("COALESCE(b.reported_at, b.created_at)") + ` FROM feed_articles b
+				AND ` + created + ` >= (SELECT ` + s.asTime("COALESCE(b.reported_at, b.created_at)") + ` FROM feed_articles b
 					WHERE b.feed_source_id = s.id ORDER BY ` + s.asTime("b.created_at") + ` DESC LIMIT 1)
-				ORDER BY ` + s.asTime("a.reported_at") + ` DESC LIMIT 1) AS last_article_at,
+				ORDER BY ` + reported + ` DESC LIMIT 1) AS last_article_at,
 			COALESCE(c.in_window, 0) AS in_window, COALESCE(c.stored_earlier, 0) AS stored_earlier,
-			COALESCE(p.promoted_earlier, 0) AS promoted_earlier, p.earliest_promoted
-		FROM feed_sources s LEFT JOIN counts c ON c.feed_source_id = s.id LEFT JOIN promoted p ON p.feed_source_id = s.id
+			COALESCE(c.promoted_earlier, 0) AS promoted_earlier, c.earliest_promoted
+		FROM feed_sources s LEFT JOIN counts c ON c.feed_source_id = s.id
 		WHERE s.workspace_id = ? ORDER BY s.id`
 	since, until = since.UTC(), until.UTC()
-	args := []any{workspaceID, since, since, until, until, since, until, since, workspaceID}
+	args := []any{since, until, until, since, until, since, until, since, workspaceID, since, workspaceID}
 	var rows []digestSourceRow
 	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
 		return nil, fmt.Errorf("read the sources of workspace %d for a digest: %w", workspaceID, err)
