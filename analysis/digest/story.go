@@ -149,19 +149,17 @@ func representative(arts []*model.DigestArticle, summaries []string) int {
 				sum[x.word] += x.w
 			}
 		}
-		// Summed in word order, so the same story always gets the same
-		// scores to the last bit (map order would vary).
-		words := make([]uint64, 0, len(sum))
-		for w := range sum {
-			words = append(words, w)
-		}
-		slices.Sort(words)
+		// dots[i] = bag i · sum; their total is |sum|², summed in
+		// member order, so the same story always gets the same scores
+		// to the last bit.
+		dots := make([]float64, len(bags))
 		sumNorm := 0.0
-		for _, w := range words {
-			sumNorm += sum[w] * sum[w]
+		for i, b := range bags {
+			dots[i] = b.dot(sum)
+			sumNorm += dots[i]
 		}
 		for i, b := range bags {
-			score[i] = b.cosineToRest(sum, sumNorm)
+			score[i] = cosineToRest(len(b) > 0, dots[i], sumNorm)
 		}
 	}
 	best := 0
@@ -213,49 +211,56 @@ type weighted struct {
 
 // newBag is the bag of a title (its words counted twice) and a text.
 func newBag(title, text string) bag {
-	ws := stories.ContentWords(text)
-	nText := len(ws)
-	ws = append(ws, stories.ContentWords(title)...)
-	b := make(bag, 0, len(ws))
-	for i, w := range ws {
-		weight := 1.0
-		if i >= nText {
-			weight = 2
+	tw, xw := stories.ContentWords(title), stories.ContentWords(text)
+	slices.Sort(tw)
+	slices.Sort(xw)
+	b := make(bag, 0, len(tw)+len(xw))
+	add := func(word uint64, w float64) {
+		if n := len(b); n > 0 && b[n-1].word == word {
+			b[n-1].w += w
+			return
 		}
-		b = append(b, weighted{w, weight})
+		b = append(b, weighted{word, w})
 	}
-	slices.SortFunc(b, func(x, y weighted) int { return cmp.Compare(x.word, y.word) })
-	out, norm := b[:0], 0.0
+	i, j := 0, 0
+	for i < len(tw) || j < len(xw) {
+		if j == len(xw) || i < len(tw) && tw[i] <= xw[j] {
+			add(tw[i], 2)
+			i++
+		} else {
+			add(xw[j], 1)
+			j++
+		}
+	}
+	norm := 0.0
 	for _, x := range b {
-		if n := len(out); n > 0 && out[n-1].word == x.word {
-			out[n-1].w += x.w
-			continue
-		}
-		out = append(out, x)
-	}
-	for _, x := range out {
 		norm += x.w * x.w
 	}
 	if norm > 0 {
 		norm = math.Sqrt(norm)
-		for i := range out {
-			out[i].w /= norm
+		for i := range b {
+			b[i].w /= norm
 		}
 	}
-	return out
+	return b
 }
 
-// cosineToRest is the cosine similarity between b, a member's bag, and
-// the sum of the other members' bags, given the sum of all of them and
-// its squared norm: with d = b·sum and |b| = 1, the rest is sum − b,
-// b·rest = d − 1 and |rest|² = |sum|² − 2d + 1.
-func (b bag) cosineToRest(sum map[uint64]float64, sumNorm float64) float64 {
-	if len(b) == 0 {
-		return 0
-	}
+// dot is the dot product of a bag with a sum of bags.
+func (b bag) dot(sum map[uint64]float64) float64 {
 	d := 0.0
 	for _, x := range b {
 		d += x.w * sum[x.word]
+	}
+	return d
+}
+
+// cosineToRest is the cosine similarity between a member's bag b and
+// the sum of the other members' bags, from d = b·sum and |sum|²: with
+// |b| = 1, the rest is sum − b, b·rest = d − 1 and |rest|² = |sum|² − 2d
+// + 1. An empty bag scores 0.
+func cosineToRest(nonEmpty bool, d, sumNorm float64) float64 {
+	if !nonEmpty {
+		return 0
 	}
 	rest := sumNorm - 2*d + 1
 	if rest <= 1e-12 {
