@@ -2,23 +2,22 @@ package summary
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/feedpoller/feedpoller/analysis/mdtext"
 	"github.com/feedpoller/feedpoller/analysis/stories"
 )
 
 // paragraphs returns the prose paragraphs of Markdown text as plain text:
-// headings, fenced code, tables, list items, images, HTML blocks and site
-// furniture are left out; links keep their text.
+// headings, fenced code, tables, list items, images, HTML blocks, site
+// furniture and date stamps are left out (a date stamp that opens a
+// paragraph too); links keep their text.
 func paragraphs(markdown string) []string {
 	var out []string
 	var cur []string
 	flush := func() {
 		if len(cur) > 0 {
-			p := trimTeaser(strings.Join(cur, " "))
-			if p != "" && !stories.IsFurniture(p) {
+			p := stripDateStamp(trimTeaser(strings.Join(cur, " ")))
+			if p != "" && !stories.IsFurniture(p) && !IsDateStamp(p) {
 				out = append(out, p)
 			}
 			cur = cur[:0]
@@ -123,66 +122,4 @@ func plain(line string) string {
 		}
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
-}
-
-// abbreviations end with a period that does not end a sentence.
-var abbreviations = map[string]bool{
-	"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "sr": true, "jr": true,
-	"st": true, "mt": true, "no": true, "vs": true, "etc": true, "inc": true, "ltd": true,
-	"co": true, "corp": true, "gen": true, "gov": true, "sen": true, "rep": true, "col": true,
-	"lt": true, "sgt": true, "capt": true, "jan": true, "feb": true, "mar": true, "apr": true,
-	"jun": true, "jul": true, "aug": true, "sep": true, "sept": true, "oct": true, "nov": true,
-	"dec": true, "fig": true, "approx": true, "dept": true, "est": true, "u.s": true, "u.k": true,
-	"e.g": true, "i.e": true, "a.m": true, "p.m": true, "u.n": true, "e.u": true,
-}
-
-// sentences splits a paragraph after '.', '!' or '?' (and closing quotes
-// or brackets) when a space and an upper-case letter, digit or opening
-// quote follow, unless the word before the period is an abbreviation or
-// a single letter (an initial).
-func sentences(p string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c != '.' && c != '!' && c != '?' {
-			continue
-		}
-		end := i + 1
-		for end < len(p) && strings.ContainsRune("\"')]”’", rune(p[end])) {
-			end++
-		}
-		// Closing quotes may be multi-byte: step over them too.
-		for end < len(p) {
-			r, size := utf8.DecodeRuneInString(p[end:])
-			if r != '”' && r != '’' {
-				break
-			}
-			end += size
-		}
-		if end >= len(p) || p[end] != ' ' {
-			continue
-		}
-		next, _ := utf8.DecodeRuneInString(p[end+1:])
-		if !(unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune("\"'“‘(", next)) {
-			continue
-		}
-		if c == '.' {
-			w := lastWord(p[start:i])
-			if abbreviations[strings.ToLower(w)] || utf8.RuneCountInString(w) == 1 {
-				continue
-			}
-		}
-		out = append(out, strings.TrimSpace(p[start:end]))
-		start = end + 1
-	}
-	if rest := strings.TrimSpace(p[start:]); rest != "" {
-		out = append(out, rest)
-	}
-	return out
-}
-
-func lastWord(s string) string {
-	i := strings.LastIndexAny(s, " (\"“")
-	return strings.TrimLeft(s[i+1:], "(\"“")
 }
