@@ -11,7 +11,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // page is the shape of every paginated list: next_cursor is null on the
@@ -33,16 +32,12 @@ func newPage[T any](items []T, limit int, id func(T) int64) page[T] {
 	return p
 }
 
-const (
-	defaultPageSize = 50
-)
-
 var listParams = map[string]bool{"cursor": true, "limit": true, "source_id": true, "since": true, "until": true, "min_score": true, "q": true, "sort": true}
 
 // parseListFilter reads the listing query parameters; every bad one is
 // named in the 400.
-func parseListFilter(q url.Values) (store.ListFilter, error) {
-	f := store.ListFilter{Limit: defaultPageSize}
+func parseListFilter(q url.Values) (model.ListFilter, error) {
+	f := model.ListFilter{Limit: model.DefaultPageSize}
 	fields := map[string]string{}
 	for k := range q {
 		if !listParams[k] {
@@ -68,8 +63,8 @@ func parseListFilter(q url.Values) (store.ListFilter, error) {
 	f.SourceID = positive("source_id")
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > store.MaxPageSize {
-			fields["limit"] = "must be a whole number from 1 to " + strconv.Itoa(store.MaxPageSize)
+		if err != nil || n < 1 || n > model.MaxPageSize {
+			fields["limit"] = "must be a whole number from 1 to " + strconv.Itoa(model.MaxPageSize)
 		} else {
 			f.Limit = n
 		}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // rankSort reads the listings' sort parameter: recent (the default:
@@ -26,7 +25,7 @@ func rankSort(q url.Values) (bool, error) {
 
 // rankPage is a page of a rank listing: its next cursor is the position
 // of the next page's first item.
-func rankPage[T any](items []T, f store.ListFilter) page[T] {
+func rankPage[T any](items []T, f model.ListFilter) page[T] {
 	p := page[T]{Items: items}
 	if p.Items == nil {
 		p.Items = []T{}
@@ -44,7 +43,7 @@ type rankedArticle struct {
 	Rank float64 `json:"rank"`
 }
 
-func (s *Server) listArticlesByRank(w http.ResponseWriter, r *http.Request, wsID int64, f store.ListFilter) error {
+func (s *Server) listArticlesByRank(w http.ResponseWriter, r *http.Request, wsID int64, f model.ListFilter) error {
 	arts, ranks, err := s.store.ListArticlesByRank(r.Context(), wsID, f, time.Now())
 	if err != nil {
 		return err
@@ -63,7 +62,7 @@ type rankedContentItem struct {
 	Rank float64 `json:"rank"`
 }
 
-func (s *Server) listContentItemsByRank(w http.ResponseWriter, r *http.Request, wsID int64, f store.ListFilter) error {
+func (s *Server) listContentItemsByRank(w http.ResponseWriter, r *http.Request, wsID int64, f model.ListFilter) error {
 	items, err := s.store.ListContentItemsByRank(r.Context(), wsID, f, time.Now())
 	if err != nil {
 		return err

@@ -34,7 +34,7 @@ type Store interface {
 	ArticleActivity(ctx context.Context, workspaceID int64, since, until time.Time, bucket time.Duration) ([]model.ActivityCount, error)
 	GetArticle(ctx context.Context, workspaceID, id int64) (*model.FeedArticle, error)
 	Search(ctx context.Context, workspaceID int64, f store.SearchFilter) ([]model.SearchHit, error)
-	ListContentItems(ctx context.Context, workspaceID int64, f store.ListFilter) ([]model.ContentItemView, error)
+	ListContentItems(ctx context.Context, workspaceID int64, f model.ListFilter) ([]model.ContentItemView, error)
 }
 
 // Options configures a Console.

@@ -166,7 +166,7 @@ const itemsPageSize = 50
 func (c *Console) itemsPage(w http.ResponseWriter, r *http.Request, rq *request) error {
 	q := r.URL.Query()
 	d := itemsData{Q: strings.TrimSpace(q.Get("q")), MinScore: strings.TrimSpace(q.Get("min_score"))}
-	f := store.ListFilter{Limit: itemsPageSize, Query: d.Q}
+	f := model.ListFilter{Limit: itemsPageSize, Query: d.Q}
 	status := http.StatusOK
 	if msg := service.CheckQuery(d.Q); msg != "" {
 		status, d.Problem = http.StatusBadRequest, "The search "+msg+"."

@@ -32,7 +32,7 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 			_, data["trigger RAISE"] = db.Exec(`INSERT INTO probe (id, v) VALUES (5, 'bad')`)
 		}
 		for name, err := range data {
-			if err == nil || !store.IsDataError(err) {
+			if err == nil || !dberr.IsData(err) {
 				t.Errorf("%s: %v is not a data error", name, err)
 			}
 		}
@@ -63,7 +63,7 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 		}
 		state["cancelled"] = context.Canceled
 		for name, err := range state {
-			if err == nil || store.IsDataError(err) {
+			if err == nil || dberr.IsData(err) {
 				t.Errorf("%s: %v is taken for a data error", name, err)
 			}
 		}

@@ -62,8 +62,8 @@ type searchRow struct {
 // over those windows, and the search runs in a search slot (at most half
 // the connection pool) under the search deadline; it stops when ctx ends.
 func (s *Store) Search(ctx context.Context, workspaceID int64, f SearchFilter) ([]model.SearchHit, error) {
-	lf := ListFilter{SourceID: f.SourceID, Since: f.Since, Until: f.Until, MinScore: f.MinRelevance}
-	where, args, err := lf.where(workspaceID, "a", "a", "created_at", s.d)
+	lf := model.ListFilter{SourceID: f.SourceID, Since: f.Since, Until: f.Until, MinScore: f.MinRelevance}
+	where, args, err := filterWhere(lf, workspaceID, "a", "a", "created_at", s.d)
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ func saveThroughPoll(t *testing.T, s *store.Store, ws *model.Workspace, src *mod
 	}
 	ids := map[string]int64{}
 	for cursor := int64(0); ; {
-		page, err := s.ListArticles(ctx, ws.ID, store.ListFilter{Cursor: cursor, Limit: store.MaxPageSize})
+		page, err := s.ListArticles(ctx, ws.ID, model.ListFilter{Cursor: cursor, Limit: model.MaxPageSize})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,15 +217,15 @@ func TestSearchSyntaxAndFilters(t *testing.T) {
 		}
 
 		// The listings' q= goes through the same index.
-		arts, err := s.ListArticles(context.Background(), ws.ID, store.ListFilter{Query: `"release candidate" -kubernetes`})
+		arts, err := s.ListArticles(context.Background(), ws.ID, model.ListFilter{Query: `"release candidate" -kubernetes`})
 		if err != nil || len(arts) != 1 || arts[0].ID != keys["go-release-candidate"] {
 			t.Errorf("listing q=: %d articles, %v", len(arts), err)
 		}
-		items, err := s.ListContentItems(context.Background(), ws.ID, store.ListFilter{Query: "tsvector OR BM25"})
+		items, err := s.ListContentItems(context.Background(), ws.ID, model.ListFilter{Query: "tsvector OR BM25"})
 		if err != nil || len(items) != 1 { // pg-fts is promoted, sqlite-fts5 is not
 			t.Errorf("content items q=: %d, %v", len(items), err)
 		}
-		_, err = s.ListArticles(context.Background(), ws.ID, store.ListFilter{Query: "-only"})
+		_, err = s.ListArticles(context.Background(), ws.ID, model.ListFilter{Query: "-only"})
 		var qe *textquery.Error
 		if !errors.As(err, &qe) {
 			t.Errorf("listing with an exclusion only: %v, want a *textquery.Error", err)
@@ -251,7 +251,7 @@ func TestSearchSurvivesHostileQueries(t *testing.T) {
 			if _, err := s.Search(context.Background(), ws.ID, store.SearchFilter{Query: q}); err != nil {
 				t.Errorf("search %q: %v", in, err)
 			}
-			if _, err := s.ListContentItems(context.Background(), ws.ID, store.ListFilter{Query: in}); err != nil {
+			if _, err := s.ListContentItems(context.Background(), ws.ID, model.ListFilter{Query: in}); err != nil {
 				t.Errorf("listing q=%q: %v", in, err)
 			}
 		}

@@ -176,7 +176,7 @@ func TestSavePollDedupsAndPromotes(t *testing.T) {
 		if c := save(srcs[1], article("https://z/1", "h3", true)); c.New != 1 || c.Duplicate != 0 || c.ContentDuplicates != 1 {
 			t.Fatalf("one item of known content: %+v, want new 1 and duplicate 0 (the counts add up to the items)", c)
 		}
-		items, err := s.ListContentItems(ctx, ws.ID, store.ListFilter{})
+		items, err := s.ListContentItems(ctx, ws.ID, model.ListFilter{})
 		if err != nil || len(items) != 2 {
 			t.Fatalf("content items: %v %d", err, len(items))
 		}
@@ -191,7 +191,7 @@ func TestSavePollDedupsAndPromotes(t *testing.T) {
 		if len(runs) != 2 || runs[1].ItemsNew != 1 || runs[1].ItemsDuplicate != 1 || runs[0].ItemsNew != 1 || runs[0].ItemsDuplicate != 0 {
 			t.Fatalf("poll runs: %+v", runs)
 		}
-		arts, _ := s.ListArticles(ctx, ws.ID, store.ListFilter{Query: "x/2"})
+		arts, _ := s.ListArticles(ctx, ws.ID, model.ListFilter{Query: "x/2"})
 		if len(arts) != 1 {
 			t.Fatalf("text query found %d articles", len(arts))
 		}

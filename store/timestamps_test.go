@@ -69,7 +69,7 @@ func TestRowsFromOtherClientsAreDue(t *testing.T) {
 				t.Fatal(err)
 			}
 			since, until := time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
-			arts, err := s.ListArticles(ctx, ws.ID, store.ListFilter{Since: &since, Until: &until})
+			arts, err := s.ListArticles(ctx, ws.ID, model.ListFilter{Since: &since, Until: &until})
 			if err != nil || len(arts) != 1 {
 				t.Fatalf("articles between an hour ago and in an hour: %d (%v), want the hand-inserted one", len(arts), err)
 			}

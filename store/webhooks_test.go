@@ -274,20 +274,20 @@ func TestWebhookRowsAndDeliveryLog(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		page, err := s.ListDeliveries(ctx, ws.ID, h.ID, store.DeliveryFilter{Limit: 2})
+		page, err := s.ListDeliveries(ctx, ws.ID, h.ID, model.DeliveryFilter{Limit: 2})
 		if err != nil || len(page) != 2 || page[0].ID != "id-4" || page[1].ID != "id-3" {
 			t.Fatalf("first page %+v %v", page, err)
 		}
-		page, _ = s.ListDeliveries(ctx, ws.ID, h.ID, store.DeliveryFilter{Limit: 10, Before: "id-3"})
+		page, _ = s.ListDeliveries(ctx, ws.ID, h.ID, model.DeliveryFilter{Limit: 10, Before: "id-3"})
 		if len(page) != 3 || page[0].ID != "id-2" {
 			t.Fatalf("second page %+v", page)
 		}
-		failed, _ := s.ListDeliveries(ctx, ws.ID, h.ID, store.DeliveryFilter{Status: model.DeliveryFailed})
+		failed, _ := s.ListDeliveries(ctx, ws.ID, h.ID, model.DeliveryFilter{Status: model.DeliveryFailed})
 		if len(failed) != 2 || failed[0].FailureReason != "gave up" || failed[0].LastStatusCode == nil || *failed[0].LastStatusCode != 400 ||
 			failed[0].Attempts != 1 || failed[0].FailedAt == nil {
 			t.Fatalf("failed %+v", failed)
 		}
-		if _, err := s.ListDeliveries(ctx, other.ID, h.ID, store.DeliveryFilter{}); !errors.Is(err, model.ErrNotFound) {
+		if _, err := s.ListDeliveries(ctx, other.ID, h.ID, model.DeliveryFilter{}); !errors.Is(err, model.ErrNotFound) {
 			t.Errorf("log through another workspace: %v", err)
 		}
 		if err := s.DeleteWebhook(ctx, ws.ID, h.ID); err != nil {
