@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/store/textquery"
@@ -108,7 +109,7 @@ func search(t *testing.T, s *store.Store, wsID int64, query string, f store.Sear
 // docs/mcp.md.
 func TestSearchQualityFloor(t *testing.T) {
 	c := loadCorpus(t)
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, _, keys := seedCorpus(t, s, c)
 		names := map[int64]string{}
 		for k, id := range keys {
@@ -146,7 +147,7 @@ func TestSearchQualityFloor(t *testing.T) {
 // workspace's articles never show, on both databases.
 func TestSearchSyntaxAndFilters(t *testing.T) {
 	c := loadCorpus(t)
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, src, keys := seedCorpus(t, s, c)
 		ids := func(hits []model.SearchHit) map[int64]bool {
 			m := map[int64]bool{}
@@ -240,7 +241,7 @@ func TestSearchSurvivesHostileQueries(t *testing.T) {
 		`{go rust}`, `^go`, `go:*`, `go & rust | !x`, `'go'`, `go\`, `\"`, `<->`, `go <-> rust`, `-"`, `--go`, `go--`,
 		`ünïcödé café`, `日本語`, `x:* & y`, `a1b2*`, `3d*`, `e-mail`, `c++`, `:*`, `OR OR OR go`, `go -"a b" -c*`,
 		`the`, `the*`, `a an the of`, `-- go`, `__init__*`, `ªº*`}
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://hostile.example/feed")
 		saveThroughPoll(t, s, ws, srcs[0], []model.NewArticle{article("https://hostile.example/1", "h1", true)})
 		for _, in := range queries {
@@ -261,7 +262,7 @@ func TestSearchSurvivesHostileQueries(t *testing.T) {
 // TestSearchIndexFollowsEdits: the index follows an article's text when
 // it changes and forgets it when the article is deleted.
 func TestSearchIndexFollowsEdits(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, srcs := seed(t, s, "https://edit.example/feed")
 		ids := saveThroughPoll(t, s, ws, srcs[0], []model.NewArticle{article("https://edit.example/1", "e1", true)})
