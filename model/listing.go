@@ -81,3 +81,18 @@ func (f ListFilter) PageSize() int {
 	}
 	return min(f.Limit, MaxPageSize)
 }
+
+// SearchFilter is one full-text search of a workspace's articles.
+type SearchFilter struct {
+	// Query is in the search language of store/textquery (words, "a
+	// phrase", prefix*, -excluded, a OR b).
+	Query        string
+	SourceID     int64
+	Since, Until *time.Time
+	// MinRelevance keeps articles whose relevance score is at least this.
+	MinRelevance *float64
+	Limit        int
+}
+
+// MaxSearchResults bounds one search.
+const MaxSearchResults = 50

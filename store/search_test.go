@@ -89,13 +89,9 @@ func seedCorpus(t *testing.T, s *store.Store, c searchCorpus) (*model.Workspace,
 	return ws, srcs[0], keys
 }
 
-func search(t *testing.T, s *store.Store, wsID int64, query string, f store.SearchFilter) []model.SearchHit {
+func search(t *testing.T, s *store.Store, wsID int64, query string, f model.SearchFilter) []model.SearchHit {
 	t.Helper()
-	q, err := textquery.Parse(query)
-	if err != nil {
-		t.Fatalf("parse %q: %v", query, err)
-	}
-	f.Query = q
+	f.Query = query
 	hits, err := s.Search(context.Background(), wsID, f)
 	if err != nil {
 		t.Fatalf("search %q: %v", query, err)
@@ -117,7 +113,7 @@ func TestSearchQualityFloor(t *testing.T) {
 		}
 		total := 0.0
 		for _, q := range c.Queries {
-			hits := search(t, s, ws.ID, q.Query, store.SearchFilter{Limit: 5})
+			hits := search(t, s, ws.ID, q.Query, model.SearchFilter{Limit: 5})
 			relevant := map[string]bool{}
 			for _, k := range q.Relevant {
 				relevant[k] = true
@@ -169,7 +165,7 @@ func TestSearchSyntaxAndFilters(t *testing.T) {
 			{`zebra`, nil, []string{"go-release"}},
 		}
 		for _, tc := range cases {
-			got := ids(search(t, s, ws.ID, tc.query, store.SearchFilter{Limit: 50}))
+			got := ids(search(t, s, ws.ID, tc.query, model.SearchFilter{Limit: 50}))
 			for _, k := range tc.want {
 				if !got[keys[k]] {
 					t.Errorf("%s: %s not found", tc.query, k)
@@ -182,7 +178,7 @@ func TestSearchSyntaxAndFilters(t *testing.T) {
 			}
 		}
 
-		hits := search(t, s, ws.ID, "tsvector", store.SearchFilter{})
+		hits := search(t, s, ws.ID, "tsvector", model.SearchFilter{})
 		if len(hits) != 1 || hits[0].ID != keys["pg-fts"] || !strings.Contains(hits[0].Snippet, "**tsvector**") ||
 			hits[0].Summary == "" || hits[0].URL != "https://corpus.example/pg-fts" || hits[0].SourceID == nil || *hits[0].SourceID != src.ID {
 			t.Fatalf("tsvector: %+v, want pg-fts with the match highlighted in its snippet", hits)
@@ -193,27 +189,27 @@ func TestSearchSyntaxAndFilters(t *testing.T) {
 
 		// Filters: relevance, source, time.
 		minRel := 0.5
-		for _, h := range search(t, s, ws.ID, "release", store.SearchFilter{MinRelevance: &minRel, Limit: 50}) {
+		for _, h := range search(t, s, ws.ID, "release", model.SearchFilter{MinRelevance: &minRel, Limit: 50}) {
 			if h.Relevance < minRel {
 				t.Errorf("min relevance 0.5: got %v", h.Relevance)
 			}
 		}
-		if hits := search(t, s, ws.ID, "release", store.SearchFilter{SourceID: src.ID + 1000}); len(hits) != 0 {
+		if hits := search(t, s, ws.ID, "release", model.SearchFilter{SourceID: src.ID + 1000}); len(hits) != 0 {
 			t.Errorf("another source: %d hits", len(hits))
 		}
 		future := time.Now().Add(time.Hour)
-		if hits := search(t, s, ws.ID, "release", store.SearchFilter{Since: &future}); len(hits) != 0 {
+		if hits := search(t, s, ws.ID, "release", model.SearchFilter{Since: &future}); len(hits) != 0 {
 			t.Errorf("since the future: %d hits", len(hits))
 		}
 
 		// The workspace the SQLite index keeps as a token is not text.
-		if hits := search(t, s, ws.ID, fmt.Sprintf("w%d", ws.ID), store.SearchFilter{}); len(hits) != 0 {
+		if hits := search(t, s, ws.ID, fmt.Sprintf("w%d", ws.ID), model.SearchFilter{}); len(hits) != 0 {
 			t.Errorf("the workspace's token as a query: %d hits, want none", len(hits))
 		}
 
 		// Another workspace sees none of it.
 		other, _ := s.CreateWorkspace(context.Background(), "other-"+t.Name(), model.RelevanceProfile{})
-		if hits := search(t, s, other.ID, "release", store.SearchFilter{}); len(hits) != 0 {
+		if hits := search(t, s, other.ID, "release", model.SearchFilter{}); len(hits) != 0 {
 			t.Errorf("another workspace: %d hits", len(hits))
 		}
 
@@ -245,11 +241,10 @@ func TestSearchSurvivesHostileQueries(t *testing.T) {
 		ws, srcs := seed(t, s, "https://hostile.example/feed")
 		saveThroughPoll(t, s, ws, srcs[0], []model.NewArticle{article("https://hostile.example/1", "h1", true)})
 		for _, in := range queries {
-			q, err := textquery.Parse(in)
-			if err != nil {
+			if _, err := textquery.Parse(in); err != nil {
 				continue
 			}
-			if _, err := s.Search(context.Background(), ws.ID, store.SearchFilter{Query: q}); err != nil {
+			if _, err := s.Search(context.Background(), ws.ID, model.SearchFilter{Query: in}); err != nil {
 				t.Errorf("search %q: %v", in, err)
 			}
 			if _, err := s.ListContentItems(context.Background(), ws.ID, model.ListFilter{Query: in}); err != nil {
@@ -270,16 +265,16 @@ func TestSearchIndexFollowsEdits(t *testing.T) {
 		if _, err := s.DB().ExecContext(ctx, s.DB().Rebind(`UPDATE feed_articles SET content_markdown = ? WHERE id = ?`), "quokka sighting", id); err != nil {
 			t.Fatal(err)
 		}
-		if hits := search(t, s, ws.ID, "quokka", store.SearchFilter{}); len(hits) != 1 {
+		if hits := search(t, s, ws.ID, "quokka", model.SearchFilter{}); len(hits) != 1 {
 			t.Errorf("after an edit: %d hits for the new word", len(hits))
 		}
-		if hits := search(t, s, ws.ID, "body", store.SearchFilter{}); len(hits) != 0 {
+		if hits := search(t, s, ws.ID, "body", model.SearchFilter{}); len(hits) != 0 {
 			t.Errorf("after an edit: %d hits for the old word", len(hits))
 		}
 		if _, err := s.DB().ExecContext(ctx, fmt.Sprintf(`DELETE FROM feed_articles WHERE id = %d`, id)); err != nil {
 			t.Fatal(err)
 		}
-		if hits := search(t, s, ws.ID, "quokka", store.SearchFilter{}); len(hits) != 0 {
+		if hits := search(t, s, ws.ID, "quokka", model.SearchFilter{}); len(hits) != 0 {
 			t.Errorf("after a delete: %d hits", len(hits))
 		}
 	})

@@ -68,7 +68,7 @@ func BenchmarkKnownArticles(b *testing.B) {
 				st0, rt0 := d.statements(b), d.roundTrips()
 				b.ResetTimer()
 				for b.Loop() {
-					k, err := d.model.KnownArticles(ctx, 1, 1, urls, guids)
+					k, err := d.store.KnownArticles(ctx, 1, 1, urls, guids)
 					if err != nil {
 						b.Fatal(err)
 					}
