@@ -130,15 +130,7 @@ func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := page[model.WebhookDelivery]{Items: items}
-	if out.Items == nil {
-		out.Items = []model.WebhookDelivery{}
-	}
-	if len(items) > 0 && len(items) >= f.Limit {
-		c := items[len(items)-1].ID
-		out.NextCursor = &c
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, newPage(items, f.Limit, func() string { return items[len(items)-1].ID }))
 	return nil
 }
 
