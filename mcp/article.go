@@ -59,17 +59,9 @@ type ArticleOutput struct {
 	SummarySource string `json:"summary_source,omitempty" jsonschema:"extractive: the sentences that best stand for the article, chosen when it was stored; feed: the summary the feed gave; lead: the article's first sentences, for want of either"`
 }
 
-func (h *handlers) getArticle(ctx context.Context, req *sdk.CallToolRequest, in ArticleInput) (*sdk.CallToolResult, ArticleOutput, error) {
-	out, err := h.doGetArticle(ctx, req, in)
-	if err != nil {
-		return nil, ArticleOutput{}, h.toolError(ctx, "get_article", err)
-	}
-	// The text itself, readable as it is; the structured answer has the
-	// rest.
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out.Text}}}, out, nil
-}
+func (o ArticleOutput) readableText() string { return o.Text }
 
-func (h *handlers) doGetArticle(ctx context.Context, req *sdk.CallToolRequest, in ArticleInput) (ArticleOutput, error) {
+func (h *handlers) getArticle(ctx context.Context, req *sdk.CallToolRequest, in ArticleInput) (ArticleOutput, error) {
 	if in.Level == "" {
 		in.Level = LevelSummary
 	}

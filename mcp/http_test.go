@@ -28,7 +28,7 @@ type heldSearch struct {
 	cancelled atomic.Int32
 }
 
-func (h *heldSearch) Search(ctx context.Context, _ int64, _ store.SearchFilter) ([]model.SearchHit, error) {
+func (h *heldSearch) Search(ctx context.Context, _ int64, _ model.SearchFilter) ([]model.SearchHit, error) {
 	h.runs.Add(1)
 	h.started <- struct{}{}
 	select {

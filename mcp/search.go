@@ -7,7 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store/textquery"
 )
 
@@ -50,17 +50,12 @@ type SearchOutput struct {
 // has the whole of it.
 const summaryChars = 600
 
-func (h *handlers) search(ctx context.Context, req *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
-	out, err := h.doSearch(ctx, req, in)
-	return nil, out, h.toolError(ctx, "search", err)
-}
-
-func (h *handlers) doSearch(ctx context.Context, req *sdk.CallToolRequest, in SearchInput) (SearchOutput, error) {
-	q, err := textquery.Parse(in.Query)
-	if err != nil {
+func (h *handlers) search(ctx context.Context, req *sdk.CallToolRequest, in SearchInput) (SearchOutput, error) {
+	if _, err := textquery.Parse(in.Query); err != nil {
 		return SearchOutput{}, userErrorf("invalid query: %v", err)
 	}
-	f := store.SearchFilter{Query: q, SourceID: in.SourceID, MinRelevance: in.MinRelevance, Limit: in.Limit}
+	f := model.SearchFilter{Query: in.Query, SourceID: in.SourceID, MinRelevance: in.MinRelevance, Limit: in.Limit}
+	var err error
 	if f.Since, err = parseTime(in.Since, "since", false); err != nil {
 		return SearchOutput{}, err
 	}

@@ -23,14 +23,13 @@ import (
 	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Store is what the MCP server reads itself; workspaces and sources go
 // through the source service. *store.Store satisfies it.
 type Store interface {
 	auth.TokenLookup
-	Search(ctx context.Context, workspaceID int64, f store.SearchFilter) ([]model.SearchHit, error)
+	Search(ctx context.Context, workspaceID int64, f model.SearchFilter) ([]model.SearchHit, error)
 	GetArticle(ctx context.Context, workspaceID, id int64) (*model.FeedArticle, error)
 	GetContentItem(ctx context.Context, workspaceID, id int64) (*model.ContentItemView, error)
 	ListItemRefs(ctx context.Context, workspaceID, cursor int64, limit int) ([]model.ItemRef, error)

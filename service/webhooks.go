@@ -10,7 +10,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/webhooks"
 )
 
@@ -23,7 +22,7 @@ type WebhookStore interface {
 	ListWebhooks(ctx context.Context, workspaceID int64) ([]model.Webhook, error)
 	SetWebhookActive(ctx context.Context, workspaceID, id int64, active bool, reason string) (*model.Webhook, error)
 	DeleteWebhook(ctx context.Context, workspaceID, id int64) error
-	ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f store.DeliveryFilter) ([]model.WebhookDelivery, error)
+	ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f model.DeliveryFilter) ([]model.WebhookDelivery, error)
 }
 
 // AddressPolicy decides whether a URL's host may be reached on our
@@ -201,7 +200,7 @@ func (s *Service) DeleteWebhook(ctx context.Context, workspaceID, id int64) erro
 const MaxDeliveryPage = 200
 
 // ListDeliveries returns a page of a webhook's delivery log, newest first.
-func (s *Service) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f store.DeliveryFilter) ([]model.WebhookDelivery, error) {
+func (s *Service) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f model.DeliveryFilter) ([]model.WebhookDelivery, error) {
 	st, err := s.webhooksStore()
 	if err != nil {
 		return nil, err

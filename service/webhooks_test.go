@@ -12,7 +12,6 @@ import (
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/sources/fetch"
-	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/webhooks"
 )
 
@@ -59,7 +58,7 @@ func (m *memWebhooks) DeleteWebhook(_ context.Context, ws, id int64) error {
 	return fmt.Errorf("webhook %d: %w", id, model.ErrNotFound)
 }
 
-func (m *memWebhooks) ListDeliveries(context.Context, int64, int64, store.DeliveryFilter) ([]model.WebhookDelivery, error) {
+func (m *memWebhooks) ListDeliveries(context.Context, int64, int64, model.DeliveryFilter) ([]model.WebhookDelivery, error) {
 	return nil, nil
 }
 

@@ -20,7 +20,7 @@ const articleBatch = 200
 func (s *Store) SavePoll(ctx context.Context, p model.PollSave) (model.SaveCounts, error) {
 	c, err := s.savePoll(ctx, cleaned(p))
 	s.noteWrite(ctx, "saving polls", err)
-	return c, err
+	return c, refused(err)
 }
 
 // savePoll is the one transaction of a poll, its steps in order. A write

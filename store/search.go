@@ -5,24 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store/textquery"
 )
-
-// SearchFilter is one full-text search of a workspace's articles.
-type SearchFilter struct {
-	Query        textquery.Query
-	SourceID     int64
-	Since, Until *time.Time
-	// MinRelevance keeps articles whose relevance score is at least this.
-	MinRelevance *float64
-	Limit        int
-}
-
-// MaxSearchResults bounds one search.
-const MaxSearchResults = 50
 
 // snippetWindow is how many characters of a result's summary and body
 // its snippet is looked for in, and snippetWords how many words the
@@ -61,9 +47,14 @@ type searchRow struct {
 // rows kept only and a window of it, snippets are built here in one pass
 // over those windows, and the search runs in a search slot (at most half
 // the connection pool) under the search deadline; it stops when ctx ends.
-func (s *Store) Search(ctx context.Context, workspaceID int64, f SearchFilter) ([]model.SearchHit, error) {
-	lf := ListFilter{SourceID: f.SourceID, Since: f.Since, Until: f.Until, MinScore: f.MinRelevance}
-	where, args, err := lf.where(workspaceID, "a", "a", "created_at", s.d)
+// A query that cannot be searched is an error wrapping *textquery.Error.
+func (s *Store) Search(ctx context.Context, workspaceID int64, f model.SearchFilter) ([]model.SearchHit, error) {
+	tq, err := textquery.Parse(f.Query)
+	if err != nil {
+		return nil, fmt.Errorf("search %q: %w", f.Query, err)
+	}
+	lf := model.ListFilter{SourceID: f.SourceID, Since: f.Since, Until: f.Until, MinScore: f.MinRelevance}
+	where, args, err := filterWhere(lf, workspaceID, "a", "a", "created_at", s.d)
 	if err != nil {
 		return nil, err
 	}
@@ -71,9 +62,9 @@ func (s *Store) Search(ctx context.Context, workspaceID int64, f SearchFilter) (
 	if limit <= 0 {
 		limit = 10
 	}
-	limit = min(limit, MaxSearchResults)
+	limit = min(limit, model.MaxSearchResults)
 	filtered := f.SourceID != 0 || f.Since != nil || f.Until != nil || f.MinRelevance != nil
-	q, qargs := s.d.search(f.Query, workspaceID, where, args, filtered, limit)
+	q, qargs := s.d.search(tq, workspaceID, where, args, filtered, limit)
 	var rows []searchRow
 	err = s.searching(ctx, func(ctx context.Context) error {
 		return s.db.SelectContext(ctx, &rows, s.q(q), qargs...)
@@ -81,7 +72,7 @@ func (s *Store) Search(ctx context.Context, workspaceID int64, f SearchFilter) (
 	if err != nil {
 		return nil, fmt.Errorf("search articles of workspace %d: %w", workspaceID, err)
 	}
-	h := f.Query.Highlighter(s.stemmer())
+	h := tq.Highlighter(s.stemmer())
 	hits := make([]model.SearchHit, len(rows))
 	for i, r := range rows {
 		hits[i] = r.SearchHit

@@ -41,12 +41,12 @@ var hostileQueries = map[string]string{
 // window of each result, never its whole body: a megabyte article costs
 // what a 16 KB one does. Counted in bytes, not time.
 func TestSearchWorkIsBounded(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://hostile.example/feed")
 		saveThroughPoll(t, s, ws, srcs[0], hostileArticles())
 		for name, in := range hostileQueries {
 			before := s.SearchBytesExamined()
-			hits := search(t, s, ws.ID, in, store.SearchFilter{Limit: 50})
+			hits := search(t, s, ws.ID, in, model.SearchFilter{Limit: 50})
 			examined := s.SearchBytesExamined() - before
 			want := 3
 			if strings.HasPrefix(name, "alpha") {

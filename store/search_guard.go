@@ -63,7 +63,7 @@ func (s *Store) searching(parent context.Context, run func(ctx context.Context) 
 
 // listing runs a listing's statement, under the search guard when its
 // filter searches text (q=).
-func (s *Store) listing(ctx context.Context, f ListFilter, run func(ctx context.Context) error) error {
+func (s *Store) listing(ctx context.Context, f model.ListFilter, run func(ctx context.Context) error) error {
 	if strings.TrimSpace(f.Query) == "" {
 		return run(ctx)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/feedpoller/feedpoller/internal/testdb"
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // TestSearchMigrationIndexesStoredArticles: articles stored before the
@@ -28,7 +28,7 @@ func TestSearchMigrationIndexesStoredArticles(t *testing.T) {
 			if _, err := s.Migrate(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if hits := search(t, s, ws, "armadillo", store.SearchFilter{}); len(hits) != 1 {
+			if hits := search(t, s, ws, "armadillo", model.SearchFilter{}); len(hits) != 1 {
 				t.Fatalf("after the migration: %d hits for an article stored before it, want 1", len(hits))
 			}
 		})

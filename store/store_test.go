@@ -15,14 +15,8 @@ import (
 
 func TestMain(m *testing.M) { testdb.Main(m) }
 
-func forEachDialect(t *testing.T, f func(t *testing.T, s *store.Store)) {
-	for _, d := range testdb.Dialects {
-		t.Run(d, func(t *testing.T) { f(t, testdb.Store(t, d)) })
-	}
-}
-
 func TestMigrateTwiceIsNoop(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		applied, err := s.Migrate(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -55,7 +49,7 @@ func seed(t *testing.T, s *store.Store, urls ...string) (*model.Workspace, []*mo
 }
 
 func TestSourceUniquePerWorkspace(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, _ := seed(t, s, "https://example.com/feed")
 		err := s.CreateSource(context.Background(), &model.FeedSource{WorkspaceID: ws.ID, URL: "https://example.com/feed",
 			SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30})
@@ -66,7 +60,7 @@ func TestSourceUniquePerWorkspace(t *testing.T) {
 }
 
 func TestClaimLeasesAndSkipsClaimed(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		seed(t, s, "https://a.example/1", "https://a.example/2", "https://a.example/3")
 		first, err := s.ClaimDue(ctx, "a", 2, time.Minute)
@@ -92,7 +86,7 @@ func TestClaimLeasesAndSkipsClaimed(t *testing.T) {
 }
 
 func TestConcurrentClaimsNeverOverlap(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		urls := make([]string, 60)
 		for i := range urls {
@@ -139,7 +133,7 @@ func article(url, hash string, promote bool) model.NewArticle {
 }
 
 func TestSavePollDedupsAndPromotes(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, srcs := seed(t, s, "https://f.example/a", "https://f.example/b")
 		claimed, _ := s.ClaimDue(ctx, "me", 10, time.Minute)
@@ -176,7 +170,7 @@ func TestSavePollDedupsAndPromotes(t *testing.T) {
 		if c := save(srcs[1], article("https://z/1", "h3", true)); c.New != 1 || c.Duplicate != 0 || c.ContentDuplicates != 1 {
 			t.Fatalf("one item of known content: %+v, want new 1 and duplicate 0 (the counts add up to the items)", c)
 		}
-		items, err := s.ListContentItems(ctx, ws.ID, store.ListFilter{})
+		items, err := s.ListContentItems(ctx, ws.ID, model.ListFilter{})
 		if err != nil || len(items) != 2 {
 			t.Fatalf("content items: %v %d", err, len(items))
 		}
@@ -191,7 +185,7 @@ func TestSavePollDedupsAndPromotes(t *testing.T) {
 		if len(runs) != 2 || runs[1].ItemsNew != 1 || runs[1].ItemsDuplicate != 1 || runs[0].ItemsNew != 1 || runs[0].ItemsDuplicate != 0 {
 			t.Fatalf("poll runs: %+v", runs)
 		}
-		arts, _ := s.ListArticles(ctx, ws.ID, store.ListFilter{Query: "x/2"})
+		arts, _ := s.ListArticles(ctx, ws.ID, model.ListFilter{Query: "x/2"})
 		if len(arts) != 1 {
 			t.Fatalf("text query found %d articles", len(arts))
 		}
@@ -199,7 +193,7 @@ func TestSavePollDedupsAndPromotes(t *testing.T) {
 }
 
 func TestFailuresPauseAndReactivationResets(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, srcs := seed(t, s, "https://dead.example/feed")
 		for i := 0; i < model.MaxConsecutiveFailures; i++ {
@@ -239,7 +233,7 @@ func TestFailuresPauseAndReactivationResets(t *testing.T) {
 }
 
 func TestTokens(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, _ := seed(t, s)
 		tok, err := s.CreateToken(ctx, &ws.ID, "ci", "secret-1")

@@ -124,19 +124,9 @@ func (s *Store) DeleteWebhook(ctx context.Context, workspaceID, id int64) error 
 	return byID(res, err, "delete webhook", "webhook", id)
 }
 
-// DeliveryFilter selects a page of a webhook's delivery log.
-type DeliveryFilter struct {
-	// Status is pending, delivered or failed; empty: all.
-	Status string
-	// Before is the id of the last delivery of the previous page: the
-	// page holds older ones. Delivery ids sort by creation time.
-	Before string
-	Limit  int
-}
-
 // ListDeliveries returns a page of the webhook's delivery log, newest
 // first. The webhook must belong to the workspace (model.ErrNotFound otherwise).
-func (s *Store) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f DeliveryFilter) ([]model.WebhookDelivery, error) {
+func (s *Store) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f model.DeliveryFilter) ([]model.WebhookDelivery, error) {
 	if _, err := s.GetWebhook(ctx, workspaceID, webhookID); err != nil {
 		return nil, err
 	}

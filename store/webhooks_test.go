@@ -105,7 +105,7 @@ func deliveries(t *testing.T, s *store.Store) []storedDelivery {
 // poll that lost its lease; each payload is the content item with its
 // source, signed later exactly as stored.
 func TestSavePollQueuesDeliveries(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, srcs := seed(t, s, "https://hooks.example/feed")
 		other, _ := s.CreateWorkspace(ctx, "other", model.RelevanceProfile{})
@@ -189,7 +189,7 @@ func TestSavePollQueuesDeliveries(t *testing.T) {
 func TestDeliveriesRollBackWithThePromotion(t *testing.T) {
 	for _, table := range []string{"webhook_deliveries", "poll_runs"} {
 		t.Run("refused "+table, func(t *testing.T) {
-			forEachDialect(t, func(t *testing.T, s *store.Store) {
+			testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 				ctx := context.Background()
 				ws, srcs := seed(t, s, "https://rollback.example/feed")
 				if _, err := s.CreateWebhook(ctx, ws.ID, "https://r.example/hook", "s", []string{webhooks.EventContentItemPromoted}, 0); err != nil {
@@ -236,7 +236,7 @@ func refuseBody(dialect string) string {
 // off and on, and deleted with their delivery log; a page of the log
 // filters by status and pages by id.
 func TestWebhookRowsAndDeliveryLog(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, _ := seed(t, s)
 		other, _ := s.CreateWorkspace(ctx, "other", model.RelevanceProfile{})
@@ -274,20 +274,20 @@ func TestWebhookRowsAndDeliveryLog(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		page, err := s.ListDeliveries(ctx, ws.ID, h.ID, store.DeliveryFilter{Limit: 2})
+		page, err := s.ListDeliveries(ctx, ws.ID, h.ID, model.DeliveryFilter{Limit: 2})
 		if err != nil || len(page) != 2 || page[0].ID != "id-4" || page[1].ID != "id-3" {
 			t.Fatalf("first page %+v %v", page, err)
 		}
-		page, _ = s.ListDeliveries(ctx, ws.ID, h.ID, store.DeliveryFilter{Limit: 10, Before: "id-3"})
+		page, _ = s.ListDeliveries(ctx, ws.ID, h.ID, model.DeliveryFilter{Limit: 10, Before: "id-3"})
 		if len(page) != 3 || page[0].ID != "id-2" {
 			t.Fatalf("second page %+v", page)
 		}
-		failed, _ := s.ListDeliveries(ctx, ws.ID, h.ID, store.DeliveryFilter{Status: model.DeliveryFailed})
+		failed, _ := s.ListDeliveries(ctx, ws.ID, h.ID, model.DeliveryFilter{Status: model.DeliveryFailed})
 		if len(failed) != 2 || failed[0].FailureReason != "gave up" || failed[0].LastStatusCode == nil || *failed[0].LastStatusCode != 400 ||
 			failed[0].Attempts != 1 || failed[0].FailedAt == nil {
 			t.Fatalf("failed %+v", failed)
 		}
-		if _, err := s.ListDeliveries(ctx, other.ID, h.ID, store.DeliveryFilter{}); !errors.Is(err, model.ErrNotFound) {
+		if _, err := s.ListDeliveries(ctx, other.ID, h.ID, model.DeliveryFilter{}); !errors.Is(err, model.ErrNotFound) {
 			t.Errorf("log through another workspace: %v", err)
 		}
 		if err := s.DeleteWebhook(ctx, ws.ID, h.ID); err != nil {
@@ -306,7 +306,7 @@ func TestWebhookRowsAndDeliveryLog(t *testing.T) {
 // The failure gauges' counts: failing sources (active, some failures,
 // below the limit) and disabled ones (inactive or at the limit), by type.
 func TestCountUnhealthySources(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://u.example/ok", "https://u.example/failing", "https://u.example/limit", "https://u.example/off")
 		set := func(id int64, failures int, active bool) {
 			if _, err := s.DB().Exec(s.DB().Rebind(`UPDATE feed_sources SET consecutive_failures = ?, is_active = ? WHERE id = ?`), failures, active, id); err != nil {
@@ -335,7 +335,7 @@ func TestCountUnhealthySources(t *testing.T) {
 
 // A source keeps the category it was created with.
 func TestSourceCategory(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, _ := seed(t, s)
 		src := &model.FeedSource{WorkspaceID: ws.ID, URL: "https://c.example/feed", SourceType: model.SourceRSS, IsActive: true,
@@ -354,7 +354,7 @@ func TestSourceCategory(t *testing.T) {
 // story and each promotion queues its webhook deliveries, in the push's
 // own transaction.
 func TestSavePushPlacesStoriesAndQueuesDeliveries(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, srcs := seed(t, s, "https://push.example/feed")
 		if _, err := s.CreateWebhook(ctx, ws.ID, "https://r.example/hook", "s", []string{webhooks.EventContentItemPromoted}, 0); err != nil {

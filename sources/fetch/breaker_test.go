@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/fakeclock"
 	"github.com/feedpoller/feedpoller/sources"
 )
 
@@ -186,7 +187,7 @@ func TestRefusedAddressDoesNotTripBreaker(t *testing.T) {
 // rateLimitedSite answers 429 with retryAfter to every path limited
 // says is limited (200 to the others), fetched by a client on clock; hits
 // counts the requests that reached it.
-func rateLimitedSite(t *testing.T, clock *fakeClock, retryAfter string, limited func(path string) bool) (get func(path string) error, hits *atomic.Int32) {
+func rateLimitedSite(t *testing.T, clock *fakeclock.Clock, retryAfter string, limited func(path string) bool) (get func(path string) error, hits *atomic.Int32) {
 	hits = &atomic.Int32{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)

@@ -119,7 +119,7 @@ func (c *Client) retryWait(ctx context.Context, fe *sources.FetchError, attempt 
 		if errors.Is(fe.Err, context.Canceled) {
 			return 0, false
 		}
-		wait = sources.Backoff(c.opts.RetryBaseDelay, attempt)
+		wait = sources.RetryWait(c.opts.RetryBaseDelay, attempt)
 		// A failing server that names a pause is obeyed: wait it out when
 		// short, otherwise hand it back rather than hammer it.
 		if !fe.RetryAfter.IsZero() {
@@ -141,7 +141,7 @@ func (c *Client) retryWait(ctx context.Context, fe *sources.FetchError, attempt 
 		if wait > c.opts.MaxRetryAfterWait {
 			return 0, false
 		}
-		wait = max(wait, sources.Backoff(c.opts.RetryBaseDelay, attempt))
+		wait = max(wait, sources.RetryWait(c.opts.RetryBaseDelay, attempt))
 	default:
 		return 0, false
 	}
