@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
+	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -88,41 +88,29 @@ func tokensCreate(ctx context.Context, env *cliEnv, args []string) error {
 	if n == "" {
 		n = "created on the command line"
 	}
-	if len(n) > 200 {
-		return errors.New("--name is longer than 200 characters")
-	}
-	return withStore(ctx, env, func(st *store.Store) error {
+	// The token service makes the token as the API and the console do:
+	// one check of the workspace and of the name.
+	return withService(ctx, env, func(svc *service.Service) error {
 		var ws *int64
 		if !*admin {
-			if _, err := st.GetWorkspace(ctx, *wsID); err != nil {
-				return err
-			}
 			ws = wsID
 		}
-		secret, err := auth.NewToken()
-		if err != nil {
-			return err
-		}
-		create := st.CreateToken
-		if *readOnly {
-			create = st.CreateReadOnlyToken
-		}
-		t, err := create(ctx, ws, n, secret)
+		c, err := svc.CreateToken(ctx, ws, service.TokenSpec{Name: n, ReadOnly: *readOnly})
 		if err != nil {
 			return err
 		}
 		if *quiet {
-			fmt.Fprintln(env.stdout, secret)
+			fmt.Fprintln(env.stdout, c.Secret)
 			return nil
 		}
 		scope := "admin token"
 		if ws != nil {
 			scope = fmt.Sprintf("token of workspace %d", *ws)
 		}
-		if t.ReadOnly {
+		if c.Token.ReadOnly {
 			scope = "read-only " + scope
 		}
-		fmt.Fprintf(env.stdout, "%s %d %q created; store it now, it is not shown again:\n%s\n", scope, t.ID, t.Name, secret)
+		fmt.Fprintf(env.stdout, "%s %d %q created; store it now, it is not shown again:\n%s\n", scope, c.Token.ID, c.Token.Name, c.Secret)
 		return nil
 	})
 }
