@@ -2,6 +2,7 @@ package chaos
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,11 +105,11 @@ func TestDatabaseOutage(t *testing.T) {
 	// which then rightly earns a second line.
 	troubled := time.Since(down)
 	if n, most := d.LogLines(outageLine), 1+int(troubled/time.Minute); n < 1 || n > most {
-		t.Errorf("the outage was logged %d times, want 1 to %d (trouble lasted at most %v and hit %d polls and several ticks)",
-			n, most, troubled.Round(time.Second), failedPolls)
+		t.Errorf("the outage was logged %d times, want 1 to %d (trouble lasted at most %v and hit %d polls and several ticks):\n%s",
+			n, most, troubled.Round(time.Second), failedPolls, linesWith(d.Output(), outageLine, recoveredLine))
 	}
 	if n := d.LogLines(recoveredLine); n != 1 {
-		t.Errorf("the recovery was logged %d times, want once", n)
+		t.Errorf("the recovery was logged %d times, want once:\n%s", n, linesWith(d.Output(), outageLine, recoveredLine))
 	}
 	if n := sql.int(`SELECT COUNT(*) FROM feed_sources WHERE consecutive_failures <> 0 OR last_polled_status NOT IN ('ok', 'not_modified')`); n != 0 {
 		t.Errorf("%d sources counted the outage as their failure", n)
@@ -121,4 +122,18 @@ func TestDatabaseOutage(t *testing.T) {
 		t.Errorf("%d redone polls stored the %d new items, want %d", n, after-before, feeds)
 	}
 	sql.checkStoredWhole(ws, ids, after)
+}
+
+// linesWith returns the lines of out that hold one of subs.
+func linesWith(out string, subs ...string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(out, "\n") {
+		for _, s := range subs {
+			if strings.Contains(line, s) {
+				b.WriteString(line + "\n")
+				break
+			}
+		}
+	}
+	return b.String()
 }

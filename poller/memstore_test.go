@@ -2,6 +2,7 @@ package poller_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -24,6 +25,9 @@ type memStore struct {
 	known    model.Known
 	// releaseErr fails ReleaseLeases.
 	releaseErr error
+	// saveUntilDone makes SavePoll wait for its context's end and fail as
+	// a driver does when a statement is cancelled.
+	saveUntilDone bool
 }
 
 func (m *memStore) CountDue(context.Context) (int, error) {
@@ -73,7 +77,11 @@ func (m *memStore) ReleaseLeases(_ context.Context, _ string, ids []int64) error
 	return nil
 }
 
-func (m *memStore) SavePoll(_ context.Context, p model.PollSave) (model.SaveCounts, error) {
+func (m *memStore) SavePoll(ctx context.Context, p model.PollSave) (model.SaveCounts, error) {
+	if m.saveUntilDone {
+		<-ctx.Done()
+		return model.SaveCounts{}, errors.New("save poll: pq: canceling statement due to user request")
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.saves = append(m.saves, p)

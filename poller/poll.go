@@ -173,6 +173,12 @@ func (p *Poller) finish(ctx context.Context, src model.FeedSource, save model.Po
 		p.decide(src, &save.Source, obs, now)
 		counts, err = p.save(wctx, &save, start)
 	}
+	// A save cut short by the lease's own end is the lease running out
+	// (a slow or loaded machine), not the database failing: it must not
+	// open or prolong an outage.
+	if err != nil && wctx.Err() != nil && !errors.Is(err, model.ErrLeaseLost) {
+		err = fmt.Errorf("%w: the save did not finish before the lease's end: %w", model.ErrLeaseLost, err)
+	}
 	if errors.Is(err, model.ErrLeaseLost) {
 		p.log.Warn("poll not recorded: its lease ran out or the source was deleted", "source_id", src.ID,
 			"err", err, "ms", time.Since(start).Milliseconds())

@@ -117,3 +117,34 @@ func TestLeaseNotGivenBackIsLogged(t *testing.T) {
 		t.Errorf("log:\n%s\nwant one warning naming the error", logs)
 	}
 }
+
+// TestSaveCutByTheLeaseIsNoOutage: a save still running when the poll's
+// lease ends (a loaded machine) is a poll not recorded because its lease
+// ran out, never logged as the database being unavailable.
+func TestSaveCutByTheLeaseIsNoOutage(t *testing.T) {
+	st := &memStore{due: dueSources(1), saveUntilDone: true}
+	f := &stubFetcher{items: []sources.FeedItem{{URL: "https://news.example.com/1", Title: "One", ContentHTML: "<p>One.</p>"}}}
+	var buf syncBuffer
+	o := testOptions(st, "mem")
+	o.Workers, o.BatchSize, o.Lease = 1, 1, time.Second
+	o.Log = slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	o.Fetchers = map[string]poller.Fetcher{model.SourceRSS: f}
+	p, err := poller.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pollErr error
+	if err := p.PollDue(context.Background(), func(_ model.PollOutcome, err error) { pollErr = err }); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(pollErr, model.ErrLeaseLost) {
+		t.Errorf("poll error %v, want the lease lost", pollErr)
+	}
+	log := buf.String()
+	if strings.Contains(log, "database unavailable") {
+		t.Errorf("a save cut by the lease was logged as an outage:\n%s", log)
+	}
+	if !strings.Contains(log, "lease ran out") {
+		t.Errorf("the log does not say the lease ran out:\n%s", log)
+	}
+}
