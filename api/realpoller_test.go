@@ -24,7 +24,7 @@ func withRealPoller(logs *syncBuffer) envOption {
 		client := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1, RetryBaseDelay: -1,
 			Timeout: 10 * time.Second, Logger: slog.New(slog.DiscardHandler)})
 		po := poller.DefaultOptions()
-		po.Store, po.Owner, po.Jitter = o.Store, "api-poller", 0
+		po.Store, po.Owner, po.Jitter = o.Store, "api-poller", -1
 		po.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client}}
 		po.Log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		p, err := poller.New(po)

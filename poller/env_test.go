@@ -17,7 +17,6 @@ import (
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
-	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/store"
@@ -191,7 +190,7 @@ func newPoller(t *testing.T, st *store.Store, owner string, changes ...func(*pol
 	client := fetch.New(fo)
 	t.Cleanup(client.CloseIdleConnections)
 	po.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client}}
-	po.Pages = pipeline.HTTPPages{Client: client}
+	po.Pipeline.Pages = client
 	p, err := poller.New(po)
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +202,7 @@ func newPoller(t *testing.T, st *store.Store, owner string, changes ...func(*pol
 // polls are exact.
 func testOptions(st poller.Store, owner string) poller.Options {
 	o := poller.DefaultOptions()
-	o.Store, o.Owner, o.Jitter = st, owner, 0
+	o.Store, o.Owner, o.Jitter = st, owner, -1
 	return o
 }
 

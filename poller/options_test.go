@@ -4,24 +4,24 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/feedpoller/feedpoller/poller"
+	"github.com/feedpoller/feedpoller/poller/pipeline"
 )
 
-// TestNewRefusesUnusableOptions: New takes the options it is given or
-// says what is wrong with them; it fills in no defaults (those are
-// DefaultOptions).
-func TestNewRefusesUnusableOptions(t *testing.T) {
+// TestNewOptions: a zero field takes its default, a negative one means
+// none where none is a setting, and the rest is refused naming the field.
+func TestNewOptions(t *testing.T) {
 	if _, err := poller.New(testOptions(&memStore{}, "ok")); err != nil {
 		t.Fatalf("the defaults: %v", err)
 	}
-	_, err := poller.New(poller.Options{Store: &memStore{}})
-	for _, want := range []string{`Schedule ""`, "Workers must be more than 0", "BatchSize must be more than 0",
-		"Lease must be more than 0", "MaxBackoff must be more than 0", "UnconditionalEvery must be more than 0",
-		"MaxMarkdownBytes must be more than 0"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("zero options: err %v, want it to say %q", err, want)
-		}
+	if _, err := poller.New(poller.Options{Store: &memStore{}}); err != nil {
+		t.Fatalf("zero options take the defaults: %v", err)
+	}
+	def := poller.DefaultOptions()
+	if def.Workers != poller.DefaultWorkers || def.Lease != poller.DefaultLease || def.Pipeline.MinWords != pipeline.DefaultMinWords {
+		t.Errorf("DefaultOptions %+v", def)
 	}
 	tests := []struct {
 		name   string
@@ -30,10 +30,12 @@ func TestNewRefusesUnusableOptions(t *testing.T) {
 	}{
 		{"no store", func(o *poller.Options) { o.Store = nil }, "a store is required"},
 		{"bad schedule", func(o *poller.Options) { o.Schedule = "every minute" }, `Schedule "every minute"`},
-		{"jitter over 1", func(o *poller.Options) { o.Jitter = 1.5 }, "Jitter 1.5 must be between 0 and 1"},
-		{"jitter NaN", func(o *poller.Options) { o.Jitter = math.NaN() }, "Jitter NaN must be between 0 and 1"},
-		{"negative grace", func(o *poller.Options) { o.ShutdownGrace = -1 }, "ShutdownGrace -1ns is negative"},
-		{"negative min words", func(o *poller.Options) { o.MinWords = -1 }, "MinWords -1 is negative"},
+		{"jitter over 1", func(o *poller.Options) { o.Jitter = 1.5 }, "Jitter 1.5 is above 1"},
+		{"jitter NaN", func(o *poller.Options) { o.Jitter = math.NaN() }, "Jitter NaN is above 1"},
+		{"negative workers", func(o *poller.Options) { o.Workers = -1 }, "Workers -1 is negative"},
+		{"ceiling below floor", func(o *poller.Options) { o.Floor, o.Ceiling = time.Hour, time.Minute }, "Ceiling 1m0s is below Floor 1h0m0s"},
+		{"pipeline", func(o *poller.Options) { o.Pipeline.MaxMarkdownBytes = -1 }, "MaxMarkdownBytes -1 is negative"},
+		{"stories", func(o *poller.Options) { o.Pipeline.StoryOptions.Threshold = 2 }, "Threshold 2 is outside (0, 1]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,11 +46,11 @@ func TestNewRefusesUnusableOptions(t *testing.T) {
 			}
 		})
 	}
-	// Zero is a choice, not a gap, where it means something: no grace,
-	// no minimum, no page fetches, no jitter.
-	o := testOptions(&memStore{}, "zeros")
-	o.ShutdownGrace, o.MinWords, o.MaxArticleFetches, o.Jitter = 0, 0, 0, 0
+	// None is a choice where it means something: no grace, no minimum,
+	// no page fetches, no jitter.
+	o := testOptions(&memStore{}, "none")
+	o.ShutdownGrace, o.Pipeline.MinWords, o.Pipeline.MaxArticleFetches, o.Jitter = -1, -1, -1, -1
 	if _, err := poller.New(o); err != nil {
-		t.Fatalf("zeros that mean something: %v", err)
+		t.Fatalf("negatives that mean none: %v", err)
 	}
 }

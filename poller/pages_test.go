@@ -8,7 +8,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
-	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/rss"
 )
@@ -26,7 +25,7 @@ func breakerEnv(t *testing.T, feeds int, pageStatus int) (*env, []*model.FeedSou
 	opts := testOptions(e.store, "breaker-test")
 	opts.Workers, opts.BatchSize = 1, 100
 	opts.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client}}
-	opts.Pages = pipeline.HTTPPages{Client: client}
+	opts.Pipeline.Pages = client
 	p, err := poller.New(opts)
 	if err != nil {
 		t.Fatal(err)

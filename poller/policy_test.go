@@ -88,8 +88,8 @@ func newPolicyEnv(t *testing.T, dialect string) *policyEnv {
 		model.SourceRSS: &rss.Fetcher{Client: native},
 		model.SourceWeb: &web.Fetcher{Client: native, Firecrawl: fc, RespectRobots: true, Log: slog.New(slog.DiscardHandler)},
 	}
-	opts.Pages = pipeline.HTTPPages{Client: native}
-	opts.Render = pipeline.FirecrawlPages{Client: fc}
+	opts.Pipeline.Pages = native
+	opts.Pipeline.Render = fc
 	opts.Log = slog.New(slog.DiscardHandler)
 	e.poller, err = poller.New(opts)
 	if err != nil {

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/poller/schedule"
@@ -42,95 +41,154 @@ type Store interface {
 	model.StoryView
 }
 
-// Options configures a Poller. Start from DefaultOptions: New refuses
-// values it cannot work with rather than replacing them.
+// Defaults of Options' zero fields; the scheduling bounds' are
+// poller/schedule's, the per-item limits' poller/pipeline's.
+const (
+	DefaultSchedule           = "@every 1m"
+	DefaultWorkers            = 8
+	DefaultBatchSize          = 100
+	DefaultLease              = 10 * time.Minute
+	DefaultShutdownGrace      = 30 * time.Second
+	DefaultJitter             = 0.1
+	DefaultUnconditionalEvery = 24 * time.Hour
+)
+
+// Options configures a Poller. A zero field takes its default; where
+// "none" is a setting of its own, a negative value says it.
 type Options struct {
+	// Store is the database; required.
 	Store Store
 	// Fetchers by source type; a type with none is recorded as not supported.
 	Fetchers map[string]Fetcher
-	// Pages fetches article pages (cascade tier 2); nil skips that tier.
-	Pages pipeline.PageFetcher
-	// Render fetches a page through a JavaScript-capable renderer
-	// (Firecrawl); nil skips that tier.
-	Render pipeline.PageFetcher
-	// Schedule is the cron spec of the tick.
+	// Pipeline configures the per-item pipeline: the article-page and
+	// render fetchers, the word and page limits, the Markdown cap, the
+	// story options. The poller gives it Store for its lookups and Log.
+	Pipeline pipeline.Options
+	// Schedule is the cron spec of the tick (default @every 1m).
 	Schedule string
-	// Workers bounds polls in flight.
+	// Workers bounds polls in flight (default 8).
 	Workers int
-	// BatchSize is how many sources one claim takes.
+	// BatchSize is how many sources one claim takes (default 100).
 	BatchSize int
 	// Lease is how long a claimed source stays ours before another
-	// replica may take it. It also bounds a poll: fetching stops a fifth
-	// of the lease (at most 30s) before it ends, and a poll saved after
-	// its lease ended is discarded, so no source is ever polled twice at
-	// once.
+	// replica may take it (default 10m). It also bounds a poll: fetching
+	// stops a fifth of the lease (at most 30s) before it ends, and a poll
+	// saved after its lease ended is discarded, so no source is ever
+	// polled twice at once.
 	Lease time.Duration
 	// ShutdownGrace is how long in-flight polls may finish after a stop
-	// signal (0: they are cancelled at once).
+	// signal (default 30s; negative: they are cancelled at once).
 	ShutdownGrace time.Duration
-	// MinWords is what a cascade tier must reach to be accepted.
-	MinWords int
-	// MaxArticleFetches bounds tier-2 page fetches per poll (0: none).
-	MaxArticleFetches int
-	// Jitter spreads next polls by up to this share of the interval
-	// (0 to 1).
+	// Jitter spreads next polls by up to this share of the interval, at
+	// most 1 (default 0.1; negative: none).
 	Jitter float64
-	// MaxBackoff caps the failure backoff.
+	// MaxBackoff caps the failure backoff (default 24h).
 	MaxBackoff time.Duration
 	// Floor and Ceiling bound where an adaptive source's next poll, or a
-	// publisher's hint, may place it: no hint floods or stops a source.
+	// publisher's hint, may place it: no hint floods or stops a source
+	// (defaults 5m and 24h).
 	Floor, Ceiling time.Duration
 	// Safety is how often a source whose items arrive by WebSub push is
-	// still polled.
+	// still polled (default 24h).
 	Safety time.Duration
 	// Target is the detection latency the adaptive interval aims at for
 	// busy sources; Balance is how much waiting beyond it one request is
-	// worth (docs/scheduling.md).
+	// worth (docs/scheduling.md; defaults 25m and 30m).
 	Target, Balance time.Duration
 	// UnconditionalEvery is how often a source is fetched without
-	// validators.
+	// validators (default 24h).
 	UnconditionalEvery time.Duration
-	// MaxMarkdownBytes caps the Markdown stored per article (and per
-	// summary); longer content is cut at a line boundary and ends with a
-	// marker saying so.
-	MaxMarkdownBytes int
 	// Owner names this daemon in leases (default host-pid-random).
 	Owner string
 	// Metrics default to collectors registered nowhere.
 	Metrics *Metrics
 	// Log defaults to slog.Default().
 	Log *slog.Logger
-	// Stories are the threshold and window of story detection (zero
-	// values: the stories package's defaults).
-	Stories stories.Options
 	// Clock dates each poll's scheduling decision (nil: time.Now). The
 	// decision depends on the time of day (skipHours, busy hours), so
 	// tests set it to check every hour rather than the one they run at.
 	Clock func() time.Time
 }
 
-// DefaultOptions are the poller's defaults: the values config.yaml
-// documents, from which the daemon's built-in configuration is built.
-// Store and Fetchers have none.
+// DefaultOptions are the poller's defaults, the pipeline's included,
+// without its collaborators: the values config.yaml documents.
 func DefaultOptions() Options {
-	return Options{
-		Schedule:           "@every 1m",
-		Workers:            8,
-		BatchSize:          100,
-		Lease:              10 * time.Minute,
-		ShutdownGrace:      30 * time.Second,
-		MinWords:           50,
-		MaxArticleFetches:  10,
-		Jitter:             0.1,
-		MaxBackoff:         24 * time.Hour,
-		Floor:              schedule.DefaultFloor,
-		Ceiling:            schedule.DefaultCeiling,
-		Safety:             schedule.DefaultSafety,
-		Target:             schedule.DefaultTarget,
-		Balance:            schedule.DefaultBalance,
-		UnconditionalEvery: 24 * time.Hour,
-		MaxMarkdownBytes:   1 << 20,
+	o := Options{}.withDefaults()
+	o.Pipeline = pipeline.DefaultOptions()
+	return o
+}
+
+// withDefaults fills the zero fields; a negative one keeps meaning none.
+func (o Options) withDefaults() Options {
+	if o.Schedule == "" {
+		o.Schedule = DefaultSchedule
 	}
+	if o.Workers == 0 {
+		o.Workers = DefaultWorkers
+	}
+	if o.BatchSize == 0 {
+		o.BatchSize = DefaultBatchSize
+	}
+	if o.Lease == 0 {
+		o.Lease = DefaultLease
+	}
+	if o.ShutdownGrace == 0 {
+		o.ShutdownGrace = DefaultShutdownGrace
+	}
+	if o.Jitter == 0 {
+		o.Jitter = DefaultJitter
+	}
+	if o.MaxBackoff == 0 {
+		o.MaxBackoff = schedule.DefaultMaxBackoff
+	}
+	if o.Floor == 0 {
+		o.Floor = schedule.DefaultFloor
+	}
+	if o.Ceiling == 0 {
+		o.Ceiling = schedule.DefaultCeiling
+	}
+	if o.Safety == 0 {
+		o.Safety = schedule.DefaultSafety
+	}
+	if o.Target == 0 {
+		o.Target = schedule.DefaultTarget
+	}
+	if o.Balance == 0 {
+		o.Balance = schedule.DefaultBalance
+	}
+	if o.UnconditionalEvery == 0 {
+		o.UnconditionalEvery = DefaultUnconditionalEvery
+	}
+	return o
+}
+
+// check names every field New cannot work with.
+func (o Options) check() []string {
+	var errs []string
+	if o.Store == nil {
+		errs = append(errs, "a store is required")
+	}
+	for _, f := range []struct {
+		name string
+		val  int64
+	}{{"Workers", int64(o.Workers)}, {"BatchSize", int64(o.BatchSize)}, {"Lease", int64(o.Lease)},
+		{"MaxBackoff", int64(o.MaxBackoff)}, {"UnconditionalEvery", int64(o.UnconditionalEvery)},
+		{"Floor", int64(o.Floor)}, {"Ceiling", int64(o.Ceiling)}, {"Safety", int64(o.Safety)},
+		{"Target", int64(o.Target)}, {"Balance", int64(o.Balance)}} {
+		if f.val < 0 {
+			errs = append(errs, fmt.Sprintf("%s %d is negative", f.name, f.val))
+		}
+	}
+	if o.Ceiling < o.Floor {
+		errs = append(errs, fmt.Sprintf("Ceiling %s is below Floor %s", o.Ceiling, o.Floor))
+	}
+	if o.Target > o.Ceiling {
+		errs = append(errs, fmt.Sprintf("Target %s is above Ceiling %s", o.Target, o.Ceiling))
+	}
+	if !(o.Jitter <= 1) { // NaN too
+		errs = append(errs, fmt.Sprintf("Jitter %v is above 1", o.Jitter))
+	}
+	return errs
 }
 
 // Poller runs polls.
@@ -148,41 +206,14 @@ type Poller struct {
 // over the API takes effect within it.
 const profileTTL = 30 * time.Second
 
-// New checks opts and builds the poller. Every value must be one it can
-// work with: none is silently replaced by a default (see DefaultOptions).
-// Only Owner, Metrics, Log and Clock are filled when unset.
+// New fills in the defaults of opts and builds the poller; it refuses
+// what it cannot work with, naming the field.
 func New(opts Options) (*Poller, error) {
-	var errs []string
-	if opts.Store == nil {
-		errs = append(errs, "a store is required")
-	}
+	opts = opts.withDefaults()
+	errs := opts.check()
 	schedule, err := cron.ParseStandard(opts.Schedule)
 	if err != nil {
 		errs = append(errs, fmt.Sprintf("Schedule %q: %v", opts.Schedule, err))
-	}
-	positive := []struct {
-		name string
-		val  int64
-	}{{"Workers", int64(opts.Workers)}, {"BatchSize", int64(opts.BatchSize)}, {"Lease", int64(opts.Lease)},
-		{"MaxBackoff", int64(opts.MaxBackoff)}, {"UnconditionalEvery", int64(opts.UnconditionalEvery)},
-		{"Floor", int64(opts.Floor)}, {"Ceiling", int64(opts.Ceiling)}, {"Safety", int64(opts.Safety)},
-		{"Target", int64(opts.Target)}, {"Balance", int64(opts.Balance)}}
-	for _, o := range positive {
-		if o.val <= 0 {
-			errs = append(errs, o.name+" must be more than 0")
-		}
-	}
-	if opts.Floor > 0 && opts.Ceiling < opts.Floor {
-		errs = append(errs, fmt.Sprintf("Ceiling %s is below Floor %s", opts.Ceiling, opts.Floor))
-	}
-	if opts.Ceiling > 0 && opts.Target > opts.Ceiling {
-		errs = append(errs, fmt.Sprintf("Target %s is above Ceiling %s", opts.Target, opts.Ceiling))
-	}
-	if opts.ShutdownGrace < 0 {
-		errs = append(errs, fmt.Sprintf("ShutdownGrace %s is negative", opts.ShutdownGrace))
-	}
-	if !(opts.Jitter >= 0 && opts.Jitter <= 1) { // NaN too
-		errs = append(errs, fmt.Sprintf("Jitter %v must be between 0 and 1", opts.Jitter))
 	}
 	if opts.Log == nil {
 		opts.Log = slog.Default()
@@ -192,13 +223,10 @@ func New(opts Options) (*Poller, error) {
 	}
 	var pl *pipeline.Pipeline
 	if opts.Store != nil {
-		pl, err = pipeline.New(pipeline.Options{
-			Lookup: opts.Store, Profiles: &pipeline.ProfileCache{Workspaces: opts.Store, TTL: profileTTL},
-			Pages: opts.Pages, Render: opts.Render, MinWords: opts.MinWords, MaxArticleFetches: opts.MaxArticleFetches,
-			MaxMarkdownBytes: opts.MaxMarkdownBytes, Log: opts.Log,
-			Stories: opts.Store, StoryOptions: opts.Stories,
-		})
-		if err != nil {
+		po := opts.Pipeline
+		po.Lookup, po.Profiles = opts.Store, &pipeline.ProfileCache{Workspaces: opts.Store, TTL: profileTTL}
+		po.Stories, po.Log = opts.Store, opts.Log
+		if pl, err = pipeline.New(po); err != nil {
 			errs = append(errs, err.Error())
 		}
 	}

@@ -108,7 +108,7 @@ func TestStoredMarkdownIsCapped(t *testing.T) {
 	page := func(title string, size int) string {
 		return `<html><head><title>` + title + `</title></head><body><article>` + bigArticle(size) + `</article></body></html>`
 	}
-	capped := func(o *poller.Options, _ *fetch.Options) { o.MaxMarkdownBytes = capBytes }
+	capped := func(o *poller.Options, _ *fetch.Options) { o.Pipeline.MaxMarkdownBytes = capBytes }
 	forEachDialect(t, func(t *testing.T, dialect string) {
 		t.Run("feed content", func(t *testing.T) {
 			e := newEnv(t, dialect, model.RelevanceProfile{})

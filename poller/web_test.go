@@ -134,7 +134,7 @@ func newWebEnv(t *testing.T, dialect string, profile model.RelevanceProfile, set
 	opts := testOptions(e.store, "web-test")
 	opts.Workers, opts.BatchSize = 2, 7
 	if setup.maxMarkdown != 0 {
-		opts.MaxMarkdownBytes = setup.maxMarkdown
+		opts.Pipeline.MaxMarkdownBytes = setup.maxMarkdown
 	}
 	opts.Fetchers = map[string]poller.Fetcher{
 		model.SourceRSS: &rss.Fetcher{Client: native},
@@ -159,7 +159,7 @@ func newWebEnv(t *testing.T, dialect string, profile model.RelevanceProfile, set
 		webFetcher.Firecrawl = client
 		// As the daemon wires it: the cascade's rendering tier is the same
 		// Firecrawl client.
-		opts.Render = pipeline.FirecrawlPages{Client: client}
+		opts.Pipeline.Render = client
 	}
 	p, err := poller.New(opts)
 	if err != nil {

@@ -11,8 +11,8 @@ import (
 	"github.com/feedpoller/feedpoller/opml"
 )
 
-// Options configures a Service. Start from DefaultOptions: New checks
-// every value and refuses a bad one instead of defaulting it.
+// Options configures a Service. A zero field takes its default
+// (DefaultOptions); New refuses a value out of range, naming the field.
 type Options struct {
 	// Store is the database; required.
 	Store Store
@@ -39,7 +39,7 @@ type Options struct {
 	// whatever the fetcher's own limits.
 	ValidateTimeout time.Duration
 	// Reliability gives a source its tier from its URL (the configured
-	// domain rules); required.
+	// domain rules; default the shipped rules).
 	Reliability *rank.Classifier
 	// Digests reads what digests are built from; nil makes Digest fail
 	// with ErrUnavailable.
@@ -65,17 +65,42 @@ type Options struct {
 	APITokens TokenStore
 }
 
+// Defaults of Options' zero fields; the threshold's is the model's, the
+// digest budget's the digest's, the import gap's the OPML import's.
+const (
+	DefaultRSSIntervalMinutes = 30
+	DefaultWebIntervalMinutes = 360
+	DefaultValidateTimeout    = 60 * time.Second
+)
+
 // DefaultOptions are the built-in defaults, without the dependencies.
-func DefaultOptions() Options {
-	return Options{
-		RSSIntervalMinutes: 30,
-		WebIntervalMinutes: 360,
-		DefaultThreshold:   model.DefaultThreshold,
-		ValidateTimeout:    60 * time.Second,
-		Reliability:        defaultClassifier(),
-		DigestMaxTokens:    digest.DefaultMaxTokens,
-		ImportHostGap:      opml.DefaultHostGap,
+func DefaultOptions() Options { return Options{}.withDefaults() }
+
+// withDefaults fills the zero fields; a negative ImportHostGap keeps
+// meaning none.
+func (o Options) withDefaults() Options {
+	if o.RSSIntervalMinutes == 0 {
+		o.RSSIntervalMinutes = DefaultRSSIntervalMinutes
 	}
+	if o.WebIntervalMinutes == 0 {
+		o.WebIntervalMinutes = DefaultWebIntervalMinutes
+	}
+	if o.DefaultThreshold == 0 {
+		o.DefaultThreshold = model.DefaultThreshold
+	}
+	if o.ValidateTimeout == 0 {
+		o.ValidateTimeout = DefaultValidateTimeout
+	}
+	if o.Reliability == nil {
+		o.Reliability = defaultClassifier()
+	}
+	if o.DigestMaxTokens == 0 {
+		o.DigestMaxTokens = digest.DefaultMaxTokens
+	}
+	if o.ImportHostGap == 0 {
+		o.ImportHostGap = opml.DefaultHostGap
+	}
+	return o
 }
 
 // defaultClassifier is the classifier of rank's shipped rules, which are
@@ -101,8 +126,6 @@ func (o Options) check() error {
 		return fmt.Errorf("service: DefaultThreshold %v is outside 0..1", o.DefaultThreshold)
 	case o.ValidateTimeout <= 0:
 		return fmt.Errorf("service: ValidateTimeout %v must be positive", o.ValidateTimeout)
-	case o.Reliability == nil:
-		return errors.New("service: a reliability classifier is required")
 	case o.DigestMaxTokens <= 0:
 		return fmt.Errorf("service: DigestMaxTokens %d must be positive", o.DigestMaxTokens)
 	case o.Webhooks != nil && o.AddressPolicy == nil:
@@ -119,8 +142,10 @@ type Service struct {
 	rules *Rules
 }
 
-// New builds a Service, refusing options that are out of range.
+// New fills in the defaults of opts and builds a Service, refusing
+// options that are out of range.
 func New(opts Options) (*Service, error) {
+	opts = opts.withDefaults()
 	if err := opts.check(); err != nil {
 		return nil, err
 	}

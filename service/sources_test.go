@@ -369,10 +369,10 @@ func TestNewRefusesBadOptions(t *testing.T) {
 		want   string
 	}{
 		{"no store", func(o *service.Options) { o.Store = nil }, "store"},
-		{"zero rss interval", func(o *service.Options) { o.RSSIntervalMinutes = 0 }, "RSSIntervalMinutes"},
+		{"negative rss interval", func(o *service.Options) { o.RSSIntervalMinutes = -1 }, "RSSIntervalMinutes"},
 		{"web interval too long", func(o *service.Options) { o.WebIntervalMinutes = 43201 }, "WebIntervalMinutes"},
 		{"threshold above 1", func(o *service.Options) { o.DefaultThreshold = 1.5 }, "DefaultThreshold"},
-		{"no validate timeout", func(o *service.Options) { o.ValidateTimeout = 0 }, "ValidateTimeout"},
+		{"negative validate timeout", func(o *service.Options) { o.ValidateTimeout = -1 }, "ValidateTimeout"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o := service.DefaultOptions()
@@ -383,11 +383,10 @@ func TestNewRefusesBadOptions(t *testing.T) {
 			}
 		})
 	}
-	o := service.DefaultOptions()
-	o.Store = &memStore{}
-	if _, err := service.New(o); err != nil {
-		t.Fatalf("the defaults: %v", err)
+	if _, err := service.New(service.Options{Store: &memStore{}}); err != nil {
+		t.Fatalf("zero options take the defaults: %v", err)
 	}
+	o := service.DefaultOptions()
 	if o.ValidateTimeout != time.Minute || o.RSSIntervalMinutes != 30 || o.WebIntervalMinutes != 360 || o.DefaultThreshold != model.DefaultThreshold {
 		t.Fatalf("built-in defaults changed: %+v", o)
 	}

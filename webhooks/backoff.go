@@ -30,18 +30,19 @@ type Backoff struct {
 	Jitter func() float64
 }
 
+// withDefaults fills the zero fields.
 func (b Backoff) withDefaults() Backoff {
-	if b.Base <= 0 {
+	if b.Base == 0 {
 		b.Base = DefaultBackoffBase
 	}
-	if b.Max <= 0 {
+	if b.Max == 0 {
 		b.Max = DefaultBackoffMax
 	}
 	b.Max = max(b.Max, b.Base)
-	if b.GiveUpAfter <= 0 {
+	if b.GiveUpAfter == 0 {
 		b.GiveUpAfter = DefaultGiveUpAfter
 	}
-	if b.MaxRejections <= 0 {
+	if b.MaxRejections == 0 {
 		b.MaxRejections = DefaultMaxRejections
 	}
 	if b.Jitter == nil {

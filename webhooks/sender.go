@@ -21,6 +21,11 @@ const (
 	DefaultUserAgent = "feedpoller-webhooks/1 (+https://github.com/feedpoller/feedpoller)"
 )
 
+// DefaultSenderOptions are the sender's defaults, without its policy.
+func DefaultSenderOptions() SenderOptions {
+	return SenderOptions{Timeout: DefaultTimeout, UserAgent: DefaultUserAgent}
+}
+
 // SenderOptions configure a Sender.
 type SenderOptions struct {
 	// Policy is required: every connection is dialled through it, so a
@@ -50,8 +55,11 @@ func NewSender(opts SenderOptions) (*Sender, error) {
 	if opts.Policy == nil {
 		return nil, errors.New("webhooks: a sender needs an address policy")
 	}
-	if opts.Timeout <= 0 {
+	switch {
+	case opts.Timeout == 0:
 		opts.Timeout = DefaultTimeout
+	case opts.Timeout < 0:
+		return nil, fmt.Errorf("webhooks: sender: Timeout %s is negative", opts.Timeout)
 	}
 	if opts.UserAgent == "" {
 		opts.UserAgent = DefaultUserAgent

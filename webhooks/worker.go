@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -64,27 +65,48 @@ type Worker struct {
 	wake chan struct{}
 }
 
-// NewWorker builds a Worker.
+// DefaultWorkerOptions are the worker's defaults, without its
+// collaborators.
+func DefaultWorkerOptions() WorkerOptions {
+	o := WorkerOptions{}.withDefaults()
+	o.Backoff.Jitter = nil
+	return o
+}
+
+// withDefaults fills the zero fields.
+func (o WorkerOptions) withDefaults() WorkerOptions {
+	if o.Batch == 0 {
+		o.Batch = DefaultBatch
+	}
+	if o.Concurrency == 0 {
+		o.Concurrency = DefaultConcurrency
+	}
+	if o.Lease == 0 {
+		o.Lease = DefaultLease
+	}
+	if o.Idle == 0 {
+		o.Idle = DefaultIdle
+	}
+	o.Backoff = o.Backoff.withDefaults()
+	return o
+}
+
+// NewWorker fills in the defaults of opts and builds a Worker; it refuses
+// what it cannot work with, naming the field.
 func NewWorker(opts WorkerOptions) (*Worker, error) {
 	if opts.Outbox == nil || opts.Poster == nil {
 		return nil, errors.New("webhooks: a worker needs an outbox and a poster")
 	}
+	opts = opts.withDefaults()
+	if err := checkPositive("webhooks: worker", []positive{{"Batch", int64(opts.Batch)},
+		{"Concurrency", int64(opts.Concurrency)}, {"Lease", int64(opts.Lease)}, {"Idle", int64(opts.Idle)},
+		{"Backoff.Base", int64(opts.Backoff.Base)}, {"Backoff.Max", int64(opts.Backoff.Max)},
+		{"Backoff.GiveUpAfter", int64(opts.Backoff.GiveUpAfter)}, {"Backoff.MaxRejections", int64(opts.Backoff.MaxRejections)}}); err != nil {
+		return nil, err
+	}
 	if opts.Owner == "" {
 		opts.Owner = defaultOwner()
 	}
-	if opts.Batch <= 0 {
-		opts.Batch = DefaultBatch
-	}
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = DefaultConcurrency
-	}
-	if opts.Lease <= 0 {
-		opts.Lease = DefaultLease
-	}
-	if opts.Idle <= 0 {
-		opts.Idle = DefaultIdle
-	}
-	opts.Backoff = opts.Backoff.withDefaults()
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -95,6 +117,27 @@ func NewWorker(opts WorkerOptions) (*Worker, error) {
 		opts.Log = slog.Default()
 	}
 	return &Worker{opts: opts, wake: make(chan struct{}, 1)}, nil
+}
+
+// positive is an option that must be more than 0 once its default is
+// filled in.
+type positive struct {
+	name string
+	val  int64
+}
+
+// checkPositive names every option of what that is not more than 0.
+func checkPositive(what string, opts []positive) error {
+	var errs []string
+	for _, o := range opts {
+		if o.val <= 0 {
+			errs = append(errs, fmt.Sprintf("%s %d is negative", o.name, o.val))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s: %s", what, strings.Join(errs, "; "))
+	}
+	return nil
 }
 
 func defaultOwner() string {

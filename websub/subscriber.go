@@ -49,7 +49,7 @@ type Pusher interface {
 }
 
 // Options configures a Subscriber. PublicURL, Store, Pusher and Client
-// are required.
+// are required; any other zero field takes its default.
 type Options struct {
 	Store  Store
 	Pusher Pusher
@@ -60,18 +60,20 @@ type Options struct {
 	// the fetcher's address policy, so a hub on an internal address is
 	// refused unless allowed.
 	Client *http.Client
-	// Lease is the lease asked of hubs (they may grant another).
+	// Lease is the lease asked of hubs (they may grant another), at least
+	// 1m (default 240h).
 	Lease time.Duration
 	// Interval is how often Run looks for subscriptions to make, renew or
-	// drop.
+	// drop (default 1m).
 	Interval time.Duration
-	// MaxBodyBytes bounds a content distribution (larger: 413).
+	// MaxBodyBytes bounds a content distribution (larger: 413), at least
+	// 1024 (default 10 MiB).
 	MaxBodyBytes int64
 	// MaxUnverifiedBytes bounds the bodies held at once before their
 	// signature is checked, all deliveries together (0: four times
 	// MaxBodyBytes). A delivery that does not fit is answered 503.
 	MaxUnverifiedBytes int64
-	// MaxItems caps the items taken from one delivery.
+	// MaxItems caps the items taken from one delivery (default 1000).
 	MaxItems int
 	// UserAgent of subscription requests.
 	UserAgent string
@@ -79,9 +81,32 @@ type Options struct {
 	Log       *slog.Logger
 }
 
+// Defaults of Options' zero fields.
+const (
+	DefaultLease        = 10 * 24 * time.Hour
+	DefaultInterval     = time.Minute
+	DefaultMaxBodyBytes = 10 << 20
+	DefaultMaxItems     = 1000
+)
+
 // DefaultOptions are the subscriber's defaults, without dependencies.
-func DefaultOptions() Options {
-	return Options{Lease: 10 * 24 * time.Hour, Interval: time.Minute, MaxBodyBytes: 10 << 20, MaxItems: 1000}
+func DefaultOptions() Options { return Options{}.withDefaults() }
+
+// withDefaults fills the zero fields.
+func (o Options) withDefaults() Options {
+	if o.Lease == 0 {
+		o.Lease = DefaultLease
+	}
+	if o.Interval == 0 {
+		o.Interval = DefaultInterval
+	}
+	if o.MaxBodyBytes == 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.MaxItems == 0 {
+		o.MaxItems = DefaultMaxItems
+	}
+	return o
 }
 
 // Subscriber makes, renews and drops subscriptions and serves their
@@ -104,8 +129,10 @@ func ValidPublicURL(raw string) bool {
 		u.RawQuery == "" && u.Fragment == ""
 }
 
-// New checks opts and builds a Subscriber.
+// New fills in the defaults of opts and builds a Subscriber; it refuses
+// what it cannot work with, naming the field.
 func New(opts Options) (*Subscriber, error) {
+	opts = opts.withDefaults()
 	var errs []string
 	if !ValidPublicURL(opts.PublicURL) {
 		errs = append(errs, fmt.Sprintf("public URL %q is not an absolute http(s) URL without credentials, query or fragment", opts.PublicURL))
@@ -113,8 +140,17 @@ func New(opts Options) (*Subscriber, error) {
 	if opts.Store == nil || opts.Pusher == nil || opts.Client == nil {
 		errs = append(errs, "a store, a pusher and an HTTP client are required")
 	}
-	if opts.Lease < time.Minute || opts.Interval <= 0 || opts.MaxBodyBytes < 1024 {
-		errs = append(errs, "lease must be at least 1m, interval more than 0 and max body at least 1024 bytes")
+	if opts.Lease < time.Minute {
+		errs = append(errs, fmt.Sprintf("Lease %s is under 1m", opts.Lease))
+	}
+	if opts.Interval < 0 {
+		errs = append(errs, fmt.Sprintf("Interval %s is negative", opts.Interval))
+	}
+	if opts.MaxBodyBytes < 1024 {
+		errs = append(errs, fmt.Sprintf("MaxBodyBytes %d is under 1024", opts.MaxBodyBytes))
+	}
+	if opts.MaxItems < 0 {
+		errs = append(errs, fmt.Sprintf("MaxItems %d is negative", opts.MaxItems))
 	}
 	if len(errs) > 0 {
 		return nil, errors.New("websub: " + strings.Join(errs, "; "))

@@ -21,12 +21,12 @@ const DefaultThreshold = 0.45
 // hold, whatever the size of the archive.
 const DefaultWindow = 7 * 24 * time.Hour
 
-// Options tune story detection.
+// Options tune story detection. A zero field takes its default.
 type Options struct {
-	// Threshold is the Similarity.Score an article needs to join a story
-	// (0: DefaultThreshold).
+	// Threshold is the Similarity.Score an article needs to join a story,
+	// more than 0 and at most 1 (default DefaultThreshold).
 	Threshold float64
-	// Window is how far back a story takes new articles (0:
+	// Window is how far back a story takes new articles (default
 	// DefaultWindow).
 	Window time.Duration
 }
@@ -34,18 +34,35 @@ type Options struct {
 // ErrOptions reports options out of range.
 var ErrOptions = errors.New("invalid story options")
 
-func (o Options) withDefaults() (Options, error) {
+// DefaultOptions are the shipped threshold and window.
+func DefaultOptions() Options { return Options{}.WithDefaults() }
+
+// WithDefaults is o with its zero fields filled in.
+func (o Options) WithDefaults() Options {
 	if o.Threshold == 0 {
 		o.Threshold = DefaultThreshold
 	}
 	if o.Window == 0 {
 		o.Window = DefaultWindow
 	}
-	if o.Threshold <= 0 || o.Threshold > 1 {
-		return o, fmt.Errorf("%w: threshold %v is outside (0, 1]", ErrOptions, o.Threshold)
+	return o
+}
+
+// Check refuses options out of range, naming the field; zero fields are
+// the defaults, which are in range.
+func (o Options) Check() error {
+	_, err := o.checked()
+	return err
+}
+
+// checked is o with its defaults filled in, or why it cannot be used.
+func (o Options) checked() (Options, error) {
+	o = o.WithDefaults()
+	if !(o.Threshold > 0 && o.Threshold <= 1) { // NaN too
+		return o, fmt.Errorf("%w: Threshold %v is outside (0, 1]", ErrOptions, o.Threshold)
 	}
 	if o.Window < 0 {
-		return o, fmt.Errorf("%w: window %v is negative", ErrOptions, o.Window)
+		return o, fmt.Errorf("%w: Window %v is negative", ErrOptions, o.Window)
 	}
 	return o, nil
 }
@@ -84,7 +101,7 @@ type Clusterer struct {
 
 // NewClusterer returns a Clusterer over index.
 func NewClusterer(index Index, opts Options) (*Clusterer, error) {
-	o, err := opts.withDefaults()
+	o, err := opts.checked()
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +138,7 @@ func (c *Clusterer) Assign(ctx context.Context, workspaceID int64, items []Item)
 // similarity reaches the threshold. Stories never merge: an item that
 // matches two stories joins the closer one.
 func Decide(items []Item, candidates []Candidate, opts Options) ([]Assignment, error) {
-	o, err := opts.withDefaults()
+	o, err := opts.checked()
 	if err != nil {
 		return nil, err
 	}

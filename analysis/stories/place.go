@@ -42,7 +42,7 @@ func Facts(sig Signature, reportedAt time.Time) (*model.StoryFacts, error) {
 // order) from one candidate lookup through view, and returns the Placer
 // the save hands that decision to.
 func Prepare(ctx context.Context, view model.StoryView, workspaceID int64, items []Item, opts Options) (*Placer, error) {
-	o, err := opts.withDefaults()
+	o, err := opts.checked()
 	if err != nil {
 		return nil, err
 	}

@@ -91,7 +91,7 @@ func newPollEnv(b *testing.B, dialect string, items int) *pollEnv {
 		PerDomainConcurrency: 64, Timeout: 10 * time.Second})
 	// Every poll logs a line at info; the benchmark times the poll, not stderr.
 	opts := poller.DefaultOptions()
-	opts.Store, opts.Owner, opts.Workers, opts.Jitter = db.store, "bench", 1, 0
+	opts.Store, opts.Owner, opts.Workers, opts.Jitter = db.store, "bench", 1, -1
 	opts.Log = slog.New(slog.DiscardHandler)
 	opts.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client}}
 	p, err := poller.New(opts)

@@ -14,11 +14,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/feedpoller/feedpoller/analysis/rank"
-	"github.com/feedpoller/feedpoller/analysis/stories"
-	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/websub"
 )
 
 // Config is the effective configuration: built-in defaults (the same as the
@@ -41,7 +38,7 @@ type Config struct {
 	LogFormat      string `yaml:"log_format"`
 	// PublicURL is where hubs reach the API listener from outside; empty:
 	// no WebSub subscriptions.
-	PublicURL string `yaml:"public_url"`
+	PublicURL string `yaml:"public_url" option:"WebSub.PublicURL"`
 	// MCPAllowedHosts are the Host names /mcp answers on a loopback
 	// listener besides the loopback ones (a reverse proxy's public host).
 	MCPAllowedHosts []string `yaml:"mcp_allowed_hosts"`
@@ -63,26 +60,26 @@ type Config struct {
 // is set).
 type WebSubConfig struct {
 	// Lease is the subscription lease asked of hubs.
-	Lease time.Duration `yaml:"lease"`
+	Lease time.Duration `yaml:"lease" option:"WebSub.Lease"`
 	// SyncInterval is how often subscriptions are made, renewed and dropped.
-	SyncInterval time.Duration `yaml:"sync_interval"`
+	SyncInterval time.Duration `yaml:"sync_interval" option:"WebSub.Interval"`
 	// MaxBodyBytes bounds a content distribution.
-	MaxBodyBytes int64 `yaml:"max_body_bytes"`
+	MaxBodyBytes int64 `yaml:"max_body_bytes" option:"WebSub.MaxBodyBytes"`
 }
 
 // PollerConfig configures scheduling and the per-poll pipeline.
 type PollerConfig struct {
-	Schedule          string        `yaml:"schedule"`
-	Workers           int           `yaml:"workers"`
-	BatchSize         int           `yaml:"batch_size"`
-	Lease             time.Duration `yaml:"lease"`
-	ShutdownGrace     time.Duration `yaml:"shutdown_grace"`
-	Jitter            float64       `yaml:"jitter"`
-	MinWords          int           `yaml:"min_words"`
+	Schedule          string        `yaml:"schedule" option:"Poller.Schedule"`
+	Workers           int           `yaml:"workers" option:"Poller.Workers"`
+	BatchSize         int           `yaml:"batch_size" option:"Poller.BatchSize"`
+	Lease             time.Duration `yaml:"lease" option:"Poller.Lease"`
+	ShutdownGrace     time.Duration `yaml:"shutdown_grace" option:"Poller.ShutdownGrace" none:""`
+	Jitter            float64       `yaml:"jitter" option:"Poller.Jitter" none:""`
+	MinWords          int           `yaml:"min_words" option:"Poller.Pipeline.MinWords" none:""`
 	FetchArticles     bool          `yaml:"fetch_articles"`
-	MaxArticleFetches int           `yaml:"max_article_fetches"`
-	MaxBackoff        time.Duration `yaml:"max_backoff"`
-	MaxMarkdownBytes  int           `yaml:"max_markdown_bytes"`
+	MaxArticleFetches int           `yaml:"max_article_fetches" option:"Poller.Pipeline.MaxArticleFetches" none:""`
+	MaxBackoff        time.Duration `yaml:"max_backoff" option:"Poller.MaxBackoff"`
+	MaxMarkdownBytes  int           `yaml:"max_markdown_bytes" option:"Poller.Pipeline.MaxMarkdownBytes"`
 }
 
 // SchedulingConfig bounds and tunes when sources are polled next (see
@@ -90,28 +87,28 @@ type PollerConfig struct {
 type SchedulingConfig struct {
 	// Floor and Ceiling: no adaptive interval or publisher hint places a
 	// next poll sooner than Floor or later than Ceiling.
-	Floor   time.Duration `yaml:"floor"`
-	Ceiling time.Duration `yaml:"ceiling"`
+	Floor   time.Duration `yaml:"floor" option:"Poller.Floor"`
+	Ceiling time.Duration `yaml:"ceiling" option:"Poller.Ceiling"`
 	// SafetyInterval is how often a source whose items are pushed by
 	// WebSub is still polled.
-	SafetyInterval time.Duration `yaml:"safety_interval"`
+	SafetyInterval time.Duration `yaml:"safety_interval" option:"Poller.Safety"`
 	// Target is the detection latency aimed at for busy sources; Balance
 	// the waiting beyond it that one request is worth.
-	Target  time.Duration `yaml:"target"`
-	Balance time.Duration `yaml:"balance"`
+	Target  time.Duration `yaml:"target" option:"Poller.Target"`
+	Balance time.Duration `yaml:"balance" option:"Poller.Balance"`
 }
 
 // FetchConfig configures the hardened HTTP fetcher.
 type FetchConfig struct {
-	Timeout              time.Duration `yaml:"timeout"`
-	MaxBodyBytes         int64         `yaml:"max_body_bytes"`
+	Timeout              time.Duration `yaml:"timeout" option:"Fetch.Timeout"`
+	MaxBodyBytes         int64         `yaml:"max_body_bytes" option:"Fetch.MaxBodyBytes"`
 	UserAgent            string        `yaml:"user_agent"`
-	AllowPrivateNetworks bool          `yaml:"allow_private_networks"`
-	Allow                []string      `yaml:"allow"`
-	MaxItems             int           `yaml:"max_items"`
-	Attempts             int           `yaml:"attempts"`
-	PerDomainConcurrency int           `yaml:"per_domain_concurrency"`
-	PerDomainGap         time.Duration `yaml:"per_domain_gap"`
+	AllowPrivateNetworks bool          `yaml:"allow_private_networks" option:"Fetch.AllowPrivateNetworks"`
+	Allow                []string      `yaml:"allow" option:"Fetch.Allow"`
+	MaxItems             int           `yaml:"max_items" option:"WebSub.MaxItems"`
+	Attempts             int           `yaml:"attempts" option:"Fetch.Attempts"`
+	PerDomainConcurrency int           `yaml:"per_domain_concurrency" option:"Fetch.PerDomainConcurrency"`
+	PerDomainGap         time.Duration `yaml:"per_domain_gap" option:"Fetch.PerDomainGap Service.ImportHostGap" none:""`
 	RespectRobots        bool          `yaml:"respect_robots"`
 }
 
@@ -120,55 +117,49 @@ type WebConfig struct {
 	// Fetcher is "auto" (Firecrawl when a key is set, else native),
 	// "native" or "firecrawl".
 	Fetcher                string `yaml:"fetcher"`
-	DefaultIntervalMinutes int    `yaml:"default_interval_minutes"`
+	DefaultIntervalMinutes int    `yaml:"default_interval_minutes" option:"Service.WebIntervalMinutes"`
 }
 
 // FirecrawlConfig configures the Firecrawl client.
 type FirecrawlConfig struct {
-	APIKey  string        `yaml:"api_key" secret:"true" env:"FIRECRAWL_API_KEY"`
-	APIURL  string        `yaml:"api_url" env:"FIRECRAWL_API_URL"`
-	Timeout time.Duration `yaml:"timeout"`
+	APIKey  string        `yaml:"api_key" secret:"true" env:"FIRECRAWL_API_KEY" option:"Firecrawl.APIKey"`
+	APIURL  string        `yaml:"api_url" env:"FIRECRAWL_API_URL" option:"Firecrawl.APIURL"`
+	Timeout time.Duration `yaml:"timeout" option:"Firecrawl.Timeout"`
 }
 
 // WebhooksConfig configures webhook deliveries.
 type WebhooksConfig struct {
 	// Timeout bounds one delivery attempt.
-	Timeout time.Duration `yaml:"timeout"`
+	Timeout time.Duration `yaml:"timeout" option:"Sender.Timeout"`
 	// GiveUpAfter is how long after its event a delivery is retried
 	// before it fails.
-	GiveUpAfter time.Duration `yaml:"give_up_after"`
+	GiveUpAfter time.Duration `yaml:"give_up_after" option:"Webhooks.Backoff.GiveUpAfter"`
 	// Lease is how long a claimed delivery stays this daemon's; a
 	// daemon that dies mid-send leaves it to be sent again after it.
-	Lease time.Duration `yaml:"lease"`
+	Lease time.Duration `yaml:"lease" option:"Webhooks.Lease"`
 	// Concurrency bounds the deliveries in flight.
-	Concurrency int `yaml:"concurrency"`
+	Concurrency int `yaml:"concurrency" option:"Webhooks.Concurrency"`
 }
 
 // Version is set at build time with -ldflags "-X main.Version=…".
 var Version = "0.1.0-dev"
 
+// defaultConfig is the built-in configuration: the option keys hold the
+// packages' defaults, the rest the daemon's own.
 func defaultConfig() Config {
-	return Config{
+	c := Config{
 		Env:             "development",
 		Listen:          "127.0.0.1:8080",
 		LogLevel:        "info",
 		MCPAllowedHosts: []string{},
 		LogFormat:       "text",
-		Poller:          pollerConfig(poller.DefaultOptions()),
-		Scheduling:      schedulingConfig(poller.DefaultOptions()),
-		Fetch: FetchConfig{Timeout: 30 * time.Second, MaxBodyBytes: 10 << 20,
-			UserAgent: "feedpoller/" + Version + " (+https://github.com/feedpoller/feedpoller)",
-			MaxItems:  1000, Attempts: 3, PerDomainConcurrency: 2, PerDomainGap: time.Second, RespectRobots: true,
-			Allow: []string{}},
-		Web:       WebConfig{Fetcher: "auto", DefaultIntervalMinutes: service.DefaultOptions().WebIntervalMinutes},
-		Firecrawl: FirecrawlConfig{Timeout: 30 * time.Second},
-
-		Reliability: ReliabilityConfig{Rules: rank.DefaultRules()},
-		Stories:     storiesConfig(stories.Options{}),
-		Digest:      DigestConfig{MaxTokens: service.DefaultOptions().DigestMaxTokens},
-		Webhooks:    webhooksConfig(),
-		WebSub:      webSubConfig(websub.DefaultOptions()),
+		Poller:          PollerConfig{FetchArticles: true},
+		Fetch:           FetchConfig{UserAgent: "feedpoller/" + Version + " (+https://github.com/feedpoller/feedpoller)", RespectRobots: true},
+		Web:             WebConfig{Fetcher: "auto"},
+		Reliability:     ReliabilityConfig{Rules: rank.DefaultRules()},
 	}
+	c.setOptionDefaults(defaultPackageOptions())
+	return c
 }
 
 // loadConfig reads defaults, then path (if it exists, or if it was asked

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/analysis/rank"
-	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/model"
 )
 
@@ -53,32 +52,16 @@ func (c ReliabilityConfig) classifier() (*rank.Classifier, error) {
 // StoriesConfig configures story detection.
 type StoriesConfig struct {
 	// Threshold is the similarity an article needs to join a story.
-	Threshold float64 `yaml:"threshold"`
+	Threshold float64 `yaml:"threshold" option:"Poller.Pipeline.StoryOptions.Threshold"`
 	// Window is how long a story takes new articles; band keys older
 	// than it are pruned.
-	Window time.Duration `yaml:"window"`
-}
-
-// storiesConfig is the stories section of the built-in configuration:
-// the stories package's defaults.
-func storiesConfig(o stories.Options) StoriesConfig {
-	if o.Threshold == 0 {
-		o.Threshold = stories.DefaultThreshold
-	}
-	if o.Window == 0 {
-		o.Window = stories.DefaultWindow
-	}
-	return StoriesConfig{Threshold: o.Threshold, Window: o.Window}
-}
-
-func (c StoriesConfig) options() stories.Options {
-	return stories.Options{Threshold: c.Threshold, Window: c.Window}
+	Window time.Duration `yaml:"window" option:"Poller.Pipeline.StoryOptions.Window"`
 }
 
 // DigestConfig configures digests.
 type DigestConfig struct {
 	// MaxTokens is the compact format's budget when none is asked for.
-	MaxTokens int `yaml:"max_tokens"`
+	MaxTokens int `yaml:"max_tokens" option:"Service.DigestMaxTokens"`
 }
 
 // checkIntelligence names what is wrong with the reliability, stories

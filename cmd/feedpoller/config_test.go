@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/poller"
-	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -144,35 +142,33 @@ func TestPoolOptionsFollowWorkers(t *testing.T) {
 	}
 }
 
-// The built-in configuration is the packages' defaults, and loading it
-// hands them back unchanged: each default is written once.
-func TestConfigDefaultsComeFromThePackages(t *testing.T) {
-	cfg := defaultConfig()
-	if got, want := cfg.serviceOptions(), service.DefaultOptions(); !reflect.DeepEqual(got, want) {
-		t.Errorf("service options from the default config %+v, want the service's defaults %+v", got, want)
-	}
-	if got, want := cfg.pollerOptions(poller.DefaultOptions()), poller.DefaultOptions(); !reflect.DeepEqual(got, want) {
-		t.Errorf("poller options from the default config %+v, want the poller's defaults %+v", got, want)
-	}
+// Configured values reach the options: the scheduling bounds, the
+// service's interval, rules and digest budget, the story options.
+func TestConfiguredValuesReachTheOptions(t *testing.T) {
 	cfg, err := loadConfig("", false, []string{"FEEDPOLLER_WEB_DEFAULT_INTERVAL_MINUTES=90", "FEEDPOLLER_POLLER_WORKERS=3",
 		"FEEDPOLLER_SCHEDULING_FLOOR=2m", "FEEDPOLLER_SCHEDULING_CEILING=12h", "FEEDPOLLER_SCHEDULING_SAFETY_INTERVAL=6h",
 		"FEEDPOLLER_SCHEDULING_TARGET=15m", "FEEDPOLLER_SCHEDULING_BALANCE=1h",
 		"FEEDPOLLER_RELIABILITY_RULES=example.org=2, *.example.net=4", "FEEDPOLLER_DIGEST_MAX_TOKENS=800",
-		"FEEDPOLLER_STORIES_THRESHOLD=0.5", "FEEDPOLLER_STORIES_WINDOW=72h"})
+		"FEEDPOLLER_STORIES_THRESHOLD=0.5", "FEEDPOLLER_STORIES_WINDOW=72h", "FEEDPOLLER_POLLER_SHUTDOWN_GRACE=0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	po := cfg.pollerOptions(poller.DefaultOptions())
-	if cfg.serviceOptions().WebIntervalMinutes != 90 || po.Workers != 3 || po.Floor != 2*time.Minute ||
+	o := cfg.options()
+	po := o.Poller
+	if o.Service.WebIntervalMinutes != 90 || po.Workers != 3 || po.Floor != 2*time.Minute ||
 		po.Ceiling != 12*time.Hour || po.Safety != 6*time.Hour || po.Target != 15*time.Minute || po.Balance != time.Hour {
 		t.Errorf("configured values do not reach the options: %+v", cfg)
 	}
-	so := cfg.serviceOptions()
+	so := o.Service
 	if so.DigestMaxTokens != 800 || so.Reliability.Tier("https://news.example.org/") != 2 ||
 		so.Reliability.Tier("https://a.example.net/") != 4 || so.Reliability.Tier("https://go.dev/") != 5 {
 		t.Errorf("rules and budget do not reach the service: %+v", so)
 	}
-	if o := cfg.Stories.options(); o.Threshold != 0.5 || o.Window != 72*time.Hour {
-		t.Errorf("story options %+v", o)
+	if s := po.Pipeline.StoryOptions; s.Threshold != 0.5 || s.Window != 72*time.Hour {
+		t.Errorf("story options %+v", s)
+	}
+	// The configuration's 0 is none, the poller's negative value.
+	if po.ShutdownGrace >= 0 {
+		t.Errorf("shutdown_grace 0 reached the poller as %v, want none (negative)", po.ShutdownGrace)
 	}
 }

@@ -2,64 +2,125 @@ package main
 
 import (
 	"fmt"
+	"reflect"
+	"strings"
 	"time"
 
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
+	"github.com/feedpoller/feedpoller/sources/fetch"
+	"github.com/feedpoller/feedpoller/sources/firecrawl"
 	"github.com/feedpoller/feedpoller/webhooks"
 	"github.com/feedpoller/feedpoller/websub"
 )
 
-// The built-in configuration takes its defaults from the packages'
-// options and hands the configured values back in them, so each default
-// is written once: in the package that uses it.
-
-// pollerConfig is the poller section of the built-in configuration.
-func pollerConfig(o poller.Options) PollerConfig {
-	return PollerConfig{Schedule: o.Schedule, Workers: o.Workers, BatchSize: o.BatchSize, Lease: o.Lease,
-		ShutdownGrace: o.ShutdownGrace, Jitter: o.Jitter, MinWords: o.MinWords, FetchArticles: true,
-		MaxArticleFetches: o.MaxArticleFetches, MaxBackoff: o.MaxBackoff, MaxMarkdownBytes: o.MaxMarkdownBytes}
+// packageOptions are the Options of the packages the configuration sets.
+//
+// A configuration key tagged option:"Poller.Workers" is that field of
+// them (several fields when the tag names several): its built-in default
+// is the package's (defaultConfig reads it from DefaultOptions) and its
+// configured value is handed back in that field (Config.options), so a
+// default is written once, in the package that uses it, and a key cannot
+// name an option that does not exist (TestConfigKeysAreThePackagesOptions
+// checks every key and every option). A key also tagged none:"" keeps the
+// configuration's own meaning of 0, none, which the packages say with a
+// negative value (their 0 is "the default").
+type packageOptions struct {
+	Poller    poller.Options
+	Fetch     fetch.Options
+	Firecrawl firecrawl.Options
+	Sender    webhooks.SenderOptions
+	Webhooks  webhooks.WorkerOptions
+	WebSub    websub.Options
+	Service   service.Options
 }
 
-// schedulingConfig is the scheduling section of the built-in
-// configuration.
-func schedulingConfig(o poller.Options) SchedulingConfig {
-	return SchedulingConfig{Floor: o.Floor, Ceiling: o.Ceiling, SafetyInterval: o.Safety, Target: o.Target, Balance: o.Balance}
+// defaultPackageOptions are the packages' defaults.
+func defaultPackageOptions() packageOptions {
+	return packageOptions{Poller: poller.DefaultOptions(), Fetch: fetch.DefaultOptions(),
+		Firecrawl: firecrawl.DefaultOptions(), Sender: webhooks.DefaultSenderOptions(),
+		Webhooks: webhooks.DefaultWorkerOptions(), WebSub: websub.DefaultOptions(), Service: service.DefaultOptions()}
 }
 
-// pollerOptions lays the configured poller and scheduling values over
-// base (the poller's defaults, which also carry what is not
-// configurable).
-func (c Config) pollerOptions(base poller.Options) poller.Options {
-	o := base
-	p, s := c.Poller, c.Scheduling
-	o.Schedule, o.Workers, o.BatchSize, o.Lease = p.Schedule, p.Workers, p.BatchSize, p.Lease
-	o.ShutdownGrace, o.Jitter, o.MinWords = p.ShutdownGrace, p.Jitter, p.MinWords
-	o.MaxArticleFetches, o.MaxBackoff, o.MaxMarkdownBytes = p.MaxArticleFetches, p.MaxBackoff, p.MaxMarkdownBytes
-	o.Floor, o.Ceiling, o.Safety, o.Target, o.Balance = s.Floor, s.Ceiling, s.SafetyInterval, s.Target, s.Balance
-	return o
+// eachOptionKey calls fn for every configuration field bound to options:
+// its key (poller.workers), the field and its value.
+func eachOptionKey(v reflect.Value, prefix string, fn func(key string, f reflect.StructField, fv reflect.Value)) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		key := f.Tag.Get("yaml")
+		if prefix != "" {
+			key = prefix + "." + key
+		}
+		switch {
+		case f.Type.Kind() == reflect.Struct:
+			eachOptionKey(v.Field(i), key, fn)
+		case f.Tag.Get("option") != "":
+			fn(key, f, v.Field(i))
+		}
+	}
 }
 
-// serviceOptions are the source service's defaults with the configured
-// web interval, reliability rules and digest budget; an OPML import
-// spaces its validation fetches per host as the fetcher spaces requests
-// per domain.
-func (c Config) serviceOptions() service.Options {
-	o := service.DefaultOptions()
-	o.WebIntervalMinutes = c.Web.DefaultIntervalMinutes
-	o.DigestMaxTokens = c.Digest.MaxTokens
-	o.ImportHostGap = gapOption(c.Fetch.PerDomainGap)
-	// The rules were checked when the configuration was loaded.
-	if cls, err := c.Reliability.classifier(); err == nil {
-		o.Reliability = cls
+// optionField is the field at path (Poller.Pipeline.MinWords) of o, a
+// struct value.
+func optionField(o reflect.Value, path string) reflect.Value {
+	for name := range strings.SplitSeq(path, ".") {
+		o = o.FieldByName(name)
 	}
 	return o
 }
 
-// webhooksConfig is the webhooks section of the built-in configuration.
-func webhooksConfig() WebhooksConfig {
-	return WebhooksConfig{Timeout: webhooks.DefaultTimeout, GiveUpAfter: webhooks.DefaultGiveUpAfter,
-		Lease: webhooks.DefaultLease, Concurrency: webhooks.DefaultConcurrency}
+// setOptionDefaults sets every option key of c to the value of the first
+// option it is bound to in o: the built-in configuration's defaults.
+func (c *Config) setOptionDefaults(o packageOptions) {
+	ov := reflect.ValueOf(o)
+	eachOptionKey(reflect.ValueOf(c).Elem(), "", func(_ string, f reflect.StructField, cv reflect.Value) {
+		v := optionField(ov, strings.Fields(f.Tag.Get("option"))[0])
+		switch {
+		case v.Kind() == reflect.Slice && v.IsNil():
+			v = reflect.MakeSlice(v.Type(), 0, 0)
+		case hasNone(f) && v.Comparable() && isNegative(v):
+			v = reflect.Zero(v.Type())
+		}
+		cv.Set(v)
+	})
+}
+
+// options lays the configured values over the packages' defaults.
+func (c Config) options() packageOptions {
+	o := defaultPackageOptions()
+	ov := reflect.ValueOf(&o).Elem()
+	eachOptionKey(reflect.ValueOf(c), "", func(_ string, f reflect.StructField, cv reflect.Value) {
+		v := cv
+		if hasNone(f) && v.IsZero() {
+			v = reflect.ValueOf(-1).Convert(v.Type())
+		}
+		for _, path := range strings.Fields(f.Tag.Get("option")) {
+			optionField(ov, path).Set(v)
+		}
+	})
+	// What no key carries one to one: the daemon's name, the longest
+	// Retry-After (no longer than the scheduler honours one for a source)
+	// and the reliability rules (checked when the configuration was
+	// loaded).
+	o.Fetch.UserAgent, o.WebSub.UserAgent = c.Fetch.UserAgent, c.Fetch.UserAgent
+	o.Fetch.MaxRateLimitWait = max(c.Scheduling.Ceiling, c.Poller.MaxBackoff)
+	if cls, err := c.Reliability.classifier(); err == nil {
+		o.Service.Reliability = cls
+	}
+	return o
+}
+
+func hasNone(f reflect.StructField) bool { _, ok := f.Tag.Lookup("none"); return ok }
+
+func isNegative(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Int, reflect.Int64:
+		return v.Int() < 0
+	case reflect.Float64:
+		return v.Float() < 0
+	}
+	return false
 }
 
 // problems names each webhook setting out of range. The lease must
@@ -80,19 +141,6 @@ func (c WebhooksConfig) problems() []string {
 		errs = append(errs, "webhooks.concurrency must be 1..256")
 	}
 	return errs
-}
-
-// webSubConfig is the websub section of the built-in configuration.
-func webSubConfig(o websub.Options) WebSubConfig {
-	return WebSubConfig{Lease: o.Lease, SyncInterval: o.Interval, MaxBodyBytes: o.MaxBodyBytes}
-}
-
-// webSubOptions lays the configured values over the subscriber's defaults.
-func (c Config) webSubOptions() websub.Options {
-	o := websub.DefaultOptions()
-	o.PublicURL, o.Lease, o.Interval, o.MaxBodyBytes = c.PublicURL, c.WebSub.Lease, c.WebSub.SyncInterval, c.WebSub.MaxBodyBytes
-	o.MaxItems, o.UserAgent = c.Fetch.MaxItems, c.Fetch.UserAgent
-	return o
 }
 
 // webSubProblems names the websub settings that cannot work.

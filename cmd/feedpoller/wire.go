@@ -13,7 +13,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
-	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
@@ -106,22 +105,22 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 	// and connections closed for being idle (churn, should it come back).
 	a.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewDBStatsCollector(st.DB().DB, "feedpoller"))
-	a.fetch = fetch.New(fetch.Options{
-		Timeout: cfg.Fetch.Timeout, MaxBodyBytes: cfg.Fetch.MaxBodyBytes, UserAgent: cfg.Fetch.UserAgent,
-		AllowPrivateNetworks: cfg.Fetch.AllowPrivateNetworks, Allow: cfg.Fetch.Allow, Attempts: cfg.Fetch.Attempts,
-		PerDomainConcurrency: cfg.Fetch.PerDomainConcurrency, PerDomainGap: gapOption(cfg.Fetch.PerDomainGap), Logger: log,
-		// A host's Retry-After defers it no longer than the scheduler
-		// honours one for a source.
-		MaxRateLimitWait: max(cfg.Scheduling.Ceiling, cfg.Poller.MaxBackoff),
-		Now:              clock,
-	})
+	opts := cfg.options()
+	fo := opts.Fetch
+	fo.Logger, fo.Now = log, clock
+	if err := fo.Check(); err != nil {
+		st.Close()
+		return nil, err
+	}
+	a.fetch = fetch.New(fo)
 	a.rss = &rss.Fetcher{Client: a.fetch, MaxItems: cfg.Fetch.MaxItems, Now: clock}
 	a.web = &web.Fetcher{Client: a.fetch, RespectRobots: cfg.Fetch.RespectRobots, Log: log}
 	if useFC {
 		// Firecrawl fetches whatever it is handed: hold it to the native
 		// fetcher's address policy (private networks, the allow list).
-		a.firecrawl, err = firecrawl.New(firecrawl.Options{APIKey: cfg.Firecrawl.APIKey, APIURL: cfg.Firecrawl.APIURL,
-			Timeout: cfg.Firecrawl.Timeout, MaxBodyBytes: 20 << 20, Log: log, Policy: a.fetch.Policy()})
+		fc := opts.Firecrawl
+		fc.Log, fc.Policy = log, a.fetch.Policy()
+		a.firecrawl, err = firecrawl.New(fc)
 		if err != nil {
 			st.Close()
 			return nil, fmt.Errorf("firecrawl: %w", err)
@@ -141,30 +140,28 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		st.Close()
 		return nil, err
 	}
-	if err := a.wireWebhooks(cfg, log); err != nil {
+	if err := a.wireWebhooks(opts, log); err != nil {
 		st.Close()
 		return nil, err
 	}
-	// Options the configuration does not set keep the poller's defaults.
-	opts := cfg.pollerOptions(poller.DefaultOptions())
-	opts.Store, opts.Metrics, opts.Log = wakingStore{st, a.hooks.Wake}, metrics, log
-	opts.Stories = cfg.Stories.options()
-	opts.Clock = clock
-	opts.Fetchers = map[string]poller.Fetcher{model.SourceRSS: a.rss, model.SourceWeb: a.web}
+	po := opts.Poller
+	po.Store, po.Metrics, po.Log = wakingStore{st, a.hooks.Wake}, metrics, log
+	po.Clock = clock
+	po.Fetchers = map[string]poller.Fetcher{model.SourceRSS: a.rss, model.SourceWeb: a.web}
 	if cfg.Poller.FetchArticles {
-		opts.Pages = pipeline.HTTPPages{Client: a.fetch}
+		po.Pipeline.Pages = a.fetch
 	}
 	if a.firecrawl != nil {
-		opts.Render = pipeline.FirecrawlPages{Client: a.firecrawl}
+		po.Pipeline.Render = a.firecrawl
 	}
-	a.poller, err = poller.New(opts)
+	a.poller, err = poller.New(po)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
 	var subs service.Subscriptions
 	if cfg.PublicURL != "" {
-		if a.websub, err = newSubscriber(cfg, a, log); err != nil {
+		if a.websub, err = newSubscriber(opts.WebSub, a, log); err != nil {
 			st.Close()
 			return nil, err
 		}
@@ -183,7 +180,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 // through, with the configured defaults; validator and poller may be nil
 // for commands that neither fetch nor poll. policy checks webhook URLs.
 func newService(cfg Config, st *store.Store, v service.Validator, p service.Poller, policy *fetch.Policy) (*service.Service, error) {
-	opts := cfg.serviceOptions()
+	opts := cfg.options().Service
 	opts.Store, opts.Validator, opts.Poller, opts.Digests = st, v, p, st
 	opts.Webhooks, opts.AddressPolicy, opts.APITokens = st, policy, st
 	return service.New(opts)
@@ -192,19 +189,19 @@ func newService(cfg Config, st *store.Store, v service.Validator, p service.Poll
 // wireWebhooks builds the delivery worker over the store's outbox, its
 // sender dialling through the fetcher's address policy, and registers
 // its metrics.
-func (a *app) wireWebhooks(cfg Config, log *slog.Logger) error {
+func (a *app) wireWebhooks(opts packageOptions, log *slog.Logger) error {
 	var err error
 	// The User-Agent is the documented one (webhooks.DefaultUserAgent):
 	// receivers may match it, so it names the delivery format's version,
 	// not the binary's.
-	a.sender, err = webhooks.NewSender(webhooks.SenderOptions{Policy: a.fetch.Policy(), Timeout: cfg.Webhooks.Timeout})
-	if err != nil {
+	so := opts.Sender
+	so.Policy = a.fetch.Policy()
+	if a.sender, err = webhooks.NewSender(so); err != nil {
 		return err
 	}
-	a.hooks, err = webhooks.NewWorker(webhooks.WorkerOptions{Outbox: a.store.Outbox(), Poster: a.sender,
-		Concurrency: cfg.Webhooks.Concurrency, Lease: cfg.Webhooks.Lease,
-		Backoff: webhooks.Backoff{GiveUpAfter: cfg.Webhooks.GiveUpAfter},
-		Metrics: webhooks.NewMetrics(a.registry), Log: log})
+	wo := opts.Webhooks
+	wo.Outbox, wo.Poster, wo.Metrics, wo.Log = a.store.Outbox(), a.sender, webhooks.NewMetrics(a.registry), log
+	a.hooks, err = webhooks.NewWorker(wo)
 	return err
 }
 
@@ -236,12 +233,11 @@ func (w wakingStore) woken(c model.SaveCounts, err error) (model.SaveCounts, err
 // newSubscriber builds the WebSub subscriber: its requests to hubs dial
 // through the fetcher's address policy, its pushes go through the poller's
 // pipeline.
-func newSubscriber(cfg Config, a *app, log *slog.Logger) (*websub.Subscriber, error) {
+func newSubscriber(opts websub.Options, a *app, log *slog.Logger) (*websub.Subscriber, error) {
 	m, err := websub.NewMetrics(a.registry)
 	if err != nil {
 		return nil, err
 	}
-	opts := cfg.webSubOptions()
 	opts.Store, opts.Pusher, opts.Metrics, opts.Log = a.store, a.poller, m, log
 	opts.Client = &http.Client{Timeout: 30 * time.Second,
 		Transport: &http.Transport{DialContext: a.fetch.Policy().DialContext, TLSHandshakeTimeout: 10 * time.Second,
@@ -250,15 +246,6 @@ func newSubscriber(cfg Config, a *app, log *slog.Logger) (*websub.Subscriber, er
 }
 
 func (a *app) Close() { a.store.Close() }
-
-// gapOption maps the configured gap to the fetcher's convention, where 0
-// means "default" and a negative value means "none".
-func gapOption(d time.Duration) time.Duration {
-	if d == 0 {
-		return -1
-	}
-	return d
-}
 
 func orDefault(s, def string) string {
 	if s == "" {

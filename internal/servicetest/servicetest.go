@@ -61,7 +61,7 @@ func Poller(t testing.TB, st *store.Store, log *slog.Logger) *poller.Poller {
 	}
 	c := Client()
 	po := poller.DefaultOptions()
-	po.Store, po.Owner, po.Jitter, po.Log = st, "test-poller", 0, log
+	po.Store, po.Owner, po.Jitter, po.Log = st, "test-poller", -1, log
 	po.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: c}, model.SourceWeb: &web.Fetcher{Client: c}}
 	p, err := poller.New(po)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // PageFetcher gets an article page's HTML for the extraction cascade
-// (HTTPPages, FirecrawlPages).
+// (*fetch.Client, *firecrawl.Client).
 type PageFetcher interface {
 	FetchPage(ctx context.Context, pageURL string) (html []byte, err error)
 }

@@ -43,35 +43,63 @@ import (
 	"github.com/feedpoller/feedpoller/sources"
 )
 
-// Options configures a Pipeline. Its defaults live with the poller's
-// (poller.DefaultOptions); New checks what it is given and fills nothing
-// but the logger.
+// Defaults of Options' zero fields.
+const (
+	DefaultMinWords          = 50
+	DefaultMaxArticleFetches = 10
+	DefaultMaxMarkdownBytes  = 1 << 20
+)
+
+// Options configures a Pipeline. A zero field takes its default; the
+// poller fills Lookup, Profiles, Stories and Log from its own.
 type Options struct {
-	// Lookup finds what a workspace already stores of a batch's items.
+	// Lookup finds what a workspace already stores of a batch's items;
+	// required.
 	Lookup ArticleLookup
-	// Profiles gives each workspace's relevance scorer.
+	// Profiles gives each workspace's relevance scorer; required.
 	Profiles Profiles
 	// Pages fetches article pages (cascade tier 2); nil skips that tier.
 	Pages PageFetcher
 	// Render fetches a page through a JavaScript-capable renderer
 	// (Firecrawl); nil skips that tier.
 	Render PageFetcher
-	// MinWords is what a cascade tier must reach to be accepted (0: any
-	// content at all).
+	// MinWords is what a cascade tier must reach to be accepted (default
+	// 50; negative: any content at all).
 	MinWords int
-	// MaxArticleFetches bounds the page fetches of one batch (0: none).
+	// MaxArticleFetches bounds the page fetches of one batch (default 10;
+	// negative: none).
 	MaxArticleFetches int
 	// MaxMarkdownBytes caps the Markdown stored per article and per
-	// summary.
+	// summary (default 1 MiB).
 	MaxMarkdownBytes int
 	// Log receives per-item notes at debug level; nil is slog.Default().
 	Log *slog.Logger
 	// Stories finds story candidates (model.StoryView: the store); nil
 	// leaves every article a story of its own. StoryOptions are the
-	// threshold and window of the decision (zero values: the stories
+	// threshold and window of the decision (zero fields: the stories
 	// package's defaults).
 	Stories      model.StoryView
 	StoryOptions stories.Options
+}
+
+// DefaultOptions are the pipeline's defaults, without its collaborators.
+func DefaultOptions() Options {
+	return Options{}.withDefaults()
+}
+
+// withDefaults fills the zero fields; a negative one keeps meaning none.
+func (o Options) withDefaults() Options {
+	o.StoryOptions = o.StoryOptions.WithDefaults()
+	if o.MinWords == 0 {
+		o.MinWords = DefaultMinWords
+	}
+	if o.MaxArticleFetches == 0 {
+		o.MaxArticleFetches = DefaultMaxArticleFetches
+	}
+	if o.MaxMarkdownBytes == 0 {
+		o.MaxMarkdownBytes = DefaultMaxMarkdownBytes
+	}
+	return o
 }
 
 // Pipeline runs batches of feed items through the stages. It is safe for
@@ -81,8 +109,10 @@ type Pipeline struct {
 	log  *slog.Logger
 }
 
-// New checks opts.
+// New fills in the defaults of opts and refuses what it cannot work with,
+// naming the field.
 func New(opts Options) (*Pipeline, error) {
+	opts = opts.withDefaults()
 	var errs []string
 	if opts.Lookup == nil {
 		errs = append(errs, "an article lookup is required")
@@ -90,16 +120,10 @@ func New(opts Options) (*Pipeline, error) {
 	if opts.Profiles == nil {
 		errs = append(errs, "relevance profiles are required")
 	}
-	if opts.MinWords < 0 {
-		errs = append(errs, fmt.Sprintf("MinWords %d is negative", opts.MinWords))
+	if opts.MaxMarkdownBytes < 0 {
+		errs = append(errs, fmt.Sprintf("MaxMarkdownBytes %d is negative", opts.MaxMarkdownBytes))
 	}
-	if opts.MaxArticleFetches < 0 {
-		errs = append(errs, fmt.Sprintf("MaxArticleFetches %d is negative", opts.MaxArticleFetches))
-	}
-	if opts.MaxMarkdownBytes <= 0 {
-		errs = append(errs, "MaxMarkdownBytes must be more than 0")
-	}
-	if _, err := stories.NewClusterer(nil, opts.StoryOptions); err != nil {
+	if err := opts.StoryOptions.Check(); err != nil {
 		errs = append(errs, err.Error())
 	}
 	if len(errs) > 0 {

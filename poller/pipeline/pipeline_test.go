@@ -108,14 +108,21 @@ func TestRunStopsFetchingAtFetchBy(t *testing.T) {
 	}
 }
 
-func TestNewRefusesUnusableOptions(t *testing.T) {
-	good := Options{Lookup: &fakeLookup{}, Profiles: fakeProfiles{}, MinWords: 50, MaxArticleFetches: 10, MaxMarkdownBytes: 4096}
-	if _, err := New(good); err != nil {
-		t.Fatalf("good options: %v", err)
+// New fills a zero option with its default, takes a negative one where
+// it means none, and refuses the rest naming the field.
+func TestNewOptions(t *testing.T) {
+	good := Options{Lookup: &fakeLookup{}, Profiles: fakeProfiles{}}
+	p, err := New(good)
+	if err != nil {
+		t.Fatalf("zero options: %v", err)
 	}
-	zero := good
-	zero.MinWords, zero.MaxArticleFetches = 0, 0
-	if _, err := New(zero); err != nil {
+	if o := p.opts; o.MinWords != DefaultMinWords || o.MaxArticleFetches != DefaultMaxArticleFetches ||
+		o.MaxMarkdownBytes != DefaultMaxMarkdownBytes || o.Log == nil {
+		t.Errorf("zero options filled as %+v, want the defaults", o)
+	}
+	none := good
+	none.MinWords, none.MaxArticleFetches = -1, -1
+	if _, err := New(none); err != nil {
 		t.Fatalf("no minimum and no page fetches are valid choices: %v", err)
 	}
 	tests := []struct {
@@ -125,10 +132,8 @@ func TestNewRefusesUnusableOptions(t *testing.T) {
 	}{
 		{"no lookup", func(o *Options) { o.Lookup = nil }, "an article lookup is required"},
 		{"no profiles", func(o *Options) { o.Profiles = nil }, "relevance profiles are required"},
-		{"negative words", func(o *Options) { o.MinWords = -1 }, "MinWords -1 is negative"},
-		{"negative fetches", func(o *Options) { o.MaxArticleFetches = -2 }, "MaxArticleFetches -2 is negative"},
-		{"no Markdown", func(o *Options) { o.MaxMarkdownBytes = 0 }, "MaxMarkdownBytes must be more than 0"},
-		{"story threshold", func(o *Options) { o.StoryOptions.Threshold = 1.5 }, "threshold 1.5 is outside (0, 1]"},
+		{"negative Markdown cap", func(o *Options) { o.MaxMarkdownBytes = -1 }, "MaxMarkdownBytes -1 is negative"},
+		{"story threshold", func(o *Options) { o.StoryOptions.Threshold = 1.5 }, "Threshold 1.5 is outside (0, 1]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

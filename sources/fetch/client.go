@@ -107,6 +107,23 @@ func (c *Client) Get(ctx context.Context, req Request) (*Response, error) {
 	}
 }
 
+// FetchPage gets an article page's HTML for the extraction cascade. Its
+// request answers to the article-page scope (ScopePage): pages that fail
+// (a feed full of dead links, a site that turns bots away from its
+// articles) spare that host further page fetches for a while, but never
+// defer the polls of the feeds it serves. Anything that is not HTML is
+// refused.
+func (c *Client) FetchPage(ctx context.Context, pageURL string) ([]byte, error) {
+	resp, err := c.Get(ctx, Request{URL: pageURL, Accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5", Scope: ScopePage})
+	if err != nil {
+		return nil, err
+	}
+	if resp.ContentType != "" && resp.ContentType != "text/html" && resp.ContentType != "application/xhtml+xml" {
+		return nil, fmt.Errorf("article page %s: content type %s is not HTML", pageURL, resp.ContentType)
+	}
+	return resp.Body, nil
+}
+
 // retryWait says whether a failed attempt is worth another one, and after
 // how long.
 func (c *Client) retryWait(ctx context.Context, fe *sources.FetchError, attempt int) (time.Duration, bool) {

@@ -1,9 +1,11 @@
 package fetch
 
 import (
+	"fmt"
 	"log/slog"
 	"net"
 	"runtime/debug"
+	"strings"
 	"time"
 )
 
@@ -36,6 +38,45 @@ func defaultUserAgent() string {
 		v = bi.Main.Version
 	}
 	return "feedpoller/" + v + " (+https://github.com/feedpoller/feedpoller)"
+}
+
+// DefaultOptions are the client's defaults, without its collaborators
+// (resolver, clock, logger) and with no user agent: the daemon names
+// itself.
+func DefaultOptions() Options {
+	o := Options{}.withDefaults()
+	o.UserAgent, o.Resolver, o.Now, o.Logger = "", nil, nil, nil
+	return o
+}
+
+// Check refuses options out of range, naming the field: a negative value
+// where only PerDomainGap and RetryBaseDelay take one (meaning none), and
+// a Timeout over MaxTimeout. New, which cannot fail, clamps what Check
+// refuses; the daemon checks first.
+func (o Options) Check() error {
+	var errs []string
+	for _, f := range []struct {
+		name string
+		val  int64
+	}{{"Timeout", int64(o.Timeout)}, {"MaxBodyBytes", o.MaxBodyBytes}, {"MaxRedirects", int64(o.MaxRedirects)},
+		{"Attempts", int64(o.Attempts)}, {"PerDomainConcurrency", int64(o.PerDomainConcurrency)},
+		{"ConnectTimeout", int64(o.ConnectTimeout)}, {"ResponseHeaderTimeout", int64(o.ResponseHeaderTimeout)},
+		{"MaxRetryAfterWait", int64(o.MaxRetryAfterWait)}, {"BreakerFailures", int64(o.BreakerFailures)},
+		{"BreakerWindow", int64(o.BreakerWindow)}, {"BreakerOpenFor", int64(o.BreakerOpenFor)},
+		{"BreakerCloseAfter", int64(o.BreakerCloseAfter)}, {"RateLimitHits", int64(o.RateLimitHits)},
+		{"RateLimitWindow", int64(o.RateLimitWindow)}, {"RateLimitPause", int64(o.RateLimitPause)},
+		{"MaxRateLimitWait", int64(o.MaxRateLimitWait)}, {"MaxDomains", int64(o.MaxDomains)}} {
+		if f.val < 0 {
+			errs = append(errs, fmt.Sprintf("%s %d is negative", f.name, f.val))
+		}
+	}
+	if o.Timeout > MaxTimeout {
+		errs = append(errs, fmt.Sprintf("Timeout %s is over %s", o.Timeout, MaxTimeout))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("fetch: %s", strings.Join(errs, "; "))
+	}
+	return nil
 }
 
 // withDefaults fills zero values and clamps the timeouts. Negative

@@ -74,35 +74,61 @@ type Client struct {
 	slack time.Duration
 }
 
-// New checks opts and builds a Client.
+// DefaultOptions are the client's defaults, without its key, endpoint
+// and collaborators.
+func DefaultOptions() Options {
+	o := Options{}.withDefaults()
+	o.APIURL = ""
+	return o
+}
+
+// withDefaults fills the zero fields; a negative RetryBaseDelay keeps
+// meaning none.
+func (o Options) withDefaults() Options {
+	if o.APIURL == "" {
+		o.APIURL = DefaultAPIURL
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxBodyBytes == 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.Attempts == 0 {
+		o.Attempts = DefaultAttempts
+	}
+	if o.RetryBaseDelay == 0 {
+		o.RetryBaseDelay = DefaultRetryBaseDelay
+	}
+	return o
+}
+
+// New fills in the defaults of opts and builds a Client; it refuses what
+// it cannot work with, naming the field.
 func New(opts Options) (*Client, error) {
 	if strings.TrimSpace(opts.APIKey) == "" {
 		return nil, errors.New("firecrawl: an API key is required (FIRECRAWL_API_KEY)")
 	}
-	if opts.APIURL == "" {
-		opts.APIURL = DefaultAPIURL
-	}
+	opts = opts.withDefaults()
 	opts.APIURL = strings.TrimRight(opts.APIURL, "/")
 	u, err := url.Parse(opts.APIURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("firecrawl: API URL %q is not an absolute http(s) URL", opts.APIURL)
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
+	var errs []string
+	for _, f := range []struct {
+		name string
+		val  int64
+	}{{"Timeout", int64(opts.Timeout)}, {"MaxBodyBytes", opts.MaxBodyBytes}, {"Attempts", int64(opts.Attempts)}} {
+		if f.val < 0 {
+			errs = append(errs, fmt.Sprintf("%s %d is negative", f.name, f.val))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("firecrawl: %s", strings.Join(errs, "; "))
 	}
 	opts.Timeout = max(opts.Timeout, time.Millisecond)
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
-	if opts.Attempts <= 0 {
-		opts.Attempts = DefaultAttempts
-	}
-	switch {
-	case opts.RetryBaseDelay == 0:
-		opts.RetryBaseDelay = DefaultRetryBaseDelay
-	case opts.RetryBaseDelay < 0:
-		opts.RetryBaseDelay = 0
-	}
+	opts.RetryBaseDelay = max(opts.RetryBaseDelay, 0)
 	if opts.Transport == nil {
 		opts.Transport = http.DefaultTransport.(*http.Transport).Clone()
 	}
@@ -161,6 +187,16 @@ func (c *Client) Scrape(ctx context.Context, pageURL string) (*Page, error) {
 			return nil, fe
 		}
 	}
+}
+
+// FetchPage returns an article page's main-content HTML as Firecrawl
+// rendered it, for the extraction cascade's pages that need JavaScript.
+func (c *Client) FetchPage(ctx context.Context, pageURL string) ([]byte, error) {
+	page, err := c.Scrape(ctx, pageURL)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(page.HTML), nil
 }
 
 // scrapeOnce makes one SDK call through a capturing transport.
