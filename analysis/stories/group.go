@@ -193,13 +193,17 @@ func QueryTerms(arrivals []Arrival, df DocFreq, opts GroupOptions) (perArrival [
 	if err != nil {
 		return nil, nil, err
 	}
-	idf := newIDFMemo(df)
+	perArrival, union = queryTerms(vectorsOf(arrivals, newIDFMemo(df)), o)
+	return perArrival, union, nil
+}
+
+// vectorsOf returns the TF-IDF vector of each arrival.
+func vectorsOf(arrivals []Arrival, idf *idfMemo) [][]weighted {
 	vecs := make([][]weighted, len(arrivals))
 	for i := range arrivals {
 		vecs[i] = vectorOf(&arrivals[i].Profile, idf)
 	}
-	perArrival, union = queryTerms(vecs, o)
-	return perArrival, union, nil
+	return vecs
 }
 
 // queryTerms returns the index terms of each arrival, given its vector,
@@ -232,10 +236,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 		found = &Lookup{}
 	}
 	idf := newIDFMemo(df)
-	vecs := make([][]weighted, len(arrivals))
-	for i := range arrivals {
-		vecs[i] = vectorOf(&arrivals[i].Profile, idf)
-	}
+	vecs := vectorsOf(arrivals, idf)
 	terms, _ := queryTerms(vecs, o)
 	byTerm := make(map[uint32][]int, len(terms)*o.IndexTerms) // postings by term
 	for i, p := range found.Postings {
