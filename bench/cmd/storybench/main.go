@@ -10,6 +10,7 @@
 //
 //	go run ./bench/cmd/storybench -ecb DIR
 //	go run ./bench/cmd/storybench -ecb DIR -sweep   # development topics only
+//	go run ./bench/cmd/storybench -ecb DIR -dev     # development topics only, per seed and mean
 package main
 
 import (
