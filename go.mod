@@ -13,7 +13,6 @@ require (
 	github.com/google/jsonschema-go v0.4.3
 	github.com/google/uuid v1.6.0
 	github.com/jmoiron/sqlx v1.4.0
-	github.com/kljensen/snowball v0.10.0
 	github.com/lib/pq v1.12.3
 	github.com/markusmobius/go-trafilatura v1.12.2
 	github.com/mendableai/firecrawl-go/v2 v2.4.0

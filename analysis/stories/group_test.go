@@ -107,3 +107,43 @@ func TestGroupIsDeterministic(t *testing.T) {
 		prev = got
 	}
 }
+
+// A lookup returns at most PerTermLimit postings per term, the most
+// recently reported, however many articles of the window have the term:
+// what bounds the cost of a placement in a busy workspace.
+func TestDecideCapsPostingsPerTerm(t *testing.T) {
+	mem, err := NewMemGroups(GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	const n = 40
+	body := "Lindsay Lohan has checked into the Betty Ford Center in Rancho Mirage to begin a 90-day court-ordered stay, her lawyer Shawn Holley said."
+	var ids []int64
+	for i := range n {
+		arts, _, _, err := mem.Place(ctx, 1, []Arrival{arrival("Lindsay Lohan checks into Betty Ford Center", body, time.Duration(i)*time.Minute)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, arts[0])
+	}
+	_, found, err := mem.Decide(ctx, 1, []Arrival{arrival("Lohan enters Betty Ford", body, n*time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perTerm := map[uint32]int{}
+	for _, p := range found.Postings {
+		perTerm[p.Term]++
+		if p.ArticleID <= ids[n-DefaultPerTermLimit-1] {
+			t.Errorf("term %d returned article %d, older than the %d most recent", p.Term, p.ArticleID, DefaultPerTermLimit)
+		}
+	}
+	if len(perTerm) == 0 {
+		t.Fatal("the lookup found nothing; the test needs terms shared by the archive")
+	}
+	for term, c := range perTerm {
+		if c != DefaultPerTermLimit {
+			t.Errorf("term %d returned %d postings, want %d of the %d articles that have it", term, c, DefaultPerTermLimit, n)
+		}
+	}
+}

@@ -62,7 +62,7 @@ func (w *memWorkspace) resolve(id int64) int64 {
 // or after since, with their stories resolved, and those stories'
 // centroids.
 func (w *memWorkspace) lookup(terms []uint32, since time.Time, perTerm int) *Lookup {
-	out := &Lookup{Stories: map[int64]Centroid{}}
+	out := &Lookup{Postings: make([]Posting, 0, len(terms)*perTerm), Stories: make(map[int64]Centroid, len(terms)*perTerm)}
 	for _, t := range terms {
 		ps := w.postings[t]
 		i, _ := slices.BinarySearchFunc(ps, since, func(p Posting, t time.Time) int { return p.At.Compare(t) })

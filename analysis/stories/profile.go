@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kljensen/snowball/english"
+	"github.com/blevesearch/snowballstem"
+	"github.com/blevesearch/snowballstem/english"
 )
 
 // Profile weights. An article's profile is the set of its features with
@@ -92,7 +93,7 @@ func NewProfile(title, body string) Profile {
 		}
 		s := w
 		if !strings.ContainsAny(w, "0123456789") {
-			s = english.Stem(w, true)
+			s = stemWord(w)
 		}
 		stems[w] = s
 		return s
@@ -239,4 +240,15 @@ var nameJoiners = map[string]bool{"of": true, "de": true, "del": true, "da": tru
 func isStopWord(w string) bool {
 	_, ok := stopWordText[w]
 	return ok
+}
+
+// stemWord is the Snowball English stem of a case-folded word (words of
+// one or two letters are their own stem).
+func stemWord(w string) string {
+	if len(w) <= 2 {
+		return w
+	}
+	env := snowballstem.NewEnv(w)
+	english.Stem(env)
+	return env.Current()
 }

@@ -34,7 +34,6 @@ require (
 	github.com/grafana/regexp v0.0.0-20250905093917-f7b3be9d1853 // indirect
 	github.com/itlightning/dateparse v0.2.1 // indirect
 	github.com/jmoiron/sqlx v1.4.0 // indirect
-	github.com/kljensen/snowball v0.10.0 // indirect
 	github.com/lib/pq v1.12.3 // indirect
 	github.com/markusmobius/go-domdistiller v0.0.0-20240926050704-25b8d046ffb4 // indirect
 	github.com/markusmobius/go-htmldate v1.9.1 // indirect

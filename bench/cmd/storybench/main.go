@@ -10,6 +10,7 @@
 //
 //	go run ./bench/cmd/storybench -ecb DIR
 //	go run ./bench/cmd/storybench -ecb DIR -sweep   # development topics only
+//	go run ./bench/cmd/storybench -ecb DIR -dev     # development topics only, per seed and mean
 package main
 
 import (
@@ -45,6 +46,10 @@ func run(args []string, out io.Writer) error {
 	fs.Float64Var(&opts.Threshold, "threshold", 0, "grouping threshold (0: the default)")
 	fs.Float64Var(&opts.SizeMargin, "margin", 0, "size margin (0: the default)")
 	fs.Float64Var(&opts.MergeThreshold, "merge", 0, "merge threshold (0: the default)")
+	fs.IntVar(&opts.IndexTerms, "index-terms", 0, "index terms per article (0: the default)")
+	fs.IntVar(&opts.PerTermLimit, "per-term", 0, "postings per term and lookup (0: the default)")
+	fs.IntVar(&opts.MaxCompared, "max-compared", 0, "candidate stories compared per arrival (0: the default)")
+	devOnly := fs.Bool("dev", false, "print the grouping figures of the development topics only, per seed and their mean (what tuning looks at)")
 	sweep := fs.Bool("sweep", false, "print development-topic figures over the grid below, and nothing of the test topics")
 	ths := fs.String("sweep-threshold", "0.18,0.20,0.22,0.24,0.26", "thresholds of the sweep")
 	margins := fs.String("sweep-margin", "0.08,0.12,0.16", "size margins of the sweep")
@@ -66,6 +71,9 @@ func run(args []string, out io.Writer) error {
 			return fmt.Errorf("-seeds %q: %q is not a seed", *seedList, f)
 		}
 		seeds = append(seeds, s)
+	}
+	if *devOnly {
+		return runDev(out, docs, seeds, opts)
 	}
 	if *sweep {
 		// Tuning looks at the development topics of the first seed only.
@@ -111,6 +119,27 @@ func runSeed(out io.Writer, st stream, seed uint64, opts stories.GroupOptions) (
 	rows := [4]scores{score(st.Articles, story, dev), score(st.Articles, baseStory, dev),
 		score(st.Articles, story, test), score(st.Articles, baseStory, test)}
 	return rows, baseTh, printTable(out, rows, fmt.Sprintf("TF-IDF baseline (%.2f)", baseTh))
+}
+
+// runDev prints the grouping figures of the development topics for each
+// seed and their mean, and nothing of the test topics.
+func runDev(out io.Writer, docs []doc, seeds []uint64, opts stories.GroupOptions) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "seed\tstories\tpairwise P\tR\tF1\tB³ P\tR\tF1\t")
+	var mean scores
+	for _, seed := range seeds {
+		st := buildStream(docs, seed)
+		dev := func(i int) bool { return st.Articles[i].Topic <= lastDevTopic }
+		story, err := groupProfiles(st, profilesOf(st), opts)
+		if err != nil {
+			return err
+		}
+		s := score(st.Articles, story, dev)
+		mean = addScores(mean, s, 1/float64(len(seeds)))
+		fmt.Fprintf(tw, "%d\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", seed, s.Stories, s.P, s.R, s.F1, s.B3P, s.B3R, s.B3F1)
+	}
+	fmt.Fprintf(tw, "mean\t%.0f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", mean.StoriesMean, mean.P, mean.R, mean.F1, mean.B3P, mean.B3R, mean.B3F1)
+	return tw.Flush()
 }
 
 // tuneBaseline returns the baseline's threshold with the best pairwise F1
