@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/opml"
-	"github.com/feedpoller/feedpoller/opml/opmltest"
+	"github.com/feedpoller/feedpoller/integrations/opml"
+	"github.com/feedpoller/feedpoller/integrations/opml/opmltest"
 )
 
 type importReport struct {

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/integrations/opml"
+	"github.com/feedpoller/feedpoller/integrations/opml/opmltest"
 	"github.com/feedpoller/feedpoller/internal/testdb"
-	"github.com/feedpoller/feedpoller/opml"
-	"github.com/feedpoller/feedpoller/opml/opmltest"
 )
 
 // cliSplit runs the real binary and returns stdout and stderr apart.

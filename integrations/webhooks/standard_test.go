@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
+	"github.com/feedpoller/feedpoller/integrations/webhooks/webhookstest"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/webhooks"
-	"github.com/feedpoller/feedpoller/webhooks/webhookstest"
 )
 
 // The Standard Webhooks specification's own example: secret, message id,
