@@ -48,7 +48,7 @@ func TestStandardSignatureSpecExample(t *testing.T) {
 // documentedUserAgent is the User-Agent docs/webhooks.md shows.
 func documentedUserAgent(t *testing.T) string {
 	t.Helper()
-	f, err := os.Open("../docs/webhooks.md")
+	f, err := os.Open("../../docs/webhooks.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -228,3 +228,12 @@ func (p *Pipeline) Run(ctx context.Context, b Batch) (Result, error) {
 	}
 	return Result{Articles: toStore(items), Duplicates: dups, Stories: plan}, nil
 }
+
+// toStore is the batch's articles as the store saves them.
+func toStore(items []item) []model.NewArticle {
+	out := make([]model.NewArticle, len(items))
+	for i, it := range items {
+		out[i] = model.NewArticle{Article: it.art, Promote: it.promote, Story: it.story}
+	}
+	return out
+}

@@ -25,3 +25,9 @@ func registrableDomain(host string) string {
 	}
 	return d
 }
+
+// RegistrableDomain is the site a host belongs to ("blog.example.co.uk"
+// and "www.example.co.uk" are both "example.co.uk"); an IP address or a
+// single-label host stands for itself. Politeness keys on it, and so do
+// checks that two URLs belong to one site.
+func RegistrableDomain(host string) string { return registrableDomain(host) }
