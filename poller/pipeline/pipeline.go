@@ -14,8 +14,8 @@
 //	              Markdown cap, summary as Markdown)
 //	dedup.go      a tracked page kept only when its content changed; one
 //	              article per canonical URL
-//	score.go      relevance against the workspace's profile
-//	promote.go    which articles become content items
+//	score.go      relevance against the workspace's profile, and which
+//	              articles become content items
 //	summarize.go  each article's extractive summary, story signature and
 //	              reported time
 //	cluster.go    each article's story: one candidate lookup for the
