@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/feedpoller/feedpoller/opml"
+	"github.com/feedpoller/feedpoller/integrations/opml"
 	"github.com/feedpoller/feedpoller/service"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/opml"
-	"github.com/feedpoller/feedpoller/opml/opmltest"
+	"github.com/feedpoller/feedpoller/integrations/opml"
+	"github.com/feedpoller/feedpoller/integrations/opml/opmltest"
 )
 
 type importReport struct {
@@ -46,7 +46,7 @@ func (e *env) importOPML(t *testing.T, wsID int64, query, body string) (*result,
 // the rest rejected with the reason; with web_pages, pages become web
 // sources. All of it from one host, one validation fetch at a time.
 func TestImportOtherReadersOPML(t *testing.T) {
-	raw, err := os.ReadFile("../opml/testdata/other-reader.opml")
+	raw, err := os.ReadFile("../integrations/opml/testdata/other-reader.opml")
 	if err != nil {
 		t.Fatal(err)
 	}

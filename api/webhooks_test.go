@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 type webhookJSON struct {

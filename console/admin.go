@@ -5,9 +5,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 type webhooksData struct {

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/feedpoller/feedpoller/auth"
+	"github.com/feedpoller/feedpoller/integrations/opml"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/opml"
 )
 
 // csp allows the console's own stylesheet and script and nothing else:

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/feedpoller/feedpoller/opml"
+	"github.com/feedpoller/feedpoller/integrations/opml"
 	"github.com/feedpoller/feedpoller/service"
 )
 

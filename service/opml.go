@@ -8,8 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/feedpoller/feedpoller/integrations/opml"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/opml"
 	"github.com/feedpoller/feedpoller/sources/urls"
 )
 

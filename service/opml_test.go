@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/feedpoller/feedpoller/integrations/opml"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/opml"
 	"github.com/feedpoller/feedpoller/service"
 )
 

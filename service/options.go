@@ -7,8 +7,8 @@ import (
 
 	"github.com/feedpoller/feedpoller/analysis/digest"
 	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/integrations/opml"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/opml"
 )
 
 // Options configures a Service. A zero field takes its default

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // WebhookStore is the storage of webhooks and their delivery log.

@@ -8,11 +8,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/sources/fetch"
-	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // memWebhooks keeps webhooks in memory.

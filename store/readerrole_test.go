@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // readerRecipe is the README's SQL that makes the reporting role, with

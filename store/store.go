@@ -13,8 +13,8 @@
 //     and writes; claiming due sources is in sources.go.
 //   - dialect.go: what differs between the two databases; postgres.go and
 //     sqlite.go: each one's statements, settings and quirks.
-//   - dberrors.go and the dberr package: database errors told apart by
-//     SQLSTATE and SQLite result code.
+//   - query.go (refused) and the dberr package: database errors told apart
+//     by SQLSTATE and SQLite result code.
 //   - text.go: making text storable (NUL bytes, invalid UTF-8, cutting on
 //     a rune boundary).
 //   - readonly.go and sqlcheck.go: the read-only connection of

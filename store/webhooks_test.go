@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
+	"github.com/feedpoller/feedpoller/integrations/webhooks/webhookstest"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/webhooks"
-	"github.com/feedpoller/feedpoller/webhooks/webhookstest"
 )
 
 // outboxFixture is the store's outbox on a fresh database, with the

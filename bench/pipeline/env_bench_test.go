@@ -18,9 +18,9 @@ import (
 	"github.com/feedpoller/feedpoller/bench/feedfarm"
 	"github.com/feedpoller/feedpoller/bench/internal/pgcluster"
 	"github.com/feedpoller/feedpoller/bench/internal/rtproxy"
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // The cluster is started by the first benchmark or test that needs

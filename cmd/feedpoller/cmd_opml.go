@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/feedpoller/feedpoller/opml"
+	"github.com/feedpoller/feedpoller/integrations/opml"
 	"github.com/feedpoller/feedpoller/service"
 )
 

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/firecrawl"
-	"github.com/feedpoller/feedpoller/webhooks"
 	"github.com/feedpoller/feedpoller/websub"
 )
 

@@ -59,3 +59,42 @@ func TestArchitectureDocCitesExistingFiles(t *testing.T) {
 		t.Fatalf("only %d paths found in docs/architecture.md: the parser no longer reads its citations", cited)
 	}
 }
+
+// TestArchitectureDocNamesEveryPackage keeps the package map of
+// docs/architecture.md whole: every directory of the repository holding
+// a non-test Go file is named in it, as dir/ (the diagram) or `dir`.
+func TestArchitectureDocNamesEveryPackage(t *testing.T) {
+	root := filepath.Join("..", "..")
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			rel, err := filepath.Rel(root, filepath.Dir(path))
+			if err != nil {
+				return err
+			}
+			pkgs[filepath.ToSlash(rel)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) < 40 {
+		t.Fatalf("only %d packages found: the walk no longer finds the tree", len(pkgs))
+	}
+	for dir := range pkgs {
+		if !strings.Contains(string(doc), dir+"/") && !strings.Contains(string(doc), "`"+dir+"`") {
+			t.Errorf("docs/architecture.md does not name package %s", dir)
+		}
+	}
+}

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/integrations/opml"
+	"github.com/feedpoller/feedpoller/integrations/opml/opmltest"
 	"github.com/feedpoller/feedpoller/internal/testdb"
-	"github.com/feedpoller/feedpoller/opml"
-	"github.com/feedpoller/feedpoller/opml/opmltest"
 )
 
 // cliSplit runs the real binary and returns stdout and stderr apart.
@@ -64,7 +64,7 @@ func sourceShapes(t *testing.T, env []string, ws string) []string {
 // imported, that imports into another workspace as the same sources,
 // exit 0.
 func TestCLISourcesImportAndExport(t *testing.T) {
-	raw, err := os.ReadFile("../../opml/testdata/other-reader.opml")
+	raw, err := os.ReadFile("../../integrations/opml/testdata/other-reader.opml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestProgressLine(t *testing.T) {
 // first poll. The export of the workspace imports again, as it is, into
 // the same sources; duplicates do not fail an import.
 func TestCLIImportOtherReadersOffline(t *testing.T) {
-	fixtures, err := filepath.Glob("../../opml/testdata/readers/*.opml")
+	fixtures, err := filepath.Glob("../../integrations/opml/testdata/readers/*.opml")
 	if err != nil || len(fixtures) < 5 {
 		t.Fatalf("reader fixtures: %v %v", fixtures, err)
 	}
@@ -280,7 +280,7 @@ func roundTrip(t *testing.T, dir string, env []string, ws, name, want string) st
 // --web-pages. The help says what the exit status means, as the import
 // does it.
 func TestCLIExportNestedFoldersAndWebSources(t *testing.T) {
-	raw, err := os.ReadFile("../../opml/testdata/other-reader.opml")
+	raw, err := os.ReadFile("../../integrations/opml/testdata/other-reader.opml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks/webhookstest"
 	"github.com/feedpoller/feedpoller/internal/daemontest"
 	"github.com/feedpoller/feedpoller/internal/testdb"
-	"github.com/feedpoller/feedpoller/webhooks/webhookstest"
 )
 
 // growingFeed serves a feed of its first n items, each with text of its

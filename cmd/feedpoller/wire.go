@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/service"
@@ -19,7 +20,6 @@ import (
 	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/sources/web"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/webhooks"
 	"github.com/feedpoller/feedpoller/websub"
 )
 

@@ -13,8 +13,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/prometheus/promql/parser"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/poller"
-	"github.com/feedpoller/feedpoller/webhooks"
 	"github.com/feedpoller/feedpoller/websub"
 )
 

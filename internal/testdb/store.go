@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // Store opens a fresh, migrated database of the dialect, closed when the

@@ -14,8 +14,8 @@
 //	              Markdown cap, summary as Markdown)
 //	dedup.go      a tracked page kept only when its content changed; one
 //	              article per canonical URL
-//	score.go      relevance against the workspace's profile
-//	promote.go    which articles become content items
+//	score.go      relevance against the workspace's profile, and which
+//	              articles become content items
 //	summarize.go  each article's extractive summary, story signature and
 //	              reported time
 //	cluster.go    each article's story: one candidate lookup for the
@@ -227,4 +227,13 @@ func (p *Pipeline) Run(ctx context.Context, b Batch) (Result, error) {
 		return Result{}, err
 	}
 	return Result{Articles: toStore(items), Duplicates: dups, Stories: plan}, nil
+}
+
+// toStore is the batch's articles as the store saves them.
+func toStore(items []item) []model.NewArticle {
+	out := make([]model.NewArticle, len(items))
+	for i, it := range items {
+		out[i] = model.NewArticle{Article: it.art, Promote: it.promote, Story: it.story}
+	}
+	return out
 }

@@ -76,3 +76,15 @@ func (c *ProfileCache) Scorer(ctx context.Context, workspaceID int64) (*relevanc
 	c.mu.Unlock()
 	return sc, nil
 }
+
+// promote decides which articles become content items: those the
+// workspace's profile finds relevant (not excluded, at or above its
+// threshold). The content items are inserted by the same save as the
+// articles, which skips one whose content hash the workspace already
+// promoted (the cross-source exact-duplicate guard) and counts it as a
+// duplicate.
+func promote(sc *relevance.Scorer, items []item) {
+	for i := range items {
+		items[i].promote = sc.Relevant(items[i].rel)
+	}
+}

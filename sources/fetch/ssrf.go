@@ -169,3 +169,8 @@ func embeddedReason(ip netip.Addr) string {
 	}
 	return ""
 }
+
+// InternalAddress names why ip is not a public address ("loopback",
+// "private", "link-local", ...), or returns "" when it is public: the
+// same judgement the fetcher makes before dialling.
+func InternalAddress(ip netip.Addr) string { return forbiddenReason(ip) }

@@ -38,8 +38,8 @@ import (
 
 	"github.com/feedpoller/feedpoller/bench/feedfarm"
 	"github.com/feedpoller/feedpoller/bench/internal/pgcluster"
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 type config struct {

@@ -12,10 +12,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
+	"github.com/feedpoller/feedpoller/integrations/webhooks/webhookstest"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/fetch"
-	"github.com/feedpoller/feedpoller/webhooks"
-	"github.com/feedpoller/feedpoller/webhooks/webhookstest"
 )
 
 func TestSignAndVerify(t *testing.T) {

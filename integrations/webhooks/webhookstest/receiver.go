@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/webhooks"
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 )
 
 // Receiver is a webhook receiver on loopback: it verifies every request's

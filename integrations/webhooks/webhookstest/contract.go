@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // State is what the delivery log shows of one delivery.

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
+	"github.com/feedpoller/feedpoller/integrations/webhooks/webhookstest"
 	"github.com/feedpoller/feedpoller/internal/fakeclock"
 	"github.com/feedpoller/feedpoller/sources/fetch"
-	"github.com/feedpoller/feedpoller/webhooks"
-	"github.com/feedpoller/feedpoller/webhooks/webhookstest"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)

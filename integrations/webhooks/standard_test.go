@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
+	"github.com/feedpoller/feedpoller/integrations/webhooks/webhookstest"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/webhooks"
-	"github.com/feedpoller/feedpoller/webhooks/webhookstest"
 )
 
 // The Standard Webhooks specification's own example: secret, message id,
@@ -48,7 +48,7 @@ func TestStandardSignatureSpecExample(t *testing.T) {
 // documentedUserAgent is the User-Agent docs/webhooks.md shows.
 func documentedUserAgent(t *testing.T) string {
 	t.Helper()
-	f, err := os.Open("../docs/webhooks.md")
+	f, err := os.Open("../../docs/webhooks.md")
 	if err != nil {
 		t.Fatal(err)
 	}
