@@ -39,7 +39,6 @@ type Store interface {
 	SavePush(ctx context.Context, p model.PushSave) (model.SaveCounts, error)
 	pipeline.ArticleLookup
 	pipeline.Workspaces
-	model.StoryView
 }
 
 // Options configures a Poller. Start from DefaultOptions: New refuses
@@ -100,9 +99,9 @@ type Options struct {
 	Metrics *Metrics
 	// Log defaults to slog.Default().
 	Log *slog.Logger
-	// Stories are the threshold and window of story detection (zero
-	// values: the stories package's defaults).
-	Stories stories.Options
+	// Stories tune story grouping (zero values: the stories package's
+	// defaults).
+	Stories stories.GroupOptions
 	// Clock dates each poll's scheduling decision (nil: time.Now). The
 	// decision depends on the time of day (skipHours, busy hours), so
 	// tests set it to check every hour rather than the one they run at.
@@ -196,7 +195,7 @@ func New(opts Options) (*Poller, error) {
 			Lookup: opts.Store, Profiles: &pipeline.ProfileCache{Workspaces: opts.Store, TTL: profileTTL},
 			Pages: opts.Pages, Render: opts.Render, MinWords: opts.MinWords, MaxArticleFetches: opts.MaxArticleFetches,
 			MaxMarkdownBytes: opts.MaxMarkdownBytes, Log: opts.Log,
-			Stories: opts.Store, StoryOptions: opts.Stories,
+			PlaceStories: true, StoryOptions: opts.Stories,
 		})
 		if err != nil {
 			errs = append(errs, err.Error())

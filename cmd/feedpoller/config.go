@@ -164,7 +164,7 @@ func defaultConfig() Config {
 		Firecrawl: FirecrawlConfig{Timeout: 30 * time.Second},
 
 		Reliability: ReliabilityConfig{Rules: rank.DefaultRules()},
-		Stories:     storiesConfig(stories.Options{}),
+		Stories:     storiesConfig(stories.GroupOptions{}),
 		Digest:      DigestConfig{MaxTokens: service.DefaultOptions().DigestMaxTokens},
 		Webhooks:    webhooksConfig(),
 		WebSub:      webSubConfig(websub.DefaultOptions()),

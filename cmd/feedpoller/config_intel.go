@@ -52,18 +52,19 @@ func (c ReliabilityConfig) classifier() (*rank.Classifier, error) {
 
 // StoriesConfig configures story detection.
 type StoriesConfig struct {
-	// Threshold is the similarity an article needs to join a story.
+	// Threshold is the similarity to a story's centroid an article needs
+	// to join it (see docs/digest.md).
 	Threshold float64 `yaml:"threshold"`
-	// Window is how long a story takes new articles; band keys older
-	// than it are pruned.
+	// Window is how long a story takes new articles; term index entries
+	// and document frequencies older than it are pruned.
 	Window time.Duration `yaml:"window"`
 }
 
 // storiesConfig is the stories section of the built-in configuration:
 // the stories package's defaults.
-func storiesConfig(o stories.Options) StoriesConfig {
+func storiesConfig(o stories.GroupOptions) StoriesConfig {
 	if o.Threshold == 0 {
-		o.Threshold = stories.DefaultThreshold
+		o.Threshold = stories.DefaultGroupThreshold
 	}
 	if o.Window == 0 {
 		o.Window = stories.DefaultWindow
@@ -71,8 +72,8 @@ func storiesConfig(o stories.Options) StoriesConfig {
 	return StoriesConfig{Threshold: o.Threshold, Window: o.Window}
 }
 
-func (c StoriesConfig) options() stories.Options {
-	return stories.Options{Threshold: c.Threshold, Window: c.Window}
+func (c StoriesConfig) options() stories.GroupOptions {
+	return stories.GroupOptions{Threshold: c.Threshold, Window: c.Window}
 }
 
 // DigestConfig configures digests.
@@ -93,6 +94,8 @@ func (c Config) checkIntelligence() []string {
 	}
 	if c.Stories.Window <= 0 {
 		errs = append(errs, "stories.window must be more than 0")
+	} else if _, err := stories.NewPlacer(nil, c.Stories.options()); err != nil {
+		errs = append(errs, "stories: "+err.Error())
 	}
 	if c.Digest.MaxTokens < 1 {
 		errs = append(errs, "digest.max_tokens must be at least 1")
