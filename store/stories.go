@@ -532,14 +532,14 @@ func (s *Store) writeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 	column("first_article_id", "CAST(? AS BIGINT)", func(t *storyTally) any { return t.firstID })
 	column("first_reported_at", s.d.timeParam(), func(t *storyTally) any { return t.first.UTC() })
 	column("last_reported_at", s.d.timeParam(), func(t *storyTally) any { return t.last.UTC() })
-	sb.WriteString(`centroid = CASE id`)
+	sb.WriteString(`centroid = CASE`)
 	for _, id := range ids {
 		if c := st.tally[id].centroid; c != nil {
-			sb.WriteString(` WHEN ? THEN ?`)
+			sb.WriteString(` WHEN id = ? THEN ?`)
 			args = append(args, id, c)
 		}
 	}
-	sb.WriteString(` ELSE centroid END, revision = revision + 1 WHERE workspace_id = ? AND ` + s.d.int64In("id"))
+	sb.WriteString(` WHEN 1 = 0 THEN NULL ELSE centroid END, revision = revision + 1 WHERE workspace_id = ? AND ` + s.d.int64In("id"))
 	args = append(args, p.WorkspaceID, s.d.int64List(ids))
 	if _, err := tx.ExecContext(ctx, s.q(sb.String()), args...); err != nil {
 		return fmt.Errorf("save stories of source %d: update %d stories: %w", p.SourceID, len(ids), err)
