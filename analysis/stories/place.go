@@ -70,9 +70,17 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	if err != nil {
 		return model.StoryPlacement{}, fmt.Errorf("place stories: %w", err)
 	}
-	df := &docFreq{docs: read.Docs, terms: read.Terms}
+	// The save's own articles are part of the archive they are weighed
+	// against: words its reports all use (several reports of one kind of
+	// event in one poll) weigh as little as they will once stored.
+	df := &docFreq{docs: read.Docs + len(p.arrivals), terms: read.Terms}
 	if df.terms == nil {
 		df.terms = map[uint32]int{}
+	}
+	for i := range p.arrivals {
+		for _, f := range p.arrivals[i].Profile.Features {
+			df.terms[f.Term]++
+		}
 	}
 	_, union, err := QueryTerms(p.arrivals, df, p.opts)
 	if err != nil {
