@@ -29,6 +29,12 @@ type storyView struct {
 	tx *sqlx.Tx
 }
 
+// sameWorkspace is the condition that a row named by id is of the
+// workspace in the parameter. The unary plus keeps SQLite from reading
+// the rows by a workspace index (every story or article of the
+// workspace) rather than by the few ids named.
+const sameWorkspace = "+workspace_id = ?"
+
 // docFreqAll is the term whose story_doc_freq rows count the articles
 // themselves.
 const docFreqAll = 0
@@ -107,7 +113,7 @@ func (v storyView) StoryStates(ctx context.Context, workspaceID int64, ids []int
 		MergedInto sql.NullInt64 `db:"merged_into"`
 		Centroid   []byte        `db:"centroid"`
 	}
-	q := `SELECT id, article_count, revision, merged_into, centroid FROM stories WHERE workspace_id = ? AND ` +
+	q := `SELECT id, article_count, revision, merged_into, centroid FROM stories WHERE ` + sameWorkspace + ` AND ` +
 		v.s.d.int64In("id") + ` ORDER BY id`
 	if err := v.tx.SelectContext(ctx, &rows, v.s.q(q), workspaceID, v.s.d.int64List(ids)); err != nil {
 		return nil, fmt.Errorf("read %d stories of workspace %d: %w", len(ids), workspaceID, err)
@@ -246,7 +252,7 @@ func (s *Store) lockStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, 
 		MergedInto sql.NullInt64 `db:"merged_into"`
 	}
 	q := `SELECT id, revision, article_count, first_article_id, first_reported_at, last_reported_at, merged_into
-		FROM stories WHERE workspace_id = ? AND ` + s.d.int64In("id") + ` ORDER BY id` + s.d.forUpdate()
+		FROM stories WHERE ` + sameWorkspace + ` AND ` + s.d.int64In("id") + ` ORDER BY id` + s.d.forUpdate()
 	if err := tx.SelectContext(ctx, &rows, s.q(q), p.WorkspaceID, s.d.int64List(ids)); err != nil {
 		return false, fmt.Errorf("save stories of source %d: lock %d stories: %w", p.SourceID, len(ids), err)
 	}
@@ -485,7 +491,7 @@ func (s *Store) mergeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 	for _, table := range []string{"feed_articles", "content_items"} {
 		args := append(slices.Clone(caseArgs), p.WorkspaceID, s.d.int64List(froms))
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE `+table+` SET story_id = CASE story_id`+cases.String()+` END
-			WHERE workspace_id = ? AND `+s.d.int64In("story_id")), args...); err != nil {
+			WHERE `+sameWorkspace+` AND `+s.d.int64In("story_id")), args...); err != nil {
 			return fmt.Errorf("%s: move %s: %w", doing, table, err)
 		}
 	}
@@ -496,7 +502,7 @@ func (s *Store) mergeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 		merged_into = CASE WHEN merged_into IS NULL THEN CASE id`+cases.String()+` END ELSE CASE merged_into`+cases.String()+` END END,
 		article_count = CASE WHEN `+s.d.int64In("id")+` THEN 0 ELSE article_count END,
 		centroid = NULL, revision = revision + 1
-		WHERE workspace_id = ? AND (`+s.d.int64In("id")+` OR `+s.d.int64In("merged_into")+`)`), args...); err != nil {
+		WHERE `+sameWorkspace+` AND (`+s.d.int64In("id")+` OR `+s.d.int64In("merged_into")+`)`), args...); err != nil {
 		return fmt.Errorf("%s: %w", doing, err)
 	}
 	return nil
@@ -539,7 +545,7 @@ func (s *Store) writeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 			args = append(args, id, c)
 		}
 	}
-	sb.WriteString(` WHEN 1 = 0 THEN NULL ELSE centroid END, revision = revision + 1 WHERE workspace_id = ? AND ` + s.d.int64In("id"))
+	sb.WriteString(` WHEN 1 = 0 THEN NULL ELSE centroid END, revision = revision + 1 WHERE ` + sameWorkspace + ` AND ` + s.d.int64In("id"))
 	args = append(args, p.WorkspaceID, s.d.int64List(ids))
 	if _, err := tx.ExecContext(ctx, s.q(sb.String()), args...); err != nil {
 		return fmt.Errorf("save stories of source %d: update %d stories: %w", p.SourceID, len(ids), err)

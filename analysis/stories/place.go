@@ -82,7 +82,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 			df.terms[f.Term]++
 		}
 	}
-	_, union, err := QueryTerms(p.arrivals, df, p.opts)
+	perArrival, union, err := QueryTerms(p.arrivals, df, p.opts)
 	if err != nil {
 		return model.StoryPlacement{}, err
 	}
@@ -91,7 +91,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	if err != nil {
 		return model.StoryPlacement{}, fmt.Errorf("place stories: %w", err)
 	}
-	found, revisions, err := p.lookup(ctx, view, ws, postings, df, since)
+	found, revisions, err := p.lookup(ctx, view, ws, postings, perArrival, df, since)
 	if err != nil {
 		return model.StoryPlacement{}, err
 	}
@@ -108,7 +108,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 // stories' centroids and revisions, and the document frequencies of
 // their centroids' terms not read yet, added to df.
 func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, postings []model.StoryPosting,
-	df *docFreq, since time.Time) (*Lookup, map[int64]int64, error) {
+	perArrival [][]uint32, df *docFreq, since time.Time) (*Lookup, map[int64]int64, error) {
 	slices.SortFunc(postings, func(a, b model.StoryPosting) int {
 		if c := cmp.Compare(a.Term, b.Term); c != 0 {
 			return c
@@ -119,7 +119,6 @@ func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, pos
 		return cmp.Compare(b.ArticleID, a.ArticleID)
 	})
 	found := &Lookup{Stories: map[int64]Centroid{}}
-	var ids []int64
 	perTerm := 0
 	for i, ps := range postings {
 		if i == 0 || ps.Term != postings[i-1].Term {
@@ -129,10 +128,8 @@ func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, pos
 			continue
 		}
 		found.Postings = append(found.Postings, Posting{Term: ps.Term, ArticleID: ps.ArticleID, StoryID: ps.StoryID, At: ps.ReportedAt})
-		ids = append(ids, ps.StoryID)
 	}
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	ids := p.compared(found.Postings, perArrival)
 	revisions := map[int64]int64{}
 	if len(ids) == 0 {
 		return found, revisions, nil
@@ -170,6 +167,50 @@ func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, pos
 		}
 	}
 	return found, revisions, nil
+}
+
+// compared is the stored stories Group may compare an arrival with: for
+// each arrival, the MaxCompared stories whose best member shares most of
+// its index terms within the window (ties: the lower id), which is how
+// Group ranks them. Only these are read, so a decision reads at most
+// MaxCompared stories per new article however many the index reaches.
+func (p *Placer) compared(postings []Posting, perArrival [][]uint32) []int64 {
+	byTerm := map[uint32][]int{}
+	for i, ps := range postings {
+		byTerm[ps.Term] = append(byTerm[ps.Term], i)
+	}
+	var ids []int64
+	for i, terms := range perArrival {
+		at := p.arrivals[i].At
+		hits := map[int64]int{} // by article
+		storyOf := map[int64]int64{}
+		for _, t := range terms {
+			for _, pi := range byTerm[t] {
+				ps := &postings[pi]
+				if withinWindow(ps.At, at, p.opts.Window) {
+					hits[ps.ArticleID]++
+					storyOf[ps.ArticleID] = ps.StoryID
+				}
+			}
+		}
+		best := map[int64]int{}
+		for a, n := range hits {
+			best[storyOf[a]] = max(best[storyOf[a]], n)
+		}
+		order := make([]int64, 0, len(best))
+		for id := range best {
+			order = append(order, id)
+		}
+		slices.SortFunc(order, func(x, y int64) int {
+			if c := cmp.Compare(best[y], best[x]); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
+		})
+		ids = append(ids, order[:min(len(order), p.opts.MaxCompared)]...)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
 // placement is Group's decision as the save stores it.

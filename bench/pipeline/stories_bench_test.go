@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"runtime"
 	"testing"
 	"time"
@@ -150,12 +152,12 @@ func growArchive(b *testing.B, d *benchDB, gen *storyfeeds.Synth, from, n int, e
 func BenchmarkStoryPlacement(b *testing.B) {
 	end := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
 	every := 24 * time.Hour / 1000
-	for _, dialect := range []string{store.SQLite, store.Postgres} {
+	for _, dialect := range benchDialects() {
 		d := storyDB(b, dialect)
 		gen := newSynthNews(b, 1)
 		qgen := newSynthNews(b, 99)
 		held, next := 0, 1_000_000
-		for _, n := range []int{1000, 10000, 100000} {
+		for _, n := range benchSizes() {
 			growArchive(b, d, gen, held, n, end, every)
 			held = n
 			runtime.GC()
@@ -183,6 +185,26 @@ func BenchmarkStoryPlacement(b *testing.B) {
 			}
 		}
 	}
+}
+
+// benchDialects and benchSizes narrow BenchmarkStoryPlacement when
+// STORYBENCH_DIALECT and STORYBENCH_MAX are set.
+func benchDialects() []string {
+	if d := os.Getenv("STORYBENCH_DIALECT"); d != "" {
+		return []string{d}
+	}
+	return []string{store.SQLite, store.Postgres}
+}
+
+func benchSizes() []int {
+	var out []int
+	limit, _ := strconv.Atoi(os.Getenv("STORYBENCH_MAX"))
+	for _, n := range []int{1000, 10000, 100000} {
+		if limit == 0 || n <= limit {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // TestStoryPlacementStatements: a poll's save runs as many statements
