@@ -588,9 +588,9 @@ const pruneBatch = 500
 // PruneStoryTerms deletes, a bounded batch per statement, the term index
 // entries of articles reported before before (the story window ago): no
 // new article can join their stories through them any more. It also
-// deletes the document frequencies of the days before it. It returns how
-// many rows it deleted.
-func (s *Store) PruneStoryTerms(ctx context.Context, before time.Time) (int64, error) {
+// deletes the document frequencies of the days before freqBefore (the
+// document-frequency window ago). It returns how many rows it deleted.
+func (s *Store) PruneStoryTerms(ctx context.Context, before, freqBefore time.Time) (int64, error) {
 	var total int64
 	stmts := []struct {
 		what, query string
@@ -599,7 +599,7 @@ func (s *Store) PruneStoryTerms(ctx context.Context, before time.Time) (int64, e
 		{"story terms", `DELETE FROM story_terms WHERE feed_article_id IN
 			(SELECT feed_article_id FROM story_terms WHERE reported_unix < ? LIMIT ?)`, before.Unix()},
 		{"document frequencies", `DELETE FROM story_doc_freq WHERE (workspace_id, term, day) IN
-			(SELECT workspace_id, term, day FROM story_doc_freq WHERE day < ? LIMIT ?)`, unixDay(before)},
+			(SELECT workspace_id, term, day FROM story_doc_freq WHERE day < ? LIMIT ?)`, unixDay(freqBefore)},
 	}
 	for _, st := range stmts {
 		for {

@@ -21,6 +21,22 @@ import (
 type Placer struct {
 	opts     GroupOptions
 	arrivals []Arrival
+	dfWindow time.Duration
+}
+
+// DefaultDocFreqWindow is how far back the document frequencies a
+// placement weighs with reach: the recent archive, longer than the story
+// window so that a quiet week does not make every word look rare.
+const DefaultDocFreqWindow = 30 * 24 * time.Hour
+
+// WithDocFreqWindow returns p weighing with the document frequencies of
+// the articles reported within d before its articles (0: the default).
+func (p *Placer) WithDocFreqWindow(d time.Duration) *Placer {
+	if d <= 0 {
+		d = DefaultDocFreqWindow
+	}
+	p.dfWindow = max(d, p.opts.Window)
+	return p
 }
 
 // NewPlacer returns the placer of a save's new articles, in save order.
@@ -29,7 +45,7 @@ func NewPlacer(arrivals []Arrival, opts GroupOptions) (*Placer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Placer{opts: o, arrivals: arrivals}, nil
+	return (&Placer{opts: o, arrivals: arrivals}).WithDocFreqWindow(0), nil
 }
 
 // docFreq is a DocFreq read from the store: the counts of the terms asked
@@ -57,6 +73,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 			since = a.At
 		}
 	}
+	dfSince := since.Add(-p.dfWindow)
 	since = since.Add(-p.opts.Window)
 	var features []uint32
 	for i := range p.arrivals {
@@ -66,21 +83,27 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	}
 	slices.Sort(features)
 	features = slices.Compact(features)
-	read, err := view.StoryDocFreq(ctx, ws, features, since)
+	read, err := view.StoryDocFreq(ctx, ws, features, dfSince)
 	if err != nil {
 		return model.StoryPlacement{}, fmt.Errorf("place stories: %w", err)
 	}
-	// The save's own articles are part of the archive they are weighed
-	// against: words its reports all use (several reports of one kind of
-	// event in one poll) weigh as little as they will once stored.
-	df := &docFreq{docs: read.Docs + len(p.arrivals), terms: read.Terms}
+	// The save's other articles are part of the archive each is weighed
+	// against: words its reports share (several reports of one kind of
+	// event in one poll) weigh as little as they will once stored. An
+	// article does not count itself: a term only it has keeps the weight
+	// it has for a poll of one article.
+	df := &docFreq{docs: read.Docs + len(p.arrivals) - 1, terms: read.Terms}
 	if df.terms == nil {
 		df.terms = map[uint32]int{}
 	}
+	inPoll := map[uint32]int{}
 	for i := range p.arrivals {
 		for _, f := range p.arrivals[i].Profile.Features {
-			df.terms[f.Term]++
+			inPoll[f.Term]++
 		}
+	}
+	for t, n := range inPoll {
+		df.terms[t] += n - 1
 	}
 	perArrival, union, err := QueryTerms(p.arrivals, df, p.opts)
 	if err != nil {
@@ -91,7 +114,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	if err != nil {
 		return model.StoryPlacement{}, fmt.Errorf("place stories: %w", err)
 	}
-	found, revisions, err := p.lookup(ctx, view, ws, postings, perArrival, df, since)
+	found, revisions, err := p.lookup(ctx, view, ws, postings, perArrival, df, dfSince)
 	if err != nil {
 		return model.StoryPlacement{}, err
 	}
@@ -108,7 +131,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 // stories' centroids and revisions, and the document frequencies of
 // their centroids' terms not read yet, added to df.
 func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, postings []model.StoryPosting,
-	perArrival [][]uint32, df *docFreq, since time.Time) (*Lookup, map[int64]int64, error) {
+	perArrival [][]uint32, df *docFreq, dfSince time.Time) (*Lookup, map[int64]int64, error) {
 	slices.SortFunc(postings, func(a, b model.StoryPosting) int {
 		if c := cmp.Compare(a.Term, b.Term); c != 0 {
 			return c
@@ -158,7 +181,7 @@ func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, pos
 	slices.Sort(missing)
 	missing = slices.Compact(missing)
 	if len(missing) > 0 {
-		more, err := view.StoryDocFreq(ctx, ws, missing, since)
+		more, err := view.StoryDocFreq(ctx, ws, missing, dfSince)
 		if err != nil {
 			return nil, nil, fmt.Errorf("place stories: %w", err)
 		}

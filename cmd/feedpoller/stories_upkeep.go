@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -27,7 +28,7 @@ func applyReliabilityTiers(ctx context.Context, cfg Config, st *store.Store, log
 // termPruner deletes story term index entries and document frequencies
 // older than the story window.
 type termPruner interface {
-	PruneStoryTerms(ctx context.Context, before time.Time) (int64, error)
+	PruneStoryTerms(ctx context.Context, before, freqBefore time.Time) (int64, error)
 }
 
 // pruneEvery is how often serve prunes the story term index: the window
@@ -36,14 +37,16 @@ const pruneEvery = time.Hour
 
 // pruneStoryTerms prunes at once and then every interval until ctx ends:
 // no new article can join a story through terms reported before the
-// window, document frequencies cover the window only, and both tables
+// window, document frequencies cover the last 30 days (or the window if
+// longer: stories.DefaultDocFreqWindow), and both tables
 // stay the size of one window. A failure is logged and tried again at the
 // next round.
 func pruneStoryTerms(ctx context.Context, p termPruner, window, every time.Duration, log *slog.Logger) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		n, err := p.PruneStoryTerms(ctx, time.Now().Add(-window))
+		now := time.Now()
+		n, err := p.PruneStoryTerms(ctx, now.Add(-window), now.Add(-max(window, stories.DefaultDocFreqWindow)))
 		switch {
 		case err != nil && ctx.Err() == nil:
 			log.Warn("prune story terms", "err", err)

@@ -19,7 +19,7 @@ type fakePruner struct {
 	calls chan struct{}
 }
 
-func (f *fakePruner) PruneStoryTerms(_ context.Context, before time.Time) (int64, error) {
+func (f *fakePruner) PruneStoryTerms(_ context.Context, before, _ time.Time) (int64, error) {
 	f.mu.Lock()
 	f.cuts = append(f.cuts, before)
 	n := len(f.cuts)

@@ -23,5 +23,5 @@ func (p *Pipeline) cluster(src model.FeedSource, items []item) (model.StoryPlace
 	if err != nil {
 		return nil, fmt.Errorf("stories of source %d: %w", src.ID, err)
 	}
-	return placer, nil
+	return placer.WithDocFreqWindow(p.opts.StoryDocFreqWindow), nil
 }

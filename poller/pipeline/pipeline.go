@@ -71,6 +71,9 @@ type Options struct {
 	// (zero values: the stories package's defaults).
 	PlaceStories bool
 	StoryOptions stories.GroupOptions
+	// StoryDocFreqWindow is how far back the document frequencies reach
+	// (0: stories.DefaultDocFreqWindow).
+	StoryDocFreqWindow time.Duration
 }
 
 // Pipeline runs batches of feed items through the stages. It is safe for
