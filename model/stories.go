@@ -116,12 +116,29 @@ type StoryPlacement struct {
 	Counts   []StoryDocCount
 }
 
-// StoryDocCount is how many of a save's articles reported on Unix day Day
-// have Term; Term 0 counts the articles themselves.
+// StoryDocCount is how many of a save's articles reported in period
+// Period (StoryPeriod) have Term; Term 0 counts the articles themselves.
 type StoryDocCount struct {
-	Day  int64
-	Term uint32
-	Docs int
+	Period int64
+	Term   uint32
+	Docs   int
+}
+
+// StoryPeriodLength is the length of the periods document frequencies are
+// kept by: a read sums a window's periods, so a week keeps that to a few
+// rows per term while a window still ends within a week of where it is
+// asked to.
+const StoryPeriodLength = 7 * 24 * time.Hour
+
+// StoryPeriod is the period t falls in: whole StoryPeriodLengths since the
+// Unix epoch.
+func StoryPeriod(t time.Time) int64 {
+	n := int64(StoryPeriodLength / time.Second)
+	u := t.Unix()
+	if u < 0 {
+		u -= n - 1
+	}
+	return u / n
 }
 
 // StoryPlacer decides the stories of a save's new articles. The save calls

@@ -94,8 +94,8 @@ type dialect interface {
 	// its parameters are the workspace and the rows, as docFreqRows
 	// gives them.
 	docFreqUpsert() string
-	// docFreqRows is (day, term, docs) rows as docFreqUpsert takes them.
-	docFreqRows(days, terms, docs []int64) []any
+	// docFreqRows is (period, term, docs) rows as docFreqUpsert takes them.
+	docFreqRows(periods, terms, docs []int64) []any
 	// daysBetween is the days from the timestamp expression from to the
 	// timestamp parameter to, as a real number.
 	daysBetween(from, to string) string

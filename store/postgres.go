@@ -210,13 +210,13 @@ func (postgres) int64In(expr string) string { return expr + " = ANY(CAST(? AS BI
 func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 
 func (postgres) docFreqUpsert() string {
-	return `INSERT INTO story_doc_freq (workspace_id, day, term, docs)
-		SELECT ?, r.day, r.term, r.docs FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS r(day, term, docs)
-		ON CONFLICT (workspace_id, term, day) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
+	return `INSERT INTO story_doc_freq (workspace_id, period, term, docs)
+		SELECT ?, r.period, r.term, r.docs FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS r(period, term, docs)
+		ON CONFLICT (workspace_id, term, period) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
 }
 
-func (postgres) docFreqRows(days, terms, docs []int64) []any {
-	return []any{pq.Int64Array(days), pq.Int64Array(terms), pq.Int64Array(docs)}
+func (postgres) docFreqRows(periods, terms, docs []int64) []any {
+	return []any{pq.Int64Array(periods), pq.Int64Array(terms), pq.Int64Array(docs)}
 }
 
 // int64List: a bigint[] parameter.

@@ -220,23 +220,23 @@ func (sqliteDialect) int64In(expr string) string {
 }
 func (sqliteDialect) timeParam() string { return "?" }
 
-// docFreqUpsert: the rows are one JSON array of [day, term, docs];
+// docFreqUpsert: the rows are one JSON array of [period, term, docs];
 // "WHERE true" is how SQLite tells an upsert's ON from a join's.
 func (sqliteDialect) docFreqUpsert() string {
-	return `INSERT INTO story_doc_freq (workspace_id, day, term, docs)
+	return `INSERT INTO story_doc_freq (workspace_id, period, term, docs)
 		SELECT ?, json_extract(r.value, '$[0]'), json_extract(r.value, '$[1]'), json_extract(r.value, '$[2]')
 		FROM json_each(?) AS r WHERE true
-		ON CONFLICT (workspace_id, term, day) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
+		ON CONFLICT (workspace_id, term, period) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
 }
 
-func (sqliteDialect) docFreqRows(days, terms, docs []int64) []any {
+func (sqliteDialect) docFreqRows(periods, terms, docs []int64) []any {
 	var sb strings.Builder
 	sb.WriteByte('[')
-	for i := range days {
+	for i := range periods {
 		if i > 0 {
 			sb.WriteByte(',')
 		}
-		fmt.Fprintf(&sb, "[%d,%d,%d]", days[i], terms[i], docs[i])
+		fmt.Fprintf(&sb, "[%d,%d,%d]", periods[i], terms[i], docs[i])
 	}
 	sb.WriteByte(']')
 	return []any{sb.String()}

@@ -39,15 +39,6 @@ const sameWorkspace = "+workspace_id = ?"
 // themselves.
 const docFreqAll = 0
 
-// unixDay is the Unix day of t, story_doc_freq's day.
-func unixDay(t time.Time) int64 {
-	u := t.Unix()
-	if u < 0 {
-		return (u - 86399) / 86400
-	}
-	return u / 86400
-}
-
 func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
 	list := make([]int64, 0, len(terms)+1)
 	list = append(list, docFreqAll)
@@ -58,9 +49,9 @@ func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []
 		Term int64 `db:"term"`
 		Docs int64 `db:"docs"`
 	}
-	q := `SELECT term, SUM(docs) AS docs FROM story_doc_freq WHERE workspace_id = ? AND day >= ? AND ` +
+	q := `SELECT term, SUM(docs) AS docs FROM story_doc_freq WHERE workspace_id = ? AND period >= ? AND ` +
 		v.s.d.int64In("term") + ` GROUP BY term`
-	if err := v.tx.SelectContext(ctx, &rows, v.s.q(q), workspaceID, unixDay(since), v.s.d.int64List(list)); err != nil {
+	if err := v.tx.SelectContext(ctx, &rows, v.s.q(q), workspaceID, model.StoryPeriod(since), v.s.d.int64List(list)); err != nil {
 		return nil, fmt.Errorf("read document frequencies of workspace %d: %w", workspaceID, err)
 	}
 	out := &model.StoryDocFreq{Terms: make(map[uint32]int, len(rows))}
@@ -561,7 +552,7 @@ func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, c
 	}
 	days, terms, docs := make([]int64, len(counts)), make([]int64, len(counts)), make([]int64, len(counts))
 	for i, c := range counts {
-		days[i], terms[i], docs[i] = c.Day, int64(c.Term), int64(c.Docs)
+		days[i], terms[i], docs[i] = c.Period, int64(c.Term), int64(c.Docs)
 	}
 	args := append([]any{p.WorkspaceID}, s.d.docFreqRows(days, terms, docs)...)
 	if _, err := tx.ExecContext(ctx, s.q(s.d.docFreqUpsert()), args...); err != nil {
@@ -598,8 +589,8 @@ func (s *Store) PruneStoryTerms(ctx context.Context, before, freqBefore time.Tim
 	}{
 		{"story terms", `DELETE FROM story_terms WHERE feed_article_id IN
 			(SELECT feed_article_id FROM story_terms WHERE reported_unix < ? LIMIT ?)`, before.Unix()},
-		{"document frequencies", `DELETE FROM story_doc_freq WHERE (workspace_id, term, day) IN
-			(SELECT workspace_id, term, day FROM story_doc_freq WHERE day < ? LIMIT ?)`, unixDay(freqBefore)},
+		{"document frequencies", `DELETE FROM story_doc_freq WHERE (workspace_id, term, period) IN
+			(SELECT workspace_id, term, period FROM story_doc_freq WHERE period < ? LIMIT ?)`, model.StoryPeriod(freqBefore)},
 	}
 	for _, st := range stmts {
 		for {

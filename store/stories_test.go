@@ -320,7 +320,7 @@ func TestPruneStoryTerms(t *testing.T) {
 		before := count(t, s, `SELECT COUNT(*) FROM story_terms`) + count(t, s, `SELECT COUNT(*) FROM story_doc_freq`)
 		storiesBefore := count(t, s, `SELECT COUNT(*) FROM stories`)
 		newTerms := count(t, s, `SELECT COUNT(*) FROM story_terms t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url = 'https://a.example/new'`)
-		newDays := count(t, s, `SELECT COUNT(*) FROM story_doc_freq WHERE day >= ?`, t0.Unix()/86400)
+		newDays := count(t, s, `SELECT COUNT(*) FROM story_doc_freq WHERE period >= ?`, model.StoryPeriod(t0))
 		n, err := s.PruneStoryTerms(context.Background(), t0.Add(-24*time.Hour), t0.Add(-24*time.Hour))
 		if err != nil {
 			t.Fatal(err)

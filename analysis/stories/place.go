@@ -275,21 +275,17 @@ func (p *Placer) placement(g *Grouping, revisions map[int64]int64) model.StoryPl
 	return out
 }
 
-// DocCounts is how many of arrivals have each feature, by Unix day of
-// report (UTC), and how many there are each day (term 0; no feature
-// hashes to 0), sorted by day and term.
+// DocCounts is how many of arrivals have each feature, by period of
+// report (model.StoryPeriod), and how many there are each period (term 0;
+// no feature hashes to 0), sorted by period and term.
 func DocCounts(arrivals []Arrival) []model.StoryDocCount {
 	type key struct {
-		day  int64
-		term uint32
+		period int64
+		term   uint32
 	}
 	n := map[key]int{}
 	for i := range arrivals {
-		day := arrivals[i].At.Unix()
-		if day < 0 {
-			day -= 86399
-		}
-		day /= 86400
+		day := model.StoryPeriod(arrivals[i].At)
 		n[key{day, 0}]++
 		for _, f := range arrivals[i].Profile.Features {
 			n[key{day, f.Term}]++
@@ -297,10 +293,10 @@ func DocCounts(arrivals []Arrival) []model.StoryDocCount {
 	}
 	out := make([]model.StoryDocCount, 0, len(n))
 	for k, c := range n {
-		out = append(out, model.StoryDocCount{Day: k.day, Term: k.term, Docs: c})
+		out = append(out, model.StoryDocCount{Period: k.period, Term: k.term, Docs: c})
 	}
 	slices.SortFunc(out, func(a, b model.StoryDocCount) int {
-		if c := cmp.Compare(a.Day, b.Day); c != 0 {
+		if c := cmp.Compare(a.Period, b.Period); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Term, b.Term)

@@ -57,21 +57,26 @@ type fixedText struct{ title, body string }
 
 func (f fixedText) Article() (string, string) { return f.title, f.body }
 
-const unrelatedTitle = "Central bank raises rates to 4.75 percent"
+// unrelated are news of nothing the archive or the other polls report,
+// by the size of the poll that carries one.
+var unrelated = map[int]fixedText{
+	2: {"Library bake sale raises money for new children's books", `The Willowbrook public library held its spring bake sale on Saturday, selling lemon tarts, oat cookies and rhubarb crumble baked by volunteers from the reading club.
 
-const unrelatedBody = `The central bank raised its benchmark interest rate by a quarter point to 4.75 percent on Wednesday, its third increase this year, saying inflation of 6.1 percent was still far above its target of 2 percent.
+Librarian Martha Quill said the stall raised enough to buy about forty picture books and a second beanbag for the story corner, and thanked the scouts who carried tables from the parish hall.`},
+	20: {"Teenager wins Dunmore chess open on tie-break", `Fifteen-year-old Priya Okonkwo won the Dunmore chess open on Sunday, edging two veteran masters on tie-break after a tense final round in the town's Corn Exchange.
 
-Governor Elena Marsh told reporters the board had weighed a larger move of half a point but judged that the economy, which grew 0.3 percent in the last quarter, was cooling.`
-
-// oneThen writes one article of first, then those of then.
-type oneThen struct {
-	first, then textSource
-	done        bool
+Organiser Declan Fitzgerald said a record 212 players entered, and the junior section will double in size next year after a donation from a local bakery.`},
 }
 
-func (o *oneThen) Article() (string, string) {
-	if !o.done {
-		o.done = true
+// nThen writes n articles of first, then those of then.
+type nThen struct {
+	first, then textSource
+	n           int
+}
+
+func (o *nThen) Article() (string, string) {
+	if o.n > 0 {
+		o.n--
 		return o.first.Article()
 	}
 	return o.then.Article()
@@ -210,9 +215,9 @@ func benchSizes() []int {
 // TestStoryPlacementStatements: a poll's save runs as many statements
 // whatever the number of its new articles, placement included: two new
 // articles (one joining an archived story, one starting a story) and
-// twenty (reports of archived events joining their stories, others
-// starting stories) cost the same, and one new article no more, on
-// PostgreSQL (pg_stat_statements counts them).
+// twenty (reports of archived events joining their stories, one starting
+// a story) cost the same, and one new article no more, on PostgreSQL
+// (pg_stat_statements counts them).
 func TestStoryPlacementStatements(t *testing.T) {
 	d := storyDB(t, store.Postgres)
 	end := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
@@ -228,8 +233,8 @@ func TestStoryPlacementStatements(t *testing.T) {
 	stmts := map[int]int64{}
 	for _, k := range []int{1, 2, 20} {
 		var texts textSource = others
-		if k == 2 {
-			texts = &oneThen{first: others, then: fixedText{unrelatedTitle, unrelatedBody}}
+		if k > 1 {
+			texts = &nThen{first: others, n: k - 1, then: unrelated[k]}
 		}
 		p := storyPoll(t, d, texts, 1000*k, k, func(int) time.Time { return end }, true)
 		st0 := d.statements(t)

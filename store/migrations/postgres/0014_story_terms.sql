@@ -35,19 +35,20 @@ CREATE TABLE story_terms (
 CREATE INDEX story_terms_article ON story_terms (feed_article_id);
 CREATE INDEX story_terms_reported ON story_terms (reported_unix);
 
--- Document frequencies over a workspace's recent archive, by day of
--- report (Unix days): how many articles reported that day have the term.
+-- Document frequencies over a workspace's recent archive, by week of
+-- report (Unix weeks: model.StoryPeriod): how many articles reported that
+-- week have the term.
 -- Term 0 (no feature hashes to it) counts the articles themselves. A save
--- adds its articles' counts; a read sums the days of the window; days
+-- adds its articles' counts; a read sums the weeks of the window; weeks
 -- older than the window are pruned. No recount ever.
 CREATE TABLE story_doc_freq (
     workspace_id BIGINT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
     term         BIGINT NOT NULL,
-    day          BIGINT NOT NULL,
+    period       BIGINT NOT NULL,
     docs         BIGINT NOT NULL,
-    PRIMARY KEY (workspace_id, term, day)
+    PRIMARY KEY (workspace_id, term, period)
 );
-CREATE INDEX story_doc_freq_day ON story_doc_freq (day);
+CREATE INDEX story_doc_freq_period ON story_doc_freq (period);
 
 -- A merge points the stories merged into the merged-away one at the
 -- survivor: found by this index, not by reading every story.
