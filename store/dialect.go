@@ -82,6 +82,11 @@ type dialect interface {
 	// term at least the perTerm newest (ties: the higher article id),
 	// more only where entries tie on the last reported_unix.
 	storyPostings(perTerm int) string
+	// lockStoryTerms is a statement that holds, until the transaction
+	// ends, a lock on each of the keys (workspace << 32 | term) of its
+	// list parameter, taken in the list's order; "" where transactions
+	// hold the write lock from their start.
+	lockStoryTerms() string
 	// int64List is a list of keys as storyPostings and int64In take it.
 	int64List(keys []int64) any
 	// int64In is the condition "expr is one of the list parameter" (a

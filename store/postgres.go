@@ -206,6 +206,12 @@ func (postgres) storyPostings(perTerm int) string {
 		LEFT JOIN stories s ON s.id = m.story_id`
 }
 
+// lockStoryTerms: transaction-scoped advisory locks, one per key, taken
+// in the order of the sorted array.
+func (postgres) lockStoryTerms() string {
+	return `SELECT COUNT(pg_advisory_xact_lock(k)) FROM unnest(CAST(? AS BIGINT[])) AS u(k)`
+}
+
 func (postgres) int64In(expr string) string { return expr + " = ANY(CAST(? AS BIGINT[]))" }
 func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 

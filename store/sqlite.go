@@ -215,6 +215,8 @@ func (sqliteDialect) storyPostings(perTerm int) string {
 		LEFT JOIN stories s ON s.id = t.story_id`
 }
 
+func (sqliteDialect) lockStoryTerms() string { return "" }
+
 func (sqliteDialect) int64In(expr string) string {
 	return expr + " IN (SELECT value FROM json_each(?))"
 }

@@ -73,8 +73,22 @@ func (v storyView) StoryPostings(ctx context.Context, q model.StoryTermQuery) ([
 		return nil, nil
 	}
 	terms := make([]int64, len(q.Terms))
+	keys := make([]int64, len(q.Terms))
 	for i, t := range q.Terms {
 		terms[i] = int64(t)
+		keys[i] = q.WorkspaceID<<32 | int64(t)
+	}
+	// Two saves whose articles share an index term place them one after
+	// the other: the second waits here until the first commits, and then
+	// reads its entries. Otherwise two polls carrying one event, saved at
+	// once, would each start a story for it. Saves that share no term do
+	// not wait on each other.
+	if stmt := v.s.d.lockStoryTerms(); stmt != "" {
+		slices.Sort(keys)
+		var n int64
+		if err := v.tx.GetContext(ctx, &n, v.s.q(stmt), v.s.d.int64List(slices.Compact(keys))); err != nil {
+			return nil, fmt.Errorf("lock story terms of workspace %d: %w", q.WorkspaceID, err)
+		}
 	}
 	var rows []struct {
 		Term    int64 `db:"term"`

@@ -301,6 +301,84 @@ func TestConcurrentSavesOfOneWorkspaceKeepCounts(t *testing.T) {
 	})
 }
 
+// meetingPlacer is a placer that, once it has decided, waits for the
+// placers of the other saves to have decided too (or for a second, when
+// they cannot get there before this save commits): so the saves overlap
+// as much as the store lets them.
+type meetingPlacer struct {
+	inner   model.StoryPlacer
+	arrived chan struct{}
+	all     int
+}
+
+func (m *meetingPlacer) PlaceStories(ctx context.Context, view model.StoryView, req model.StoryRequest) (model.StoryPlacement, error) {
+	out, err := m.inner.PlaceStories(ctx, view, req)
+	m.arrived <- struct{}{}
+	deadline := time.After(time.Second)
+	for len(m.arrived) < m.all {
+		select {
+		case <-deadline:
+			return out, err
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return out, err
+}
+
+// TestFirstReportsSavedConcurrentlyMakeOneStory: several polls of one
+// workspace carry reports of one new event and save at the same moment,
+// each deciding before the others commit if the store lets it. None
+// waits on a workspace lock, yet they end in one story: saves whose
+// articles share an index term place them one after the other, each
+// seeing what the previous one stored.
+func TestFirstReportsSavedConcurrentlyMakeOneStory(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		const polls = 4
+		urls := make([]string, polls+1)
+		for i := range urls {
+			urls[i] = fmt.Sprintf("https://s%d.example/feed", i)
+		}
+		ws, srcs := seed(t, s, urls...)
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		background(t, s, ws, srcs[polls], t0)
+		start := make(chan struct{})
+		arrived := make(chan struct{}, 64)
+		var wg sync.WaitGroup
+		for i := range polls {
+			body := wire
+			if i%2 == 1 {
+				body = ownReport
+			}
+			arts := []model.NewArticle{storyArticle(fmt.Sprintf("https://s%d.example/quake", i), "Chile quake: no tsunami",
+				body, t0.Add(time.Duration(i)*time.Minute), true)}
+			plan := &meetingPlacer{inner: placer(t, arts), arrived: arrived, all: polls}
+			if _, err := s.ClaimSource(context.Background(), ws.ID, srcs[i].ID, "me", time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				if _, err := s.SavePoll(context.Background(), model.PollSave{WorkspaceID: ws.ID, SourceID: srcs[i].ID, Owner: "me",
+					Articles: arts, Stories: plan,
+					Source: model.SourceUpdate{Status: model.StatusOK, NextPollAt: time.Now().Add(time.Hour)},
+					Run:    model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK}}); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		if n := count(t, s, `SELECT COUNT(DISTINCT story_id) FROM feed_articles WHERE external_url LIKE '%/quake'`); n != 1 {
+			t.Errorf("the %d reports are in %d stories, want 1", polls, n)
+		}
+		quake := storyOf(t, s, "https://s0.example/quake")
+		if n := count(t, s, `SELECT article_count FROM stories WHERE id = ?`, quake); n != polls {
+			t.Errorf("the story counts %d articles, want %d", n, polls)
+		}
+	})
+}
+
 // TestPruneStoryTerms: pruning deletes, in bounded batches, the term index
 // entries of articles reported before the cut and the document
 // frequencies of earlier days, keeps the others, and leaves articles and

@@ -158,7 +158,7 @@ func TestConfigDefaultsComeFromThePackages(t *testing.T) {
 		"FEEDPOLLER_SCHEDULING_FLOOR=2m", "FEEDPOLLER_SCHEDULING_CEILING=12h", "FEEDPOLLER_SCHEDULING_SAFETY_INTERVAL=6h",
 		"FEEDPOLLER_SCHEDULING_TARGET=15m", "FEEDPOLLER_SCHEDULING_BALANCE=1h",
 		"FEEDPOLLER_RELIABILITY_RULES=example.org=2, *.example.net=4", "FEEDPOLLER_DIGEST_MAX_TOKENS=800",
-		"FEEDPOLLER_STORIES_THRESHOLD=0.5", "FEEDPOLLER_STORIES_WINDOW=72h"})
+		"FEEDPOLLER_STORIES_THRESHOLD=0.3", "FEEDPOLLER_STORIES_WINDOW=72h"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestConfigDefaultsComeFromThePackages(t *testing.T) {
 		so.Reliability.Tier("https://a.example.net/") != 4 || so.Reliability.Tier("https://go.dev/") != 5 {
 		t.Errorf("rules and budget do not reach the service: %+v", so)
 	}
-	if o := cfg.Stories.options(); o.Threshold != 0.5 || o.Window != 72*time.Hour {
+	if o := cfg.Stories.options(); o.Threshold != 0.3 || o.Window != 72*time.Hour {
 		t.Errorf("story options %+v", o)
 	}
 }
