@@ -72,6 +72,19 @@ func background(t *testing.T, s *store.Store, ws *model.Workspace, src *model.Fe
 	return len(arts)
 }
 
+// seedArchived is a workspace with n sources https://sI.example/feed and
+// one more that holds the background archive.
+func seedArchived(t *testing.T, s *store.Store, n int, t0 time.Time) (*model.Workspace, []*model.FeedSource) {
+	t.Helper()
+	urls := make([]string, n+1)
+	for i := range urls {
+		urls[i] = fmt.Sprintf("https://s%d.example/feed", i)
+	}
+	ws, srcs := seed(t, s, urls...)
+	background(t, s, ws, srcs[n], t0)
+	return ws, srcs
+}
+
 // placer is what the pipeline hands the save for arts: their profiles
 // and reported times.
 func placer(t *testing.T, arts []model.NewArticle) *stories.Placer {
@@ -263,13 +276,8 @@ func TestStoriesWithinOnePoll(t *testing.T) {
 func TestConcurrentSavesOfOneWorkspaceKeepCounts(t *testing.T) {
 	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		const polls = 6
-		urls := make([]string, polls+2)
-		for i := range urls {
-			urls[i] = fmt.Sprintf("https://s%d.example/feed", i)
-		}
-		ws, srcs := seed(t, s, urls...)
 		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
-		background(t, s, ws, srcs[polls+1], t0)
+		ws, srcs := seedArchived(t, s, polls+1, t0)
 		first := []model.NewArticle{storyArticle("https://s0.example/quake", "Magnitude 6.8 earthquake strikes off central Chile", wire, t0, true)}
 		savePoll(t, s, ws, srcs[0], placer(t, first), first...)
 		var wg sync.WaitGroup
@@ -334,13 +342,8 @@ func (m *meetingPlacer) PlaceStories(ctx context.Context, view model.StoryView, 
 func TestFirstReportsSavedConcurrentlyMakeOneStory(t *testing.T) {
 	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		const polls = 4
-		urls := make([]string, polls+1)
-		for i := range urls {
-			urls[i] = fmt.Sprintf("https://s%d.example/feed", i)
-		}
-		ws, srcs := seed(t, s, urls...)
 		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
-		background(t, s, ws, srcs[polls], t0)
+		ws, srcs := seedArchived(t, s, polls, t0)
 		start := make(chan struct{})
 		arrived := make(chan struct{}, 64)
 		var wg sync.WaitGroup
