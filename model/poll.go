@@ -50,8 +50,10 @@ type PollOutcome struct {
 	ItemsNew       int    `json:"items_new"`
 	ItemsDuplicate int    `json:"items_duplicate"`
 	ItemsPromoted  int    `json:"items_promoted"`
-	Error          string `json:"error,omitempty"`
-	DurationMS     int64  `json:"duration_ms"`
+	// Stories is what the save's story placement did.
+	Stories    StoryCounts `json:"-"`
+	Error      string      `json:"error,omitempty"`
+	DurationMS int64       `json:"duration_ms"`
 	// NextPollAt and NextPollReason: when the source is polled again, and
 	// why then.
 	NextPollAt     time.Time `json:"next_poll_at"`

@@ -50,6 +50,8 @@ type SaveCounts struct {
 	ContentDuplicates int
 	// Deliveries counts the webhook deliveries queued for the promotions.
 	Deliveries int
+	// Stories counts what the story placement did.
+	Stories StoryCounts
 }
 
 // Add adds o's counts to c.
@@ -59,4 +61,7 @@ func (c *SaveCounts) Add(o SaveCounts) {
 	c.Promoted += o.Promoted
 	c.ContentDuplicates += o.ContentDuplicates
 	c.Deliveries += o.Deliveries
+	c.Stories.Joined += o.Stories.Joined
+	c.Stories.Started += o.Stories.Started
+	c.Stories.Merged += o.Stories.Merged
 }

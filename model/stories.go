@@ -5,70 +5,83 @@ import (
 	"time"
 )
 
-// StoryFacts is what the stories side worked out about a new article,
-// stored with it so that later saves find it as a candidate: when it
-// counts as reported, its signature in stored form (nil: none, the text
-// is too short to compare), and the index keys it is filed under.
+// StoryFacts is what the stories side worked out about a new article and
+// the save stores with it: when it counts as reported.
 type StoryFacts struct {
 	ReportedAt time.Time
-	Signature  []byte
-	Keys       []int64
 }
 
-// StoryQuery asks for the stored articles of a workspace that share one
-// of Keys and were reported at or after Since: for each key the PerKey
-// most recently reported.
-type StoryQuery struct {
+// StoryTermQuery asks a workspace's term index for the entries of Terms
+// reported at or after Since: for each term the PerTerm most recently
+// reported (ties: the higher article id first).
+type StoryTermQuery struct {
 	WorkspaceID int64
-	Keys        []int64
+	Terms       []uint32
 	Since       time.Time
-	PerKey      int
+	PerTerm     int
 }
 
-// StoryCandidate is a stored article a lookup found, with its story and
-// its stored signature.
-type StoryCandidate struct {
+// StoryPosting is one entry of the term index: the article has Term among
+// its index terms, and is in story StoryID (a story merged away already
+// followed to the one it was merged into).
+type StoryPosting struct {
+	Term       uint32
 	ArticleID  int64
 	StoryID    int64
 	ReportedAt time.Time
-	Signature  []byte
 }
 
-// StoryLookup is what one candidate lookup found, and the workspace's
-// story generation it was read at: the count of saves that placed
-// articles in the workspace's stories.
-type StoryLookup struct {
-	Candidates []StoryCandidate
-	Generation int64
+// StoryState is a stored story as grouping keeps it: how many articles it
+// has, its revision (counted up by every write of its row), the story it
+// was merged into (0: none) and its centroid in stored form (nil: a story
+// from before grouping by terms).
+type StoryState struct {
+	ID         int64
+	Articles   int
+	Revision   int64
+	MergedInto int64
+	Centroid   []byte
 }
 
-// StoryView reads a workspace's stories: through the store before a
-// save, and inside the save's transaction while it places the save's
-// articles.
+// StoryDocFreq is a workspace's document frequencies over its recent
+// archive: how many articles were counted, and how many of them have each
+// term asked for (terms none has are left out).
+type StoryDocFreq struct {
+	Docs  int
+	Terms map[uint32]int
+}
+
+// StoryView reads a workspace's stories inside a save's transaction. Each
+// call is one statement.
 type StoryView interface {
-	StoryCandidates(ctx context.Context, q StoryQuery) (*StoryLookup, error)
+	// StoryDocFreq reads the document frequencies of terms over the
+	// articles reported at or after since.
+	StoryDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time) (*StoryDocFreq, error)
+	// StoryPostings looks the term index up.
+	StoryPostings(ctx context.Context, q StoryTermQuery) ([]StoryPosting, error)
+	// StoryStates reads the stories ids name (unknown ids are left out).
+	StoryStates(ctx context.Context, workspaceID int64, ids []int64) ([]StoryState, error)
 }
 
 // StoryRequest is what a save asks its StoryPlacer: the stories of its new
-// articles (Facts nil for an article without any), with the workspace's
-// story generation the save holds. Saves of one workspace place their
-// articles one at a time, each counting the generation up.
+// articles (Facts nil for an article without any).
 type StoryRequest struct {
 	WorkspaceID int64
 	SourceID    int64
-	Generation  int64
 	Facts       []*StoryFacts
 }
 
 // StoryChoice is one article's story. Exactly one holds: StoryID > 0 (it
-// joins that stored story), JoinsArticle ≥ 0 (it joins the story of that
-// earlier article of the same save), or neither (it starts a story).
+// joins that stored story), JoinsArticle ≥ 0 (it joins the story that
+// other article of the same save starts), or neither (it starts a story).
 // Reason says why, in words stored with the article ("" when it starts a
-// story).
+// story). Terms are the article's index terms: the save files it under
+// them in the term index.
 type StoryChoice struct {
 	StoryID      int64
 	JoinsArticle int
 	Reason       string
+	Terms        []uint32
 }
 
 // NewStory is the choice of an article that starts a story of its own.
@@ -80,19 +93,68 @@ type StoryMerge struct {
 	From, Into int64
 }
 
+// StoryUpdate is a stored story's centroid after a placement, in stored
+// form, and the revision of the story the placement read (the save writes
+// it only when the story is still at that revision).
+type StoryUpdate struct {
+	ID       int64
+	Revision int64
+	Centroid []byte
+}
+
 // StoryPlacement is a StoryPlacer's answer: one choice per article of the
-// request, in order, and the merges of stored stories the articles
-// bridge.
+// request, in order; the centroid of each story an article starts
+// (Started, by that article's position); the stored stories it changes
+// (Updates, merged-away ones included) and the merges; and the document
+// counts of the articles' features, which the save adds to the
+// workspace's document frequencies.
 type StoryPlacement struct {
 	Articles []StoryChoice
+	Started  map[int][]byte
+	Updates  []StoryUpdate
 	Merges   []StoryMerge
+	Counts   []StoryDocCount
+}
+
+// StoryDocCount is how many of a save's articles reported in period
+// Period (StoryPeriod) have Term; Term 0 counts the articles themselves.
+type StoryDocCount struct {
+	Period int64
+	Term   uint32
+	Docs   int
+}
+
+// StoryPeriodLength is the length of the periods document frequencies are
+// kept by: a read sums a window's periods, so a week keeps that to a few
+// rows per term while a window still ends within a week of where it is
+// asked to.
+const StoryPeriodLength = 7 * 24 * time.Hour
+
+// StoryPeriod is the period t falls in: whole StoryPeriodLengths since the
+// Unix epoch.
+func StoryPeriod(t time.Time) int64 {
+	n := int64(StoryPeriodLength / time.Second)
+	u := t.Unix()
+	if u < 0 {
+		u -= n - 1
+	}
+	return u / n
 }
 
 // StoryPlacer decides the stories of a save's new articles. The save calls
-// it inside its one transaction, with a view that reads inside that
-// transaction, and writes what it answers.
+// PlaceStories inside its one transaction, with a view that reads inside
+// that transaction, and writes what it answers. When a story the answer
+// updates changed between the read and the save's lock of it (another
+// save wrote it), the save asks again: PlaceStories must read afresh on
+// each call.
 type StoryPlacer interface {
 	PlaceStories(ctx context.Context, view StoryView, req StoryRequest) (StoryPlacement, error)
+}
+
+// StoryCounts are what a save's placement did: articles that joined a
+// stored or new story, stories started, stories merged into another.
+type StoryCounts struct {
+	Joined, Started, Merged int
 }
 
 // ReportedAt is when an article counts as reported: its publication time

@@ -115,11 +115,6 @@ func (m *memStore) GetWorkspace(_ context.Context, id int64) (*model.Workspace, 
 	return &model.Workspace{ID: id, Profile: model.RelevanceProfile{}}, nil
 }
 
-// StoryCandidates finds nothing: every article starts a story.
-func (m *memStore) StoryCandidates(context.Context, model.StoryQuery) (*model.StoryLookup, error) {
-	return &model.StoryLookup{}, nil
-}
-
 // stubFetcher answers every fetch with items; a fetch waits for gate, when
 // set, or for its context.
 type stubFetcher struct {

@@ -27,6 +27,10 @@ type Metrics struct {
 	// (inactive, or at the failure limit), at the last tick.
 	SourcesFailing  *prometheus.GaugeVec
 	SourcesDisabled *prometheus.GaugeVec
+	// StoryPlacements counts what saves did with their new articles'
+	// stories: articles that joined a story (stored or started by the
+	// same save), stories started, stories merged into another.
+	StoryPlacements *prometheus.CounterVec
 }
 
 // NewMetrics creates the collectors and registers them on reg (nil: not
@@ -67,6 +71,13 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		SourcesDisabled: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "feedpoller_sources_disabled", Help: "Sources no longer polled (inactive, or at the failure limit), at the last tick.",
 		}, []string{"source_type"}),
+		StoryPlacements: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "feedpoller_story_placements_total",
+			Help: "Story placements of new articles: joined (an existing story), started (a new story), merged (stories folded into another).",
+		}, []string{"result"}),
+	}
+	for _, r := range []string{"joined", "started", "merged"} {
+		m.StoryPlacements.WithLabelValues(r)
 	}
 	for _, k := range schedule.Kinds() {
 		m.NextPolls.WithLabelValues(string(k))
@@ -75,7 +86,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		return m, nil
 	}
 	for _, c := range []prometheus.Collector{m.Polls, m.PollDuration, m.Items, m.DueBacklog, m.SchedulerLag, m.InFlight,
-		m.DatabaseErrors, m.NextPolls, m.SourcesFailing, m.SourcesDisabled} {
+		m.DatabaseErrors, m.NextPolls, m.SourcesFailing, m.SourcesDisabled, m.StoryPlacements} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("register poller metrics: %w", err)
 		}
@@ -118,4 +129,7 @@ func (m *Metrics) countItems(out model.PollOutcome) {
 	m.Items.WithLabelValues("new").Add(float64(out.ItemsNew))
 	m.Items.WithLabelValues("duplicate").Add(float64(out.ItemsDuplicate))
 	m.Items.WithLabelValues("promoted").Add(float64(out.ItemsPromoted))
+	m.StoryPlacements.WithLabelValues("joined").Add(float64(out.Stories.Joined))
+	m.StoryPlacements.WithLabelValues("started").Add(float64(out.Stories.Started))
+	m.StoryPlacements.WithLabelValues("merged").Add(float64(out.Stories.Merged))
 }

@@ -196,6 +196,7 @@ func (p *Poller) finish(ctx context.Context, src model.FeedSource, save model.Po
 	out.ItemsNew = counts.New
 	out.ItemsDuplicate = save.Run.ItemsDuplicate + counts.Duplicate
 	out.ItemsPromoted = counts.Promoted
+	out.Stories = counts.Stories
 	out.Error = save.Source.Error
 	out.DurationMS = save.Run.DurationMS
 	out.NextPollAt, out.NextPollReason = save.Source.NextPollAt, save.Source.NextPollReason

@@ -38,7 +38,6 @@ type Store interface {
 	SavePush(ctx context.Context, p model.PushSave) (model.SaveCounts, error)
 	pipeline.ArticleLookup
 	pipeline.Workspaces
-	model.StoryView
 }
 
 // Defaults of Options' zero fields; the scheduling bounds' are
@@ -225,7 +224,7 @@ func New(opts Options) (*Poller, error) {
 	if opts.Store != nil {
 		po := opts.Pipeline
 		po.Lookup, po.Profiles = opts.Store, &pipeline.ProfileCache{Workspaces: opts.Store, TTL: profileTTL}
-		po.Stories, po.Log = opts.Store, opts.Log
+		po.PlaceStories, po.Log = true, opts.Log
 		if pl, err = pipeline.New(po); err != nil {
 			errs = append(errs, err.Error())
 		}

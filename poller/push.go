@@ -51,6 +51,7 @@ func (p *Poller) Push(ctx context.Context, src model.FeedSource, items []sources
 		return out, fmt.Errorf("push to source %d: %w", src.ID, err)
 	}
 	out.ItemsNew, out.ItemsDuplicate, out.ItemsPromoted = counts.New, processed.Duplicates+counts.Duplicate, counts.Promoted
+	out.Stories = counts.Stories
 	out.DurationMS = time.Since(start).Milliseconds()
 	p.metrics.countItems(out)
 	p.log.Info("push", "source_id", src.ID, "host", hostOf(src.URL), "seen", out.ItemsSeen, "new", out.ItemsNew,

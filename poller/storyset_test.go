@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/internal/storyfeeds"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
@@ -20,12 +19,17 @@ import (
 // TestStoryGroupingThroughTheStore re-checks story grouping on the
 // labelled story set through the path the daemon takes: each article a
 // feed item of its outlet's source (its Markdown as the feed's HTML),
-// through the pipeline (extraction, signature, one candidate lookup in
-// the store's band table, the decision) and the poll's save, in the
-// order the articles were reported. The stories stored in feed_articles
-// must meet the targets: pairwise precision ≥ 0.98, recall ≥ 0.90. The
-// story window is widened to the set's ten months, as in the stories
-// package's own evaluation, so every hard negative is compared.
+// through the pipeline (extraction, profile) and the poll's save, which
+// groups inside its transaction (document frequencies, the term index,
+// story centroids), in the order the articles were reported. The set is
+// near copies (syndication, edited headlines, excerpts, rewrites) and
+// hard negatives (other events of one kind): grouping by terms must join
+// the copies as the near-copy path did. The stories stored in
+// feed_articles must meet the targets the stories package holds its
+// in-memory grouping to (TestGroupingStorySet, with the same default
+// 7-day window, and document frequencies over the whole set as there: its
+// 228 articles span ten months): pairwise precision ≥ 0.95, recall ≥
+// 0.95.
 func TestStoryGroupingThroughTheStore(t *testing.T) {
 	arts, err := storyfeeds.Load("../analysis/stories/testdata/storyset.json")
 	if err != nil {
@@ -45,7 +49,7 @@ func TestStoryGroupingThroughTheStore(t *testing.T) {
 		}
 		p, err := pipeline.New(pipeline.Options{Lookup: st, Profiles: &pipeline.ProfileCache{Workspaces: st},
 			MaxMarkdownBytes: 1 << 20, Log: slog.New(slog.DiscardHandler),
-			Stories: st, StoryOptions: stories.Options{Window: 400 * 24 * time.Hour}})
+			PlaceStories: true, StoryDocFreqWindow: 400 * 24 * time.Hour})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,11 +106,11 @@ func TestStoryGroupingThroughTheStore(t *testing.T) {
 		}
 		t.Logf("%s: %d articles in %d stories; pairs tp=%d fp=%d fn=%d: precision %.4f, recall %.4f",
 			st.Dialect(), len(arts), n, tp, fp, fn, precision, recall)
-		if precision < 0.98 {
-			t.Errorf("precision %.4f below 0.98; false pairs: %v", precision, first(falsePairs, 10))
+		if precision < 0.95 {
+			t.Errorf("precision %.4f below 0.95; false pairs: %v", precision, first(falsePairs, 10))
 		}
-		if recall < 0.90 {
-			t.Errorf("recall %.4f below 0.90; missed pairs: %v", recall, first(missed, 10))
+		if recall < 0.95 {
+			t.Errorf("recall %.4f below 0.95; missed pairs: %v", recall, first(missed, 10))
 		}
 	})
 }

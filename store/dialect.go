@@ -75,14 +75,32 @@ type dialect interface {
 	// dialect has none; SavePoll then uses a transaction.
 	bookkeepingOnly() string
 
-	// storyCandidates is StoryCandidates' statement. Its parameters: the
-	// workspace, the band keys (as int64List gives them), the earliest
-	// reported_unix. It answers the workspace's story_generation with each
-	// candidate (id, story_id, reported_at, story_signature), and once
-	// with NULLs when there is none.
-	storyCandidates(perKey int) string
-	// int64List is a list of keys as storyCandidates takes it.
+	// storyPostings is StoryPostings' statement. Its parameters: the
+	// workspace, the terms (as int64List gives them), the earliest
+	// reported_unix. It answers (term, feed_article_id, story_id,
+	// reported_unix) rows, story_id followed through merged_into: per
+	// term at least the perTerm newest (ties: the higher article id),
+	// more only where entries tie on the last reported_unix.
+	storyPostings(perTerm int) string
+	// lockStoryTerms is a statement that holds, until the transaction
+	// ends, a lock on each of the keys (workspace << 32 | term) of its
+	// list parameter, taken in the list's order; "" where transactions
+	// hold the write lock from their start.
+	lockStoryTerms() string
+	// int64List is a list of keys as storyPostings and int64In take it.
 	int64List(keys []int64) any
+	// int64In is the condition "expr is one of the list parameter" (a
+	// ? placeholder, int64List's form).
+	int64In(expr string) string
+	// timeParam is a timestamp parameter where its type is not otherwise
+	// known (inside CASE).
+	timeParam() string
+	// docFreqUpsert is the statement that adds counts to story_doc_freq:
+	// its parameters are the workspace and the rows, as docFreqRows
+	// gives them.
+	docFreqUpsert() string
+	// docFreqRows is (period, term, docs) rows as docFreqUpsert takes them.
+	docFreqRows(periods, terms, docs []int64) []any
 	// daysBetween is the days from the timestamp expression from to the
 	// timestamp parameter to, as a real number.
 	daysBetween(from, to string) string

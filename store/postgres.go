@@ -195,21 +195,34 @@ func (postgres) bookkeepingOnly() string {
 		SELECT u.id, ?::timestamptz, ?::timestamptz, ?::text, ?::int, ?::int, ?::int, ?::int, ?::int, ?::bigint, ?::text FROM u`
 }
 
-// storyCandidates reads, per key, the newest perKey entries
-// of the band index (a LATERAL index range scan with LIMIT), then their
-// articles once each, with the workspace's generation in the same
-// snapshot.
-func (postgres) storyCandidates(perKey int) string {
-	return `SELECT w.story_generation, c.id, c.story_id, c.reported_at, c.story_signature
-		FROM workspaces w LEFT JOIN (
-			SELECT a.id, a.story_id, a.reported_at, a.story_signature
-			FROM (SELECT DISTINCT m.feed_article_id
-				FROM unnest($2::bigint[]) AS k(key)
-				CROSS JOIN LATERAL (SELECT b.feed_article_id FROM story_bands b
-					WHERE b.workspace_id = $1 AND b.band_key = k.key AND b.reported_unix >= $3
-					ORDER BY b.reported_unix DESC LIMIT ` + strconv.Itoa(perKey) + `) AS m) AS d
-			JOIN feed_articles a ON a.id = d.feed_article_id) AS c ON TRUE
-		WHERE w.id = $1`
+// storyPostings reads, per term, the newest perTerm entries of the term
+// index (a LATERAL index range scan with LIMIT).
+func (postgres) storyPostings(perTerm int) string {
+	return `SELECT m.term, m.feed_article_id, COALESCE(s.merged_into, m.story_id) AS story_id, m.reported_unix
+		FROM unnest($2::bigint[]) AS k(term)
+		CROSS JOIN LATERAL (SELECT t.term, t.feed_article_id, t.story_id, t.reported_unix FROM story_terms t
+			WHERE t.workspace_id = $1 AND t.term = k.term AND t.reported_unix >= $3
+			ORDER BY t.reported_unix DESC, t.feed_article_id DESC LIMIT ` + strconv.Itoa(perTerm) + `) AS m
+		LEFT JOIN stories s ON s.id = m.story_id`
+}
+
+// lockStoryTerms: transaction-scoped advisory locks, one per key, taken
+// in the order of the sorted array.
+func (postgres) lockStoryTerms() string {
+	return `SELECT COUNT(pg_advisory_xact_lock(k)) FROM unnest(CAST(? AS BIGINT[])) AS u(k)`
+}
+
+func (postgres) int64In(expr string) string { return expr + " = ANY(CAST(? AS BIGINT[]))" }
+func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
+
+func (postgres) docFreqUpsert() string {
+	return `INSERT INTO story_doc_freq (workspace_id, period, term, docs)
+		SELECT ?, r.period, r.term, r.docs FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS r(period, term, docs)
+		ON CONFLICT (workspace_id, term, period) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
+}
+
+func (postgres) docFreqRows(periods, terms, docs []int64) []any {
+	return []any{pq.Int64Array(periods), pq.Int64Array(terms), pq.Int64Array(docs)}
 }
 
 // int64List: a bigint[] parameter.

@@ -66,8 +66,8 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave) (model.SaveCount
 
 // saveArticles is what a poll's save and a push's have in common: the
 // stories decided (stories.go), then the articles, their stories and
-// promotions a batch at a time, then the merges of stories the placement
-// asked for.
+// promotions a batch at a time, then the stories' own rows: merges,
+// counts and centroids, document frequencies.
 func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave) (model.SaveCounts, error) {
 	st, err := s.beginStories(ctx, tx, p)
 	if err != nil {
@@ -83,9 +83,10 @@ func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave)
 		}
 		c.Add(got)
 	}
-	if err := s.mergeStories(ctx, tx, p, st.merges); err != nil {
+	if err := s.finishStories(ctx, tx, p, st); err != nil {
 		return model.SaveCounts{}, err
 	}
+	c.Stories = st.counts
 	return c, nil
 }
 

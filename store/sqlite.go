@@ -200,21 +200,48 @@ type deniedError struct{ err error }
 func (e *deniedError) Error() string { return e.err.Error() }
 func (e *deniedError) Unwrap() error { return e.err }
 
-// storyCandidates: SQLite has no LATERAL. For each key (from a JSON array
-// parameter), a scalar subquery finds the reported_unix of its
-// perKey-th newest entry (an index range scan newest first
-// with OFFSET), and the join reads the entries from there on: the same
-// bounded read per key, in one statement.
-func (sqliteDialect) storyCandidates(perKey int) string {
-	return `WITH k(key) AS (SELECT DISTINCT value FROM json_each(?2)),
-		m AS (SELECT DISTINCT b.feed_article_id FROM k JOIN story_bands b
-			ON b.workspace_id = ?1 AND b.band_key = k.key
-			AND b.reported_unix >= MAX(?3, COALESCE((SELECT b2.reported_unix FROM story_bands b2
-				WHERE b2.workspace_id = ?1 AND b2.band_key = k.key AND b2.reported_unix >= ?3
-				ORDER BY b2.reported_unix DESC LIMIT 1 OFFSET ` + strconv.Itoa(perKey-1) + `), ?3)))
-		SELECT w.story_generation, a.id, a.story_id, a.reported_at, a.story_signature
-		FROM workspaces w LEFT JOIN (m JOIN feed_articles a ON a.id = m.feed_article_id) ON 1
-		WHERE w.id = ?1`
+// storyPostings: SQLite has no LATERAL. For each term (from a JSON
+// array parameter), a scalar subquery finds the reported_unix of its
+// perTerm-th newest entry (an index range scan newest first with
+// OFFSET), and the join reads the entries from there on: the same bounded
+// read per term, in one statement.
+func (sqliteDialect) storyPostings(perTerm int) string {
+	return `WITH k(term) AS (SELECT DISTINCT value FROM json_each(?2))
+		SELECT t.term, t.feed_article_id, COALESCE(s.merged_into, t.story_id) AS story_id, t.reported_unix
+		FROM k JOIN story_terms t ON t.workspace_id = ?1 AND t.term = k.term
+			AND t.reported_unix >= MAX(?3, COALESCE((SELECT t2.reported_unix FROM story_terms t2
+				WHERE t2.workspace_id = ?1 AND t2.term = k.term AND t2.reported_unix >= ?3
+				ORDER BY t2.reported_unix DESC LIMIT 1 OFFSET ` + strconv.Itoa(perTerm-1) + `), ?3))
+		LEFT JOIN stories s ON s.id = t.story_id`
+}
+
+func (sqliteDialect) lockStoryTerms() string { return "" }
+
+func (sqliteDialect) int64In(expr string) string {
+	return expr + " IN (SELECT value FROM json_each(?))"
+}
+func (sqliteDialect) timeParam() string { return "?" }
+
+// docFreqUpsert: the rows are one JSON array of [period, term, docs];
+// "WHERE true" is how SQLite tells an upsert's ON from a join's.
+func (sqliteDialect) docFreqUpsert() string {
+	return `INSERT INTO story_doc_freq (workspace_id, period, term, docs)
+		SELECT ?, json_extract(r.value, '$[0]'), json_extract(r.value, '$[1]'), json_extract(r.value, '$[2]')
+		FROM json_each(?) AS r WHERE true
+		ON CONFLICT (workspace_id, term, period) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
+}
+
+func (sqliteDialect) docFreqRows(periods, terms, docs []int64) []any {
+	var sb strings.Builder
+	sb.WriteByte('[')
+	for i := range periods {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, "[%d,%d,%d]", periods[i], terms[i], docs[i])
+	}
+	sb.WriteByte(']')
+	return []any{sb.String()}
 }
 
 // int64List: a JSON array, read by json_each.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,119 +14,266 @@ import (
 	"github.com/feedpoller/feedpoller/model"
 )
 
-// candidateRow is one row of the candidate lookup: the workspace's
-// generation, and a candidate (all NULL when there is none).
-type candidateRow struct {
-	Generation int64         `db:"story_generation"`
-	ID         sql.NullInt64 `db:"id"`
-	StoryID    sql.NullInt64 `db:"story_id"`
-	ReportedAt sql.NullTime  `db:"reported_at"`
-	Signature  []byte        `db:"story_signature"`
-}
+// placeAttempts bounds how often a save asks its placer again when a story
+// the placement changes was written by another save between the read and
+// the lock (see beginStories).
+const placeAttempts = 4
 
-// StoryCandidates finds, in one statement, the articles of a workspace
-// that share one of q.Keys and were reported at or after q.Since: for each
-// key the q.PerKey most recently reported (see dialect.storyCandidates).
-// It is the stories side's view before a save; inside a save the same
-// lookup runs in the save's transaction (storyView). Articles without a
-// story or a signature are left out: they stay stories of their own.
-func (s *Store) StoryCandidates(ctx context.Context, q model.StoryQuery) (*model.StoryLookup, error) {
-	l, err := s.storyCandidates(ctx, s.db, q)
-	return l, refused(err)
-}
+// errStoriesChanged is a placement whose stories kept changing under it.
+var errStoriesChanged = errors.New("the stories it changes were written by other saves meanwhile")
 
-func (s *Store) storyCandidates(ctx context.Context, qr sqlx.QueryerContext, q model.StoryQuery) (*model.StoryLookup, error) {
-	if q.PerKey <= 0 {
-		return nil, fmt.Errorf("look up story candidates of workspace %d: %d candidates per key asked for", q.WorkspaceID, q.PerKey)
-	}
-	keys := slices.Clone(q.Keys)
-	slices.Sort(keys)
-	keys = slices.Compact(keys)
-	var rows []candidateRow
-	err := sqlx.SelectContext(ctx, qr, &rows, s.d.storyCandidates(q.PerKey), q.WorkspaceID, s.d.int64List(keys), q.Since.Unix())
-	if err != nil {
-		return nil, fmt.Errorf("look up story candidates of workspace %d: %w", q.WorkspaceID, err)
-	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("look up story candidates of workspace %d: %w", q.WorkspaceID, model.ErrNotFound)
-	}
-	out := &model.StoryLookup{Generation: rows[0].Generation}
-	for _, r := range rows {
-		if !r.ID.Valid || !r.StoryID.Valid || !r.ReportedAt.Valid || len(r.Signature) == 0 {
-			continue
-		}
-		out.Candidates = append(out.Candidates, model.StoryCandidate{ArticleID: r.ID.Int64, StoryID: r.StoryID.Int64,
-			ReportedAt: r.ReportedAt.Time, Signature: r.Signature})
-	}
-	return out, nil
-}
-
-// storyView is the candidate lookup inside a save's transaction, the view
-// the save hands its StoryPlacer.
+// storyView reads a workspace's stories inside a save's transaction: the
+// view the save hands its StoryPlacer. Each read is one statement.
 type storyView struct {
 	s  *Store
 	tx *sqlx.Tx
 }
 
-func (v storyView) StoryCandidates(ctx context.Context, q model.StoryQuery) (*model.StoryLookup, error) {
-	return v.s.storyCandidates(ctx, v.tx, q)
+// sameWorkspace is the condition that a row named by id is of the
+// workspace in the parameter. The unary plus keeps SQLite from reading
+// the rows by a workspace index (every story or article of the
+// workspace) rather than by the few ids named.
+const sameWorkspace = "+workspace_id = ?"
+
+// docFreqAll is the term whose story_doc_freq rows count the articles
+// themselves.
+const docFreqAll = 0
+
+func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
+	list := make([]int64, 0, len(terms)+1)
+	list = append(list, docFreqAll)
+	for _, t := range terms {
+		list = append(list, int64(t))
+	}
+	var rows []struct {
+		Term int64 `db:"term"`
+		Docs int64 `db:"docs"`
+	}
+	q := `SELECT term, SUM(docs) AS docs FROM story_doc_freq WHERE workspace_id = ? AND period >= ? AND ` +
+		v.s.d.int64In("term") + ` GROUP BY term`
+	if err := v.tx.SelectContext(ctx, &rows, v.s.q(q), workspaceID, model.StoryPeriod(since), v.s.d.int64List(list)); err != nil {
+		return nil, fmt.Errorf("read document frequencies of workspace %d: %w", workspaceID, err)
+	}
+	out := &model.StoryDocFreq{Terms: make(map[uint32]int, len(rows))}
+	for _, r := range rows {
+		if r.Term == docFreqAll {
+			out.Docs = int(r.Docs)
+			continue
+		}
+		out.Terms[uint32(r.Term)] = int(r.Docs)
+	}
+	return out, nil
+}
+
+func (v storyView) StoryPostings(ctx context.Context, q model.StoryTermQuery) ([]model.StoryPosting, error) {
+	if q.PerTerm <= 0 {
+		return nil, fmt.Errorf("look up story terms of workspace %d: %d entries per term asked for", q.WorkspaceID, q.PerTerm)
+	}
+	if len(q.Terms) == 0 {
+		return nil, nil
+	}
+	terms := make([]int64, len(q.Terms))
+	keys := make([]int64, len(q.Terms))
+	for i, t := range q.Terms {
+		terms[i] = int64(t)
+		keys[i] = q.WorkspaceID<<32 | int64(t)
+	}
+	// Two saves whose articles share an index term place them one after
+	// the other: the second waits here until the first commits, and then
+	// reads its entries. Otherwise two polls carrying one event, saved at
+	// once, would each start a story for it. Saves that share no term do
+	// not wait on each other.
+	if stmt := v.s.d.lockStoryTerms(); stmt != "" {
+		slices.Sort(keys)
+		var n int64
+		if err := v.tx.GetContext(ctx, &n, v.s.q(stmt), v.s.d.int64List(slices.Compact(keys))); err != nil {
+			return nil, fmt.Errorf("lock story terms of workspace %d: %w", q.WorkspaceID, err)
+		}
+	}
+	var rows []struct {
+		Term    int64 `db:"term"`
+		Article int64 `db:"feed_article_id"`
+		Story   int64 `db:"story_id"`
+		Unix    int64 `db:"reported_unix"`
+	}
+	if err := v.tx.SelectContext(ctx, &rows, v.s.d.storyPostings(q.PerTerm), q.WorkspaceID, v.s.d.int64List(terms),
+		q.Since.Unix()); err != nil {
+		return nil, fmt.Errorf("look up story terms of workspace %d: %w", q.WorkspaceID, err)
+	}
+	out := make([]model.StoryPosting, len(rows))
+	for i, r := range rows {
+		out[i] = model.StoryPosting{Term: uint32(r.Term), ArticleID: r.Article, StoryID: r.Story, ReportedAt: time.Unix(r.Unix, 0).UTC()}
+	}
+	return out, nil
+}
+
+func (v storyView) StoryStates(ctx context.Context, workspaceID int64, ids []int64) ([]model.StoryState, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var rows []struct {
+		ID         int64         `db:"id"`
+		Articles   int           `db:"article_count"`
+		Revision   int64         `db:"revision"`
+		MergedInto sql.NullInt64 `db:"merged_into"`
+		Centroid   []byte        `db:"centroid"`
+	}
+	q := `SELECT id, article_count, revision, merged_into, centroid FROM stories WHERE ` + sameWorkspace + ` AND ` +
+		v.s.d.int64In("id") + ` ORDER BY id`
+	if err := v.tx.SelectContext(ctx, &rows, v.s.q(q), workspaceID, v.s.d.int64List(ids)); err != nil {
+		return nil, fmt.Errorf("read %d stories of workspace %d: %w", len(ids), workspaceID, err)
+	}
+	out := make([]model.StoryState, len(rows))
+	for i, r := range rows {
+		out[i] = model.StoryState{ID: r.ID, Articles: r.Articles, Revision: r.Revision, MergedInto: r.MergedInto.Int64, Centroid: r.Centroid}
+	}
+	return out, nil
+}
+
+// storyTally is what a save keeps of a story it changes, written back in
+// one statement when the save's articles are placed (finishStories).
+type storyTally struct {
+	count    int
+	firstID  int64
+	first    time.Time
+	last     time.Time
+	centroid []byte
+	fresh    bool // created by this save
+}
+
+// add counts an article reported at at into the story.
+func (t *storyTally) add(id int64, at time.Time) {
+	t.count++
+	if t.firstID == 0 || at.Before(t.first) || at.Equal(t.first) && id < t.firstID {
+		t.firstID, t.first = id, at
+	}
+	if at.After(t.last) {
+		t.last = at
+	}
+}
+
+// absorb counts a merged story's articles into t.
+func (t *storyTally) absorb(o *storyTally) {
+	t.count += o.count
+	if o.firstID != 0 && (t.firstID == 0 || o.first.Before(t.first) || o.first.Equal(t.first) && o.firstID < t.firstID) {
+		t.firstID, t.first = o.firstID, o.first
+	}
+	if o.last.After(t.last) {
+		t.last = o.last
+	}
 }
 
 // storySave carries a poll's story placement through its batches of
-// articles (save.go): the placement's choice for each article of the
-// poll, and the stories created so far.
+// articles (save.go).
 type storySave struct {
-	choice []model.StoryChoice
-	merges []model.StoryMerge
+	choice  []model.StoryChoice
+	started map[int][]byte
+	merges  []model.StoryMerge
+	placed  model.StoryPlacement
 	// storyOf is each inserted article's story (0: not placed yet).
 	storyOf []int64
 	// groups maps the first article of a story the poll starts (the
 	// decision's root) to the story once created.
 	groups map[int]int64
+	// tally holds every story the save changes, stored or new.
+	tally  map[int64]*storyTally
+	counts model.StoryCounts
 }
 
-// beginStories serialises the poll's placement with every other save of
-// the workspace and has the poll's StoryPlacer decide: it counts the
-// workspace's story generation up (UPDATE … RETURNING, whose row lock
-// makes a concurrent save of the workspace wait on PostgreSQL; SQLite has
-// one writer anyway), then hands the placer the generation and a view
-// that reads inside this transaction. So two polls never start two
-// stories for one event. Without a placer every article starts a story.
+// beginStories has the poll's StoryPlacer decide inside the save's
+// transaction, then locks the stored stories the decision changes, in id
+// order (on PostgreSQL; SQLite has one writer), and checks that each is
+// still at the revision the placer read. When one is not (another save
+// wrote it in between) the placer decides again, at most placeAttempts
+// times. So saves of one workspace only wait on each other where they
+// change the same stories, and a story is never written from a stale
+// read. Without a placer every article starts a story.
 func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave) (*storySave, error) {
 	st := &storySave{choice: make([]model.StoryChoice, len(p.Articles)), storyOf: make([]int64, len(p.Articles)),
-		groups: map[int]int64{}}
+		groups: map[int]int64{}, tally: map[int64]*storyTally{}, started: map[int][]byte{}}
 	for i := range st.choice {
 		st.choice[i] = model.NewStory()
 	}
 	if p.Stories == nil || len(p.Articles) == 0 {
 		return st, nil
 	}
-	var gen int64
-	if err := tx.GetContext(ctx, &gen, s.q(`UPDATE workspaces SET story_generation = story_generation + 1 WHERE id = ?
-		RETURNING story_generation`), p.WorkspaceID); err != nil {
-		return nil, fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
-	}
-	req := model.StoryRequest{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Generation: gen,
-		Facts: make([]*model.StoryFacts, len(p.Articles))}
+	req := model.StoryRequest{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Facts: make([]*model.StoryFacts, len(p.Articles))}
 	for i, na := range p.Articles {
 		req.Facts[i] = na.Story
 	}
-	placed, err := p.Stories.PlaceStories(ctx, storyView{s, tx}, req)
-	if err != nil {
-		return nil, fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
+	for attempt := 1; ; attempt++ {
+		placed, err := p.Stories.PlaceStories(ctx, storyView{s, tx}, req)
+		if err != nil {
+			return nil, fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
+		}
+		if len(placed.Articles) != len(p.Articles) {
+			return nil, fmt.Errorf("save stories of source %d: %d story choices for %d articles", p.SourceID,
+				len(placed.Articles), len(p.Articles))
+		}
+		ok, err := s.lockStories(ctx, tx, p, placed, st)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			st.placed = placed
+			break
+		}
+		if attempt == placeAttempts {
+			return nil, fmt.Errorf("save stories of source %d: %w", p.SourceID, errStoriesChanged)
+		}
 	}
-	if len(placed.Articles) != len(p.Articles) {
-		return nil, fmt.Errorf("save stories of source %d: %d story choices for %d articles", p.SourceID,
-			len(placed.Articles), len(p.Articles))
-	}
-	for i, c := range placed.Articles {
+	for i, c := range st.placed.Articles {
 		if c.StoryID > 0 || c.JoinsArticle >= i {
 			c.JoinsArticle = -1 // a stored story wins; a later article cannot found this one's story
 		}
 		st.choice[i] = c
 	}
-	st.merges = placed.Merges
+	st.started = st.placed.Started
+	st.merges = st.placed.Merges
 	return st, nil
+}
+
+// lockStories locks the stored stories placed changes and reports
+// whether each is still as the placer read it (same revision, not merged
+// away); if so it fills st.tally with them.
+func (s *Store) lockStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, placed model.StoryPlacement, st *storySave) (bool, error) {
+	if len(placed.Updates) == 0 {
+		return true, nil
+	}
+	want := make(map[int64]model.StoryUpdate, len(placed.Updates))
+	ids := make([]int64, 0, len(placed.Updates))
+	for _, u := range placed.Updates {
+		want[u.ID] = u
+		ids = append(ids, u.ID)
+	}
+	slices.Sort(ids)
+	var rows []struct {
+		ID         int64         `db:"id"`
+		Revision   int64         `db:"revision"`
+		Count      int           `db:"article_count"`
+		FirstID    sql.NullInt64 `db:"first_article_id"`
+		First      time.Time     `db:"first_reported_at"`
+		Last       time.Time     `db:"last_reported_at"`
+		MergedInto sql.NullInt64 `db:"merged_into"`
+	}
+	q := `SELECT id, revision, article_count, first_article_id, first_reported_at, last_reported_at, merged_into
+		FROM stories WHERE ` + sameWorkspace + ` AND ` + s.d.int64In("id") + ` ORDER BY id` + s.d.forUpdate()
+	if err := tx.SelectContext(ctx, &rows, s.q(q), p.WorkspaceID, s.d.int64List(ids)); err != nil {
+		return false, fmt.Errorf("save stories of source %d: lock %d stories: %w", p.SourceID, len(ids), err)
+	}
+	if len(rows) != len(ids) {
+		return false, nil
+	}
+	tally := make(map[int64]*storyTally, len(rows))
+	for _, r := range rows {
+		u := want[r.ID]
+		if r.Revision != u.Revision || r.MergedInto.Valid {
+			return false, nil
+		}
+		tally[r.ID] = &storyTally{count: r.Count, firstID: r.FirstID.Int64, first: r.First, last: r.Last, centroid: u.Centroid}
+	}
+	st.tally = tally
+	return true, nil
 }
 
 // joinStored sets, before the batch's articles are inserted, the story of
@@ -143,14 +291,13 @@ func (st *storySave) joinStored(offset int, arts []model.NewArticle) {
 // placeStories gives every article of the batch that was inserted its
 // story: a stored one (set at the insert), one this poll started, or a new
 // one it founds. It creates the new stories, sets the articles' story_id,
-// recounts the stories that grew, and stores the band keys of the
-// signatures; the batch's arts then carry their story ids for promotion.
-// inserted maps the keys of the inserted articles to their ids.
+// tallies the stories that grew and files the articles in the term index;
+// the batch's arts then carry their story ids for promotion. inserted maps
+// the keys of the inserted articles to their ids.
 func (s *Store) placeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int,
 	arts []model.NewArticle, inserted map[articleKey]int64, t time.Time) error {
 	var founders, joiners []int // batch positions
 	ids := make([]int64, len(arts))
-	grown := map[int64]bool{}
 	for i, na := range arts {
 		id, ok := inserted[keyOf(na.Article)]
 		if !ok {
@@ -161,16 +308,13 @@ func (s *Store) placeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 		a := st.choice[g]
 		if a.StoryID > 0 {
 			st.storyOf[g] = a.StoryID
-			grown[a.StoryID] = true
+			st.grow(a.StoryID, id, reportedAt(na, t))
 			continue
 		}
-		root := g
-		if a.JoinsArticle >= 0 {
-			root = a.JoinsArticle
-		}
+		root := st.rootOf(g)
 		if sid, ok := st.groups[root]; ok && sid != 0 {
 			st.storyOf[g] = sid
-			grown[sid] = true
+			st.grow(sid, id, reportedAt(na, t))
 			joiners = append(joiners, i)
 			continue
 		}
@@ -189,14 +333,11 @@ func (s *Store) placeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 			if st.storyOf[offset+i] == 0 {
 				sid := st.groups[st.rootOf(offset+i)]
 				st.storyOf[offset+i] = sid
-				grown[sid] = true
+				st.grow(sid, ids[i], reportedAt(arts[i], t))
 			}
 		}
 	}
 	if err := s.setArticleStories(ctx, tx, p, st, offset, append(founders, joiners...), ids); err != nil {
-		return err
-	}
-	if err := s.recountStories(ctx, tx, p, grown); err != nil {
 		return err
 	}
 	for i := range arts {
@@ -204,7 +345,18 @@ func (s *Store) placeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 			arts[i].Article.StoryID = &sid
 		}
 	}
-	return s.insertBands(ctx, tx, p, arts, ids)
+	return s.insertTerms(ctx, tx, p, st, offset, arts, ids, t)
+}
+
+// grow counts an inserted article into a story the save changes.
+func (st *storySave) grow(story, article int64, at time.Time) {
+	tl, ok := st.tally[story]
+	if !ok {
+		tl = &storyTally{}
+		st.tally[story] = tl
+	}
+	tl.add(article, at)
+	st.counts.Joined++
 }
 
 func (st *storySave) rootOf(g int) int {
@@ -215,15 +367,16 @@ func (st *storySave) rootOf(g int) int {
 }
 
 // insertStories creates the stories the batch's founders start, in one
-// statement, each with its founder as first (and only) article.
+// statement, each with its founder as first (and only) article and the
+// centroid the placer computed for it.
 func (s *Store) insertStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int,
 	arts []model.NewArticle, founders []int, ids []int64, t time.Time) error {
 	query := multiRowInsert(`INSERT INTO stories (workspace_id, first_article_id, first_reported_at, last_reported_at,
-		article_count, created_at) VALUES `, 6, len(founders), ` RETURNING id, first_article_id`)
-	args := make([]any, 0, 6*len(founders))
+		article_count, created_at, centroid) VALUES `, 7, len(founders), ` RETURNING id, first_article_id`)
+	args := make([]any, 0, 7*len(founders))
 	for _, i := range founders {
 		at := reportedAt(arts[i], t)
-		args = append(args, p.WorkspaceID, ids[i], at, at, 1, t)
+		args = append(args, p.WorkspaceID, ids[i], at, at, 1, t, st.started[st.rootOf(offset+i)])
 	}
 	var rows []struct {
 		ID      int64 `db:"id"`
@@ -241,8 +394,11 @@ func (s *Store) insertStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 		if !ok {
 			return fmt.Errorf("save stories of source %d: no story came back for article %d", p.SourceID, ids[i])
 		}
+		at := reportedAt(arts[i], t)
 		st.storyOf[offset+i] = sid
 		st.groups[st.rootOf(offset+i)] = sid
+		st.tally[sid] = &storyTally{count: 1, firstID: ids[i], first: at, last: at, fresh: true}
+		st.counts.Started++
 	}
 	return nil
 }
@@ -270,110 +426,153 @@ func (s *Store) setArticleStories(ctx context.Context, tx *sqlx.Tx, p model.Poll
 	return nil
 }
 
-// recountStories recomputes, from their members, the count, the first
-// reporter and the first and last report of the stories that took more
-// articles; the index on (story_id, reported_at) answers each from a few
-// index entries.
-func (s *Store) recountStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, grown map[int64]bool) error {
-	if len(grown) == 0 {
+// insertTerms files the batch's inserted articles in the term index under
+// their index terms, in one statement (at most articleBatch × 12 rows).
+func (s *Store) insertTerms(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int,
+	arts []model.NewArticle, ids []int64, t time.Time) error {
+	var args []any
+	rows := 0
+	for i, na := range arts {
+		sid := st.storyOf[offset+i]
+		if ids[i] == 0 || sid == 0 {
+			continue
+		}
+		at := reportedAt(na, t).Unix()
+		terms := slices.Clone(st.choice[offset+i].Terms)
+		slices.Sort(terms)
+		for _, term := range slices.Compact(terms) {
+			args = append(args, p.WorkspaceID, int64(term), at, ids[i], sid)
+			rows++
+		}
+	}
+	if rows == 0 {
 		return nil
 	}
-	ids := make([]int64, 0, len(grown))
-	for id := range grown {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	at := s.asTime("a.reported_at")
-	members := `FROM feed_articles a WHERE a.story_id = stories.id AND a.reported_at IS NOT NULL`
-	q, args, err := inQuery(`UPDATE stories SET
-		article_count = (SELECT COUNT(*) FROM feed_articles a WHERE a.story_id = stories.id),
-		first_article_id = (SELECT a.id `+members+` ORDER BY `+at+`, a.id LIMIT 1),
-		first_reported_at = (SELECT a.reported_at `+members+` ORDER BY `+at+`, a.id LIMIT 1),
-		last_reported_at = (SELECT a.reported_at `+members+` ORDER BY `+at+` DESC LIMIT 1)
-		WHERE id IN (?)`, ids)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, s.q(q), args...); err != nil {
-		return fmt.Errorf("save stories of source %d: recount %d stories: %w", p.SourceID, len(ids), err)
+	query := multiRowInsert(`INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id) VALUES `,
+		5, rows, ` ON CONFLICT DO NOTHING`)
+	if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
+		return fmt.Errorf("save story terms of source %d: %w", p.SourceID, err)
 	}
 	return nil
 }
 
-// mergeStories folds each merge's From story into its Into story, in the
-// save's transaction: From's articles and content items move to Into,
-// From is marked merged into Into (its id keeps naming where its articles
-// went) and emptied, and Into is recounted from its members.
-func (s *Store) mergeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, merges []model.StoryMerge) error {
-	if len(merges) == 0 {
-		return nil
+// finishStories ends the save's placement once its articles are stored:
+// the merges, the changed stories' rows, and the document frequencies.
+func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
+	if err := s.mergeStories(ctx, tx, p, st); err != nil {
+		return err
 	}
-	grown := map[int64]bool{}
-	for _, m := range merges {
-		if m.From <= 0 || m.Into <= 0 || m.From == m.Into {
-			return fmt.Errorf("save stories of source %d: cannot merge story %d into %d", p.SourceID, m.From, m.Into)
-		}
-		res, err := tx.ExecContext(ctx, s.q(`UPDATE stories SET merged_into = ?, article_count = 0
-			WHERE id = ? AND workspace_id = ? AND merged_into IS NULL
-			AND EXISTS (SELECT 1 FROM stories i WHERE i.id = ? AND i.workspace_id = ? AND i.merged_into IS NULL)`),
-			m.Into, m.From, p.WorkspaceID, m.Into, p.WorkspaceID)
-		if err != nil {
-			return fmt.Errorf("save stories of source %d: merge story %d into %d: %w", p.SourceID, m.From, m.Into, err)
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return fmt.Errorf("save stories of source %d: merge story %d into %d: %w", p.SourceID, m.From, m.Into, err)
-		} else if n == 0 {
-			return fmt.Errorf("save stories of source %d: merge story %d into %d: %w", p.SourceID, m.From, m.Into,
-				model.ErrNotFound)
-		}
-		for _, table := range []string{"feed_articles", "content_items"} {
-			if _, err := tx.ExecContext(ctx, s.q(`UPDATE `+table+` SET story_id = ? WHERE workspace_id = ? AND story_id = ?`),
-				m.Into, p.WorkspaceID, m.From); err != nil {
-				return fmt.Errorf("save stories of source %d: merge story %d into %d: %w", p.SourceID, m.From, m.Into, err)
-			}
-		}
-		grown[m.Into] = true
+	if err := s.writeStories(ctx, tx, p, st); err != nil {
+		return err
 	}
-	return s.recountStories(ctx, tx, p, grown)
+	return s.addDocFreq(ctx, tx, p, st.placed.Counts)
 }
 
-// bandRowsPerInsert bounds the rows of one band-key INSERT (4 parameters
-// each), far under both databases' parameter limits.
-const bandRowsPerInsert = 2000
-
-// insertBands stores the band keys of the batch's inserted articles, so
-// that later polls find them as candidates.
-func (s *Store) insertBands(ctx context.Context, tx *sqlx.Tx, p model.PollSave, arts []model.NewArticle, ids []int64) error {
-	var args []any
-	rows := 0
-	flush := func() error {
-		if rows == 0 {
-			return nil
-		}
-		query := multiRowInsert(`INSERT INTO story_bands (workspace_id, band_key, reported_unix, feed_article_id) VALUES `,
-			4, rows, ` ON CONFLICT DO NOTHING`)
-		if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
-			return fmt.Errorf("save story keys of source %d: %w", p.SourceID, err)
-		}
-		args, rows = args[:0], 0
+// mergeStories folds each merge's From story into its Into story: From's
+// articles and content items move to Into, From (and any story merged
+// into it before) is marked merged into Into, so its id keeps naming
+// where its articles went, and From's tally is added to Into's. Three
+// statements for all the merges of the save.
+func (s *Store) mergeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
+	if len(st.merges) == 0 {
 		return nil
 	}
-	for i, na := range arts {
-		if ids[i] == 0 || na.Story == nil || na.Article.StoryID == nil {
-			continue
+	var cases strings.Builder
+	var caseArgs []any
+	froms := make([]int64, 0, len(st.merges))
+	for _, m := range st.merges {
+		from, into := st.tally[m.From], st.tally[m.Into]
+		if m.From <= 0 || m.Into <= 0 || m.From == m.Into || from == nil || into == nil || into.fresh || from.fresh {
+			return fmt.Errorf("save stories of source %d: cannot merge story %d into %d", p.SourceID, m.From, m.Into)
 		}
-		at := na.Story.ReportedAt.Unix()
-		for _, k := range na.Story.Keys {
-			args = append(args, p.WorkspaceID, k, at, ids[i])
-			rows++
-			if rows == bandRowsPerInsert {
-				if err := flush(); err != nil {
-					return err
-				}
-			}
+		into.absorb(from)
+		delete(st.tally, m.From)
+		cases.WriteString(` WHEN ? THEN CAST(? AS BIGINT)`)
+		caseArgs = append(caseArgs, m.From, m.Into)
+		froms = append(froms, m.From)
+		st.counts.Merged++
+	}
+	doing := fmt.Sprintf("save stories of source %d: merge %d stories", p.SourceID, len(froms))
+	for _, table := range []string{"feed_articles", "content_items"} {
+		args := append(slices.Clone(caseArgs), p.WorkspaceID, s.d.int64List(froms))
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE `+table+` SET story_id = CASE story_id`+cases.String()+` END
+			WHERE `+sameWorkspace+` AND `+s.d.int64In("story_id")), args...); err != nil {
+			return fmt.Errorf("%s: move %s: %w", doing, table, err)
 		}
 	}
-	return flush()
+	// A story merged into From before now resolves to Into directly.
+	args := append(slices.Clone(caseArgs), caseArgs...)
+	args = append(args, s.d.int64List(froms), p.WorkspaceID, s.d.int64List(froms), s.d.int64List(froms))
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE stories SET
+		merged_into = CASE WHEN merged_into IS NULL THEN CASE id`+cases.String()+` END ELSE CASE merged_into`+cases.String()+` END END,
+		article_count = CASE WHEN `+s.d.int64In("id")+` THEN 0 ELSE article_count END,
+		centroid = NULL, revision = revision + 1
+		WHERE `+sameWorkspace+` AND (`+s.d.int64In("id")+` OR `+s.d.int64In("merged_into")+`)`), args...); err != nil {
+		return fmt.Errorf("%s: %w", doing, err)
+	}
+	return nil
+}
+
+// writeStories writes every story the save changed, stored or new, in one
+// statement: its count, first reporter, first and last report, centroid,
+// and a revision counted up.
+func (s *Store) writeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
+	ids := make([]int64, 0, len(st.tally))
+	for id, tl := range st.tally {
+		if tl.fresh && tl.count == 1 {
+			continue // written whole when it was created
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	slices.Sort(ids)
+	var sb strings.Builder
+	var args []any
+	column := func(name, param string, value func(*storyTally) any) {
+		sb.WriteString(name + ` = CASE id`)
+		for _, id := range ids {
+			sb.WriteString(` WHEN ? THEN ` + param)
+			args = append(args, id, value(st.tally[id]))
+		}
+		sb.WriteString(` END, `)
+	}
+	sb.WriteString(`UPDATE stories SET `)
+	column("article_count", "CAST(? AS INTEGER)", func(t *storyTally) any { return t.count })
+	column("first_article_id", "CAST(? AS BIGINT)", func(t *storyTally) any { return t.firstID })
+	column("first_reported_at", s.d.timeParam(), func(t *storyTally) any { return t.first.UTC() })
+	column("last_reported_at", s.d.timeParam(), func(t *storyTally) any { return t.last.UTC() })
+	sb.WriteString(`centroid = CASE`)
+	for _, id := range ids {
+		if c := st.tally[id].centroid; c != nil {
+			sb.WriteString(` WHEN id = ? THEN ?`)
+			args = append(args, id, c)
+		}
+	}
+	sb.WriteString(` WHEN 1 = 0 THEN NULL ELSE centroid END, revision = revision + 1 WHERE ` + sameWorkspace + ` AND ` + s.d.int64In("id"))
+	args = append(args, p.WorkspaceID, s.d.int64List(ids))
+	if _, err := tx.ExecContext(ctx, s.q(sb.String()), args...); err != nil {
+		return fmt.Errorf("save stories of source %d: update %d stories: %w", p.SourceID, len(ids), err)
+	}
+	return nil
+}
+
+// addDocFreq adds the placement's document counts to the workspace's
+// document frequencies, in one statement.
+func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, counts []model.StoryDocCount) error {
+	if len(counts) == 0 {
+		return nil
+	}
+	days, terms, docs := make([]int64, len(counts)), make([]int64, len(counts)), make([]int64, len(counts))
+	for i, c := range counts {
+		days[i], terms[i], docs[i] = c.Period, int64(c.Term), int64(c.Docs)
+	}
+	args := append([]any{p.WorkspaceID}, s.d.docFreqRows(days, terms, docs)...)
+	if _, err := tx.ExecContext(ctx, s.q(s.d.docFreqUpsert()), args...); err != nil {
+		return fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
+	}
+	return nil
 }
 
 // reportedAt is when an article counts as reported: what the pipeline
@@ -386,27 +585,42 @@ func reportedAt(na model.NewArticle, t time.Time) time.Time {
 	return model.ReportedAt(na.Article.PublishedAt, t).UTC()
 }
 
-// signatureBytes is the stored form of an article's signature: NULL when
-// it has none.
-func signatureBytes(na model.NewArticle) []byte {
-	if na.Story == nil || len(na.Story.Signature) == 0 {
-		return nil
-	}
-	return na.Story.Signature
-}
+// pruneBatch bounds one prune statement: the term entries of this many
+// articles (12 rows each), or this many document-frequency rows, so that
+// SQLite's writer is never held long.
+const pruneBatch = 500
 
-// PruneStoryBands deletes the band keys of articles reported before
-// before (the story window ago): no new article can join their stories
-// through them any more, and the table stays the size of one window. It
-// returns how many rows it deleted.
-func (s *Store) PruneStoryBands(ctx context.Context, before time.Time) (int64, error) {
-	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM story_bands WHERE reported_unix < ?`), before.Unix())
-	if err != nil {
-		return 0, fmt.Errorf("prune story keys reported before %s: %w", before.UTC().Format(time.RFC3339), err)
+// PruneStoryTerms deletes, a bounded batch per statement, the term index
+// entries of articles reported before before (the story window ago): no
+// new article can join their stories through them any more. It also
+// deletes the document frequencies of the days before freqBefore (the
+// document-frequency window ago). It returns how many rows it deleted.
+func (s *Store) PruneStoryTerms(ctx context.Context, before, freqBefore time.Time) (int64, error) {
+	var total int64
+	stmts := []struct {
+		what, query string
+		arg         any
+	}{
+		{"story terms", `DELETE FROM story_terms WHERE feed_article_id IN
+			(SELECT feed_article_id FROM story_terms WHERE reported_unix < ? LIMIT ?)`, before.Unix()},
+		{"document frequencies", `DELETE FROM story_doc_freq WHERE (workspace_id, term, period) IN
+			(SELECT workspace_id, term, period FROM story_doc_freq WHERE period < ? LIMIT ?)`, model.StoryPeriod(freqBefore)},
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, fmt.Errorf("prune story keys: %w", err)
+	for _, st := range stmts {
+		for {
+			res, err := s.db.ExecContext(ctx, s.q(st.query), st.arg, pruneBatch)
+			if err != nil {
+				return total, fmt.Errorf("prune %s reported before %s: %w", st.what, before.UTC().Format(time.RFC3339), err)
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return total, fmt.Errorf("prune %s: %w", st.what, err)
+			}
+			total += n
+			if n == 0 || ctx.Err() != nil {
+				break
+			}
+		}
 	}
-	return n, nil
+	return total, nil
 }

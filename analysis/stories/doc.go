@@ -4,7 +4,15 @@
 // of one press release. Different events of one kind (two earthquakes,
 // two releases of one program) stay apart.
 //
-// Each article gets a Signature when it is stored (Sign): MinHash
+// The daemon groups by terms: each article's Profile (NewProfile) is
+// weighed by the rarity of its features in the workspace (IDF), filed in a
+// term index under its heaviest terms, and compared with the centroids of
+// the stories those terms reach (Group); Placer runs that inside a poll's
+// save (model.StoryPlacer), so independently written reports of one event
+// join one story and a report bridging two stories merges them.
+//
+// The near-copy path below is the earlier one, kept for comparison: each
+// article got a Signature (Sign): MinHash
 // sketches of its word shingles, of its lead and of its content words,
 // and a sketch of its numbers. Signatures are compared, never texts
 // (Compare, Similarity.Score), so deciding costs the same for a long

@@ -67,6 +67,23 @@ type GroupOptions struct {
 	MaxCompared int
 }
 
+// DefaultGroupOptions are the shipped grouping options, every field set.
+func DefaultGroupOptions() GroupOptions { return GroupOptions{}.WithDefaults() }
+
+// WithDefaults is o with its zero fields set to their defaults; it does
+// not check the others (Check does).
+func (o GroupOptions) WithDefaults() GroupOptions {
+	o, _ = o.withDefaults()
+	return o
+}
+
+// Check refuses options out of range, naming the field; zero fields are
+// the defaults, which are in range.
+func (o GroupOptions) Check() error {
+	_, err := o.withDefaults()
+	return err
+}
+
 func (o GroupOptions) withDefaults() (GroupOptions, error) {
 	if o.Threshold == 0 {
 		o.Threshold = DefaultGroupThreshold

@@ -1,133 +1,330 @@
 package stories
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
 )
 
-// Placer places one save's new articles in stories with this package's
-// algorithm; it is the save's model.StoryPlacer. Prepare decides before
-// the save from a lookup outside its transaction; the save then calls
-// PlaceStories inside its transaction, where the decision is taken again,
-// with a fresh lookup, only when another save of the workspace placed
-// articles since Prepare's lookup. So a workspace's saves hold its story
-// lock for the length of a lookup only when they raced.
+// Placer places one save's new articles in stories with Group; it is the
+// save's model.StoryPlacer. Everything it decides on is read through the
+// view inside the save's transaction, in a fixed number of statements
+// whatever the number of articles: the document frequencies of the
+// articles' features, the term index, the candidate stories, and the
+// document frequencies of the terms of those stories' centroids.
 type Placer struct {
-	opts  Options
-	items []Item
-	// decided is Prepare's decision, taken at story generation seen.
-	decided []Assignment
-	seen    int64
+	opts     GroupOptions
+	arrivals []Arrival
+	dfWindow time.Duration
 }
 
-// Facts is what a save stores of an article's story: when it counts as
-// reported, its signature in stored form, and its band keys.
-func Facts(sig Signature, reportedAt time.Time) (*model.StoryFacts, error) {
-	f := &model.StoryFacts{ReportedAt: reportedAt, Keys: sig.Keys()}
-	if sig.Empty() {
-		return f, nil
+// DefaultDocFreqWindow is how far back the document frequencies a
+// placement weighs with reach: the recent archive, longer than the story
+// window so that a quiet week does not make every word look rare.
+const DefaultDocFreqWindow = 30 * 24 * time.Hour
+
+// WithDocFreqWindow returns p weighing with the document frequencies of
+// the articles reported within d before its articles (0: the default).
+func (p *Placer) WithDocFreqWindow(d time.Duration) *Placer {
+	if d <= 0 {
+		d = DefaultDocFreqWindow
 	}
-	b, err := sig.MarshalBinary()
-	if err != nil {
-		return nil, fmt.Errorf("encode story signature: %w", err)
-	}
-	f.Signature = b
-	return f, nil
+	p.dfWindow = max(d, p.opts.Window)
+	return p
 }
 
-// Prepare decides the stories of items (a save's new articles, in save
-// order) from one candidate lookup through view, and returns the Placer
-// the save hands that decision to.
-func Prepare(ctx context.Context, view model.StoryView, workspaceID int64, items []Item, opts Options) (*Placer, error) {
-	o, err := opts.checked()
+// NewPlacer returns the placer of a save's new articles, in save order.
+func NewPlacer(arrivals []Arrival, opts GroupOptions) (*Placer, error) {
+	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	p := &Placer{opts: o, items: items}
-	p.decided, p.seen, err = p.decide(ctx, view, workspaceID)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
+	return (&Placer{opts: o, arrivals: arrivals}).WithDocFreqWindow(0), nil
 }
 
-// PlaceStories implements model.StoryPlacer: Prepare's decision when the
-// save's generation follows the one Prepare saw, else a new decision from
-// a lookup through view (inside the save's transaction).
+// docFreq is a DocFreq read from the store: the counts of the terms asked
+// for, the others 0.
+type docFreq struct {
+	docs  int
+	terms map[uint32]int
+}
+
+func (d *docFreq) Docs() int               { return d.docs }
+func (d *docFreq) DocFreq(term uint32) int { return d.terms[term] }
+
+// PlaceStories implements model.StoryPlacer.
 func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req model.StoryRequest) (model.StoryPlacement, error) {
-	if len(req.Facts) != len(p.items) {
-		return model.StoryPlacement{}, fmt.Errorf("place stories: %d articles to save, %d decided", len(req.Facts), len(p.items))
+	if len(req.Facts) != len(p.arrivals) {
+		return model.StoryPlacement{}, fmt.Errorf("place stories: %d articles to save, %d profiled", len(req.Facts), len(p.arrivals))
 	}
-	if req.Generation == p.seen+1 {
-		return model.StoryPlacement{Articles: p.Choices()}, nil
+	if len(p.arrivals) == 0 {
+		return model.StoryPlacement{}, nil
 	}
-	assign, _, err := p.decide(ctx, view, req.WorkspaceID)
+	ws := req.WorkspaceID
+	since := p.arrivals[0].At
+	for _, a := range p.arrivals {
+		if a.At.Before(since) {
+			since = a.At
+		}
+	}
+	dfSince := since.Add(-p.dfWindow)
+	since = since.Add(-p.opts.Window)
+	var features []uint32
+	for i := range p.arrivals {
+		for _, f := range p.arrivals[i].Profile.Features {
+			features = append(features, f.Term)
+		}
+	}
+	slices.Sort(features)
+	features = slices.Compact(features)
+	read, err := view.StoryDocFreq(ctx, ws, features, dfSince)
+	if err != nil {
+		return model.StoryPlacement{}, fmt.Errorf("place stories: %w", err)
+	}
+	// The save's other articles are part of the archive each is weighed
+	// against: words its reports share (several reports of one kind of
+	// event in one poll) weigh as little as they will once stored. An
+	// article does not count itself: a term only it has keeps the weight
+	// it has for a poll of one article.
+	df := &docFreq{docs: read.Docs + len(p.arrivals) - 1, terms: read.Terms}
+	if df.terms == nil {
+		df.terms = map[uint32]int{}
+	}
+	inPoll := map[uint32]int{}
+	for i := range p.arrivals {
+		for _, f := range p.arrivals[i].Profile.Features {
+			inPoll[f.Term]++
+		}
+	}
+	for t, n := range inPoll {
+		df.terms[t] += n - 1
+	}
+	perArrival, union, err := QueryTerms(p.arrivals, df, p.opts)
 	if err != nil {
 		return model.StoryPlacement{}, err
 	}
-	out := model.StoryPlacement{Articles: make([]model.StoryChoice, len(assign))}
-	for i, a := range assign {
-		out.Articles[i] = choice(a)
+	postings, err := view.StoryPostings(ctx, model.StoryTermQuery{WorkspaceID: ws, Terms: union, Since: since,
+		PerTerm: p.opts.PerTermLimit})
+	if err != nil {
+		return model.StoryPlacement{}, fmt.Errorf("place stories: %w", err)
 	}
-	return out, nil
+	found, revisions, err := p.lookup(ctx, view, ws, postings, perArrival, df, dfSince)
+	if err != nil {
+		return model.StoryPlacement{}, err
+	}
+	g, err := Group(p.arrivals, found, df, p.opts)
+	if err != nil {
+		return model.StoryPlacement{}, fmt.Errorf("place stories of workspace %d: %w", ws, err)
+	}
+	return p.placement(g, revisions), nil
 }
 
-// Choices is Prepare's decision, one choice per item, as the save would
-// store it unless another save came in between.
-func (p *Placer) Choices() []model.StoryChoice {
-	out := make([]model.StoryChoice, len(p.decided))
-	for i, a := range p.decided {
-		out[i] = choice(a)
+// lookup builds Group's lookup from the term index's postings, at most
+// PerTermLimit per term (the newest; ties: the higher article id), so
+// that both databases hand Group the same postings: the candidate
+// stories' centroids and revisions, and the document frequencies of
+// their centroids' terms not read yet, added to df.
+func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, postings []model.StoryPosting,
+	perArrival [][]uint32, df *docFreq, dfSince time.Time) (*Lookup, map[int64]int64, error) {
+	slices.SortFunc(postings, func(a, b model.StoryPosting) int {
+		if c := cmp.Compare(a.Term, b.Term); c != 0 {
+			return c
+		}
+		if c := b.ReportedAt.Compare(a.ReportedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.ArticleID, a.ArticleID)
+	})
+	found := &Lookup{Stories: map[int64]Centroid{}}
+	perTerm := 0
+	for i, ps := range postings {
+		if i == 0 || ps.Term != postings[i-1].Term {
+			perTerm = 0
+		}
+		if perTerm++; perTerm > p.opts.PerTermLimit {
+			continue
+		}
+		found.Postings = append(found.Postings, Posting{Term: ps.Term, ArticleID: ps.ArticleID, StoryID: ps.StoryID, At: ps.ReportedAt})
 	}
+	ids := p.compared(found.Postings, perArrival)
+	revisions := map[int64]int64{}
+	if len(ids) == 0 {
+		return found, revisions, nil
+	}
+	states, err := view.StoryStates(ctx, ws, ids)
+	if err != nil {
+		return nil, nil, fmt.Errorf("place stories: %w", err)
+	}
+	var missing []uint32
+	for _, st := range states {
+		if st.MergedInto != 0 || len(st.Centroid) == 0 {
+			continue // merged since the index was read, or from before grouping by terms
+		}
+		c, err := DecodeCentroid(st.Centroid, st.Articles)
+		if err != nil {
+			continue // another version's centroid: the story takes no new articles
+		}
+		found.Stories[st.ID] = c
+		revisions[st.ID] = st.Revision
+		for _, f := range c.Features {
+			if _, ok := df.terms[f.Term]; !ok {
+				missing = append(missing, f.Term)
+			}
+		}
+	}
+	slices.Sort(missing)
+	missing = slices.Compact(missing)
+	if len(missing) > 0 {
+		more, err := view.StoryDocFreq(ctx, ws, missing, dfSince)
+		if err != nil {
+			return nil, nil, fmt.Errorf("place stories: %w", err)
+		}
+		for _, t := range missing {
+			df.terms[t] = more.Terms[t] // 0 when no article has it: recorded so it is not asked again
+		}
+	}
+	return found, revisions, nil
+}
+
+// compared is the stored stories Group may compare an arrival with: for
+// each arrival, the MaxCompared stories whose best member shares most of
+// its index terms within the window (ties: the lower id), which is how
+// Group ranks them. Only these are read, so a decision reads at most
+// MaxCompared stories per new article however many the index reaches.
+func (p *Placer) compared(postings []Posting, perArrival [][]uint32) []int64 {
+	byTerm := map[uint32][]int{}
+	for i, ps := range postings {
+		byTerm[ps.Term] = append(byTerm[ps.Term], i)
+	}
+	var ids []int64
+	for i, terms := range perArrival {
+		at := p.arrivals[i].At
+		hits := map[int64]int{} // by article
+		storyOf := map[int64]int64{}
+		for _, t := range terms {
+			for _, pi := range byTerm[t] {
+				ps := &postings[pi]
+				if withinWindow(ps.At, at, p.opts.Window) {
+					hits[ps.ArticleID]++
+					storyOf[ps.ArticleID] = ps.StoryID
+				}
+			}
+		}
+		best := map[int64]int{}
+		for a, n := range hits {
+			best[storyOf[a]] = max(best[storyOf[a]], n)
+		}
+		order := make([]int64, 0, len(best))
+		for id := range best {
+			order = append(order, id)
+		}
+		slices.SortFunc(order, func(x, y int64) int {
+			if c := cmp.Compare(best[y], best[x]); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
+		})
+		ids = append(ids, order[:min(len(order), p.opts.MaxCompared)]...)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// placement is Group's decision as the save stores it.
+func (p *Placer) placement(g *Grouping, revisions map[int64]int64) model.StoryPlacement {
+	out := model.StoryPlacement{Articles: make([]model.StoryChoice, len(g.Placements)), Started: map[int][]byte{},
+		Counts: DocCounts(p.arrivals)}
+	for i, pl := range g.Placements {
+		out.Articles[i] = model.StoryChoice{StoryID: pl.StoryID, JoinsArticle: pl.JoinsItem, Terms: pl.Terms}
+		if !pl.NewStory() {
+			out.Articles[i].Reason = reasonText(pl.Reason, &p.arrivals[i].Profile)
+		}
+	}
+	for item, c := range g.Started {
+		out.Started[item] = EncodeCentroid(c)
+	}
+	// A merge names the survivor at the time; a later merge of the same
+	// decision may fold that one too.
+	into := map[int64]int64{}
+	for _, m := range g.Merges {
+		into[m.From] = m.Into
+	}
+	final := func(id int64) int64 {
+		for {
+			n, ok := into[id]
+			if !ok {
+				return id
+			}
+			id = n
+		}
+	}
+	for _, m := range g.Merges {
+		out.Merges = append(out.Merges, model.StoryMerge{From: m.From, Into: final(m.Into)})
+		out.Updates = append(out.Updates, model.StoryUpdate{ID: m.From, Revision: revisions[m.From]})
+	}
+	for id, c := range g.Stored {
+		out.Updates = append(out.Updates, model.StoryUpdate{ID: id, Revision: revisions[id], Centroid: EncodeCentroid(c)})
+	}
+	slices.SortFunc(out.Updates, func(a, b model.StoryUpdate) int { return cmp.Compare(a.ID, b.ID) })
 	return out
 }
 
-// decide looks the candidates of p's items up through view and decides.
-func (p *Placer) decide(ctx context.Context, view model.StoryView, workspaceID int64) ([]Assignment, int64, error) {
-	if len(p.items) == 0 {
-		return nil, 0, nil
+// DocCounts is how many of arrivals have each feature, by period of
+// report (model.StoryPeriod), and how many there are each period (term 0;
+// no feature hashes to 0), sorted by period and term.
+func DocCounts(arrivals []Arrival) []model.StoryDocCount {
+	type key struct {
+		period int64
+		term   uint32
 	}
-	var keys []int64
-	since := p.items[0].At
-	for _, it := range p.items {
-		keys = append(keys, it.Signature.Keys()...)
-		if it.At.Before(since) {
-			since = it.At
+	n := map[key]int{}
+	for i := range arrivals {
+		day := model.StoryPeriod(arrivals[i].At)
+		n[key{day, 0}]++
+		for _, f := range arrivals[i].Profile.Features {
+			n[key{day, f.Term}]++
 		}
 	}
-	found, err := view.StoryCandidates(ctx, model.StoryQuery{WorkspaceID: workspaceID, Keys: keys,
-		Since: since.Add(-p.opts.Window), PerKey: PerKeyLimit})
-	if err != nil {
-		return nil, 0, err
+	out := make([]model.StoryDocCount, 0, len(n))
+	for k, c := range n {
+		out = append(out, model.StoryDocCount{Period: k.period, Term: k.term, Docs: c})
 	}
-	cands := make([]Candidate, 0, len(found.Candidates))
-	for _, c := range found.Candidates {
-		sig := new(Signature)
-		if err := sig.UnmarshalBinary(c.Signature); err != nil {
-			continue // another version's signature: that article stays a story of its own
+	slices.SortFunc(out, func(a, b model.StoryDocCount) int {
+		if c := cmp.Compare(a.Period, b.Period); c != 0 {
+			return c
 		}
-		cands = append(cands, Candidate{ArticleID: c.ArticleID, StoryID: c.StoryID, At: c.ReportedAt, Signature: sig})
-	}
-	assign, err := DecideReported(p.items, cands, p.opts)
-	if err != nil {
-		return nil, 0, fmt.Errorf("decide stories of workspace %d: %w", workspaceID, err)
-	}
-	return assign, found.Generation, nil
+		return cmp.Compare(a.Term, b.Term)
+	})
+	return out
 }
 
-// choice is an assignment as the save stores it, with its reason.
-func choice(a Assignment) model.StoryChoice {
-	c := model.StoryChoice{StoryID: a.StoryID, JoinsArticle: a.JoinsItem}
+// reasonText is a Reason in the words stored with the article: the story
+// and member it matched, the similarity, and the shared features as the
+// article writes them.
+func reasonText(r Reason, p *Profile) string {
+	var sb strings.Builder
 	switch {
-	case a.StoryID > 0 && a.MatchedArticleID > 0:
-		c.Reason = fmt.Sprintf("similar to article %d (score %.2f)", a.MatchedArticleID, a.Similarity.Score())
-	case a.StoryID > 0:
-		c.Reason = fmt.Sprintf("similar to an article of story %d (score %.2f)", a.StoryID, a.Similarity.Score())
-	case a.JoinsItem >= 0:
-		c.Reason = fmt.Sprintf("similar to an earlier article of the same poll (score %.2f)", a.Similarity.Score())
+	case r.StoryID > 0 && r.ArticleID > 0:
+		fmt.Fprintf(&sb, "joined story %d: similar to its articles (closest article %d), score %.2f", r.StoryID, r.ArticleID, r.Score)
+	case r.StoryID > 0:
+		fmt.Fprintf(&sb, "joined story %d, score %.2f", r.StoryID, r.Score)
+	default:
+		fmt.Fprintf(&sb, "joined the story of article %d of the same poll, score %.2f", r.Item+1, r.Score)
 	}
-	return c
+	words := make([]string, 0, len(r.Shared))
+	for _, t := range r.Shared {
+		if i, ok := slices.BinarySearchFunc(p.Features, t, func(f Feature, t uint32) int { return cmp.Compare(f.Term, t) }); ok && i < len(p.Words) && p.Words[i] != "" {
+			words = append(words, strconv.Quote(p.Words[i]))
+		}
+	}
+	if len(words) > 0 {
+		sb.WriteString("; shared terms: " + strings.Join(words, ", "))
+	}
+	return sb.String()
 }

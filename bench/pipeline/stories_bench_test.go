@@ -3,7 +3,9 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -23,28 +25,116 @@ func newSynthNews(tb testing.TB, seed uint64) *storyfeeds.Synth {
 	return storyfeeds.NewSynth(set, seed)
 }
 
-// growArchive stores articles from..n-1 of workspace 1 through SavePoll
-// (signatures, band keys, a story each), article i reported i×every
-// before end, a thousand per poll.
+// storyDB is a benchmark database with workspace 1 and its source 1.
+func storyDB(tb testing.TB, dialect string) *benchDB {
+	tb.Helper()
+	d := openDB(tb, dialect)
+	if _, err := d.store.CreateWorkspace(context.Background(), "stories", model.RelevanceProfile{}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := d.store.CreateSource(context.Background(), &model.FeedSource{WorkspaceID: 1, URL: "https://news.test/feed",
+		SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}); err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+// textSource writes articles.
+type textSource interface{ Article() (title, body string) }
+
+// setTexts writes the labelled story set's articles of one kind, in
+// order.
+type setTexts struct{ arts []storyfeeds.Article }
+
+func (s *setTexts) Article() (string, string) {
+	a := s.arts[0]
+	s.arts = s.arts[1:]
+	return a.Title, a.Markdown
+}
+
+// fixedText writes one article, again and again.
+type fixedText struct{ title, body string }
+
+func (f fixedText) Article() (string, string) { return f.title, f.body }
+
+// unrelated are news of nothing the archive or the other polls report,
+// by the size of the poll that carries one.
+var unrelated = map[int]fixedText{
+	2: {"Library bake sale raises money for new children's books", `The Willowbrook public library held its spring bake sale on Saturday, selling lemon tarts, oat cookies and rhubarb crumble baked by volunteers from the reading club.
+
+Librarian Martha Quill said the stall raised enough to buy about forty picture books and a second beanbag for the story corner, and thanked the scouts who carried tables from the parish hall.`},
+	20: {"Teenager wins Dunmore chess open on tie-break", `Fifteen-year-old Priya Okonkwo won the Dunmore chess open on Sunday, edging two veteran masters on tie-break after a tense final round in the town's Corn Exchange.
+
+Organiser Declan Fitzgerald said a record 212 players entered, and the junior section will double in size next year after a donation from a local bakery.`},
+}
+
+// nThen writes n articles of first, then those of then.
+type nThen struct {
+	first, then textSource
+	n           int
+}
+
+func (o *nThen) Article() (string, string) {
+	if o.n > 0 {
+		o.n--
+		return o.first.Article()
+	}
+	return o.then.Article()
+}
+
+func storySetKinds(tb testing.TB, original bool) *setTexts {
+	set, err := storyfeeds.Load("../../analysis/stories/testdata/storyset.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := &setTexts{}
+	for _, a := range set {
+		if (a.Kind == "original") == original {
+			out.arts = append(out.arts, a)
+		}
+	}
+	return out
+}
+
+// storyPoll is a poll of source 1 saving articles first..first+n-1 from
+// gen, article i reported at(i), placed in stories as the daemon places
+// them (placed false: no placement, every article a story of its own).
+func storyPoll(tb testing.TB, d *benchDB, gen textSource, first, n int, at func(i int) time.Time, placed bool) model.PollSave {
+	tb.Helper()
+	d.exec(tb, `UPDATE feed_sources SET lease_owner = 'bench', lease_until = ? WHERE id = 1 /* bench-setup */`,
+		time.Now().Add(time.Hour).UTC())
+	now := time.Now().UTC()
+	p := model.PollSave{WorkspaceID: 1, SourceID: 1, Owner: "bench",
+		Source: model.SourceUpdate{Status: model.StatusOK, NextPollAt: now.Add(time.Hour)},
+		Run:    model.PollRun{StartedAt: now, Outcome: model.StatusOK}}
+	arrivals := make([]stories.Arrival, 0, n)
+	for i := first; i < first+n; i++ {
+		title, body := gen.Article()
+		t := at(i)
+		p.Articles = append(p.Articles, model.NewArticle{
+			Article: model.FeedArticle{ExternalURL: fmt.Sprintf("https://news.test/%d", i), Title: title,
+				ContentMarkdown: body, ContentTextHash: fmt.Sprintf("%032x", i), PublishedAt: &t},
+			Story: &model.StoryFacts{ReportedAt: t}})
+		arrivals = append(arrivals, stories.Arrival{Profile: stories.NewProfile(title, body), At: t})
+	}
+	if placed {
+		pl, err := stories.NewPlacer(arrivals, stories.GroupOptions{})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		p.Stories = pl
+	}
+	return p
+}
+
+// growArchive stores articles from..n-1 of workspace 1 through SavePoll,
+// placed in stories, article i reported i×every before end, a thousand
+// per poll.
 func growArchive(b *testing.B, d *benchDB, gen *storyfeeds.Synth, from, n int, end time.Time, every time.Duration) {
 	b.Helper()
-	ctx := context.Background()
 	for start := from; start < n; start += 1000 {
-		d.exec(b, `UPDATE feed_sources SET lease_owner = 'bench', lease_until = ? WHERE id = 1 /* bench-setup */`,
-			time.Now().Add(time.Hour).UTC())
-		now := time.Now().UTC()
-		p := model.PollSave{WorkspaceID: 1, SourceID: 1, Owner: "bench",
-			Source: model.SourceUpdate{Status: model.StatusOK, NextPollAt: now.Add(time.Hour)},
-			Run:    model.PollRun{StartedAt: now, Outcome: model.StatusOK}}
-		for i := start; i < min(start+1000, n); i++ {
-			title, body := gen.Article()
-			at := end.Add(-time.Duration(i+1) * every)
-			p.Articles = append(p.Articles, model.NewArticle{
-				Article: model.FeedArticle{ExternalURL: fmt.Sprintf("https://news.test/%d", i), Title: title,
-					ContentTextHash: fmt.Sprintf("%032x", i), PublishedAt: &at},
-				Story: storyFacts(b, stories.Sign(title, body), at)})
-		}
-		if _, err := d.store.SavePoll(ctx, p); err != nil {
+		p := storyPoll(b, d, gen, start, min(1000, n-start), func(i int) time.Time { return end.Add(-time.Duration(i+1) * every) }, true)
+		if _, err := d.store.SavePoll(context.Background(), p); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -53,80 +143,112 @@ func growArchive(b *testing.B, d *benchDB, gen *storyfeeds.Synth, from, n int, e
 	}
 }
 
-// BenchmarkStoryPlacement is the story work a poll does per new article
-// against the real database: one candidate lookup of the article's band
-// keys (store.StoryCandidates, the statement the pipeline runs) and the
-// decision over what it returns, in a workspace of 1 000, 10 000 and
-// 100 000 articles, grown in one run, 1 000 a day (the 7-day window
-// holds at most 7 000 of them). Signing is left out: it does not depend
-// on the archive (stories' BenchmarkSign). candidates/op is how many
-// stored signatures the lookup returned; stmts/op counts PostgreSQL's
-// statements.
+// BenchmarkStoryPlacement is a poll's save of 1 or 20 new articles into a
+// workspace of 1 000, 10 000 and 100 000 articles (grown in one run, 1 000
+// a day; the 7-day window holds 7 000 of them), with the placement the
+// daemon runs (stories=terms: document frequencies, the term index, the
+// candidate stories' centroids and revisions, the writes) and without any
+// (stories=none), side by side: the difference is what placement costs.
+// cpu-ms/article is this process's CPU (user + system) per new article,
+// profiling the articles included; stmts/op counts PostgreSQL's
+// statements per poll (pg_stat_statements).
 //
-//	go test -run XXX -bench StoryPlacement -benchtime 200x ./bench/pipeline/
+//	go test -run XXX -bench StoryPlacement -benchtime 40x ./bench/pipeline/
 func BenchmarkStoryPlacement(b *testing.B) {
 	end := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
 	every := 24 * time.Hour / 1000
-	for _, dialect := range []string{store.SQLite, store.Postgres} {
-		d := openDB(b, dialect)
-		if _, err := d.store.CreateWorkspace(context.Background(), "stories", model.RelevanceProfile{}); err != nil {
-			b.Fatal(err)
-		}
-		if err := d.store.CreateSource(context.Background(), &model.FeedSource{WorkspaceID: 1, URL: "https://news.test/feed",
-			SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}); err != nil {
-			b.Fatal(err)
-		}
+	for _, dialect := range benchDialects() {
+		d := storyDB(b, dialect)
 		gen := newSynthNews(b, 1)
 		qgen := newSynthNews(b, 99)
-		queries := make([]stories.Item, 64)
-		for i := range queries {
-			title, body := qgen.Article()
-			queries[i] = stories.Item{Signature: stories.Sign(title, body), At: end}
-		}
-		held := 0
-		for _, n := range []int{1000, 10000, 100000} {
+		held, next := 0, 1_000_000
+		for _, n := range benchSizes() {
 			growArchive(b, d, gen, held, n, end, every)
 			held = n
 			runtime.GC()
-			b.Run(fmt.Sprintf("%s/articles=%d", dialect, n), func(b *testing.B) {
-				ctx := context.Background()
-				cands, i := 0, 0
-				st0 := d.statements(b)
-				for b.Loop() {
-					q := queries[i%len(queries)]
-					i++
-					if _, err := stories.Prepare(ctx, countingView{d.store, &cands}, 1, []stories.Item{q}, stories.Options{}); err != nil {
-						b.Fatal(err)
-					}
+			for _, k := range []int{1, 20} {
+				for _, placed := range []bool{true, false} {
+					name := map[bool]string{true: "terms", false: "none"}[placed]
+					b.Run(fmt.Sprintf("%s/articles=%d/new=%d/stories=%s", dialect, n, k, name), func(b *testing.B) {
+						var cpu time.Duration
+						st0 := d.statements(b)
+						for b.Loop() {
+							p := storyPoll(b, d, qgen, next, k, func(int) time.Time { return end }, placed)
+							next += k
+							c0 := cpuTime()
+							if _, err := d.store.SavePoll(context.Background(), p); err != nil {
+								b.Fatal(err)
+							}
+							cpu += cpuTime() - c0
+						}
+						b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N*k), "cpu-ms/article")
+						if d.dialect == store.Postgres {
+							b.ReportMetric(float64(d.statements(b)-st0)/float64(b.N), "stmts/op")
+						}
+					})
 				}
-				b.ReportMetric(float64(cands)/float64(b.N), "candidates/op")
-				if d.dialect == store.Postgres {
-					b.ReportMetric(float64(d.statements(b)-st0)/float64(b.N), "stmts/op")
-				}
-			})
+			}
 		}
 	}
 }
 
-// storyFacts is what the pipeline stores of an article's story.
-func storyFacts(b *testing.B, sig stories.Signature, at time.Time) *model.StoryFacts {
-	f, err := stories.Facts(sig, at)
-	if err != nil {
-		b.Fatal(err)
+// benchDialects and benchSizes narrow BenchmarkStoryPlacement when
+// STORYBENCH_DIALECT and STORYBENCH_MAX are set.
+func benchDialects() []string {
+	if d := os.Getenv("STORYBENCH_DIALECT"); d != "" {
+		return []string{d}
 	}
-	return f
+	return []string{store.SQLite, store.Postgres}
 }
 
-// countingView counts the candidates the lookups return.
-type countingView struct {
-	view model.StoryView
-	n    *int
+func benchSizes() []int {
+	var out []int
+	limit, _ := strconv.Atoi(os.Getenv("STORYBENCH_MAX"))
+	for _, n := range []int{1000, 10000, 100000} {
+		if limit == 0 || n <= limit {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
-func (c countingView) StoryCandidates(ctx context.Context, q model.StoryQuery) (*model.StoryLookup, error) {
-	found, err := c.view.StoryCandidates(ctx, q)
-	if found != nil {
-		*c.n += len(found.Candidates)
+// TestStoryPlacementStatements: a poll's save runs as many statements
+// whatever the number of its new articles, placement included: two new
+// articles (one joining an archived story, one starting a story) and
+// twenty (reports of archived events joining their stories, one starting
+// a story) cost the same, and one new article no more, on PostgreSQL
+// (pg_stat_statements counts them).
+func TestStoryPlacementStatements(t *testing.T) {
+	d := storyDB(t, store.Postgres)
+	end := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	at := func(i int) time.Time { return end.Add(-time.Duration(i) * time.Minute) }
+	// The story set's original reports as the archive; its other
+	// versions of them as the new articles.
+	originals := storySetKinds(t, true)
+	n := len(originals.arts)
+	if _, err := d.store.SavePoll(context.Background(), storyPoll(t, d, originals, 0, n, at, true)); err != nil {
+		t.Fatal(err)
 	}
-	return found, err
+	others := storySetKinds(t, false)
+	stmts := map[int]int64{}
+	for _, k := range []int{1, 2, 20} {
+		var texts textSource = others
+		if k > 1 {
+			texts = &nThen{first: others, n: k - 1, then: unrelated[k]}
+		}
+		p := storyPoll(t, d, texts, 1000*k, k, func(int) time.Time { return end }, true)
+		st0 := d.statements(t)
+		c, err := d.store.SavePoll(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stmts[k] = d.statements(t) - st0
+		t.Logf("%d new articles: %d statements, stories %+v", k, stmts[k], c.Stories)
+		if c.Stories.Joined == 0 || k > 1 && c.Stories.Started == 0 {
+			t.Errorf("%d new articles: stories %+v; want joins (and starts): the poll did not exercise the story writes", k, c.Stories)
+		}
+	}
+	if stmts[2] != stmts[20] || stmts[1] > stmts[2] || stmts[1] == 0 {
+		t.Errorf("statements per poll: %d for 1 new article, %d for 2, %d for 20; want 2 and 20 the same, 1 no more", stmts[1], stmts[2], stmts[20])
+	}
 }

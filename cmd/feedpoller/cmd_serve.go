@@ -86,7 +86,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 	if err := applyReliabilityTiers(ctx, cfg, a.store, log); err != nil {
 		return err
 	}
-	go pruneStoryBands(ctx, a.store, cfg.Stories.Window, pruneEvery, log)
+	go pruneStoryTerms(ctx, a.store, cfg.Stories.Window, pruneEvery, log)
 	mcpSrv, err := mcp.New(mcp.Options{Store: a.store, Service: a.svc, AdminToken: cfg.AdminToken, Version: Version, Log: log,
 		AllowedHosts: mcpAllowedHosts(cfg)})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/model"
 )
 
@@ -51,10 +52,11 @@ func (c ReliabilityConfig) classifier() (*rank.Classifier, error) {
 
 // StoriesConfig configures story detection.
 type StoriesConfig struct {
-	// Threshold is the similarity an article needs to join a story.
+	// Threshold is the similarity to a story's centroid an article needs
+	// to join it (see docs/digest.md).
 	Threshold float64 `yaml:"threshold" option:"Poller.Pipeline.StoryOptions.Threshold"`
-	// Window is how long a story takes new articles; band keys older
-	// than it are pruned.
+	// Window is how long a story takes new articles; term index entries
+	// and document frequencies older than it are pruned.
 	Window time.Duration `yaml:"window" option:"Poller.Pipeline.StoryOptions.Window"`
 }
 
@@ -76,6 +78,8 @@ func (c Config) checkIntelligence() []string {
 	}
 	if c.Stories.Window <= 0 {
 		errs = append(errs, "stories.window must be more than 0")
+	} else if err := (stories.GroupOptions{Threshold: c.Stories.Threshold, Window: c.Stories.Window}).Check(); err != nil {
+		errs = append(errs, "stories: "+err.Error())
 	}
 	if c.Digest.MaxTokens < 1 {
 		errs = append(errs, "digest.max_tokens must be at least 1")

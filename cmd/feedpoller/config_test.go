@@ -149,7 +149,7 @@ func TestConfiguredValuesReachTheOptions(t *testing.T) {
 		"FEEDPOLLER_SCHEDULING_FLOOR=2m", "FEEDPOLLER_SCHEDULING_CEILING=12h", "FEEDPOLLER_SCHEDULING_SAFETY_INTERVAL=6h",
 		"FEEDPOLLER_SCHEDULING_TARGET=15m", "FEEDPOLLER_SCHEDULING_BALANCE=1h",
 		"FEEDPOLLER_RELIABILITY_RULES=example.org=2, *.example.net=4", "FEEDPOLLER_DIGEST_MAX_TOKENS=800",
-		"FEEDPOLLER_STORIES_THRESHOLD=0.5", "FEEDPOLLER_STORIES_WINDOW=72h", "FEEDPOLLER_POLLER_SHUTDOWN_GRACE=0"})
+		"FEEDPOLLER_STORIES_THRESHOLD=0.3", "FEEDPOLLER_STORIES_WINDOW=72h", "FEEDPOLLER_POLLER_SHUTDOWN_GRACE=0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestConfiguredValuesReachTheOptions(t *testing.T) {
 		so.Reliability.Tier("https://a.example.net/") != 4 || so.Reliability.Tier("https://go.dev/") != 5 {
 		t.Errorf("rules and budget do not reach the service: %+v", so)
 	}
-	if s := po.Pipeline.StoryOptions; s.Threshold != 0.5 || s.Window != 72*time.Hour {
+	if s := po.Pipeline.StoryOptions; s.Threshold != 0.3 || s.Window != 72*time.Hour {
 		t.Errorf("story options %+v", s)
 	}
 	// The configuration's 0 is none, the poller's negative value.

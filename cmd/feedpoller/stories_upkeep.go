@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -24,29 +25,33 @@ func applyReliabilityTiers(ctx context.Context, cfg Config, st *store.Store, log
 	return nil
 }
 
-// bandPruner deletes story band keys older than the story window.
-type bandPruner interface {
-	PruneStoryBands(ctx context.Context, before time.Time) (int64, error)
+// termPruner deletes story term index entries and document frequencies
+// older than the story window.
+type termPruner interface {
+	PruneStoryTerms(ctx context.Context, before, freqBefore time.Time) (int64, error)
 }
 
-// pruneEvery is how often serve prunes story band keys: the window is
-// days, so an hour's extra rows cost nothing.
+// pruneEvery is how often serve prunes the story term index: the window
+// is days, so an hour's extra rows cost nothing.
 const pruneEvery = time.Hour
 
-// pruneStoryBands prunes at once and then every interval until ctx ends:
-// no new article can join a story through keys reported before the
-// window, and the band table stays the size of one window. A failure is
-// logged and tried again at the next round.
-func pruneStoryBands(ctx context.Context, p bandPruner, window, every time.Duration, log *slog.Logger) {
+// pruneStoryTerms prunes at once and then every interval until ctx ends:
+// no new article can join a story through terms reported before the
+// window, document frequencies cover the last 30 days (or the window if
+// longer: stories.DefaultDocFreqWindow), and both tables
+// stay the size of one window. A failure is logged and tried again at the
+// next round.
+func pruneStoryTerms(ctx context.Context, p termPruner, window, every time.Duration, log *slog.Logger) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		n, err := p.PruneStoryBands(ctx, time.Now().Add(-window))
+		now := time.Now()
+		n, err := p.PruneStoryTerms(ctx, now.Add(-window), now.Add(-max(window, stories.DefaultDocFreqWindow)))
 		switch {
 		case err != nil && ctx.Err() == nil:
-			log.Warn("prune story keys", "err", err)
+			log.Warn("prune story terms", "err", err)
 		case n > 0:
-			log.Info("story keys pruned", "rows", n, "window", window.String())
+			log.Info("story terms pruned", "rows", n, "window", window.String())
 		}
 		select {
 		case <-ctx.Done():

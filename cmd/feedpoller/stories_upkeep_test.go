@@ -19,7 +19,7 @@ type fakePruner struct {
 	calls chan struct{}
 }
 
-func (f *fakePruner) PruneStoryBands(_ context.Context, before time.Time) (int64, error) {
+func (f *fakePruner) PruneStoryTerms(_ context.Context, before, _ time.Time) (int64, error) {
 	f.mu.Lock()
 	f.cuts = append(f.cuts, before)
 	n := len(f.cuts)
@@ -34,14 +34,14 @@ func (f *fakePruner) PruneStoryBands(_ context.Context, before time.Time) (int64
 // serve's pruning runs at once and then at every interval, cutting at
 // the story window before now; a failed round is logged and the next
 // one runs; it stops with its context.
-func TestPruneStoryBandsLoop(t *testing.T) {
+func TestPruneStoryTermsLoop(t *testing.T) {
 	p := &fakePruner{calls: make(chan struct{})}
 	logs := &logbuf.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	window := 7 * 24 * time.Hour
 	go func() {
-		pruneStoryBands(ctx, p, window, time.Millisecond, slog.New(slog.NewTextHandler(logs, nil)))
+		pruneStoryTerms(ctx, p, window, time.Millisecond, slog.New(slog.NewTextHandler(logs, nil)))
 		close(done)
 	}()
 	for range 3 {
@@ -60,7 +60,7 @@ func TestPruneStoryBandsLoop(t *testing.T) {
 			t.Errorf("pruned before %v, want the window (%v) before now", cut, window)
 		}
 	}
-	if out := logs.String(); !containsAll(out, "prune story keys", "database is locked", "story keys pruned", "rows=3") {
+	if out := logs.String(); !containsAll(out, "prune story terms", "database is locked", "story terms pruned", "rows=3") {
 		t.Errorf("log: %s", out)
 	}
 }

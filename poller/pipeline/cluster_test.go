@@ -14,36 +14,50 @@ import (
 	"github.com/feedpoller/feedpoller/sources"
 )
 
-// fakeIndex answers StoryCandidates from a stories.MemIndex, as the store
-// answers from its band table, and records each call.
-type fakeIndex struct {
-	mem   *stories.MemIndex
-	gen   int64
-	err   error
-	calls []indexCall
+// fakeView is a workspace's stories in memory, as the store's view reads
+// them inside a save: one stored story and its article's index terms.
+type fakeView struct {
+	postings []model.StoryPosting
+	states   []model.StoryState
+	err      error
+	calls    int
 }
 
-type indexCall struct {
-	keys  []int64
-	since time.Time
+func (f *fakeView) StoryDocFreq(context.Context, int64, []uint32, time.Time) (*model.StoryDocFreq, error) {
+	f.calls++
+	return &model.StoryDocFreq{Docs: 1, Terms: map[uint32]int{}}, f.err
 }
 
-func (f *fakeIndex) StoryCandidates(ctx context.Context, q model.StoryQuery) (*model.StoryLookup, error) {
-	f.calls = append(f.calls, indexCall{keys: slices.Clone(q.Keys), since: q.Since})
-	if f.err != nil {
-		return nil, f.err
-	}
-	c, err := f.mem.Candidates(ctx, q.WorkspaceID, q.Keys, q.Since)
-	out := &model.StoryLookup{Generation: f.gen}
-	for _, m := range c {
-		sig, merr := m.Signature.MarshalBinary()
-		if merr != nil {
-			return nil, merr
+func (f *fakeView) StoryPostings(_ context.Context, q model.StoryTermQuery) ([]model.StoryPosting, error) {
+	f.calls++
+	var out []model.StoryPosting
+	for _, p := range f.postings {
+		if slices.Contains(q.Terms, p.Term) && !p.ReportedAt.Before(q.Since) {
+			out = append(out, p)
 		}
-		out.Candidates = append(out.Candidates, model.StoryCandidate{ArticleID: m.ArticleID, StoryID: m.StoryID,
-			ReportedAt: m.At, Signature: sig})
 	}
-	return out, err
+	return out, f.err
+}
+
+func (f *fakeView) StoryStates(context.Context, int64, []int64) ([]model.StoryState, error) {
+	f.calls++
+	return f.states, f.err
+}
+
+// storedStory is a view holding story 77 of article 500, the given
+// report, reported at at.
+func storedStory(t *testing.T, title, body string, at time.Time) *fakeView {
+	t.Helper()
+	g, err := stories.Group([]stories.Arrival{{Profile: stories.NewProfile(title, body), At: at}}, nil,
+		stories.NewVocabulary(), stories.GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &fakeView{states: []model.StoryState{{ID: 77, Articles: 1, Revision: 3, Centroid: stories.EncodeCentroid(g.Started[0])}}}
+	for _, term := range g.Placements[0].Terms {
+		v.postings = append(v.postings, model.StoryPosting{Term: term, ArticleID: 500, StoryID: 77, ReportedAt: at})
+	}
+	return v
 }
 
 // paragraphs is HTML of the given paragraphs.
@@ -64,19 +78,21 @@ var (
 	}
 )
 
-// TestRunPlacesStoriesWithOneLookup: a batch's stories cost one lookup of
-// the union of its articles' band keys, from the earliest reported time
-// less the window. A copy of a stored report joins its story, two copies
-// of a new report make one new story, and every article gets its
-// extractive summary and reported time.
-func TestRunPlacesStoriesWithOneLookup(t *testing.T) {
+// TestRunPlacesStories: a batch reads nothing of the stories itself; the
+// placer it hands the save decides from what the save's view reads, in
+// a fixed number of reads. A differently worded report of a stored event
+// joins its story (with the stored story's revision to check, and a
+// reason naming the article and shared words), two reports of a new
+// event make one new story, and every article gets its extractive
+// summary and reported time.
+func TestRunPlacesStories(t *testing.T) {
 	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
-	idx := &fakeIndex{mem: stories.NewMemIndex(), gen: 41}
-	stored := stories.Sign("Magnitude 6.8 earthquake strikes off central Chile", strings.Join(quake, "\n\n"))
-	idx.mem.Add(1, 500, 77, t0.Add(-time.Hour), stored)
+	view := storedStory(t, "Strong quake shakes Valparaiso and Santiago, Chile navy rules out tsunami",
+		"An earthquake of magnitude 6.8 hit the sea off Valparaiso in central Chile on Tuesday. The USGS put the depth at 31 kilometres. Chile's navy said no tsunami was expected, and 120,000 homes lost power.", t0.Add(-time.Hour))
 
 	p, err := New(Options{Lookup: &fakeLookup{}, Profiles: fakeProfiles{1: model.RelevanceProfile{}}, MinWords: 50,
-		MaxMarkdownBytes: 1 << 20, Log: slog.New(slog.DiscardHandler), Stories: idx, StoryOptions: stories.Options{Window: 48 * time.Hour}})
+		MaxMarkdownBytes: 1 << 20, Log: slog.New(slog.DiscardHandler), PlaceStories: true,
+		StoryOptions: stories.GroupOptions{Window: 48 * time.Hour}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,35 +109,31 @@ func TestRunPlacesStoriesWithOneLookup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(idx.calls) != 1 {
-		t.Fatalf("%d lookups, want 1", len(idx.calls))
+	if view.calls != 0 || res.Stories == nil {
+		t.Fatalf("the batch read the stories %d times before the save, placer %v; want none and a placer", view.calls, res.Stories)
 	}
-	var keys []int64
-	for _, a := range res.Articles {
-		keys = append(keys, a.Story.Keys...)
-	}
-	if !slices.Equal(idx.calls[0].keys, keys) || !idx.calls[0].since.Equal(t0.Add(-48*time.Hour)) {
-		t.Errorf("lookup of %d keys since %v; want the batch's %d keys since %v", len(idx.calls[0].keys), idx.calls[0].since,
-			len(keys), t0.Add(-48*time.Hour))
-	}
-	// The save hands the placement a generation: the one after the
-	// lookup's keeps the decision, without another lookup.
-	placed, err := res.Stories.PlaceStories(context.Background(), idx, model.StoryRequest{WorkspaceID: 1, Generation: 42,
+	placed, err := res.Stories.PlaceStories(context.Background(), view, model.StoryRequest{WorkspaceID: 1,
 		Facts: make([]*model.StoryFacts, 3)})
-	if err != nil || len(idx.calls) != 1 {
-		t.Fatalf("placement at the next generation: %v, %d lookups; want the decision and no other lookup", err, len(idx.calls))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if view.calls != 4 {
+		t.Errorf("%d reads, want 4 (document frequencies, term index, stories, their terms' frequencies)", view.calls)
 	}
 	r1, q, r2 := placed.Articles[0], placed.Articles[1], placed.Articles[2]
-	if q.StoryID != 77 || !strings.Contains(q.Reason, "article 500") {
-		t.Errorf("the quake copy: %+v, want to join stored story 77 through article 500", q)
+	if q.StoryID != 77 || !strings.Contains(q.Reason, "article 500") || !strings.Contains(q.Reason, `"valparaiso"`) {
+		t.Errorf("the quake report: %+v, want to join stored story 77 through article 500, sharing Valparaiso", q)
 	}
-	if r1 != model.NewStory() || r2.JoinsArticle != 0 || r2.Reason == "" {
-		t.Errorf("rates reports: %+v and %+v, want the first to start a story and the second to join it", r1, r2)
+	if len(placed.Updates) != 1 || placed.Updates[0].ID != 77 || placed.Updates[0].Revision != 3 || len(placed.Updates[0].Centroid) == 0 {
+		t.Errorf("updates %+v, want story 77 at the revision read, with its new centroid", placed.Updates)
 	}
-	// Another save came in between: the placement looks up again.
-	if _, err := res.Stories.PlaceStories(context.Background(), idx, model.StoryRequest{WorkspaceID: 1, Generation: 43,
-		Facts: make([]*model.StoryFacts, 3)}); err != nil || len(idx.calls) != 2 {
-		t.Fatalf("placement two generations on: %v, %d lookups; want a second lookup", err, len(idx.calls))
+	if r1.JoinsArticle != -1 || r1.StoryID != 0 || r2.JoinsArticle != 0 || r2.Reason == "" || len(placed.Started[0]) == 0 {
+		t.Errorf("rates reports: %+v and %+v, want the first to start a story (with a centroid) and the second to join it", r1, r2)
+	}
+	for _, c := range placed.Articles {
+		if len(c.Terms) == 0 || len(c.Terms) > stories.DefaultIndexTerms {
+			t.Errorf("%d index terms, want 1 to %d", len(c.Terms), stories.DefaultIndexTerms)
+		}
 	}
 	for _, a := range res.Articles {
 		if a.Article.ExtractiveSummary == "" || a.Article.ReportedAt == nil || !a.Article.ReportedAt.Equal(a.Story.ReportedAt) {
@@ -133,18 +145,23 @@ func TestRunPlacesStoriesWithOneLookup(t *testing.T) {
 	}
 }
 
-// TestRunStoryLookupFailure: a failed candidate lookup fails the batch
-// with the cause kept, as the dedup lookup does.
-func TestRunStoryLookupFailure(t *testing.T) {
+// TestPlaceStoriesReadFailure: a failed read fails the placement with the
+// cause kept, so the save fails and nothing of the poll is kept.
+func TestPlaceStoriesReadFailure(t *testing.T) {
 	down := errors.New("connection refused")
 	p, err := New(Options{Lookup: &fakeLookup{}, Profiles: fakeProfiles{1: model.RelevanceProfile{}}, MaxMarkdownBytes: 1 << 20,
-		Log: slog.New(slog.DiscardHandler), Stories: &fakeIndex{mem: stories.NewMemIndex(), err: down}})
+		Log: slog.New(slog.DiscardHandler), PlaceStories: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = p.Run(context.Background(), Batch{Source: rssSource, Items: []sources.FeedItem{
+	res, err := p.Run(context.Background(), Batch{Source: rssSource, Items: []sources.FeedItem{
 		feedItem("https://news.example.com/a", "a", "A", paragraphs(quake...))}})
-	if !errors.Is(err, down) || !strings.Contains(err.Error(), "stories of source 1") {
-		t.Fatalf("err %v, want the lookup's, naming the source", err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = res.Stories.PlaceStories(context.Background(), &fakeView{err: down}, model.StoryRequest{WorkspaceID: 1,
+		Facts: make([]*model.StoryFacts, 1)})
+	if !errors.Is(err, down) {
+		t.Fatalf("err %v, want the read's", err)
 	}
 }

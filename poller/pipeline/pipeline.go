@@ -16,10 +16,10 @@
 //	              article per canonical URL
 //	score.go      relevance against the workspace's profile, and which
 //	              articles become content items
-//	summarize.go  each article's extractive summary, story signature and
+//	summarize.go  each article's extractive summary, story profile and
 //	              reported time
-//	cluster.go    each article's story: one candidate lookup for the
-//	              batch, then the decision (stories.Decide)
+//	cluster.go    the batch's story placer (stories.Placer), which the
+//	              save runs inside its transaction
 //
 // Run stores nothing: the caller saves what it returns in one transaction
 // (store.Store.SavePoll), so a poll costs one dedup query and one save
@@ -74,12 +74,14 @@ type Options struct {
 	MaxMarkdownBytes int
 	// Log receives per-item notes at debug level; nil is slog.Default().
 	Log *slog.Logger
-	// Stories finds story candidates (model.StoryView: the store); nil
-	// leaves every article a story of its own. StoryOptions are the
-	// threshold and window of the decision (zero fields: the stories
-	// package's defaults).
-	Stories      model.StoryView
-	StoryOptions stories.Options
+	// PlaceStories has the save place the articles in stories (false:
+	// every article a story of its own). StoryOptions tune the grouping
+	// (zero fields: the stories package's defaults).
+	PlaceStories bool
+	StoryOptions stories.GroupOptions
+	// StoryDocFreqWindow is how far back the document frequencies reach
+	// (default stories.DefaultDocFreqWindow).
+	StoryDocFreqWindow time.Duration
 }
 
 // DefaultOptions are the pipeline's defaults, without its collaborators.
@@ -90,6 +92,9 @@ func DefaultOptions() Options {
 // withDefaults fills the zero fields; a negative one keeps meaning none.
 func (o Options) withDefaults() Options {
 	o.StoryOptions = o.StoryOptions.WithDefaults()
+	if o.StoryDocFreqWindow == 0 {
+		o.StoryDocFreqWindow = stories.DefaultDocFreqWindow
+	}
 	if o.MinWords == 0 {
 		o.MinWords = DefaultMinWords
 	}
@@ -172,9 +177,10 @@ type item struct {
 	rel  relevance.Result
 	// promote: the article becomes a content item.
 	promote bool
-	// sig is its story signature, story what the save stores of it.
-	sig   stories.Signature
-	story *model.StoryFacts
+	// profile is what grouping compares of it, story what the save
+	// stores of its story.
+	profile stories.Profile
+	story   *model.StoryFacts
 }
 
 // Run takes a batch through every stage and returns the articles to store.
@@ -219,10 +225,8 @@ func (p *Pipeline) Run(ctx context.Context, b Batch) (Result, error) {
 	}
 	score(scorer, items)
 	promote(scorer, items)
-	if err := summarize(items, time.Now()); err != nil {
-		return Result{}, err
-	}
-	plan, err := p.cluster(ctx, src, items)
+	summarize(items, time.Now())
+	plan, err := p.cluster(src, items)
 	if err != nil {
 		return Result{}, err
 	}
