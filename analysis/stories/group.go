@@ -107,16 +107,16 @@ func (o GroupOptions) withDefaults() (GroupOptions, error) {
 		o.SizeMargin = DefaultSizeMargin
 	}
 	switch {
-	case o.Threshold < 0 || o.Threshold > 1:
-		return o, fmt.Errorf("%w: threshold %v is outside (0, 1]", ErrOptions, o.Threshold)
-	case o.MergeThreshold < o.Threshold || o.MergeThreshold > 1:
-		return o, fmt.Errorf("%w: merge threshold %v is outside [threshold %v, 1]", ErrOptions, o.MergeThreshold, o.Threshold)
+	case !(o.Threshold > 0 && o.Threshold <= 1): // NaN too
+		return o, fmt.Errorf("%w: Threshold %v is outside (0, 1]", ErrOptions, o.Threshold)
+	case !(o.MergeThreshold >= o.Threshold && o.MergeThreshold <= 1):
+		return o, fmt.Errorf("%w: MergeThreshold %v is outside [Threshold %v, 1]", ErrOptions, o.MergeThreshold, o.Threshold)
 	case o.Window < 0:
-		return o, fmt.Errorf("%w: window %v is negative", ErrOptions, o.Window)
-	case o.SizeMargin < 0 || o.SizeMargin > 1:
-		return o, fmt.Errorf("%w: size margin %v is outside [0, 1]", ErrOptions, o.SizeMargin)
+		return o, fmt.Errorf("%w: Window %v is negative", ErrOptions, o.Window)
+	case !(o.SizeMargin >= 0 && o.SizeMargin <= 1):
+		return o, fmt.Errorf("%w: SizeMargin %v is outside [0, 1]", ErrOptions, o.SizeMargin)
 	case o.IndexTerms < 0 || o.PerTermLimit < 0 || o.MaxCompared < 0:
-		return o, fmt.Errorf("%w: index terms %d and per-term limit %d must be positive", ErrOptions, o.IndexTerms, o.PerTermLimit)
+		return o, fmt.Errorf("%w: IndexTerms %d, PerTermLimit %d and MaxCompared %d must be positive", ErrOptions, o.IndexTerms, o.PerTermLimit, o.MaxCompared)
 	}
 	return o, nil
 }

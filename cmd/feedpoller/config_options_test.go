@@ -36,7 +36,14 @@ var notConfigurable = map[string]string{
 	"Webhooks.Backoff.Max": "tuning", "Webhooks.Backoff.MaxRejections": "tuning",
 	"WebSub.MaxUnverifiedBytes": "follows websub.max_body_bytes", "WebSub.UserAgent": "fetch.user_agent (own key)",
 	"Service.RSSIntervalMinutes": "the API's default", "Service.DefaultThreshold": "the API's default",
-	"Service.ValidateTimeout": "tuning",
+	"Service.ValidateTimeout":                     "tuning",
+	"Poller.Pipeline.PlaceStories":                "always on in the daemon",
+	"Poller.Pipeline.StoryOptions.MergeThreshold": "tuned with the grouping (docs/digest.md)",
+	"Poller.Pipeline.StoryOptions.IndexTerms":     "tuned with the grouping (docs/digest.md)",
+	"Poller.Pipeline.StoryOptions.PerTermLimit":   "tuned with the grouping (docs/digest.md)",
+	"Poller.Pipeline.StoryOptions.SizeMargin":     "tuned with the grouping (docs/digest.md)",
+	"Poller.Pipeline.StoryOptions.MaxCompared":    "tuned with the grouping (docs/digest.md)",
+	"Poller.Pipeline.StoryDocFreqWindow":          "tuned with the grouping (docs/digest.md)",
 }
 
 // TestConfigKeysAreThePackagesOptions keeps the configuration and the
