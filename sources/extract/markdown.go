@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
@@ -15,9 +16,14 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
+// sharedConverter is the process's one HTML→Markdown converter. Building
+// one registers every plugin's renderers and costs about as much as
+// converting a short feed summary, so it is built once; ConvertNode keeps
+// its state per call and is safe for concurrent use.
+var sharedConverter = sync.OnceValue(newConverter)
+
 // newConverter builds the HTML→Markdown converter: CommonMark with fenced
-// code blocks, GFM tables. A converter is cheap, so each call gets its own
-// rather than sharing package state.
+// code blocks, GFM tables.
 func newConverter() *converter.Converter {
 	conv := converter.NewConverter(
 		converter.WithPlugins(
@@ -108,7 +114,7 @@ func nodeToMarkdown(root *html.Node, base *url.URL) (string, error) {
 	if base != nil {
 		opts = append(opts, converter.WithDomain(base.String()))
 	}
-	out, err := newConverter().ConvertNode(root, opts...)
+	out, err := sharedConverter().ConvertNode(root, opts...)
 	if err != nil {
 		return "", fmt.Errorf("convert html to markdown: %w", err)
 	}
