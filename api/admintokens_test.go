@@ -76,17 +76,7 @@ func TestAdminTokenLifecycle(t *testing.T) {
 // revoked: that would leave no admin at all.
 func TestGeneratedAdminTokenReplacedOverTheAPI(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, e *env) {
-		ctx := context.Background()
-		got, err := auth.EnsureAdminToken(ctx, e.store, "", func(string) error { return nil })
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv, err := newAPI(apiOptions{Store: e.store, Options: api.Options{Log: slog.New(slog.DiscardHandler)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.srv = newTestServer(t, srv.Handler())
-		gen := got.Generated
+		gen := e.withGeneratedAdmin(t)
 
 		var list struct{ Items []tokenJSON }
 		e.do("GET", "/api/intelligence/tokens", gen, nil).want(t, http.StatusOK).decode(t, &list)
@@ -104,4 +94,60 @@ func TestGeneratedAdminTokenReplacedOverTheAPI(t *testing.T) {
 		e.do("GET", wsPath, gen, nil).want(t, http.StatusUnauthorized)
 		e.do("GET", wsPath, next.Token, nil).want(t, http.StatusOK)
 	})
+}
+
+// A read-only admin token cannot make another admin token, so it does not
+// count for the last-admin guard: with a writable and a read-only admin
+// token left, the writable one cannot be revoked (409), the read-only one
+// can, and the writable one still works.
+func TestLastWritableAdminTokenKept(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		gen := e.withGeneratedAdmin(t)
+		var ro tokenJSON
+		e.do("POST", "/api/intelligence/tokens", gen, map[string]any{"name": "dashboard", "read_only": true}).
+			want(t, http.StatusCreated).decode(t, &ro)
+		var list struct{ Items []tokenJSON }
+		e.do("GET", "/api/intelligence/tokens", gen, nil).want(t, http.StatusOK).decode(t, &list)
+		genID := list.Items[0].ID
+		msg := e.do("DELETE", fmt.Sprintf("/api/intelligence/tokens/%d", genID), gen, nil).want(t, http.StatusConflict).errBody(t).Error
+		if !strings.Contains(msg, "last admin token that may write") {
+			t.Fatalf("revoking the last writable admin token beside a read-only one: %q", msg)
+		}
+		e.do("GET", wsPath, gen, nil).want(t, http.StatusOK)
+		e.do("POST", wsPath, gen, map[string]any{"name": "still-writable"}).want(t, http.StatusCreated)
+		e.do("DELETE", fmt.Sprintf("/api/intelligence/tokens/%d", ro.ID), gen, nil).want(t, http.StatusOK)
+		// With only read-only admin tokens live, the daemon's start
+		// generates a writable one (EnsureAdminToken) instead of trusting
+		// them to administer.
+		if has, err := e.store.HasAdminToken(ctx); err != nil || !has {
+			t.Fatalf("HasAdminToken with a live writable token: %v %v", has, err)
+		}
+		if _, err := e.store.CreateReadOnlyToken(ctx, nil, "viewer", "viewer-token-secret"); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.store.RevokeAnyToken(ctx, genID); err != nil {
+			t.Fatal(err)
+		}
+		again, err := auth.EnsureAdminToken(ctx, e.store, "", func(string) error { return nil })
+		if err != nil || again.Generated == "" {
+			t.Fatalf("only a read-only admin token live: generated %q (%v), want a new writable one", again.Generated, err)
+		}
+	})
+}
+
+// withGeneratedAdmin serves the API without a configured admin token, as
+// a first start leaves it: one generated admin token, which it returns.
+func (e *env) withGeneratedAdmin(t *testing.T) string {
+	t.Helper()
+	got, err := auth.EnsureAdminToken(context.Background(), e.store, "", func(string) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := newAPI(apiOptions{Store: e.store, Options: api.Options{Log: slog.New(slog.DiscardHandler)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv = newTestServer(t, srv.Handler())
+	return got.Generated
 }

@@ -63,6 +63,12 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeJSON(w, http.StatusNotFound, errorBody{Error: "not found"})
 	case errors.Is(err, model.ErrConflict):
 		writeJSON(w, http.StatusConflict, errorBody{Error: "already exists"})
+	case errors.Is(err, model.ErrSearchTimeout):
+		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "the search (q) ran too long and was stopped: " +
+			"use rarer words or a phrase, or narrow it by source or dates", Fields: map[string]string{"q": "ran too long"}})
+	case errors.Is(err, model.ErrSearchBusy):
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "too many searches (q) are running at once; try again in a moment"})
 	default:
 		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", loggedPath(r.URL.Path), "err", err)
 		writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal error; the server log has the details"})

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"math"
 	"net/http"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // page is the shape of every paginated list: next_cursor is null on the
@@ -21,28 +21,65 @@ type page[T any] struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
-func newPage[T any](items []T, limit int, id func(T) int64) page[T] {
+// newPage is the page of items asked for with limit; a full page has a
+// next cursor, which next tells.
+func newPage[T any](items []T, limit int, next func() string) page[T] {
 	p := page[T]{Items: items}
 	if p.Items == nil {
 		p.Items = []T{}
 	}
 	if len(items) > 0 && len(items) >= limit {
-		c := strconv.FormatInt(id(items[len(items)-1]), 10)
+		c := next()
 		p.NextCursor = &c
 	}
 	return p
 }
 
-const (
-	defaultPageSize = 50
-)
+// listing is one of a workspace's paginated lists, read by recency
+// (newest first, the cursor is the last id of the page) or by rank (best
+// first, the cursor is the position after the page), with the same query
+// parameters.
+type listing[T, R any] struct {
+	recent func(ctx context.Context, workspaceID int64, f model.ListFilter) ([]T, error)
+	id     func(T) int64
+	ranked func(ctx context.Context, workspaceID int64, f model.ListFilter, at time.Time) ([]R, error)
+}
+
+func (l listing[T, R]) serve(s *Server, w http.ResponseWriter, r *http.Request) error {
+	ws, err := s.workspace(r)
+	if err != nil {
+		return err
+	}
+	f, err := parseListFilter(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	byRank, err := rankSort(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	if byRank {
+		items, err := l.ranked(r.Context(), ws.ID, f, time.Now())
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, newPage(items, f.Limit, func() string { return strconv.FormatInt(f.Cursor+int64(len(items)), 10) }))
+		return nil
+	}
+	items, err := l.recent(r.Context(), ws.ID, f)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, newPage(items, f.Limit, func() string { return strconv.FormatInt(l.id(items[len(items)-1]), 10) }))
+	return nil
+}
 
 var listParams = map[string]bool{"cursor": true, "limit": true, "source_id": true, "since": true, "until": true, "min_score": true, "q": true, "sort": true}
 
 // parseListFilter reads the listing query parameters; every bad one is
 // named in the 400.
-func parseListFilter(q url.Values) (store.ListFilter, error) {
-	f := store.ListFilter{Limit: defaultPageSize}
+func parseListFilter(q url.Values) (model.ListFilter, error) {
+	f := model.ListFilter{Limit: model.DefaultPageSize}
 	fields := map[string]string{}
 	for k := range q {
 		if !listParams[k] {
@@ -68,8 +105,8 @@ func parseListFilter(q url.Values) (store.ListFilter, error) {
 	f.SourceID = positive("source_id")
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > store.MaxPageSize {
-			fields["limit"] = "must be a whole number from 1 to " + strconv.Itoa(store.MaxPageSize)
+		if err != nil || n < 1 || n > model.MaxPageSize {
+			fields["limit"] = "must be a whole number from 1 to " + strconv.Itoa(model.MaxPageSize)
 		} else {
 			f.Limit = n
 		}
@@ -118,26 +155,8 @@ func parseTime(v string, endOfDay bool, name string, fields map[string]string) *
 }
 
 func (s *Server) listArticles(w http.ResponseWriter, r *http.Request) error {
-	ws, err := s.workspace(r)
-	if err != nil {
-		return err
-	}
-	f, err := parseListFilter(r.URL.Query())
-	if err != nil {
-		return err
-	}
-	if byRank, err := rankSort(r.URL.Query()); byRank || err != nil {
-		if err != nil {
-			return err
-		}
-		return s.listArticlesByRank(w, r, ws.ID, f)
-	}
-	arts, err := s.store.ListArticles(r.Context(), ws.ID, f)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, newPage(arts, f.Limit, func(a model.FeedArticle) int64 { return a.ID }))
-	return nil
+	return listing[model.FeedArticle, rankedArticle]{recent: s.store.ListArticles,
+		id: func(a model.FeedArticle) int64 { return a.ID }, ranked: s.rankedArticles}.serve(s, w, r)
 }
 
 // sourceRef names the source a content item came from.
@@ -176,30 +195,21 @@ func viewContentItem(v model.ContentItemView) contentItemView {
 }
 
 func (s *Server) listContentItems(w http.ResponseWriter, r *http.Request) error {
-	ws, err := s.workspace(r)
+	return listing[contentItemView, rankedContentItem]{recent: s.contentItems,
+		id: func(v contentItemView) int64 { return v.ID }, ranked: s.rankedContentItems}.serve(s, w, r)
+}
+
+// contentItems is a page of content items as the API shows them.
+func (s *Server) contentItems(ctx context.Context, workspaceID int64, f model.ListFilter) ([]contentItemView, error) {
+	items, err := s.store.ListContentItems(ctx, workspaceID, f)
 	if err != nil {
-		return err
-	}
-	f, err := parseListFilter(r.URL.Query())
-	if err != nil {
-		return err
-	}
-	if byRank, err := rankSort(r.URL.Query()); byRank || err != nil {
-		if err != nil {
-			return err
-		}
-		return s.listContentItemsByRank(w, r, ws.ID, f)
-	}
-	items, err := s.store.ListContentItems(r.Context(), ws.ID, f)
-	if err != nil {
-		return err
+		return nil, err
 	}
 	views := make([]contentItemView, len(items))
 	for i, it := range items {
 		views[i] = viewContentItem(it)
 	}
-	writeJSON(w, http.StatusOK, newPage(views, f.Limit, func(v contentItemView) int64 { return v.ID }))
-	return nil
+	return views, nil
 }
 
 func (s *Server) getContentItem(w http.ResponseWriter, r *http.Request) error {

@@ -14,7 +14,8 @@ import (
 
 // importSources creates a source for every outline of the OPML body
 // through the source service and answers the report: each outline added,
-// duplicate or rejected with the reason. The validation fetches take a
+// duplicate or rejected with the reason. validate=false stores the
+// sources without validation fetches (checked at their first poll). The validation fetches take a
 // while for a long list (bounded concurrency, one fetch per host at a
 // time), so the server's write deadline is lifted for this request; a
 // client that goes away stops the import.
@@ -29,13 +30,19 @@ func (s *Server) importSources(w http.ResponseWriter, r *http.Request) error {
 			return fieldError("web_pages", "must be true or false")
 		}
 	}
+	validate := true
+	if v := r.URL.Query().Get("validate"); v != "" {
+		if validate, err = strconv.ParseBool(v); err != nil {
+			return fieldError("validate", "must be true or false")
+		}
+	}
 	if err := http.NewResponseController(w).SetWriteDeadline(time.Time{}); err != nil {
 		s.log.DebugContext(r.Context(), "import: write deadline kept", "err", err)
 	}
 	// One byte over the parser's cap, so the parser reports the limit in
 	// its own words; the reader then makes the server close the connection.
 	body := http.MaxBytesReader(w, r.Body, opml.DefaultMaxBytes+1)
-	rep, err := s.svc.ImportOPML(r.Context(), ws.ID, body, service.ImportOptions{WebPages: webPages})
+	rep, err := s.svc.ImportOPML(r.Context(), ws.ID, body, service.ImportOptions{WebPages: webPages, Unvalidated: !validate})
 	if errors.Is(err, opml.ErrTooLarge) {
 		return newError(http.StatusRequestEntityTooLarge, "%s", err.Error())
 	}

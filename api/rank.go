@@ -1,14 +1,12 @@
 package api
 
 import (
-	"net/http"
+	"context"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // rankSort reads the listings' sort parameter: recent (the default:
@@ -24,37 +22,22 @@ func rankSort(q url.Values) (bool, error) {
 	return false, service.Invalid("invalid query parameters", map[string]string{"sort": "must be recent or rank"})
 }
 
-// rankPage is a page of a rank listing: its next cursor is the position
-// of the next page's first item.
-func rankPage[T any](items []T, f store.ListFilter) page[T] {
-	p := page[T]{Items: items}
-	if p.Items == nil {
-		p.Items = []T{}
-	}
-	if len(items) > 0 && len(items) >= f.Limit {
-		c := strconv.FormatInt(f.Cursor+int64(len(items)), 10)
-		p.NextCursor = &c
-	}
-	return p
-}
-
 // rankedArticle is an article with its rank.
 type rankedArticle struct {
 	model.FeedArticle
 	Rank float64 `json:"rank"`
 }
 
-func (s *Server) listArticlesByRank(w http.ResponseWriter, r *http.Request, wsID int64, f store.ListFilter) error {
-	arts, ranks, err := s.store.ListArticlesByRank(r.Context(), wsID, f, time.Now())
+func (s *Server) rankedArticles(ctx context.Context, workspaceID int64, f model.ListFilter, at time.Time) ([]rankedArticle, error) {
+	arts, ranks, err := s.store.ListArticlesByRank(ctx, workspaceID, f, at)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	out := make([]rankedArticle, len(arts))
 	for i := range arts {
 		out[i] = rankedArticle{FeedArticle: arts[i], Rank: ranks[i]}
 	}
-	writeJSON(w, http.StatusOK, rankPage(out, f))
-	return nil
+	return out, nil
 }
 
 // rankedContentItem is a content item as the API shows it, with its rank.
@@ -63,15 +46,14 @@ type rankedContentItem struct {
 	Rank float64 `json:"rank"`
 }
 
-func (s *Server) listContentItemsByRank(w http.ResponseWriter, r *http.Request, wsID int64, f store.ListFilter) error {
-	items, err := s.store.ListContentItemsByRank(r.Context(), wsID, f, time.Now())
+func (s *Server) rankedContentItems(ctx context.Context, workspaceID int64, f model.ListFilter, at time.Time) ([]rankedContentItem, error) {
+	items, err := s.store.ListContentItemsByRank(ctx, workspaceID, f, at)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	out := make([]rankedContentItem, len(items))
 	for i, it := range items {
 		out[i] = rankedContentItem{contentItemView: viewContentItem(it.ContentItemView), Rank: it.Rank}
 	}
-	writeJSON(w, http.StatusOK, rankPage(out, f))
-	return nil
+	return out, nil
 }

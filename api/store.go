@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Store is what the API reads itself: token checks, the listings and
@@ -14,11 +13,11 @@ import (
 type Store interface {
 	LookupToken(ctx context.Context, token string) (*model.APIToken, error)
 
-	ListArticles(ctx context.Context, workspaceID int64, f store.ListFilter) ([]model.FeedArticle, error)
-	ListContentItems(ctx context.Context, workspaceID int64, f store.ListFilter) ([]model.ContentItemView, error)
+	ListArticles(ctx context.Context, workspaceID int64, f model.ListFilter) ([]model.FeedArticle, error)
+	ListContentItems(ctx context.Context, workspaceID int64, f model.ListFilter) ([]model.ContentItemView, error)
 	GetContentItem(ctx context.Context, workspaceID, id int64) (*model.ContentItemView, error)
-	ListArticlesByRank(ctx context.Context, workspaceID int64, f store.ListFilter, at time.Time) ([]model.FeedArticle, []float64, error)
-	ListContentItemsByRank(ctx context.Context, workspaceID int64, f store.ListFilter, at time.Time) ([]model.RankedContentItem, error)
+	ListArticlesByRank(ctx context.Context, workspaceID int64, f model.ListFilter, at time.Time) ([]model.FeedArticle, []float64, error)
+	ListContentItemsByRank(ctx context.Context, workspaceID int64, f model.ListFilter, at time.Time) ([]model.RankedContentItem, error)
 	ListPollRuns(ctx context.Context, sourceID int64, limit int) ([]model.PollRun, error)
 
 	// Ready reports whether the database answers; WriteFailure is the

@@ -68,7 +68,7 @@ func (s *Server) listAdminTokens(w http.ResponseWriter, r *http.Request) error {
 }
 
 // revokeAdminToken revokes a stored admin token; the service refuses the
-// last admin credential (no token configured, one live admin token left).
+// last admin token that may write when no admin token is configured.
 func (s *Server) revokeAdminToken(w http.ResponseWriter, r *http.Request) error {
 	if err := requireAdmin(r); err != nil {
 		return err

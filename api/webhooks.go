@@ -6,7 +6,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // createdWebhook is the 201 answer: the webhook, and its secret when it
@@ -119,7 +118,7 @@ func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request) error {
 			return fieldError(k, "is not a known query parameter (known: status, limit, cursor)")
 		}
 	}
-	f := store.DeliveryFilter{Status: q.Get("status"), Before: q.Get("cursor"), Limit: defaultPageSize}
+	f := model.DeliveryFilter{Status: q.Get("status"), Before: q.Get("cursor"), Limit: model.DefaultPageSize}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > service.MaxDeliveryPage {
@@ -131,15 +130,7 @@ func (s *Server) listDeliveries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := page[model.WebhookDelivery]{Items: items}
-	if out.Items == nil {
-		out.Items = []model.WebhookDelivery{}
-	}
-	if len(items) > 0 && len(items) >= f.Limit {
-		c := items[len(items)-1].ID
-		out.NextCursor = &c
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, newPage(items, f.Limit, func() string { return items[len(items)-1].ID }))
 	return nil
 }
 

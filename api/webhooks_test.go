@@ -170,3 +170,48 @@ func TestWebhookCreateRefusals(t *testing.T) {
 		}
 	})
 }
+
+// The cap of webhooks per workspace holds under concurrent creates, on
+// both databases: of 40 creates at once, exactly 20 succeed and the rest
+// answer 409, and 20 are stored.
+func TestWebhookCapHoldsUnderConcurrency(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, e *env) {
+		ws := e.createWorkspace(t, "crowded")
+		const attempts = 40
+		codes := make(chan int, attempts)
+		start := make(chan struct{})
+		for i := range attempts {
+			go func() {
+				<-start
+				req, err := http.NewRequest("POST", e.srv.URL+path("/%d/webhooks", ws.ID),
+					strings.NewReader(fmt.Sprintf(`{"url": "https://hooks.example.com/%d"}`, i)))
+				if err != nil {
+					codes <- 0
+					return
+				}
+				req.Header.Set("Authorization", "Bearer "+e.admin)
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					codes <- 0
+					return
+				}
+				resp.Body.Close()
+				codes <- resp.StatusCode
+			}()
+		}
+		close(start)
+		count := map[int]int{}
+		for range attempts {
+			count[<-codes]++
+		}
+		if count[http.StatusCreated] != 20 || count[http.StatusConflict] != attempts-20 {
+			t.Fatalf("answers %v, want 20 × 201 and %d × 409", count, attempts-20)
+		}
+		var hooks struct{ Items []webhookJSON }
+		e.do("GET", path("/%d/webhooks", ws.ID), e.admin, nil).want(t, http.StatusOK).decode(t, &hooks)
+		if len(hooks.Items) != 20 {
+			t.Fatalf("%d webhooks stored, want 20", len(hooks.Items))
+		}
+	})
+}

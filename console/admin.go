@@ -7,7 +7,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/webhooks"
 )
 
@@ -96,7 +95,7 @@ func (c *Console) deliveriesPage(w http.ResponseWriter, r *http.Request, rq *req
 	if d.Hook == nil {
 		return pageErr(http.StatusNotFound, "Webhook not found.")
 	}
-	if d.Deliveries, err = c.svc.ListDeliveries(r.Context(), rq.ws.ID, id, store.DeliveryFilter{Limit: 100}); err != nil {
+	if d.Deliveries, err = c.svc.ListDeliveries(r.Context(), rq.ws.ID, id, model.DeliveryFilter{Limit: 100}); err != nil {
 		return err
 	}
 	c.renderView(w, r, http.StatusOK, "deliveries", view{Title: "Deliveries", Req: rq, Section: "webhooks", Data: d})

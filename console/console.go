@@ -12,7 +12,6 @@ import (
 	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Prefix is where the console is served.
@@ -33,8 +32,8 @@ type Store interface {
 	PollActivity(ctx context.Context, workspaceID int64, since, until time.Time, bucket time.Duration) ([]model.ActivityCount, error)
 	ArticleActivity(ctx context.Context, workspaceID int64, since, until time.Time, bucket time.Duration) ([]model.ActivityCount, error)
 	GetArticle(ctx context.Context, workspaceID, id int64) (*model.FeedArticle, error)
-	Search(ctx context.Context, workspaceID int64, f store.SearchFilter) ([]model.SearchHit, error)
-	ListContentItems(ctx context.Context, workspaceID int64, f store.ListFilter) ([]model.ContentItemView, error)
+	Search(ctx context.Context, workspaceID int64, f model.SearchFilter) ([]model.SearchHit, error)
+	ListContentItems(ctx context.Context, workspaceID int64, f model.ListFilter) ([]model.ContentItemView, error)
 }
 
 // Options configures a Console.

@@ -15,7 +15,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/internal/hostile"
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // newsSite serves a small feed on loopback.
@@ -194,7 +193,7 @@ func TestHostileTextRendersAsText(t *testing.T) {
 		srcPath := wsPath(ws.ID, fmt.Sprintf("/sources/%d", created.Source.ID))
 		b.get(srcPath)
 		wantIn(t, b.follow(b.post(srcPath+"/poll", nil)), "2 new")
-		arts, err := e.st.ListArticles(ctx, ws.ID, store.ListFilter{})
+		arts, err := e.st.ListArticles(ctx, ws.ID, model.ListFilter{})
 		if err != nil || len(arts) != 2 {
 			t.Fatalf("articles: %d %v", len(arts), err)
 		}

@@ -11,8 +11,6 @@ import (
 	"github.com/feedpoller/feedpoller/analysis/rank"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/store/textquery"
 )
 
 // digestWindows are the windows the digest page offers.
@@ -134,11 +132,7 @@ func (c *Console) searchPage(w http.ResponseWriter, r *http.Request, rq *request
 	if msg := service.CheckQuery(d.Q); msg != "" {
 		status, d.Problem = http.StatusBadRequest, "The query "+msg+"."
 	} else if d.Q != "" {
-		tq, err := textquery.Parse(d.Q)
-		if err != nil {
-			return err // CheckQuery parsed it already
-		}
-		hits, err := c.store.Search(r.Context(), rq.ws.ID, store.SearchFilter{Query: tq, Limit: store.MaxSearchResults})
+		hits, err := c.store.Search(r.Context(), rq.ws.ID, model.SearchFilter{Query: d.Q, Limit: model.MaxSearchResults})
 		if err != nil {
 			return err
 		}
@@ -166,7 +160,7 @@ const itemsPageSize = 50
 func (c *Console) itemsPage(w http.ResponseWriter, r *http.Request, rq *request) error {
 	q := r.URL.Query()
 	d := itemsData{Q: strings.TrimSpace(q.Get("q")), MinScore: strings.TrimSpace(q.Get("min_score"))}
-	f := store.ListFilter{Limit: itemsPageSize, Query: d.Q}
+	f := model.ListFilter{Limit: itemsPageSize, Query: d.Q}
 	status := http.StatusOK
 	if msg := service.CheckQuery(d.Q); msg != "" {
 		status, d.Problem = http.StatusBadRequest, "The search "+msg+"."

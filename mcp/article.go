@@ -40,8 +40,8 @@ type ArticleOutput struct {
 	WorkspaceID int64      `json:"workspace_id"`
 	Title       string     `json:"title"`
 	URL         string     `json:"url"`
-	SourceID    *int64     `json:"source_id"`
-	PublishedAt *time.Time `json:"published_at"`
+	SourceID    *int64     `json:"source_id,omitempty" jsonschema:"left out once the source is deleted"`
+	PublishedAt *time.Time `json:"published_at,omitempty" jsonschema:"left out when unknown"`
 	Relevance   float64    `json:"relevance"`
 	WordCount   int        `json:"word_count"`
 	Level       string     `json:"level"`
@@ -52,24 +52,16 @@ type ArticleOutput struct {
 	Tokens      int `json:"tokens"`
 	TotalTokens int `json:"total_tokens"`
 	Offset      int `json:"offset"`
-	// NextOffset continues the text when it was cut; null when Text
+	// NextOffset continues the text when it was cut; left out when Text
 	// reaches the end.
-	NextOffset *int `json:"next_offset" jsonschema:"pass as offset to get the next part; null when this part is the last"`
+	NextOffset *int `json:"next_offset,omitempty" jsonschema:"pass as offset to get the next part; left out when this part is the last"`
 	// SummarySource says where a summary level's text comes from.
 	SummarySource string `json:"summary_source,omitempty" jsonschema:"extractive: the sentences that best stand for the article, chosen when it was stored; feed: the summary the feed gave; lead: the article's first sentences, for want of either"`
 }
 
-func (h *handlers) getArticle(ctx context.Context, req *sdk.CallToolRequest, in ArticleInput) (*sdk.CallToolResult, ArticleOutput, error) {
-	out, err := h.doGetArticle(ctx, req, in)
-	if err != nil {
-		return nil, ArticleOutput{}, h.toolError(ctx, "get_article", err)
-	}
-	// The text itself, readable as it is; the structured answer has the
-	// rest.
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out.Text}}}, out, nil
-}
+func (o ArticleOutput) readableText() string { return o.Text }
 
-func (h *handlers) doGetArticle(ctx context.Context, req *sdk.CallToolRequest, in ArticleInput) (ArticleOutput, error) {
+func (h *handlers) getArticle(ctx context.Context, req *sdk.CallToolRequest, in ArticleInput) (ArticleOutput, error) {
 	if in.Level == "" {
 		in.Level = LevelSummary
 	}
@@ -87,6 +79,11 @@ func (h *handlers) doGetArticle(ctx context.Context, req *sdk.CallToolRequest, i
 	if err != nil {
 		return ArticleOutput{}, err
 	}
+	return readArticle(h.counter, a, ws, in)
+}
+
+// readArticle is the part of an article's level that in asks for.
+func readArticle(c counter, a *model.FeedArticle, ws int64, in ArticleInput) (ArticleOutput, error) {
 	out := ArticleOutput{ID: a.ID, WorkspaceID: ws, Title: a.Title, URL: a.ExternalURL, SourceID: a.FeedSourceID,
 		PublishedAt: a.PublishedAt, Relevance: a.RelevanceScore, WordCount: a.WordCount, Level: in.Level, Offset: in.Offset}
 	var text string
@@ -95,13 +92,31 @@ func (h *handlers) doGetArticle(ctx context.Context, req *sdk.CallToolRequest, i
 		return ArticleOutput{}, userErrorf("offset %d is not a position of this article's %s text (0 to %d, as next_offset gives it)",
 			in.Offset, in.Level, len(text))
 	}
-	out.TotalTokens = h.counter.Count(text)
-	out.Text, out.Tokens = chunk(h.counter, text, in.Offset, in.MaxTokens)
+	out.TotalTokens = totalTokens(c, a, in.Level, text)
+	out.Text, out.Tokens = chunk(c, text, in.Offset, in.MaxTokens)
 	if end := in.Offset + len(out.Text); end < len(text) {
 		out.NextOffset = &end
 	}
 	return out, nil
 }
+
+// totalTokens is the tokens of a level's whole text. The full text's are
+// the title line's and the count stored with the article when it was
+// saved (of its Markdown as extracted), so that reading a part of a long
+// article never counts the whole of it again; the summary and the
+// outline are short by construction and counted.
+func totalTokens(c counter, a *model.FeedArticle, level, text string) int {
+	if level == LevelFull && a.OutputTokens > 0 {
+		return c.Count(fullTitle(a.Title)) + a.OutputTokens
+	}
+	return c.Count(text)
+}
+
+func fullTitle(title string) string { return "# " + title + "\n\n" }
+
+// summaryLevelChars bounds the summary level: a feed may put a whole article
+// in its summary.
+const summaryLevelChars = 4000
 
 // levelText is the article's text at a level. The summary is the
 // extractive summary stored with the article (its most central sentences),
@@ -111,13 +126,13 @@ func levelText(a *model.FeedArticle, level string) (text, summarySource string) 
 	case LevelOutline:
 		return outline(a.Title, a.ContentMarkdown), ""
 	case LevelFull:
-		return "# " + a.Title + "\n\n" + a.ContentMarkdown, ""
+		return fullTitle(a.Title) + a.ContentMarkdown, ""
 	}
 	if a.ExtractiveSummary != "" {
-		return a.ExtractiveSummary, "extractive"
+		return cutChars(a.ExtractiveSummary, summaryLevelChars), "extractive"
 	}
 	if a.Summary != "" {
-		return a.Summary, "feed"
+		return cutChars(a.Summary, summaryLevelChars), "feed"
 	}
 	return firstSentences(plainText(a.ContentMarkdown), 3, 800), "lead"
 }

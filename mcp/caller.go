@@ -17,17 +17,35 @@ import (
 // handlers answer the requests of one protocol server.
 type handlers struct {
 	*Server
-	fixed *auth.Caller // stdio: the caller of every request
+	// stdio: the session of `feedpoller mcp`, which acts as stdioToken
+	// ("" for none: every workspace, read-only); else each HTTP request
+	// carries its own token.
+	stdio      bool
+	stdioToken string
 }
 
 // errNoCaller: an HTTP request reached a handler without a checked token,
 // which the bearer middleware prevents.
 var errNoCaller = errors.New("this request carries no valid bearer token")
 
-// caller is who req acts as.
-func (h *handlers) caller(req sdk.Request) (auth.Caller, error) {
-	if h.fixed != nil {
-		return *h.fixed, nil
+// errTokenRevoked: the token a stdio session was started with is no
+// longer valid.
+var errTokenRevoked = userError{"the token this session was started with (--token or FEEDPOLLER_MCP_TOKEN) is no " +
+	"longer valid: it was revoked or deleted; start the MCP server again with a valid token"}
+
+// caller is who req acts as. A stdio session's token is checked again on
+// every request, as HTTP requests are: a token revoked while the session
+// runs stops working at once.
+func (h *handlers) caller(ctx context.Context, req sdk.Request) (auth.Caller, error) {
+	if h.stdio {
+		if h.stdioToken == "" {
+			return auth.Caller{Admin: true, ReadOnly: true}, nil
+		}
+		c, err := auth.Authenticate(ctx, h.store, h.adminHash, h.stdioToken)
+		if errors.Is(err, auth.ErrUnauthorized) {
+			return c, errTokenRevoked
+		}
+		return c, err
 	}
 	if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
 		if c, ok := extra.TokenInfo.Extra[callerKey].(auth.Caller); ok {
@@ -42,7 +60,7 @@ func (h *handlers) caller(req sdk.Request) (auth.Caller, error) {
 // answers), or, when none is asked for, the workspace token's own or the
 // only workspace there is.
 func (h *handlers) workspace(ctx context.Context, req sdk.Request, asked int64) (auth.Caller, int64, error) {
-	c, err := h.caller(req)
+	c, err := h.caller(ctx, req)
 	if err != nil {
 		return c, 0, err
 	}
@@ -105,6 +123,10 @@ func (h *handlers) toolError(ctx context.Context, tool string, err error) error 
 		return errors.New(se.Message)
 	case errors.Is(err, model.ErrNotFound), errors.Is(err, errNoCaller):
 		return err
+	case errors.Is(err, model.ErrSearchTimeout):
+		return fmt.Errorf("%s was stopped: it ran too long; use rarer words or a phrase, or narrow it with source_id, since or until", tool)
+	case errors.Is(err, model.ErrSearchBusy):
+		return fmt.Errorf("%s could not start: too many searches are running at once; try again in a moment", tool)
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s was cancelled", tool)
 	}

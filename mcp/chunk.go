@@ -1,73 +1,77 @@
 package mcp
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/feedpoller/feedpoller/analysis/tokens"
 )
 
-// maxTokenBytes bounds the bytes of one cl100k_base token: a text of n
-// tokens is never longer than n × maxTokenBytes, so a part of at most n
-// tokens is looked for in that window only.
-const maxTokenBytes = 128
+// counter counts tokens: *tokens.Counter, or a test's wrapper that
+// measures the work.
+type counter interface {
+	Count(s string) int
+	Cuts(s string, budget int) []tokens.Cut
+}
+
+// maxPartBytes bounds one part of a text, whatever max_tokens: counting
+// is linear in what it reads, but a run of one letter costs about a
+// microsecond a byte to merge, so a part is looked for in this many bytes
+// at most (about 30 000 tokens of prose).
+const maxPartBytes = 128 << 10
 
 // chunk is the longest part of text from offset that holds at most budget
-// tokens, ending at a line end when one fits, else at a word end, else at
-// a character boundary, and its exact token count. The part is never
+// tokens, ending at a line end when one fits, else at a word end, else
+// between two of the tokeniser's pieces, and its exact token count. Only
+// the part is counted, never the rest of the text. The part is never
 // empty while text remains, so repeated calls always progress.
-func chunk(c *tokens.Counter, text string, offset, budget int) (part string, n int) {
+func chunk(c counter, text string, offset, budget int) (part string, n int) {
 	rest := text[offset:]
-	if n := c.Count(rest); n <= budget {
-		return rest, n
+	if rest == "" {
+		return "", 0
 	}
-	window := rest[:min(len(rest), budget*maxTokenBytes)]
-	for _, cuts := range [][]int{cutsAfter(window, "\n"), cutsAfter(window, " "), runeCuts(window)} {
-		if end, n, ok := longestFitting(c, window, cuts, budget); ok {
-			return window[:end], n
+	window := rest[:runeFloor(rest, maxPartBytes)]
+	cuts := c.Cuts(window, budget)
+	if len(cuts) > 0 {
+		if last := cuts[len(cuts)-1]; last.End == len(rest) {
+			return rest, last.Tokens
 		}
+		cut := bestCut(window, cuts)
+		return window[:cut.End], cut.Tokens
 	}
-	// Not even one character fits the budget: take one anyway.
-	_, size := utf8.DecodeRuneInString(rest)
-	return rest[:size], c.Count(rest[:size])
+	// Not one piece fits: a token is at least a byte, so budget bytes fit.
+	end := runeFloor(window, budget)
+	if end == 0 {
+		_, end = utf8.DecodeRuneInString(rest)
+	}
+	return rest[:end], c.Count(rest[:end])
 }
 
-// longestFitting binary-searches the cut positions (ascending) for the
-// last one whose prefix has at most budget tokens.
-func longestFitting(c *tokens.Counter, s string, cuts []int, budget int) (end, n int, ok bool) {
-	lo, hi := 0, len(cuts)-1
-	for lo <= hi {
-		mid := (lo + hi) / 2
-		if k := c.Count(s[:cuts[mid]]); k <= budget {
-			end, n, ok = cuts[mid], k, true
-			lo = mid + 1
-		} else {
-			hi = mid - 1
+// bestCut is the last cut at a line end, else the last at a word end,
+// else the last.
+func bestCut(s string, cuts []tokens.Cut) tokens.Cut {
+	word := -1
+	for i := len(cuts) - 1; i >= 0; i-- {
+		end := cuts[i].End
+		if s[end-1] == '\n' {
+			return cuts[i]
+		}
+		if word < 0 && (s[end-1] == ' ' || end < len(s) && s[end] == ' ') {
+			word = i
 		}
 	}
-	return end, n, ok
+	if word >= 0 {
+		return cuts[word]
+	}
+	return cuts[len(cuts)-1]
 }
 
-// cutsAfter lists the positions just after each sep in s.
-func cutsAfter(s, sep string) []int {
-	var out []int
-	for i := 0; ; {
-		j := strings.Index(s[i:], sep)
-		if j < 0 {
-			return out
-		}
-		i += j + len(sep)
-		out = append(out, i)
+// runeFloor is the largest character boundary of s at most n.
+func runeFloor(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
 	}
-}
-
-// runeCuts lists every character boundary of s after the first.
-func runeCuts(s string) []int {
-	out := make([]int, 0, len(s))
-	for i := range s {
-		if i > 0 {
-			out = append(out, i)
-		}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
-	return append(out, len(s))
+	return n
 }

@@ -27,14 +27,16 @@ type DigestOutput struct {
 	Text string `json:"text"`
 }
 
-func (h *handlers) digest(ctx context.Context, req *sdk.CallToolRequest, in DigestInput) (*sdk.CallToolResult, DigestOutput, error) {
+func (o DigestOutput) readableText() string { return o.Text }
+
+func (h *handlers) digest(ctx context.Context, req *sdk.CallToolRequest, in DigestInput) (DigestOutput, error) {
 	_, ws, err := h.workspace(ctx, req, in.WorkspaceID)
 	if err != nil {
-		return nil, DigestOutput{}, h.toolError(ctx, "digest", err)
+		return DigestOutput{}, err
 	}
 	d, err := h.svc.Digest(ctx, ws, service.DigestRequest{Since: in.Since, Until: in.Until, Format: in.Format, MaxTokens: in.MaxTokens})
 	if err != nil {
-		return nil, DigestOutput{}, h.toolError(ctx, "digest", err)
+		return DigestOutput{}, err
 	}
 	out := DigestOutput{WorkspaceID: ws, Format: in.Format, MediaType: d.MediaType, Text: string(d.Body)}
 	if out.Format == "" {
@@ -43,7 +45,5 @@ func (h *handlers) digest(ctx context.Context, req *sdk.CallToolRequest, in Dige
 	if d.Built != nil {
 		out.Stories = len(d.Built.Stories)
 	}
-	// The digest itself, readable as it is; the structured answer has the
-	// rest.
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out.Text}}}, out, nil
+	return out, nil
 }

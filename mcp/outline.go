@@ -9,6 +9,9 @@ import (
 const (
 	outlineSentences = 2
 	outlineChars     = 320
+	// outlineHeadingChars bounds a heading: a line of a megabyte may
+	// start with #.
+	outlineHeadingChars = 200
 )
 
 // outline renders a Markdown article as its heading outline, each
@@ -36,7 +39,7 @@ func outline(title, markdown string) string {
 		if level > 0 {
 			flush()
 			// One level deeper than the title.
-			heading, body = strings.Repeat("#", min(level+1, 6))+" "+text, nil
+			heading, body = strings.Repeat("#", min(level+1, 6))+" "+cutChars(text, outlineHeadingChars), nil
 		} else if prose != "" {
 			body = append(body, prose)
 		}

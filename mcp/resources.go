@@ -59,9 +59,9 @@ func (h *handlers) addResources(srv *sdk.Server) {
 // listItems answers resources/list: the caller's content items, newest
 // first, a page at a time (the cursor is the last id of the page before).
 func (h *handlers) listItems(ctx context.Context, req sdk.Request) (*sdk.ListResourcesResult, error) {
-	c, err := h.caller(req)
+	c, err := h.caller(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, h.callerError(ctx, err)
 	}
 	var cursor int64
 	if p, ok := req.GetParams().(*sdk.ListResourcesParams); ok && p != nil && p.Cursor != "" {
@@ -78,7 +78,7 @@ func (h *handlers) listItems(ctx context.Context, req sdk.Request) (*sdk.ListRes
 		h.log.ErrorContext(ctx, "mcp: list resources", "err", err)
 		return nil, errors.New("listing content items failed; the server log has the details")
 	}
-	out := &sdk.ListResourcesResult{Resources: make([]*sdk.Resource, len(refs))}
+	out := &sdk.ListResourcesResult{Resources: make([]*sdk.Resource, len(refs)), Cacheable: private}
 	for i, r := range refs {
 		out.Resources[i] = &sdk.Resource{URI: itemURI(r.WorkspaceID, r.ID), Name: r.Title, Title: r.Title,
 			MIMEType: "text/markdown", Description: r.URL}
@@ -97,9 +97,9 @@ func (h *handlers) readItem(ctx context.Context, req *sdk.ReadResourceRequest) (
 	if !ok {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
-	c, err := h.caller(req)
+	c, err := h.caller(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, h.callerError(ctx, err)
 	}
 	if !c.May(ws) {
 		return nil, sdk.ResourceNotFoundError(uri)
@@ -112,7 +112,23 @@ func (h *handlers) readItem(ctx context.Context, req *sdk.ReadResourceRequest) (
 		h.log.ErrorContext(ctx, "mcp: read resource", "uri", uri, "err", err)
 		return nil, errors.New("reading the content item failed; the server log has the details")
 	}
-	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: itemMarkdown(item)}}}, nil
+	return &sdk.ReadResourceResult{Cacheable: private,
+		Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: itemMarkdown(item)}}}, nil
+}
+
+// private marks what a caller reads of its workspaces: only the caller's
+// own client may cache it (the protocol's default is public).
+var private = sdk.Cacheable{CacheScope: "private"}
+
+// callerError is what a request whose caller cannot be told is answered:
+// a revoked token says so, a database failure is logged.
+func (h *handlers) callerError(ctx context.Context, err error) error {
+	var ue userError
+	if errors.As(err, &ue) || errors.Is(err, errNoCaller) {
+		return err
+	}
+	h.log.ErrorContext(ctx, "mcp: check token", "err", err)
+	return errors.New("the token could not be checked; the server log has the details")
 }
 
 // itemMarkdown is a content item as one Markdown document: a title, a

@@ -7,7 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/feedpoller/feedpoller/store"
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store/textquery"
 )
 
@@ -27,9 +27,9 @@ type SearchResult struct {
 	ID          int64      `json:"id" jsonschema:"the article id, for get_article"`
 	Title       string     `json:"title"`
 	URL         string     `json:"url"`
-	SourceID    *int64     `json:"source_id" jsonschema:"null once the source is deleted"`
+	SourceID    *int64     `json:"source_id,omitempty" jsonschema:"left out once the source is deleted"`
 	Source      string     `json:"source" jsonschema:"the source's title, or its URL"`
-	PublishedAt *time.Time `json:"published_at"`
+	PublishedAt *time.Time `json:"published_at,omitempty" jsonschema:"left out when unknown"`
 	Relevance   float64    `json:"relevance" jsonschema:"the article's relevance score for the workspace, 0 to 1"`
 	Score       float64    `json:"score" jsonschema:"how well it matches the query; compare within one answer only"`
 	Snippet     string     `json:"snippet" jsonschema:"a passage around the match, matched words between ** and **"`
@@ -50,17 +50,12 @@ type SearchOutput struct {
 // has the whole of it.
 const summaryChars = 600
 
-func (h *handlers) search(ctx context.Context, req *sdk.CallToolRequest, in SearchInput) (*sdk.CallToolResult, SearchOutput, error) {
-	out, err := h.doSearch(ctx, req, in)
-	return nil, out, h.toolError(ctx, "search", err)
-}
-
-func (h *handlers) doSearch(ctx context.Context, req *sdk.CallToolRequest, in SearchInput) (SearchOutput, error) {
-	q, err := textquery.Parse(in.Query)
-	if err != nil {
+func (h *handlers) search(ctx context.Context, req *sdk.CallToolRequest, in SearchInput) (SearchOutput, error) {
+	if _, err := textquery.Parse(in.Query); err != nil {
 		return SearchOutput{}, userErrorf("invalid query: %v", err)
 	}
-	f := store.SearchFilter{Query: q, SourceID: in.SourceID, MinRelevance: in.MinRelevance, Limit: in.Limit}
+	f := model.SearchFilter{Query: in.Query, SourceID: in.SourceID, MinRelevance: in.MinRelevance, Limit: in.Limit}
+	var err error
 	if f.Since, err = parseTime(in.Since, "since", false); err != nil {
 		return SearchOutput{}, err
 	}
@@ -117,11 +112,19 @@ func parseTime(v, name string, endOfDay bool) (*time.Time, error) {
 // cutChars shortens s to at most n characters at a word boundary, marked
 // with an ellipsis.
 func cutChars(s string, n int) string {
-	r := []rune(strings.TrimSpace(s))
-	if len(r) <= n {
-		return string(r)
+	s = strings.TrimSpace(s)
+	end, chars := len(s), 0
+	for i := range s {
+		if chars == n {
+			end = i
+			break
+		}
+		chars++
 	}
-	cut := string(r[:n])
+	if end == len(s) {
+		return s
+	}
+	cut := s[:end]
 	if i := strings.LastIndexAny(cut, " \n"); i > n/2 {
 		cut = cut[:i]
 	}

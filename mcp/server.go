@@ -23,14 +23,13 @@ import (
 	"github.com/feedpoller/feedpoller/auth"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Store is what the MCP server reads itself; workspaces and sources go
 // through the source service. *store.Store satisfies it.
 type Store interface {
 	auth.TokenLookup
-	Search(ctx context.Context, workspaceID int64, f store.SearchFilter) ([]model.SearchHit, error)
+	Search(ctx context.Context, workspaceID int64, f model.SearchFilter) ([]model.SearchHit, error)
 	GetArticle(ctx context.Context, workspaceID, id int64) (*model.FeedArticle, error)
 	GetContentItem(ctx context.Context, workspaceID, id int64) (*model.ContentItemView, error)
 	ListItemRefs(ctx context.Context, workspaceID, cursor int64, limit int) ([]model.ItemRef, error)
@@ -48,6 +47,9 @@ type Options struct {
 	// Log receives failures the client is not shown; nil uses
 	// slog.Default().
 	Log *slog.Logger
+	// AllowedHosts are the Host names /mcp answers on a loopback listener
+	// besides the loopback ones: those a reverse proxy forwards.
+	AllowedHosts []string
 }
 
 // Server answers MCP requests for one daemon or one `feedpoller mcp`.
@@ -57,7 +59,9 @@ type Server struct {
 	adminHash []byte
 	version   string
 	log       *slog.Logger
-	counter   *tokens.Counter
+	counter   counter
+	// allowedHosts: see Options.AllowedHosts.
+	allowedHosts []string
 }
 
 // New builds a Server.
@@ -69,7 +73,8 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp: token counter: %w", err)
 	}
-	s := &Server{store: opts.Store, svc: opts.Service, adminHash: auth.AdminDigest(opts.AdminToken), version: opts.Version, log: opts.Log, counter: c}
+	s := &Server{store: opts.Store, svc: opts.Service, adminHash: auth.AdminDigest(opts.AdminToken), version: opts.Version, log: opts.Log, counter: c,
+		allowedHosts: opts.AllowedHosts}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -85,38 +90,30 @@ Start with search (ranked results with a snippet and the summary of each), then 
 level "summary" or "outline", and "full" only for what you need; long texts come in parts of at
 most max_tokens, continue with the next_offset given. list_sources shows each source's health.`
 
-// sdkServer builds the protocol server; fixed is the caller of every
-// request (stdio), or nil when each request carries its own token (HTTP).
-func (s *Server) sdkServer(fixed *auth.Caller) *sdk.Server {
+// sdkServer builds the protocol server of h.
+func (s *Server) sdkServer(h *handlers) *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "feedpoller", Title: "feedpoller", Version: s.version},
 		// The SDK's own chatter (sessions starting and ending) stays out of
 		// the log; failures are logged by the handlers.
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
-	h := &handlers{Server: s, fixed: fixed}
+	h.Server = s
+	srv.AddReceivingMiddleware(stopWhenClientGone, initializeOnce)
 	h.addTools(srv)
 	h.addResources(srv)
 	return srv
 }
 
 // ServeStdio serves one client on in/out until it disconnects or ctx
-// ends, acting as caller for every request.
-func (s *Server) ServeStdio(ctx context.Context, caller auth.Caller, in io.ReadCloser, out io.WriteCloser) error {
+// ends, acting as token for every request ("" for none: every workspace,
+// read-only), which is checked again on each. Every request read is
+// answered before it returns, also when the input ends first.
+func (s *Server) ServeStdio(ctx context.Context, token string, in io.ReadCloser, out io.WriteCloser) error {
 	t := &lineTransport{in: in, out: out}
-	if err := s.sdkServer(&caller).Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+	if err := s.sdkServer(&handlers{stdio: true, stdioToken: token}).Run(ctx, t); err != nil &&
+		!errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("mcp over stdio: %w", err)
 	}
 	return nil
-}
-
-// Handler serves Streamable HTTP. Every request needs a bearer token the
-// API accepts (else 401); the session is stateless, so any replica can
-// answer any request, and each request is checked again (a revoked token
-// stops working at once).
-func (s *Server) Handler() http.Handler {
-	srv := s.sdkServer(nil)
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
-		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: 1 << 20})
-	return sdkauth.RequireBearerToken(s.verify, &sdkauth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
 }
 
 // callerKey holds the auth.Caller in a TokenInfo's Extra.

@@ -26,7 +26,7 @@ type SourceHealth struct {
 	Status              string     `json:"status" jsonschema:"the last poll's outcome (ok, not_modified, error, …); empty before the first poll"`
 	LastError           string     `json:"last_error"`
 	ConsecutiveFailures int        `json:"consecutive_failures" jsonschema:"failed polls in a row; at 10 the source is no longer polled until re-activated"`
-	LastPolledAt        *time.Time `json:"last_polled_at"`
+	LastPolledAt        *time.Time `json:"last_polled_at,omitempty" jsonschema:"left out before the first poll"`
 	NextPollAt          time.Time  `json:"next_poll_at"`
 	NextPollReason      string     `json:"next_poll_reason" jsonschema:"why the next poll is then: the scheduler's rule and what it read (publishing rate, the feed's ttl, backoff after failures, …)"`
 	Schedule            string     `json:"schedule" jsonschema:"adaptive (the interval is learnt from what polls find) or fixed"`
@@ -45,20 +45,20 @@ func health(src model.FeedSource) SourceHealth {
 		NextPollReason: src.NextPollReason, Schedule: src.ScheduleMode}
 }
 
-func (h *handlers) listSources(ctx context.Context, req *sdk.CallToolRequest, in WorkspaceInput) (*sdk.CallToolResult, SourcesOutput, error) {
+func (h *handlers) listSources(ctx context.Context, req *sdk.CallToolRequest, in WorkspaceInput) (SourcesOutput, error) {
 	_, ws, err := h.workspace(ctx, req, in.WorkspaceID)
 	if err != nil {
-		return nil, SourcesOutput{}, h.toolError(ctx, "list_sources", err)
+		return SourcesOutput{}, err
 	}
 	srcs, err := h.svc.ListSources(ctx, ws)
 	if err != nil {
-		return nil, SourcesOutput{}, h.toolError(ctx, "list_sources", err)
+		return SourcesOutput{}, err
 	}
 	out := SourcesOutput{WorkspaceID: ws, Sources: make([]SourceHealth, len(srcs))}
 	for i, src := range srcs {
 		out.Sources[i] = health(src)
 	}
-	return nil, out, nil
+	return out, nil
 }
 
 // AddSourceInput are add_source's arguments: the API's source fields.
@@ -79,20 +79,20 @@ type AddSourceOutput struct {
 	Hint      string       `json:"hint,omitempty"`
 }
 
-func (h *handlers) addSource(ctx context.Context, req *sdk.CallToolRequest, in AddSourceInput) (*sdk.CallToolResult, AddSourceOutput, error) {
+func (h *handlers) addSource(ctx context.Context, req *sdk.CallToolRequest, in AddSourceInput) (AddSourceOutput, error) {
 	c, ws, err := h.workspace(ctx, req, in.WorkspaceID)
 	if err == nil {
 		err = mayWrite(c, "add_source")
 	}
 	if err != nil {
-		return nil, AddSourceOutput{}, h.toolError(ctx, "add_source", err)
+		return AddSourceOutput{}, err
 	}
 	created, err := h.svc.CreateSource(ctx, ws, service.SourceSpec{URL: in.URL, SourceType: in.SourceType, Title: in.Title,
 		PollingIntervalMinutes: in.PollingIntervalMinutes})
 	if err != nil {
-		return nil, AddSourceOutput{}, h.toolError(ctx, "add_source", err)
+		return AddSourceOutput{}, err
 	}
-	return nil, AddSourceOutput{Source: health(created.Source), FeedTitle: created.FeedTitle, ItemCount: created.ItemCount,
+	return AddSourceOutput{Source: health(created.Source), FeedTitle: created.FeedTitle, ItemCount: created.ItemCount,
 		FeedLinks: created.FeedLinks, Hint: created.Hint}, nil
 }
 
@@ -102,17 +102,13 @@ type PollSourceInput struct {
 	SourceID    int64 `json:"source_id" jsonschema:"the source to poll now, whether or not it is due"`
 }
 
-func (h *handlers) pollSource(ctx context.Context, req *sdk.CallToolRequest, in PollSourceInput) (*sdk.CallToolResult, model.PollOutcome, error) {
+func (h *handlers) pollSource(ctx context.Context, req *sdk.CallToolRequest, in PollSourceInput) (model.PollOutcome, error) {
 	c, ws, err := h.workspace(ctx, req, in.WorkspaceID)
 	if err == nil {
 		err = mayWrite(c, "poll_source")
 	}
 	if err != nil {
-		return nil, model.PollOutcome{}, h.toolError(ctx, "poll_source", err)
+		return model.PollOutcome{}, err
 	}
-	out, err := h.svc.PollSource(ctx, ws, in.SourceID)
-	if err != nil {
-		return nil, model.PollOutcome{}, h.toolError(ctx, "poll_source", err)
-	}
-	return nil, out, nil
+	return h.svc.PollSource(ctx, ws, in.SourceID)
 }

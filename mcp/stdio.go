@@ -20,14 +20,18 @@ const maxLine = 4 << 20
 // lineTransport is newline-delimited JSON-RPC on a reader and a writer,
 // like the SDK's IOTransport, except that a line that is not a JSON-RPC
 // message is answered with a parse error (-32700, id null) naming the
-// problem, as JSON-RPC asks, instead of ending the session.
+// problem, as JSON-RPC asks, instead of ending the session, and that the
+// end of the input ends the session only once every request read has
+// been answered: a client that pipes its requests in and closes its end
+// gets every answer.
 type lineTransport struct {
 	in  io.ReadCloser
 	out io.WriteCloser
 }
 
 func (t *lineTransport) Connect(context.Context) (sdk.Connection, error) {
-	c := &lineConn{in: t.in, out: t.out, msgs: make(chan readResult), closed: make(chan struct{})}
+	c := &lineConn{in: t.in, out: t.out, msgs: make(chan readResult), closed: make(chan struct{}),
+		pending: map[jsonrpc.ID]bool{}, answered: make(chan struct{}, 1)}
 	go c.readLoop()
 	return c, nil
 }
@@ -44,6 +48,12 @@ type lineConn struct {
 	closed chan struct{}
 	once   sync.Once
 	wmu    sync.Mutex
+
+	// pending are the calls read and not answered yet; answered is
+	// signalled after each answer.
+	pmu      sync.Mutex
+	pending  map[jsonrpc.ID]bool
+	answered chan struct{}
 }
 
 // readLoop decodes lines until the input ends; Read takes them from msgs
@@ -55,6 +65,7 @@ func (c *lineConn) readLoop() {
 		var res readResult
 		switch {
 		case err != nil:
+			c.awaitAnswers()
 			res.err = err
 		case tooLong:
 			c.parseError(fmt.Errorf("the message is longer than %d bytes", maxLine))
@@ -68,6 +79,11 @@ func (c *lineConn) readLoop() {
 				continue
 			}
 			res.msg = msg
+			if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+				c.pmu.Lock()
+				c.pending[req.ID] = true
+				c.pmu.Unlock()
+			}
 		}
 		select {
 		case c.msgs <- res:
@@ -123,7 +139,35 @@ func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encode message: %w", err)
 	}
-	return c.writeLine(body)
+	err = c.writeLine(body)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.pmu.Lock()
+		delete(c.pending, resp.ID)
+		c.pmu.Unlock()
+		select {
+		case c.answered <- struct{}{}:
+		default:
+		}
+	}
+	return err
+}
+
+// awaitAnswers waits until every call read has been answered, or the
+// connection is closed.
+func (c *lineConn) awaitAnswers() {
+	for {
+		c.pmu.Lock()
+		n := len(c.pending)
+		c.pmu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-c.answered:
+		case <-c.closed:
+			return
+		}
+	}
 }
 
 func (c *lineConn) writeLine(body []byte) error {

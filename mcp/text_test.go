@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/feedpoller/feedpoller/analysis/tokens"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // TestChunkCoversTheTextWithinBudget: the parts of a text cut at every
@@ -62,6 +63,56 @@ func TestItemURIRoundTrips(t *testing.T) {
 		"feedpoller://workspaces/0/items/1", "feedpoller://workspaces/1/items/-2"} {
 		if _, _, ok := parseItemURI(bad); ok {
 			t.Errorf("parse(%q) accepted", bad)
+		}
+	}
+}
+
+// meter counts the bytes a token counter is handed.
+type meter struct {
+	c     *tokens.Counter
+	bytes int
+}
+
+func (m *meter) Count(s string) int { m.bytes += len(s); return m.c.Count(s) }
+func (m *meter) Cuts(s string, budget int) []tokens.Cut {
+	m.bytes += len(s)
+	return m.c.Cuts(s, budget)
+}
+
+// TestReadArticleCountsThePartOnly: reading an article any publisher can
+// plant (a megabyte of one "word", a megabyte summary, a megabyte
+// heading) hands the tokeniser a bounded part at every level and every
+// max_tokens, never the whole text again on each call; the full level's
+// total is the count stored with the article.
+func TestReadArticleCountsThePartOnly(t *testing.T) {
+	c, err := tokens.For(tokens.CL100kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := strings.Repeat("a", 1<<20)
+	arts := map[string]*model.FeedArticle{
+		"one word": {ID: 1, Title: "One word", ContentMarkdown: huge, OutputTokens: 131072},
+		"summary":  {ID: 2, Title: "Summary", Summary: huge, ContentMarkdown: "short", OutputTokens: 1},
+		"heading":  {ID: 3, Title: "Heading", ContentMarkdown: "# " + huge + "\n\ntext", OutputTokens: 131073},
+	}
+	for name, a := range arts {
+		for _, level := range []string{LevelSummary, LevelOutline, LevelFull} {
+			for _, budget := range []int{minMaxTokens, defaultMaxTokens, maxMaxTokens} {
+				m := &meter{c: c}
+				out, err := readArticle(m, a, 1, ArticleInput{ID: a.ID, Level: level, MaxTokens: budget})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out.Text == "" || out.Tokens > budget || out.Tokens != c.Count(out.Text) {
+					t.Errorf("%s %s %d: part of %d bytes, %d tokens", name, level, budget, len(out.Text), out.Tokens)
+				}
+				if limit := maxPartBytes + 2*summaryLevelChars + 1000; m.bytes > limit {
+					t.Errorf("%s %s max_tokens %d: the tokeniser read %d bytes, want at most %d", name, level, budget, m.bytes, limit)
+				}
+				if level == LevelFull && out.TotalTokens != c.Count(fullTitle(a.Title))+a.OutputTokens {
+					t.Errorf("%s: total %d, want the stored count and the title line", name, out.TotalTokens)
+				}
+			}
 		}
 	}
 }

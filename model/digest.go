@@ -33,10 +33,20 @@ type DigestSource struct {
 	LastStatus          string // "ok", "not_modified", "error", "gone", …
 	LastError           string
 	ConsecutiveFailures int
-	// LastArticleAt is when its newest article was stored (nil: never).
+	// LastArticleAt is when its newest article was reported (nil: none
+	// yet): the clock of stories (publication time, or storage time when
+	// undated), so a source whose articles fill the digest is never called
+	// silent.
 	LastArticleAt *time.Time
-	// ArticlesInWindow counts its articles stored in the window.
+	// ArticlesInWindow counts its articles reported in the window.
 	ArticlesInWindow int
+	// StoredEarlier counts its articles stored in the window but reported
+	// before it (a feed's first poll, a backfill); PromotedEarlier those
+	// of them that were promoted, and EarliestPromoted the earliest report
+	// among these: a window from that day shows them.
+	StoredEarlier    int
+	PromotedEarlier  int
+	EarliestPromoted *time.Time
 }
 
 // StoredDigestArticle is one article of a digest's stories, as stored.

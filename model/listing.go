@@ -51,3 +51,48 @@ type ItemRef struct {
 	Title       string `db:"title"`
 	URL         string `db:"url"`
 }
+
+// ListFilter narrows article and content-item listings. Results are newest
+// first; Cursor is the last id of the previous page (0: first page).
+type ListFilter struct {
+	SourceID int64
+	Since    *time.Time
+	Until    *time.Time
+	MinScore *float64
+	// Query is in the search language of store/textquery.
+	Query  string
+	Cursor int64
+	Limit  int
+}
+
+// Page sizes of listings.
+const (
+	// DefaultPageSize is a page asked for without a size.
+	DefaultPageSize = 50
+	// MaxPageSize bounds one page.
+	MaxPageSize = 200
+)
+
+// PageSize is the page the filter asks for: Limit, DefaultPageSize when
+// unset, never more than MaxPageSize.
+func (f ListFilter) PageSize() int {
+	if f.Limit <= 0 {
+		return DefaultPageSize
+	}
+	return min(f.Limit, MaxPageSize)
+}
+
+// SearchFilter is one full-text search of a workspace's articles.
+type SearchFilter struct {
+	// Query is in the search language of store/textquery (words, "a
+	// phrase", prefix*, -excluded, a OR b).
+	Query        string
+	SourceID     int64
+	Since, Until *time.Time
+	// MinRelevance keeps articles whose relevance score is at least this.
+	MinRelevance *float64
+	Limit        int
+}
+
+// MaxSearchResults bounds one search.
+const MaxSearchResults = 50

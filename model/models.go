@@ -20,6 +20,7 @@ const (
 	StatusDeferred     = "deferred"      // rate limited or circuit open: not a failure
 	StatusGone         = "gone"          // HTTP 410: source deactivated
 	StatusNotSupported = "not_supported" // source type not polled
+	StatusRefused      = "refused"       // the address policy refused the host: configuration, not a failure
 )
 
 // Schedule modes accepted by feed_sources.schedule_mode.

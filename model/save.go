@@ -41,10 +41,12 @@ type PollSave struct {
 // SaveCounts says what the database actually kept.
 type SaveCounts struct {
 	New       int // articles inserted
-	Duplicate int // articles another poll stored first (URL race), plus content-hash duplicates
+	Duplicate int // articles not inserted: another poll stored their URL first
 	Promoted  int // content items created
-	// ContentDuplicates counts relevant articles whose content hash was
-	// already promoted in the workspace.
+	// ContentDuplicates counts relevant articles, inserted (so counted in
+	// New, not in Duplicate: each article is one or the other), that were
+	// not promoted because their content hash was already promoted in the
+	// workspace.
 	ContentDuplicates int
 	// Deliveries counts the webhook deliveries queued for the promotions.
 	Deliveries int

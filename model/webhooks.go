@@ -126,3 +126,13 @@ type DeliveryAttempt struct {
 	// failure.
 	Error string
 }
+
+// DeliveryFilter selects a page of a webhook's delivery log.
+type DeliveryFilter struct {
+	// Status is pending, delivered or failed; empty: all.
+	Status string
+	// Before is the id of the last delivery of the previous page: the
+	// page holds older ones. Delivery ids sort by creation time.
+	Before string
+	Limit  int
+}

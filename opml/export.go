@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -16,6 +17,7 @@ type Head struct {
 type xmlDoc struct {
 	XMLName xml.Name     `xml:"opml"`
 	Version string       `xml:"version,attr"`
+	NS      string       `xml:"xmlns:feedpoller,attr,omitempty"`
 	Head    xmlHead      `xml:"head"`
 	Body    []xmlOutline `xml:"body>outline"`
 }
@@ -31,17 +33,19 @@ type xmlOutline struct {
 	Title    string       `xml:"title,attr,omitempty"`
 	XMLURL   string       `xml:"xmlUrl,attr,omitempty"`
 	HTMLURL  string       `xml:"htmlUrl,attr,omitempty"`
+	Source   string       `xml:"feedpoller:source,attr,omitempty"`
 	Children []xmlOutline `xml:"outline"`
 }
 
-// Export writes outlines as an OPML 2.0 document that Miniflux and
-// FreshRSS import. Outlines without a category sit directly in the body;
-// the others go into one folder per category (the category string is the
-// folder's text, "/" included, since those readers know one level of
-// folders), in the order of each category's first outline. Feeds are
-// written as type="rss" outlines with text, title, xmlUrl and htmlUrl
-// (the site, when known); outlines without a feed URL (web pages) carry only htmlUrl, which both
-// readers skip and Import turns back into web sources. Outline.Type and
+// Export writes outlines as an OPML 2.0 document that other readers
+// (Miniflux, FreshRSS, Feedly, Inoreader, NetNewsWire) import. Outlines
+// without a category sit directly in the body; a category is a path of
+// folders ("/" between nested ones, as Parse joins them) written as
+// nested folder outlines, each folder and feed in the order of its first
+// outline. Feeds are type="rss" outlines with text, title, xmlUrl and
+// htmlUrl (the site, when known). Outlines without a feed URL (web
+// pages) carry htmlUrl and feedpoller:source="web": readers skip them,
+// and Import takes them back as web sources. Outline.Type and
 // Outline.Line are not written.
 func Export(w io.Writer, h Head, outlines []Outline) error {
 	doc := xmlDoc{Version: "2.0", Head: xmlHead{Title: h.Title}}
@@ -50,7 +54,7 @@ func Export(w io.Writer, h Head, outlines []Outline) error {
 		// OPML spec and FreshRSS's strict reader accept.
 		doc.Head.DateCreated = h.DateCreated.Format(time.RFC1123Z)
 	}
-	folders := map[string]int{} // category → index in doc.Body
+	root := &folder{}
 	for _, o := range outlines {
 		x := xmlOutline{Text: o.Text, Title: o.Title, XMLURL: o.XMLURL, HTMLURL: o.HTMLURL}
 		if x.Text == "" {
@@ -62,19 +66,13 @@ func Export(w io.Writer, h Head, outlines []Outline) error {
 		}
 		if o.XMLURL != "" {
 			x.Type = "rss"
+		} else {
+			x.Source = "web"
+			doc.NS = Namespace
 		}
-		if o.Category == "" {
-			doc.Body = append(doc.Body, x)
-			continue
-		}
-		i, ok := folders[o.Category]
-		if !ok {
-			i = len(doc.Body)
-			folders[o.Category] = i
-			doc.Body = append(doc.Body, xmlOutline{Text: o.Category, Title: o.Category})
-		}
-		doc.Body[i].Children = append(doc.Body[i].Children, x)
+		root.at(o.Category).add(x)
 	}
+	doc.Body = root.outlines()
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return fmt.Errorf("write OPML: %w", err)
 	}
@@ -87,6 +85,54 @@ func Export(w io.Writer, h Head, outlines []Outline) error {
 		return fmt.Errorf("write OPML: %w", err)
 	}
 	return nil
+}
+
+// folder is one level of the exported tree: its name, and its children
+// (feeds and subfolders) in the order they first appeared.
+type folder struct {
+	name     string
+	children []*folder // nil entries: the feed at the same index in items
+	items    []xmlOutline
+	byName   map[string]*folder
+}
+
+// at is the folder of a category path, made on the way.
+func (f *folder) at(category string) *folder {
+	cur := f
+	for _, part := range strings.Split(category, "/") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		next, ok := cur.byName[part]
+		if !ok {
+			next = &folder{name: part}
+			if cur.byName == nil {
+				cur.byName = map[string]*folder{}
+			}
+			cur.byName[part] = next
+			cur.children = append(cur.children, next)
+			cur.items = append(cur.items, xmlOutline{})
+		}
+		cur = next
+	}
+	return cur
+}
+
+func (f *folder) add(x xmlOutline) {
+	f.children = append(f.children, nil)
+	f.items = append(f.items, x)
+}
+
+// outlines are the folder's children as outline elements.
+func (f *folder) outlines() []xmlOutline {
+	out := make([]xmlOutline, len(f.items))
+	for i, x := range f.items {
+		if sub := f.children[i]; sub != nil {
+			x = xmlOutline{Text: sub.name, Title: sub.name, Children: sub.outlines()}
+		}
+		out[i] = x
+	}
+	return out
 }
 
 func firstNonEmpty(s ...string) string {

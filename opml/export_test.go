@@ -13,9 +13,9 @@ import (
 // category (the order Export keeps).
 var exported = []Outline{
 	{Text: "Süddeutsche – Wissen", Title: "Süddeutsche – Wissen", Type: "rss", XMLURL: "https://rss.sueddeutsche.de/rss/Wissen", HTMLURL: "https://www.sueddeutsche.de/wissen"},
-	{Text: "A page", Title: "A page", HTMLURL: "https://example.org/changes.html"},
+	{Text: "A page", Title: "A page", HTMLURL: "https://example.org/changes.html", WebPage: true},
 	{Text: "The Go Blog", Title: "The Go Blog", Type: "rss", XMLURL: "https://go.dev/blog/feed.atom", HTMLURL: "https://go.dev/blog/", Category: "Go"},
-	{Text: "Release notes", Title: "Release notes", HTMLURL: "https://go.dev/doc/devel/release", Category: "Go"},
+	{Text: "Release notes", Title: "Release notes", HTMLURL: "https://go.dev/doc/devel/release", Category: "Go", WebPage: true},
 	{Text: "Q&A <quotes> \"x\"", Title: "Q&A <quotes> \"x\"", Type: "rss", XMLURL: "https://a.example/rss?a=1&b=2", Category: "Databases/PostgreSQL"},
 	{Text: "Security & Ops", Title: "Security & Ops", Type: "rss", XMLURL: "https://krebsonsecurity.com/feed/", HTMLURL: "https://krebsonsecurity.com", Category: "Security & Ops"},
 }
@@ -64,9 +64,12 @@ func TestExportReimportsOtherReadersList(t *testing.T) {
 	}
 }
 
-// The document is OPML 2.0 as Miniflux and FreshRSS read it: one head with
-// a title and an RFC 822 dateCreated, a body of outlines that all have
-// text, feeds typed rss with an xmlUrl, categories as one level of folders.
+// The document is OPML 2.0 as other readers read it: one head with a
+// title and an RFC 822 dateCreated, a body of outlines that all have text,
+// feeds typed rss with an xmlUrl, a category path as nested folders
+// (Databases/PostgreSQL is a folder PostgreSQL inside a folder Databases,
+// never one folder named with the slash), web pages marked in feedpoller's
+// namespace.
 func TestExportShape(t *testing.T) {
 	var buf bytes.Buffer
 	created := time.Date(2026, 3, 3, 9, 41, 17, 0, time.FixedZone("", 3600))
@@ -121,10 +124,7 @@ func TestExportShape(t *testing.T) {
 			t.Errorf("feed %q is typed %q", o.XMLURL, o.Type)
 		}
 		if len(o.Children) > 0 {
-			if depth > 0 {
-				t.Errorf("folder %q nested in a folder", *o.Text)
-			}
-			folders = append(folders, *o.Text)
+			folders = append(folders, strings.Repeat("  ", depth)+*o.Text)
 		}
 		for _, c := range o.Children {
 			check(c, depth+1)
@@ -133,7 +133,11 @@ func TestExportShape(t *testing.T) {
 	for _, o := range doc.Bodies[0].Outlines {
 		check(o, 0)
 	}
-	if want := []string{"Go", "Databases/PostgreSQL", "Security & Ops"}; !reflect.DeepEqual(folders, want) {
+	if want := []string{"Go", "Databases", "  PostgreSQL", "Security & Ops"}; !reflect.DeepEqual(folders, want) {
 		t.Errorf("folders = %q, want %q", folders, want)
+	}
+	if !strings.Contains(buf.String(), `xmlns:feedpoller="`+Namespace+`"`) ||
+		!strings.Contains(buf.String(), `htmlUrl="https://example.org/changes.html" feedpoller:source="web"`) {
+		t.Errorf("web pages are not marked as feedpoller's web sources:\n%s", buf.String())
 	}
 }

@@ -55,6 +55,9 @@ type Report struct {
 	Duplicates int       `json:"duplicates"`
 	Rejected   int       `json:"rejected"`
 	Skipped    int       `json:"skipped"`
+	// Unvalidated says the sources were added without validation
+	// fetches: each is checked at its first poll.
+	Unvalidated bool `json:"unvalidated"`
 }
 
 func (r *Report) count() {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/feedpoller/feedpoller/internal/fakeclock"
 )
 
 // fakeCreator is an in-memory source service: it records every call, the
@@ -86,31 +88,6 @@ func (f *fakeCreator) CreateSource(ctx context.Context, ws int64, spec Spec) (Re
 	return Result{SourceID: f.nextID, Title: "fetched " + spec.Title}, nil
 }
 
-// fakeClock moves only when the scheduler waits: After advances it at
-// once, so a politeness gap costs no real time and is checked exactly.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	if d > 0 {
-		c.now = c.now.Add(d)
-	}
-	now := c.now
-	c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	ch <- now
-	return ch
-}
-
 func feedOutlines(hosts, perHost int) []Outline {
 	var out []Outline
 	for i := range perHost {
@@ -159,7 +136,7 @@ func TestImportHostGap(t *testing.T) {
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%d hosts, %d at a time", c.hosts, c.concurrency), func(t *testing.T) {
 			start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-			clock := &fakeClock{now: start}
+			clock := fakeclock.New(start)
 			fc := newFakeCreator(clock, 0)
 			rep, err := Import(context.Background(), fc, 1, feedOutlines(c.hosts, 4), ImportOptions{Concurrency: c.concurrency, HostGap: gap, Clock: clock})
 			if err != nil || rep.Added != 4*c.hosts {
@@ -325,7 +302,7 @@ func TestImportCanceled(t *testing.T) {
 }
 
 func TestImportProgress(t *testing.T) {
-	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := fakeclock.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	outlines := append(feedOutlines(1, 4), Outline{Text: "dup", XMLURL: "https://host0.example/feed0.xml"})
 	var seen []Progress
 	fc := newFakeCreator(clock, 0)

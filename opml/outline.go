@@ -22,7 +22,15 @@ type Outline struct {
 	// Line is where the outline starts in the document (1-based; 0 for
 	// outlines not read from a document).
 	Line int
+	// WebPage marks an outline feedpoller exported for a web source
+	// (the feedpoller:source="web" attribute): a page to watch, imported
+	// as a web source whether or not web pages are enabled.
+	WebPage bool
 }
+
+// Namespace is the XML namespace of the attributes feedpoller adds to the
+// outlines it exports; other readers ignore them.
+const Namespace = "https://github.com/feedpoller/feedpoller/opml"
 
 // Name is what the outline calls itself: its title, else its text.
 func (o Outline) Name() string {

@@ -310,6 +310,11 @@ func (p *parser) outline(start xml.StartElement, depth int) error {
 	if o.HTMLURL == "" && o.Type == "link" {
 		o.HTMLURL = attr(start, "url")
 	}
+	for _, a := range start.Attr {
+		if a.Name.Space == Namespace && a.Name.Local == "source" && strings.TrimSpace(a.Value) == "web" {
+			o.WebPage = true
+		}
+	}
 	if o.XMLURL != "" || o.HTMLURL != "" {
 		o.Category = strings.Join(p.folders, "/")
 		if o.Category == "" {

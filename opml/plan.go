@@ -66,7 +66,7 @@ func plan(outlines []Outline, opts ImportOptions) ([]Outcome, []task) {
 		switch {
 		case o.XMLURL != "":
 			spec.URL, spec.Type, spec.SiteURL = o.XMLURL, TypeRSS, o.HTMLURL
-		case opts.WebPages:
+		case opts.WebPages || o.WebPage:
 			spec.URL, spec.Type = o.HTMLURL, TypeWeb
 		default:
 			out.URL, out.Status = o.HTMLURL, StatusRejected

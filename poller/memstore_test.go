@@ -8,7 +8,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // memStore is the poller's Store in memory: due sources handed out in
@@ -22,7 +21,7 @@ type memStore struct {
 	saves    []model.PollSave
 	pushes   []model.PushSave
 	released []int64
-	known    store.Known
+	known    model.Known
 	// releaseErr fails ReleaseLeases.
 	releaseErr error
 }
@@ -94,8 +93,8 @@ func (m *memStore) SavePush(_ context.Context, p model.PushSave) (model.SaveCoun
 	return model.SaveCounts{New: len(p.Articles)}, nil
 }
 
-func (m *memStore) KnownArticles(_ context.Context, _, _ int64, urls, _ []string) (*store.Known, error) {
-	k := &store.Known{ByURL: map[string]store.KnownArticle{}, GUIDs: map[string]bool{}}
+func (m *memStore) KnownArticles(_ context.Context, _, _ int64, urls, _ []string) (*model.Known, error) {
+	k := &model.Known{ByURL: map[string]model.KnownArticle{}, GUIDs: map[string]bool{}}
 	for _, u := range urls {
 		if a, ok := m.known.ByURL[u]; ok {
 			k.ByURL[u] = a

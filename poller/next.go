@@ -90,7 +90,10 @@ func webSubLinks(h sources.Hints) (hub, self *string) {
 // failure turns a failed fetch into the source's bookkeeping and what the
 // policy learns from it. What counts as the source's own failure is
 // deliberate: rate limits, open circuit breakers and robots.txt delays
-// defer the source without counting; 410 Gone pauses it at once.
+// defer the source without counting; 410 Gone pauses it at once; a host
+// the address policy refuses is a configuration matter, recorded as such
+// (the message names the setting that allows it) and polled again at its
+// plain interval, never backed off.
 func failure(src model.FeedSource, err error) (model.SourceUpdate, schedule.Observation) {
 	msg := err.Error()
 	var fe *sources.FetchError
@@ -108,6 +111,10 @@ func failure(src model.FeedSource, err error) (model.SourceUpdate, schedule.Obse
 			schedule.Observation{Outcome: schedule.Skipped}
 	case sources.KindNotSupported:
 		return model.SourceUpdate{Status: model.StatusNotSupported, Error: msg},
+			schedule.Observation{Outcome: schedule.Skipped}
+	case sources.KindRefused:
+		return model.SourceUpdate{Status: model.StatusRefused,
+				Error: "the address policy refused this source (configuration, not a failure of the source): " + msg},
 			schedule.Observation{Outcome: schedule.Skipped}
 	}
 	return model.SourceUpdate{Status: model.StatusError, Error: msg, Failed: true},

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -172,6 +173,9 @@ func TestRenderTierHoldsToAddressPolicy(t *testing.T) {
 // TestWebSourceHoldsToAddressPolicy: a web source that points inward (a
 // name that resolved publicly when it was added, say) is refused at poll
 // time with the host named; neither Firecrawl nor the service is reached.
+// The refusal is the configuration's, recorded as such with the setting
+// that allows it, and not the source's failure: no failure counted, no
+// backoff (it was "backoff: 1 failure → 24h").
 func TestWebSourceHoldsToAddressPolicy(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
 		e := newPolicyEnv(t, dialect)
@@ -182,8 +186,17 @@ func TestWebSourceHoldsToAddressPolicy(t *testing.T) {
 		}
 		out := e.pollNow(src)
 		want := "host 169.254.169.254 is not allowed (link-local); set FEEDPOLLER_FETCH_ALLOW_PRIVATE_NETWORKS=true or add the host to FEEDPOLLER_FETCH_ALLOW to allow it"
-		if out.Status != model.StatusError || out.Error != want || out.HTTPStatus != 0 {
-			t.Fatalf("outcome %+v, want an error poll saying %q", out, want)
+		if out.Status != model.StatusRefused || !strings.HasSuffix(out.Error, want) || !strings.Contains(out.Error, "address policy") ||
+			out.HTTPStatus != 0 {
+			t.Fatalf("outcome %+v, want a refused poll saying %q", out, want)
+		}
+		got, err := e.store.GetSource(context.Background(), e.ws.ID, src.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.ConsecutiveFailures != 0 || strings.HasPrefix(got.NextPollReason, "backoff") || got.LastPolledStatus != model.StatusRefused {
+			t.Errorf("source after a refusal: %d failures, next poll %q, status %q; want no failure and no backoff",
+				got.ConsecutiveFailures, got.NextPollReason, got.LastPolledStatus)
 		}
 		if e.leaked(t) || e.count("feed_articles") != 0 {
 			t.Fatal("the metadata service's answer was stored")

@@ -11,7 +11,6 @@ import (
 	"github.com/feedpoller/feedpoller/poller/pipeline"
 	"github.com/feedpoller/feedpoller/poller/schedule"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // errNotRecorded marks a poll whose results did not reach the database; the
@@ -117,7 +116,7 @@ func (p *Poller) Poll(ctx context.Context, src model.FeedSource) (model.PollOutc
 			p.release(ctx, src)
 			return out, fmt.Errorf("poll source %d: %w", src.ID, ctx.Err())
 		}
-		if store.IsDataError(err) {
+		if errors.Is(err, model.ErrRefusedData) {
 			save, obs := refused(src, save, err)
 			return p.finish(ctx, src, save, obs, out, start)
 		}
@@ -168,7 +167,7 @@ func (p *Poller) finish(ctx context.Context, src model.FeedSource, save model.Po
 	now := p.opts.Clock()
 	p.decide(src, &save.Source, obs, now)
 	counts, err := p.save(wctx, &save, start)
-	if err != nil && store.IsDataError(err) {
+	if err != nil && errors.Is(err, model.ErrRefusedData) {
 		p.log.Warn("the database refused a poll's data; recording the poll as failed", "source_id", src.ID, "err", err)
 		save, obs = refused(src, save, err)
 		p.decide(src, &save.Source, obs, now)

@@ -21,7 +21,6 @@ import (
 	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/sources/urls"
 	"github.com/feedpoller/feedpoller/sources/web"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // fcKey is the API key the Firecrawl fake accepts.
@@ -193,7 +192,7 @@ func (e *webEnv) source(src *model.FeedSource) *model.FeedSource {
 // articles lists a source's articles, oldest first.
 func (e *webEnv) articles(src *model.FeedSource) []model.FeedArticle {
 	e.t.Helper()
-	arts, err := e.store.ListArticles(context.Background(), e.ws.ID, store.ListFilter{SourceID: src.ID, Limit: store.MaxPageSize})
+	arts, err := e.store.ListArticles(context.Background(), e.ws.ID, model.ListFilter{SourceID: src.ID, Limit: model.MaxPageSize})
 	if err != nil {
 		e.t.Fatal(err)
 	}

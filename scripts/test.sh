@@ -19,6 +19,13 @@ if ! have_pg; then
     exit 1
   fi
 fi
+# Another SQLite build than the daemon's, for the tests of a database file
+# shared with other clients (they skip, saying so, without one).
+if ! command -v sqlite3 >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "sqlite3 missing: installing Debian's sqlite3 package" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null || echo "could not install sqlite3" >&2
+fi
 # PostgreSQL refuses to run as root; the tests then start it as 'postgres'.
 if [ "$(id -u)" = 0 ] && ! id postgres >/dev/null 2>&1; then
   useradd --system --home-dir /var/lib/postgresql --shell /bin/false postgres

@@ -71,7 +71,7 @@ type FeedCheck struct {
 type Poller interface {
 	// PollNow leases the source (workspaceID 0: in any workspace), polls it
 	// and reports the outcome. A source another poll holds is an error
-	// wrapping store.ErrLeased; an unknown one wraps store.ErrNotFound.
+	// wrapping model.ErrLeased; an unknown one wraps model.ErrNotFound.
 	PollNow(ctx context.Context, workspaceID, sourceID int64) (model.PollOutcome, error)
 }
 

@@ -45,15 +45,11 @@ func (s *Service) Digest(ctx context.Context, workspaceID int64, req DigestReque
 	now := time.Now().UTC()
 	format, err := digest.ParseFormat(req.Format)
 	if err != nil {
-		return nil, Invalid("invalid digest request", map[string]string{"format": err.Error()})
+		return nil, invalidDigest(err)
 	}
 	win, err := digest.ParseWindow(req.Since, req.Until, now)
 	if err != nil {
-		field := "since"
-		if _, uerr := digest.ParseWindow("", req.Until, now); req.Until != "" && uerr != nil {
-			field = "until"
-		}
-		return nil, Invalid("invalid digest request", map[string]string{field: err.Error()})
+		return nil, invalidDigest(err)
 	}
 	maxTokens := req.MaxTokens
 	if maxTokens == 0 {
@@ -78,12 +74,27 @@ func (s *Service) Digest(ctx context.Context, workspaceID int64, req DigestReque
 	}
 	body, mediaType, err := digest.Render(d, format, maxTokens, tc)
 	if errors.Is(err, digest.ErrBudget) {
-		return nil, Invalid("invalid digest request", map[string]string{"max_tokens": err.Error()})
+		return nil, invalidDigest(err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("render the digest of workspace %d: %w", ws.ID, err)
 	}
 	return &Digest{Body: body, MediaType: mediaType, Built: d}, nil
+}
+
+// invalidDigest is ErrInvalid for a digest request value the digest
+// package refused, naming the field once: "invalid digest request:
+// max_tokens 10 is below …".
+func invalidDigest(err error) error {
+	var fe *digest.FieldError
+	if errors.As(err, &fe) {
+		return Invalid("invalid digest request", map[string]string{fe.Field: fe.Problem})
+	}
+	var be *digest.BudgetError
+	if errors.As(err, &be) {
+		return Invalid("invalid digest request", map[string]string{digest.BudgetField: be.Problem()})
+	}
+	return fmt.Errorf("read the digest request: %w", err)
 }
 
 // digestInput reads the window's stories and the sources' poll state.

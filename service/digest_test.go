@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -57,15 +58,22 @@ func TestDigestRequests(t *testing.T) {
 		field string
 		words string
 	}{
-		{service.DigestRequest{Format: "xml"}, "format", "accepted formats are markdown, json and compact"},
-		{service.DigestRequest{Since: "yesterday"}, "since", "neither a duration"},
-		{service.DigestRequest{Until: "tomorrow"}, "until", "until"},
+		{service.DigestRequest{Format: "xml"}, "format", `format "xml" is unknown: accepted formats are markdown, json and compact`},
+		{service.DigestRequest{Since: "yesterday"}, "since", `since "yesterday" is neither a duration`},
+		{service.DigestRequest{Since: "-5h"}, "since", `since "-5h" must be a positive duration`},
+		{service.DigestRequest{Since: "2025-03-11", Until: "2025-03-10"}, "since", "since 2025-03-11T00:00:00Z is not before until 2025-03-10T00:00:00Z"},
+		{service.DigestRequest{Until: "tomorrow"}, "until", `until "tomorrow" is not a time`},
 		{service.DigestRequest{Format: "compact", Until: "2025-03-10", MaxTokens: 5}, "max_tokens", "max_tokens 5 is below"},
 		{service.DigestRequest{Format: "compact", MaxTokens: -1}, "max_tokens", "positive"},
 	} {
 		_, err := f.svc.Digest(ctx, f.wsID, tc.req)
-		if e := wantKind(t, err, service.ErrInvalid, tc.field); !strings.Contains(e.Message, tc.words) {
+		e := wantKind(t, err, service.ErrInvalid, tc.field)
+		if !strings.Contains(e.Message, tc.words) {
 			t.Errorf("%+v: %q does not say %q", tc.req, e.Message, tc.words)
+		}
+		// The message names the field once: never "max_tokens max_tokens 5".
+		if n := len(regexp.MustCompile(`\b`+tc.field+`\b`).FindAllString(e.Message, -1)); n != 1 || strings.Contains(e.Fields[tc.field], tc.field+" ") {
+			t.Errorf("%+v: %q names %s %d times (field text %q)", tc.req, e.Message, tc.field, n, e.Fields[tc.field])
 		}
 	}
 	_ = wantKind(t, ignore(f.svc.Digest(ctx, 999, service.DigestRequest{})), service.ErrNotFound, "")

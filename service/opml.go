@@ -17,6 +17,11 @@ import (
 type ImportOptions struct {
 	// WebPages turns outlines with only an htmlUrl into web sources.
 	WebPages bool
+	// Unvalidated stores the sources without validation fetches: the
+	// import needs no network, and each source is checked at its first
+	// poll. Outlines are still checked for a usable http(s) URL and
+	// duplicates.
+	Unvalidated bool
 	// Concurrency bounds the validation fetches in flight (0: the opml
 	// package's default).
 	Concurrency int
@@ -52,10 +57,16 @@ func (s *Service) ImportOPML(ctx context.Context, workspaceID int64, body io.Rea
 	for i, src := range existing {
 		urls[i] = src.URL
 	}
-	return opml.Import(ctx, opmlCreator{s}, workspaceID, doc.Outlines, opml.ImportOptions{
-		WebPages: o.WebPages, Concurrency: o.Concurrency, HostGap: s.opts.ImportHostGap,
+	gap := s.opts.ImportHostGap
+	if o.Unvalidated {
+		gap = -1 // nothing is fetched: no host to be polite to
+	}
+	rep, err := opml.Import(ctx, opmlCreator{s, o.Unvalidated}, workspaceID, doc.Outlines, opml.ImportOptions{
+		WebPages: o.WebPages, Concurrency: o.Concurrency, HostGap: gap,
 		Existing: urls, Key: sourceKey, Progress: o.Progress,
 	})
+	rep.Unvalidated = o.Unvalidated
+	return rep, err
 }
 
 // sourceKey is the key import finds duplicates by: the URL as a source is
@@ -68,8 +79,12 @@ func sourceKey(raw string) string {
 	return raw
 }
 
-// opmlCreator puts CreateSource behind the opml package's Creator.
-type opmlCreator struct{ s *Service }
+// opmlCreator puts CreateSource behind the opml package's Creator,
+// validating each source or not.
+type opmlCreator struct {
+	s           *Service
+	unvalidated bool
+}
 
 // outlineError is a service error as the import reports it: its message
 // is the outline's reason, and it wraps the opml outcome it stands for.
@@ -89,7 +104,7 @@ func (e *outlineError) Unwrap() error { return e.outcome }
 // cannot validate a rejection to retry later. Anything else stops the
 // import.
 func (c opmlCreator) CreateSource(ctx context.Context, workspaceID int64, spec opml.Spec) (opml.Result, error) {
-	ss := SourceSpec{URL: spec.URL, SourceType: spec.Type}
+	ss := SourceSpec{URL: spec.URL, SourceType: spec.Type, Unvalidated: c.unvalidated}
 	if spec.Title != "" {
 		t := cutRunes(spec.Title, MaxTitleRunes)
 		ss.Title = &t
@@ -131,11 +146,11 @@ func cutRunes(s string, n int) string {
 }
 
 // ExportOPML writes the workspace's feed and web sources as an OPML 2.0
-// document, categories as folders, in the order they were added. Feeds
-// are xmlUrl outlines with their site as htmlUrl when it is known; web
-// pages carry only htmlUrl (readers skip them, ImportOPML with WebPages
-// turns them back into web sources). api sources are not feeds or pages
-// and are left out.
+// document, categories as (nested) folders, in the order they were added.
+// Feeds are xmlUrl outlines with their site as htmlUrl when it is known;
+// web pages carry htmlUrl and feedpoller's web mark (readers skip them,
+// ImportOPML turns them back into web sources). api sources are not feeds
+// or pages and are left out.
 func (s *Service) ExportOPML(ctx context.Context, workspaceID int64, w io.Writer) error {
 	ws, err := s.GetWorkspace(ctx, workspaceID)
 	if err != nil {

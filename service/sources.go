@@ -41,6 +41,11 @@ type SourceSpec struct {
 	// SiteURL is the site a feed belongs to (OPML's htmlUrl), an http(s)
 	// URL; default: the one the feed names, filled by its polls.
 	SiteURL *string `json:"site_url"`
+	// Unvalidated stores the source without the validation fetch: its
+	// first poll is its check (a failure shows in its status and poll
+	// runs). OPML import offers it for lists made elsewhere; not a field
+	// of the API's source body.
+	Unvalidated bool `json:"-"`
 }
 
 // SourceChange lists what an update changes; a nil field is left as it is.
@@ -75,7 +80,8 @@ type CreatedSource struct {
 
 // CreateSource checks spec, refuses a URL the workspace already has
 // (written any way) before fetching anything, validates rss and web URLs
-// by fetching them, and stores the source under its normalised URL.
+// by fetching them (unless spec.Unvalidated), and stores the source under
+// its normalised URL.
 func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec SourceSpec) (*CreatedSource, error) {
 	if _, err := s.GetWorkspace(ctx, workspaceID); err != nil {
 		return nil, err
@@ -135,7 +141,7 @@ func (s *Service) CreateSource(ctx context.Context, workspaceID int64, spec Sour
 		src.SiteURL = *spec.SiteURL
 	}
 	out := &CreatedSource{}
-	if src.SourceType == model.SourceRSS || src.SourceType == model.SourceWeb {
+	if (src.SourceType == model.SourceRSS || src.SourceType == model.SourceWeb) && !spec.Unvalidated {
 		if err := s.validateURL(ctx, &src, out); err != nil {
 			return nil, err
 		}

@@ -15,6 +15,10 @@ type TokenStore interface {
 	CreateReadOnlyToken(ctx context.Context, workspaceID *int64, name, token string) (*model.APIToken, error)
 	ListTokens(ctx context.Context, workspaceID int64) ([]model.APIToken, error)
 	RevokeToken(ctx context.Context, workspaceID, id int64) error
+	// RevokeAdminToken revokes an admin token; with keepWritable it
+	// refuses (model.ErrLastAdmin) to revoke the last live admin token
+	// that may write, in one transaction with the check.
+	RevokeAdminToken(ctx context.Context, id int64, keepWritable bool) error
 }
 
 // TokenSpec is a new API token as a caller asks for it.
@@ -94,33 +98,25 @@ func (s *Service) ListTokens(ctx context.Context, workspaceID int64) ([]model.AP
 
 // RevokeToken revokes a live token of a workspace (0: an admin token).
 // Without a configured admin token (adminConfigured false) it refuses to
-// revoke the last live admin token, which would leave no admin at all.
+// revoke the last live admin token that may write (read-only ones cannot
+// make another): that would leave no admin at all. The store checks and
+// revokes in one transaction, so two revocations at once cannot both pass.
 func (s *Service) RevokeToken(ctx context.Context, workspaceID, id int64, adminConfigured bool) error {
 	st, err := s.tokenStore()
 	if err != nil {
 		return err
 	}
-	if workspaceID == 0 && !adminConfigured {
-		toks, err := st.ListTokens(ctx, 0)
-		if err != nil {
-			return err
-		}
-		var live []int64
-		for _, t := range toks {
-			if t.RevokedAt == nil {
-				live = append(live, t.ID)
-			}
-		}
-		if len(live) == 1 && live[0] == id {
-			return &Error{Kind: ErrConflict, Message: "this is the last admin token and FEEDPOLLER_ADMIN_TOKEN is not set: " +
-				"create another admin token first"}
-		}
+	if workspaceID == 0 {
+		err = st.RevokeAdminToken(ctx, id, !adminConfigured)
+	} else {
+		err = st.RevokeToken(ctx, workspaceID, id)
 	}
-	if err := st.RevokeToken(ctx, workspaceID, id); err != nil {
-		if errors.Is(err, model.ErrNotFound) {
-			return notFound("token")
-		}
-		return err
+	switch {
+	case errors.Is(err, model.ErrLastAdmin):
+		return &Error{Kind: ErrConflict, Message: "this is the last admin token that may write, and FEEDPOLLER_ADMIN_TOKEN is not set: " +
+			"create another admin token first (POST /api/intelligence/tokens)"}
+	case errors.Is(err, model.ErrNotFound):
+		return notFound("token")
 	}
-	return nil
+	return err
 }

@@ -10,18 +10,19 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // WebhookStore is the storage of webhooks and their delivery log.
 // *store.Store satisfies it.
 type WebhookStore interface {
-	CreateWebhook(ctx context.Context, workspaceID int64, url, secret string, events []string) (*model.Webhook, error)
+	// CreateWebhook refuses, with model.ErrLimit, a workspace that has
+	// limit webhooks already, in one transaction with the insert.
+	CreateWebhook(ctx context.Context, workspaceID int64, url, secret string, events []string, limit int) (*model.Webhook, error)
 	ListWebhooks(ctx context.Context, workspaceID int64) ([]model.Webhook, error)
 	SetWebhookActive(ctx context.Context, workspaceID, id int64, active bool, reason string) (*model.Webhook, error)
 	DeleteWebhook(ctx context.Context, workspaceID, id int64) error
-	ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f store.DeliveryFilter) ([]model.WebhookDelivery, error)
+	ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f model.DeliveryFilter) ([]model.WebhookDelivery, error)
 }
 
 // AddressPolicy decides whether a URL's host may be reached on our
@@ -111,13 +112,6 @@ func (s *Service) CreateWebhook(ctx context.Context, workspaceID int64, spec Web
 		}
 		return nil, Invalid("invalid webhook", map[string]string{"url": "is not allowed: " + err.Error()})
 	}
-	existing, err := st.ListWebhooks(ctx, workspaceID)
-	if err != nil {
-		return nil, err
-	}
-	if len(existing) >= MaxWebhooksPerWorkspace {
-		return nil, &Error{Kind: ErrConflict, Message: fmt.Sprintf("the workspace has %d webhooks, the most it may have: delete one first", len(existing))}
-	}
 	out := &CreatedWebhook{}
 	secret := ""
 	if spec.Secret != nil {
@@ -126,7 +120,11 @@ func (s *Service) CreateWebhook(ctx context.Context, workspaceID int64, spec Web
 		secret = webhooks.NewSecret()
 		out.Secret = secret
 	}
-	w, err := st.CreateWebhook(ctx, workspaceID, spec.URL, secret, events)
+	w, err := st.CreateWebhook(ctx, workspaceID, spec.URL, secret, events, MaxWebhooksPerWorkspace)
+	if errors.Is(err, model.ErrLimit) {
+		return nil, &Error{Kind: ErrConflict, Message: fmt.Sprintf("the workspace has %d webhooks, the most it may have: delete one first",
+			MaxWebhooksPerWorkspace)}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +200,7 @@ func (s *Service) DeleteWebhook(ctx context.Context, workspaceID, id int64) erro
 const MaxDeliveryPage = 200
 
 // ListDeliveries returns a page of a webhook's delivery log, newest first.
-func (s *Service) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f store.DeliveryFilter) ([]model.WebhookDelivery, error) {
+func (s *Service) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f model.DeliveryFilter) ([]model.WebhookDelivery, error) {
 	st, err := s.webhooksStore()
 	if err != nil {
 		return nil, err

@@ -12,7 +12,6 @@ import (
 	"github.com/feedpoller/feedpoller/service"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/sources/fetch"
-	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/webhooks"
 )
 
@@ -22,9 +21,18 @@ type memWebhooks struct {
 	hooks []model.Webhook
 }
 
-func (m *memWebhooks) CreateWebhook(_ context.Context, ws int64, u, secret string, events []string) (*model.Webhook, error) {
+func (m *memWebhooks) CreateWebhook(_ context.Context, ws int64, u, secret string, events []string, limit int) (*model.Webhook, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	n := 0
+	for _, w := range m.hooks {
+		if w.WorkspaceID == ws {
+			n++
+		}
+	}
+	if limit > 0 && n >= limit {
+		return nil, model.ErrLimit
+	}
 	w := model.Webhook{ID: int64(len(m.hooks) + 1), WorkspaceID: ws, URL: u, Secret: secret, Events: events, IsActive: true}
 	m.hooks = append(m.hooks, w)
 	return &w, nil
@@ -50,7 +58,7 @@ func (m *memWebhooks) DeleteWebhook(_ context.Context, ws, id int64) error {
 	return fmt.Errorf("webhook %d: %w", id, model.ErrNotFound)
 }
 
-func (m *memWebhooks) ListDeliveries(context.Context, int64, int64, store.DeliveryFilter) ([]model.WebhookDelivery, error) {
+func (m *memWebhooks) ListDeliveries(context.Context, int64, int64, model.DeliveryFilter) ([]model.WebhookDelivery, error) {
 	return nil, nil
 }
 

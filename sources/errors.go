@@ -28,6 +28,11 @@ const (
 	// KindDeferred: no request was made (the domain's circuit breaker is
 	// open, or robots.txt asked us to wait). Not the source's own failure.
 	KindDeferred
+	// KindRefused: the address policy refused the source's own host (a
+	// private or internal address, unless the configuration allows it). A
+	// matter of configuration, not the source's failure: no request was
+	// made. A redirect to a refused host is the source's doing: permanent.
+	KindRefused
 )
 
 func (k ErrorKind) String() string {
@@ -46,6 +51,8 @@ func (k ErrorKind) String() string {
 		return "paused"
 	case KindDeferred:
 		return "deferred"
+	case KindRefused:
+		return "refused"
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -15,7 +16,7 @@ import (
 // expires or is deleted; its flash is kept until replaced; a new sign-in
 // prunes the expired ones.
 func TestConsoleSessions(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		if err := s.CreateConsoleSession(ctx, "live", "sealed-1", time.Now().Add(time.Hour)); err != nil {
 			t.Fatal(err)
@@ -61,7 +62,7 @@ func TestConsoleSessions(t *testing.T) {
 // from the window's end; rows outside the window or of another workspace
 // are not counted.
 func TestActivityCounts(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, srcs := seed(t, s, "https://act.example/a", "https://act.example/b")
 		other, err := s.CreateWorkspace(ctx, "other", model.RelevanceProfile{})
@@ -134,7 +135,7 @@ func TestActivityCounts(t *testing.T) {
 // TestLatestPollRuns: each polled source of the workspace maps to its
 // newest run; unpolled sources and other workspaces' are absent.
 func TestLatestPollRuns(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, srcs := seed(t, s, "https://latest.example/a", "https://latest.example/b", "https://latest.example/never")
 		ins := func(src int64, outcome string, status int) {

@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	_ "github.com/lib/pq"
 
+	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/store/dberr"
 )
@@ -19,7 +20,7 @@ import (
 // database's state causes (read-only, full, unreachable) is not.
 func TestIsDataErrorOnRealErrors(t *testing.T) {
 	ctx := context.Background()
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		db := probeTable(s)
 		data := map[string]error{}
 		_, data["unique violation"] = db.Exec(db.Rebind(`INSERT INTO probe (id, v) VALUES (2, ?)`), "taken")
@@ -32,7 +33,7 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 			_, data["trigger RAISE"] = db.Exec(`INSERT INTO probe (id, v) VALUES (5, 'bad')`)
 		}
 		for name, err := range data {
-			if err == nil || !store.IsDataError(err) {
+			if err == nil || !dberr.IsData(err) {
 				t.Errorf("%s: %v is not a data error", name, err)
 			}
 		}
@@ -63,7 +64,7 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 		}
 		state["cancelled"] = context.Canceled
 		for name, err := range state {
-			if err == nil || store.IsDataError(err) {
+			if err == nil || dberr.IsData(err) {
 				t.Errorf("%s: %v is taken for a data error", name, err)
 			}
 		}
@@ -75,7 +76,7 @@ func TestIsDataErrorOnRealErrors(t *testing.T) {
 // no to its neighbours.
 func TestErrorClassesOnRealErrors(t *testing.T) {
 	ctx := context.Background()
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		db := probeTable(s)
 		_, unique := db.Exec(db.Rebind(`INSERT INTO probe (id, v) VALUES (2, ?)`), "taken")
 		_, primaryKey := db.Exec(db.Rebind(`INSERT INTO probe (id, v) VALUES (1, ?)`), "other")

@@ -3,35 +3,16 @@ package store
 import (
 	"context"
 	"fmt"
+
+	"github.com/feedpoller/feedpoller/model"
 )
 
-// KnownArticle is the part of a stored article that dedup needs.
-type KnownArticle struct {
-	ID              int64   `db:"id"`
-	ExternalURL     string  `db:"external_url"`
-	ExternalID      *string `db:"external_id"`
-	FeedSourceID    *int64  `db:"feed_source_id"`
-	Revision        int     `db:"revision"`
-	ContentTextHash string  `db:"content_text_hash"`
-}
-
-// Known is what a workspace already holds for the items of one poll.
-type Known struct {
-	// ByURL maps a normalised URL to its latest revision.
-	ByURL map[string]KnownArticle
-	// GUIDs of the source that are already stored, as stored (see
-	// CleanText); look them up with HasGUID.
-	GUIDs map[string]bool
-}
-
-// HasGUID reports whether the source already stored an item with guid,
-// compared as it would be stored.
-func (k *Known) HasGUID(guid string) bool { return k.GUIDs[CleanText(guid)] }
-
 // KnownArticles looks up, in one query, which of a poll's URLs the
-// workspace already has and which GUIDs the source already yielded.
-func (s *Store) KnownArticles(ctx context.Context, workspaceID, sourceID int64, urls, guids []string) (*Known, error) {
-	k := &Known{ByURL: map[string]KnownArticle{}, GUIDs: map[string]bool{}}
+// workspace already has and which GUIDs the source already yielded. The
+// GUIDs are compared as they are stored (see CleanText) and answered as
+// they were asked.
+func (s *Store) KnownArticles(ctx context.Context, workspaceID, sourceID int64, urls, guids []string) (*model.Known, error) {
+	k := &model.Known{ByURL: map[string]model.KnownArticle{}, GUIDs: map[string]bool{}}
 	if len(urls) == 0 && len(guids) == 0 {
 		return k, nil
 	}
@@ -48,16 +29,23 @@ func (s *Store) KnownArticles(ctx context.Context, workspaceID, sourceID int64, 
 	if err != nil {
 		return nil, err
 	}
-	var rows []KnownArticle
+	asked := make(map[string][]string, len(guids))
+	for _, g := range guids {
+		c := CleanText(g)
+		asked[c] = append(asked[c], g)
+	}
+	var rows []model.KnownArticle
 	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
-		return nil, fmt.Errorf("look up known articles of source %d: %w", sourceID, err)
+		return nil, refused(fmt.Errorf("look up known articles of source %d: %w", sourceID, err))
 	}
 	for _, r := range rows {
 		if prev, ok := k.ByURL[r.ExternalURL]; !ok || r.Revision > prev.Revision {
 			k.ByURL[r.ExternalURL] = r
 		}
 		if r.ExternalID != nil && r.FeedSourceID != nil && *r.FeedSourceID == sourceID {
-			k.GUIDs[*r.ExternalID] = true
+			for _, g := range asked[*r.ExternalID] {
+				k.GUIDs[g] = true
+			}
 		}
 	}
 	return k, nil

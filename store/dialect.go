@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -23,8 +24,9 @@ type dialect interface {
 	// pool size, which it returns.
 	openPool(dsn string, maxOpen int) (db *sqlx.DB, poolSize int, err error)
 	// openReadOnly opens the connection of `feedpoller sql`, read-only by
-	// the driver's and the server's own settings (see ReadOnly).
-	openReadOnly(dsn string) (*sqlx.DB, error)
+	// the driver's and the server's own settings (see ReadOnly), its
+	// statements bounded by timeout where the server can do it.
+	openReadOnly(dsn string, timeout time.Duration) (*sqlx.DB, error)
 	// queryReadOnly runs query on a connection opened by openReadOnly,
 	// under the dialect's further read-only guards; done releases what
 	// it took once rows are closed.
@@ -50,6 +52,19 @@ type dialect interface {
 	// secret. Its parameters, by number: the owner, the end of the lease,
 	// now, the most rows to claim.
 	claimDeliveries() string
+	// secretTable is the name, as statements write it, of a table that
+	// holds secrets (webhook_secrets, websub_secrets): on PostgreSQL it is
+	// in the schema feedpoller_secrets, which no reporting role may use.
+	secretTable(name string) string
+	// lockWorkspace is a SELECT of the workspace with parameter id that
+	// holds it until the transaction ends, so that counting its rows and
+	// inserting one cannot interleave with another transaction doing the
+	// same.
+	lockWorkspace() string
+	// forUpdate ends a SELECT so that it locks the rows it reads until
+	// the transaction ends ("" where transactions hold the write lock
+	// from their start).
+	forUpdate() string
 	// explainPrefix turns a statement into one that returns its plan.
 	explainPrefix() string
 	// lexicon is how checkReadQuery reads the dialect's SQL text.
@@ -98,6 +113,14 @@ type lexicon struct {
 	nestedComments bool
 	// backtickIdents, bracketIdents: `x` and [x] quote identifiers.
 	backtickIdents, bracketIdents bool
+	// deniedNames and deniedPrefixes are the functions (lower case) a
+	// query may not name, exactly or by prefix: those with side effects
+	// beyond the query's result.
+	deniedNames    map[string]bool
+	deniedPrefixes []string
+	// secretNames are the tables (and schema) of secrets, which the query
+	// may not name.
+	secretNames map[string]bool
 }
 
 // dialectNamed returns the dialect ParseURL named.

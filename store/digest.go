@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
@@ -81,36 +82,73 @@ type digestSourceRow struct {
 	ConsecutiveFailures int     `db:"consecutive_failures"`
 	LastArticleAt       anyTime `db:"last_article_at"`
 	InWindow            int     `db:"in_window"`
+	StoredEarlier       int     `db:"stored_earlier"`
+	PromotedEarlier     int     `db:"promoted_earlier"`
+	EarliestPromoted    anyTime `db:"earliest_promoted"`
 }
 
 // DigestSources reads the poll state of the workspace's sources for a
-// digest's gaps: each one's newest article and how many it stored in
-// [since, until), from the (feed_source_id, created_at) index.
+// digest's gaps, on the clock the digest's stories use (reported_at):
+// each one's last report, how many of its articles were reported in
+// [since, until), and how many it stored in the window but published
+// before it (with how many of those were promoted, and the earliest of
+// these), so an empty window can say which window shows them.
+//
+// The counts come from one pass over the sources' articles stored since
+// the window began, by the (feed_source_id, created_at) index, grouped by
+// source: an article is never reported after it was stored, so one
+// reported in the window was stored in it or later. The last report is
+// found the same way from the newest stored article's report, which
+// bounds it from below.
 func (s *Store) DigestSources(ctx context.Context, workspaceID int64, since, until time.Time) ([]model.DigestSource, error) {
-	created := s.asTime("a.created_at")
-	q := `SELECT s.id, s.url, s.title, s.is_active, s.last_polled_at, s.last_polled_status, s.last_polled_error,
+	from, to := s.asTime("?"), s.asTime("?")
+	created, reported := s.asTime("a.created_at"), s.asTime("a.reported_at")
+	earlier := created + ` < ` + to + ` AND ` + reported + ` < ` + from
+	promoted := earlier + ` AND EXISTS (SELECT 1 FROM content_items c WHERE c.feed_article_id = a.id)`
+	q := `WITH counts AS (
+			SELECT a.feed_source_id,
+				SUM(CASE WHEN ` + reported + ` >= ` + from + ` AND ` + reported + ` < ` + to + ` THEN 1 ELSE 0 END) AS in_window,
+				SUM(CASE WHEN ` + earlier + ` THEN 1 ELSE 0 END) AS stored_earlier,
+				SUM(CASE WHEN ` + promoted + ` THEN 1 ELSE 0 END) AS promoted_earlier,
+				MIN(CASE WHEN ` + promoted + ` THEN ` + reported + ` END) AS earliest_promoted
+			FROM feed_articles a
+			WHERE a.feed_source_id IN (SELECT id FROM feed_sources WHERE workspace_id = ?) AND ` + created + ` >= ` + from + `
+			GROUP BY a.feed_source_id
+		)
+		SELECT s.id, s.url, s.title, s.is_active, s.last_polled_at, s.last_polled_status, s.last_polled_error,
 			s.consecutive_failures,
-			(SELECT a.created_at FROM feed_articles a WHERE a.feed_source_id = s.id ORDER BY ` + created + ` DESC LIMIT 1) AS last_article_at,
-			(SELECT COUNT(*) FROM feed_articles a WHERE a.feed_source_id = s.id
-				AND ` + created + ` >= ` + s.asTime("?") + ` AND ` + created + ` < ` + s.asTime("?") + `) AS in_window
-		FROM feed_sources s WHERE s.workspace_id = ? ORDER BY s.id`
+			(SELECT a.reported_at FROM feed_articles a WHERE a.feed_source_id = s.id AND a.reported_at IS NOT NULL
+				AND ` + created + ` >= (SELECT ` + s.asTime("COALESCE(b.reported_at, b.created_at)") + ` FROM feed_articles b
+					WHERE b.feed_source_id = s.id ORDER BY ` + s.asTime("b.created_at") + ` DESC LIMIT 1)
+				ORDER BY ` + reported + ` DESC LIMIT 1) AS last_article_at,
+			COALESCE(c.in_window, 0) AS in_window, COALESCE(c.stored_earlier, 0) AS stored_earlier,
+			COALESCE(c.promoted_earlier, 0) AS promoted_earlier, c.earliest_promoted
+		FROM feed_sources s LEFT JOIN counts c ON c.feed_source_id = s.id
+		WHERE s.workspace_id = ? ORDER BY s.id`
+	since, until = since.UTC(), until.UTC()
+	args := []any{since, until, until, since, until, since, until, since, workspaceID, since, workspaceID}
 	var rows []digestSourceRow
-	if err := s.db.SelectContext(ctx, &rows, s.q(q), since.UTC(), until.UTC(), workspaceID); err != nil {
+	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
 		return nil, fmt.Errorf("read the sources of workspace %d for a digest: %w", workspaceID, err)
 	}
 	out := make([]model.DigestSource, len(rows))
 	for i, r := range rows {
 		out[i] = model.DigestSource{ID: r.ID, URL: r.URL, Title: r.Title, Active: r.Active, LastPolledAt: r.LastPolledAt.T,
 			LastStatus: r.LastStatus, LastError: r.LastError, ConsecutiveFailures: r.ConsecutiveFailures,
-			LastArticleAt: r.LastArticleAt.T, ArticlesInWindow: r.InWindow}
+			LastArticleAt: r.LastArticleAt.T, ArticlesInWindow: r.InWindow, StoredEarlier: r.StoredEarlier,
+			PromotedEarlier: r.PromotedEarlier, EarliestPromoted: r.EarliestPromoted.T}
 	}
 	return out, nil
 }
 
-// anyTime scans a nullable timestamp, as a time or as text: SQLite keeps
-// timestamps as text, and hands a subquery's value over without the
-// column's declared type.
+// anyTime scans a nullable timestamp, as a time, as text or as a julian
+// day number: SQLite keeps timestamps as text, hands a subquery's value
+// over without the column's declared type, and compares them as
+// julianday().
 type anyTime struct{ T *time.Time }
+
+// unixEpochJulianDay is 1970-01-01T00:00:00Z as a julian day number.
+const unixEpochJulianDay = 2440587.5
 
 // textTimes are the forms timestamps are written in: this driver's, the
 // column defaults', datetime('now')'s, RFC 3339.
@@ -126,6 +164,11 @@ func (a *anyTime) Scan(v any) error {
 		return nil
 	case time.Time:
 		t := x.UTC()
+		a.T = &t
+		return nil
+	case float64:
+		// A julian day number: SQLite's MIN or MAX of julianday().
+		t := time.UnixMilli(int64(math.Round((x - unixEpochJulianDay) * 86400e3))).UTC()
 		a.T = &t
 		return nil
 	case string:

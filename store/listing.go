@@ -7,40 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store/textquery"
 )
 
-// ListFilter narrows article and content-item listings. Results are newest
-// first; Cursor is the last id of the previous page (0: first page).
-type ListFilter struct {
-	SourceID int64
-	Since    *time.Time
-	Until    *time.Time
-	MinScore *float64
-	Query    string
-	Cursor   int64
-	Limit    int
-}
-
-// MaxPageSize bounds one page of a listing.
-const MaxPageSize = 200
-
-func (f ListFilter) limit() int {
-	if f.Limit <= 0 {
-		return 50
-	}
-	return min(f.Limit, MaxPageSize)
-}
-
-// where builds the shared WHERE clause; alias is the table holding the
+// filterWhere builds the shared WHERE clause of f; alias is the table holding the
 // listed rows, art the feed_articles alias (source and the full-text index
 // live there). The query, when there is one, is matched through the
 // dialect's full-text index; a query that cannot be searched is an error
 // wrapping *textquery.Error.
-func (f ListFilter) where(workspaceID int64, alias, art, dateCol string, d dialect) (string, []any, error) {
+func filterWhere(f model.ListFilter, workspaceID int64, alias, art, dateCol string, d dialect) (string, []any, error) {
 	asTime := d.asTime
 	date := asTime("COALESCE(" + alias + ".published_at, " + alias + "." + dateCol + ")")
 	conds := []string{alias + ".workspace_id = ?"}
@@ -89,15 +66,17 @@ type articleRow struct {
 }
 
 // ListArticles returns a page of a workspace's articles, newest first.
-func (s *Store) ListArticles(ctx context.Context, workspaceID int64, f ListFilter) ([]model.FeedArticle, error) {
-	where, args, err := f.where(workspaceID, "a", "a", "created_at", s.d)
+func (s *Store) ListArticles(ctx context.Context, workspaceID int64, f model.ListFilter) ([]model.FeedArticle, error) {
+	where, args, err := filterWhere(f, workspaceID, "a", "a", "created_at", s.d)
 	if err != nil {
 		return nil, err
 	}
 	var rows []articleRow
 	q := `SELECT ` + articleColumns + `, a.matched_terms FROM feed_articles a WHERE ` + where +
-		fmt.Sprintf(` ORDER BY a.id DESC LIMIT %d`, f.limit())
-	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
+		fmt.Sprintf(` ORDER BY a.id DESC LIMIT %d`, f.PageSize())
+	if err := s.listing(ctx, f, func(ctx context.Context) error {
+		return s.db.SelectContext(ctx, &rows, s.q(q), args...)
+	}); err != nil {
 		return nil, fmt.Errorf("list articles of workspace %d: %w", workspaceID, err)
 	}
 	out := make([]model.FeedArticle, len(rows))
@@ -117,14 +96,16 @@ const itemSelect = `SELECT c.id, c.workspace_id, c.feed_article_id, c.url, c.tit
 
 // ListContentItems returns a page of a workspace's content items, newest
 // first.
-func (s *Store) ListContentItems(ctx context.Context, workspaceID int64, f ListFilter) ([]model.ContentItemView, error) {
-	where, args, err := f.where(workspaceID, "c", "a", "promoted_at", s.d)
+func (s *Store) ListContentItems(ctx context.Context, workspaceID int64, f model.ListFilter) ([]model.ContentItemView, error) {
+	where, args, err := filterWhere(f, workspaceID, "c", "a", "promoted_at", s.d)
 	if err != nil {
 		return nil, err
 	}
 	var rows []model.ContentItemView
-	q := itemSelect + ` WHERE ` + where + fmt.Sprintf(` ORDER BY c.id DESC LIMIT %d`, f.limit())
-	if err := s.db.SelectContext(ctx, &rows, s.q(q), args...); err != nil {
+	q := itemSelect + ` WHERE ` + where + fmt.Sprintf(` ORDER BY c.id DESC LIMIT %d`, f.PageSize())
+	if err := s.listing(ctx, f, func(ctx context.Context) error {
+		return s.db.SelectContext(ctx, &rows, s.q(q), args...)
+	}); err != nil {
 		return nil, fmt.Errorf("list content items of workspace %d: %w", workspaceID, err)
 	}
 	for i := range rows {

@@ -52,8 +52,9 @@ func withBinaryParameters(dsn string) string {
 
 // openReadOnly opens a session whose transactions are read-only
 // (default_transaction_read_only), with standard strings so that the
-// server lexes quotes as checkReadQuery does.
-func (postgres) openReadOnly(dsn string) (*sqlx.DB, error) {
+// server lexes quotes as checkReadQuery does, and whose statements the
+// server stops after timeout, or after readLockTimeout waiting for a lock.
+func (postgres) openReadOnly(dsn string, timeout time.Duration) (*sqlx.DB, error) {
 	u, err := url.Parse(dsn)
 	if err != nil {
 		return nil, err
@@ -61,6 +62,9 @@ func (postgres) openReadOnly(dsn string) (*sqlx.DB, error) {
 	q := u.Query()
 	q.Set("default_transaction_read_only", "on")
 	q.Set("standard_conforming_strings", "on")
+	q.Set("statement_timeout", strconv.FormatInt(timeout.Milliseconds(), 10))
+	q.Set("lock_timeout", strconv.FormatInt(min(timeout, readLockTimeout).Milliseconds(), 10))
+	q.Set("idle_in_transaction_session_timeout", strconv.FormatInt(timeout.Milliseconds(), 10))
 	if q.Get("application_name") == "" {
 		q.Set("application_name", "feedpoller sql")
 	}
@@ -126,15 +130,57 @@ func (postgres) claimDeliveries() string {
 			JOIN webhooks pw ON pw.id = p.webhook_id AND pw.is_active
 			WHERE p.status = 'pending' AND p.next_attempt_at <= $3 AND (p.lease_until IS NULL OR p.lease_until <= $3)
 			ORDER BY p.next_attempt_at, p.id LIMIT $4 FOR UPDATE OF p SKIP LOCKED))
-		RETURNING d.id, d.webhook_id, d.workspace_id, d.event, w.url, w.secret, d.payload, d.attempts,
-			d.next_attempt_at, d.created_at`
+		RETURNING d.id, d.webhook_id, d.workspace_id, d.event, w.url,
+			(SELECT k.secret FROM feedpoller_secrets.webhook_secrets k WHERE k.webhook_id = w.id) AS secret,
+			d.payload, d.attempts, d.next_attempt_at, d.created_at`
+}
+
+// secretsSchema holds the tables of secrets (migration 0012).
+const secretsSchema = "feedpoller_secrets"
+
+func (postgres) secretTable(name string) string { return secretsSchema + "." + name }
+
+func (postgres) forUpdate() string { return " FOR UPDATE" }
+
+// lockWorkspace takes the row lock that does not block the foreign key
+// checks of concurrent inserts referencing the workspace (polls saving
+// articles), only other lockers.
+func (postgres) lockWorkspace() string {
+	return `SELECT 1 FROM workspaces WHERE id = ? FOR NO KEY UPDATE`
 }
 
 // lexicon: E'…' and $tag$ strings, nested comments. TABLE and SHOW read.
+// A read-only transaction still lets a query call server functions that
+// act beyond it: take advisory locks (which blocked migrations and every
+// command behind them), sleep, signal or end other sessions (the
+// daemon's, with its role), reload the configuration, change settings
+// (the statement timeout among them), advance sequences, write large
+// objects, read server files, reach other databases, or run SQL given as
+// text (where no check of names would see it). Those are refused by name.
 func (postgres) lexicon() lexicon {
 	return lexicon{readKeywords: []string{"SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN", "SHOW"},
-		escapeStrings: true, dollarQuotes: true, nestedComments: true}
+		escapeStrings: true, dollarQuotes: true, nestedComments: true,
+		deniedNames: postgresDeniedNames, deniedPrefixes: postgresDeniedPrefixes, secretNames: secretTableNames}
 }
+
+// postgresDeniedNames and postgresDeniedPrefixes are the server functions
+// `feedpoller sql` refuses to call on PostgreSQL (see lexicon).
+var (
+	postgresDeniedNames = map[string]bool{
+		"set_config": true, "nextval": true, "setval": true, "loread": true, "lowrite": true,
+		"ts_stat": true, "ts_rewrite": true, "txid_current": true, "pg_current_xact_id": true, "pg_notify": true,
+		"pg_reload_conf": true, "pg_rotate_logfile": true, "pg_promote": true, "pg_terminate_backend": true,
+		"pg_cancel_backend": true, "pg_log_backend_memory_contexts": true, "pg_export_snapshot": true,
+		"pg_import_system_collations": true, "pg_stat_file": true, "pg_prewarm": true, "pg_truncate_visibility_map": true,
+		"gin_clean_pending_list": true,
+	}
+	postgresDeniedPrefixes = []string{
+		"pg_advisory_", "pg_try_advisory_", "pg_sleep", "lo_", "dblink", "pg_read_", "pg_ls_", "pg_stat_reset",
+		"pg_stat_statements_reset", "pg_replication_", "pg_create_", "pg_drop_", "pg_logical_", "pg_file_", "pg_wal_",
+		"pg_xlog_", "pg_switch_", "pg_backup_", "pg_start_backup", "pg_stop_backup", "pg_copy_", "query_to_xml",
+		"cursor_to_xml", "table_to_xml", "schema_to_xml", "database_to_xml", "brin_", "binary_upgrade_",
+	}
+)
 
 func (postgres) explainPrefix() string { return `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ` }
 

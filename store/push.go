@@ -41,7 +41,7 @@ func (s *Store) SavePush(ctx context.Context, p model.PushSave) (model.SaveCount
 	})
 	s.noteWrite(ctx, "saving pushes", err)
 	if err != nil {
-		return model.SaveCounts{}, err
+		return model.SaveCounts{}, refused(err)
 	}
 	return c, nil
 }

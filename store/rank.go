@@ -94,16 +94,18 @@ type rankedArticle struct {
 
 // ListArticlesByRank is ListArticles ordered by rank at at, best first;
 // f.Cursor is the number of articles of the earlier pages.
-func (s *Store) ListArticlesByRank(ctx context.Context, workspaceID int64, f ListFilter, at time.Time) ([]model.FeedArticle, []float64, error) {
-	where, args, err := f.withoutCursor().where(workspaceID, "a", "a", "created_at", s.d)
+func (s *Store) ListArticlesByRank(ctx context.Context, workspaceID int64, f model.ListFilter, at time.Time) ([]model.FeedArticle, []float64, error) {
+	where, args, err := filterWhere(withoutCursor(f), workspaceID, "a", "a", "created_at", s.d)
 	if err != nil {
 		return nil, nil, err
 	}
 	q := `SELECT ` + articleColumns + `, a.matched_terms, ` + s.rankExpr() + ` AS rank
 		FROM feed_articles a LEFT JOIN feed_sources s ON s.id = a.feed_source_id JOIN workspaces w ON w.id = a.workspace_id
-		WHERE ` + where + fmt.Sprintf(` ORDER BY rank DESC, a.id DESC LIMIT %d OFFSET %d`, f.limit(), f.Cursor)
+		WHERE ` + where + fmt.Sprintf(` ORDER BY rank DESC, a.id DESC LIMIT %d OFFSET %d`, f.PageSize(), f.Cursor)
 	var rows []rankedArticle
-	if err := s.db.SelectContext(ctx, &rows, s.q(q), append([]any{at.UTC()}, args...)...); err != nil {
+	if err := s.listing(ctx, f, func(ctx context.Context) error {
+		return s.db.SelectContext(ctx, &rows, s.q(q), append([]any{at.UTC()}, args...)...)
+	}); err != nil {
 		return nil, nil, fmt.Errorf("list articles of workspace %d by rank: %w", workspaceID, err)
 	}
 	out := make([]model.FeedArticle, len(rows))
@@ -118,16 +120,18 @@ func (s *Store) ListArticlesByRank(ctx context.Context, workspaceID int64, f Lis
 
 // ListContentItemsByRank is ListContentItems ordered by rank at at, best
 // first; f.Cursor is the number of items of the earlier pages.
-func (s *Store) ListContentItemsByRank(ctx context.Context, workspaceID int64, f ListFilter, at time.Time) ([]model.RankedContentItem, error) {
-	where, args, err := f.withoutCursor().where(workspaceID, "c", "a", "promoted_at", s.d)
+func (s *Store) ListContentItemsByRank(ctx context.Context, workspaceID int64, f model.ListFilter, at time.Time) ([]model.RankedContentItem, error) {
+	where, args, err := filterWhere(withoutCursor(f), workspaceID, "c", "a", "promoted_at", s.d)
 	if err != nil {
 		return nil, err
 	}
 	q := strings.Replace(itemSelect, "SELECT ", "SELECT "+s.rankExpr()+" AS rank, ", 1) +
 		` JOIN workspaces w ON w.id = c.workspace_id WHERE ` + where +
-		fmt.Sprintf(` ORDER BY rank DESC, c.id DESC LIMIT %d OFFSET %d`, f.limit(), f.Cursor)
+		fmt.Sprintf(` ORDER BY rank DESC, c.id DESC LIMIT %d OFFSET %d`, f.PageSize(), f.Cursor)
 	var rows []model.RankedContentItem
-	if err := s.db.SelectContext(ctx, &rows, s.q(q), append([]any{at.UTC()}, args...)...); err != nil {
+	if err := s.listing(ctx, f, func(ctx context.Context) error {
+		return s.db.SelectContext(ctx, &rows, s.q(q), append([]any{at.UTC()}, args...)...)
+	}); err != nil {
 		return nil, fmt.Errorf("list content items of workspace %d by rank: %w", workspaceID, err)
 	}
 	for i := range rows {
@@ -138,7 +142,7 @@ func (s *Store) ListContentItemsByRank(ctx context.Context, workspaceID int64, f
 
 // withoutCursor is f with its cursor taken out of the WHERE clause: rank
 // listings page by offset.
-func (f ListFilter) withoutCursor() ListFilter {
+func withoutCursor(f model.ListFilter) model.ListFilter {
 	f.Cursor = 0
 	return f
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 
@@ -29,19 +30,41 @@ import (
 // read-only transaction leaves open to a superuser, such as server
 // functions with side effects.
 type ReadOnly struct {
-	db *sqlx.DB
-	d  dialect
+	db      *sqlx.DB
+	d       dialect
+	timeout time.Duration
 }
 
-// OpenReadOnly connects to databaseURL read-only. It never creates or
-// migrates a database.
+// DefaultQueryTimeout bounds a `feedpoller sql` statement when no
+// timeout is given.
+const DefaultQueryTimeout = time.Minute
+
+// readLockTimeout bounds how long a `feedpoller sql` statement waits for a
+// lock (PostgreSQL): a query queued behind a migration's lock would
+// otherwise hold up every statement queued behind it in turn.
+const readLockTimeout = 2 * time.Second
+
+// OpenReadOnly connects to databaseURL read-only, with statements bounded
+// by DefaultQueryTimeout. It never creates or migrates a database.
 func OpenReadOnly(ctx context.Context, databaseURL string) (*ReadOnly, error) {
+	return OpenReadOnlyWith(ctx, databaseURL, 0)
+}
+
+// OpenReadOnlyWith connects to databaseURL read-only; a statement is
+// stopped after timeout (0: DefaultQueryTimeout), by the server itself on
+// PostgreSQL (statement_timeout, with lock_timeout and
+// idle_in_transaction_session_timeout beside it) and by cancelling it in
+// both databases.
+func OpenReadOnlyWith(ctx context.Context, databaseURL string, timeout time.Duration) (*ReadOnly, error) {
+	if timeout <= 0 {
+		timeout = DefaultQueryTimeout
+	}
 	name, dsn, err := ParseURL(databaseURL)
 	if err != nil {
 		return nil, err
 	}
 	d := dialectNamed(name)
-	db, err := d.openReadOnly(dsn)
+	db, err := d.openReadOnly(dsn, timeout)
 	if err != nil {
 		return nil, fmt.Errorf("open %s database %s read-only: %w", name, RedactURL(databaseURL), err)
 	}
@@ -49,7 +72,7 @@ func OpenReadOnly(ctx context.Context, databaseURL string) (*ReadOnly, error) {
 	if err := connect(ctx, db, name, databaseURL, " read-only"); err != nil {
 		return nil, err
 	}
-	return &ReadOnly{db: db, d: d}, nil
+	return &ReadOnly{db: db, d: d, timeout: timeout}, nil
 }
 
 // Dialect is "postgres" or "sqlite".
@@ -73,6 +96,18 @@ func (r *ReadOnly) Query(ctx context.Context, query string, row func([]string) e
 // run hands the query to the read-only connection as it is: the layers
 // below checkReadQuery, which tests call directly.
 func (r *ReadOnly) run(ctx context.Context, query string, row func([]string) error) error {
+	// A little past the server's own statement_timeout, whose error
+	// names the reason, for when the server cannot be reached to stop it.
+	ctx, cancel := context.WithTimeout(ctx, r.timeout+time.Second)
+	defer cancel()
+	err := r.query(ctx, query, row)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("query stopped after %s, the time a statement may take here (feedpoller sql --timeout): %w", r.timeout, err)
+	}
+	return err
+}
+
+func (r *ReadOnly) query(ctx context.Context, query string, row func([]string) error) error {
 	conn, err := r.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("query: connect: %w", err)
@@ -101,7 +136,8 @@ func refusal(err error) error {
 	return fmt.Errorf("query: %w", err)
 }
 
-// render calls row for the column names and then for each row.
+// render calls row for the column names and then for each row, values as
+// text: NULL, times in RFC 3339.
 func render(rows *sql.Rows, row func([]string) error) error {
 	cols, err := rows.Columns()
 	if err != nil {
@@ -126,6 +162,10 @@ func render(rows *sql.Rows, row func([]string) error) error {
 				out[i] = "NULL"
 			case []byte:
 				out[i] = string(x)
+			case time.Time:
+				// RFC 3339 in UTC, as the API writes times, rather than
+				// Go's own "2006-01-02 15:04:05 +0000 UTC".
+				out[i] = x.UTC().Format(time.RFC3339Nano)
 			default:
 				out[i] = fmt.Sprint(x)
 			}

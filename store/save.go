@@ -20,7 +20,7 @@ const articleBatch = 200
 func (s *Store) SavePoll(ctx context.Context, p model.PollSave) (model.SaveCounts, error) {
 	c, err := s.savePoll(ctx, cleaned(p))
 	s.noteWrite(ctx, "saving polls", err)
-	return c, err
+	return c, refused(err)
 }
 
 // savePoll is the one transaction of a poll, its steps in order. A write
@@ -113,7 +113,6 @@ func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st
 	}
 	c.Promoted = len(promoted)
 	c.ContentDuplicates = len(candidates) - len(promoted)
-	c.Duplicate += c.ContentDuplicates
 	if c.Deliveries, err = s.enqueueDeliveries(ctx, tx, p, targets, candidates, promoted, t); err != nil {
 		return model.SaveCounts{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -19,7 +20,7 @@ import (
 // split character outright, which would lose the whole poll.
 func TestSavePollCutsLongErrorsOnARuneBoundary(t *testing.T) {
 	long := strings.Repeat("x", 1999) + strings.Repeat("é", 100) // byte 2000 is the middle of an é
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, srcs := seed(t, s, "https://cut.example/feed")
 		for _, withArticle := range []bool{false, true} {

@@ -3,11 +3,9 @@ package store_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/feedpoller/feedpoller/internal/testdb"
-	"github.com/feedpoller/feedpoller/store"
-	"github.com/feedpoller/feedpoller/store/migrations"
+	"github.com/feedpoller/feedpoller/model"
 )
 
 // TestSearchMigrationIndexesStoredArticles: articles stored before the
@@ -17,30 +15,8 @@ func TestSearchMigrationIndexesStoredArticles(t *testing.T) {
 	for _, d := range testdb.Dialects {
 		t.Run(d, func(t *testing.T) {
 			ctx := context.Background()
-			s, err := store.Open(ctx, testdb.URL(t, d))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			ms, err := migrations.List(s.Dialect())
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := migrateTo(t, d, searchVersion)
 			db := s.DB()
-			if _, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
-				t.Fatal(err)
-			}
-			for _, m := range ms {
-				if m.Version >= searchVersion {
-					break
-				}
-				if _, err := db.ExecContext(ctx, m.SQL); err != nil {
-					t.Fatalf("%s: %v", m.Name, err)
-				}
-				if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO schema_migrations VALUES (?, ?, ?)`), m.Version, m.Name, time.Now().Format(time.RFC3339)); err != nil {
-					t.Fatal(err)
-				}
-			}
 			var ws int64
 			if err := db.GetContext(ctx, &ws, `INSERT INTO workspaces (name) VALUES ('old') RETURNING id`); err != nil {
 				t.Fatal(err)
@@ -52,7 +28,7 @@ func TestSearchMigrationIndexesStoredArticles(t *testing.T) {
 			if _, err := s.Migrate(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if hits := search(t, s, ws, "armadillo", store.SearchFilter{}); len(hits) != 1 {
+			if hits := search(t, s, ws, "armadillo", model.SearchFilter{}); len(hits) != 1 {
 				t.Fatalf("after the migration: %d hits for an article stored before it, want 1", len(hits))
 			}
 		})

@@ -30,41 +30,32 @@ const rankWindow = 10000
 // search finds the workspace's matches inside the index itself (the
 // workspace is a token of it). Unfiltered, FTS5 ranks them (ORDER BY
 // rank, the weighted BM25 the migration configures) and yields the best
-// first, so snippets are built for the rows kept only: snippet() re-reads
-// an article's text, which costs more than ranking it. A search with
-// other filters (source, dates, relevance) reads each match's row to
-// apply them, ranks every match, then builds the kept rows' snippets.
+// first. A search with other filters (source, dates, relevance) reads each
+// match's row to apply them, then ranks every match. Either way the
+// statement reads the text of the rows kept only, and only the windows
+// snippets are built from (searchColumns): FTS5's snippet() re-reads an
+// article's whole text and costs the square of the matches in it.
 func (sqliteDialect) search(q textquery.Query, workspaceID int64, where string, whereArgs []any, filtered bool, limit int) (string, []any) {
 	match := fmt.Sprintf(`workspace : "w%d" AND `, workspaceID) + q.FTS5In(ftsTextColumns...)
-	snippet := func(col int) string {
-		return fmt.Sprintf(`snippet(feed_articles_fts, %d, '**', '**', '…', 32)`, col)
-	}
-	// The body's passage when the match is there, else the summary's,
-	// else the title.
-	best := `CASE WHEN instr(` + snippet(2) + `, '**') > 0 THEN ` + snippet(2) +
-		` WHEN instr(` + snippet(1) + `, '**') > 0 THEN ` + snippet(1) + ` ELSE ` + snippet(0) + ` END`
 	var top string
 	var args []any
 	if filtered {
-		top = `SELECT a.id, ` + sqliteRank + ` AS rank_value, NULL AS snippet FROM feed_articles_fts
+		top = `SELECT a.id, ` + sqliteRank + ` AS rank_value FROM feed_articles_fts
 			JOIN feed_articles a ON a.id = feed_articles_fts.rowid
 			WHERE feed_articles_fts MATCH ? AND ` + where + `
 			ORDER BY rank_value, a.id DESC LIMIT ` + fmt.Sprint(limit)
 		args = append([]any{match}, whereArgs...)
 	} else {
-		top = `SELECT rowid AS id, rank AS rank_value, ` + best + ` AS snippet FROM feed_articles_fts
+		top = `SELECT rowid AS id, rank AS rank_value FROM feed_articles_fts
 			WHERE feed_articles_fts MATCH ? AND rowid >= COALESCE((SELECT rowid FROM feed_articles_fts
 				WHERE feed_articles_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ` + fmt.Sprint(rankWindow-1) + `), 0)
 			ORDER BY rank LIMIT ` + fmt.Sprint(limit)
 		args = []any{match, match}
 	}
 	stmt := `WITH top AS (` + top + `)
-	SELECT a.id, a.title, a.external_url AS url, a.feed_source_id AS source_id, s.title AS source_title,
-		s.url AS source_url, a.published_at, a.relevance_score, COALESCE(NULLIF(a.extractive_summary, ''), a.summary) AS summary, -top.rank_value AS score,
-		COALESCE(top.snippet, (SELECT ` + best + ` FROM feed_articles_fts WHERE feed_articles_fts MATCH ? AND rowid = top.id)) AS snippet,
-		(SELECT MIN(c.id) FROM content_items c WHERE c.feed_article_id = a.id) AS content_item_id
+	SELECT ` + searchColumns() + `, -top.rank_value AS score
 	FROM top JOIN feed_articles a ON a.id = top.id
 	LEFT JOIN feed_sources s ON s.id = a.feed_source_id
 	ORDER BY top.rank_value, a.id DESC`
-	return strings.TrimSpace(stmt), append(args, match)
+	return strings.TrimSpace(stmt), args
 }

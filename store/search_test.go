@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/store/textquery"
@@ -55,7 +56,7 @@ func saveThroughPoll(t *testing.T, s *store.Store, ws *model.Workspace, src *mod
 	}
 	ids := map[string]int64{}
 	for cursor := int64(0); ; {
-		page, err := s.ListArticles(ctx, ws.ID, store.ListFilter{Cursor: cursor, Limit: store.MaxPageSize})
+		page, err := s.ListArticles(ctx, ws.ID, model.ListFilter{Cursor: cursor, Limit: model.MaxPageSize})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,13 +89,9 @@ func seedCorpus(t *testing.T, s *store.Store, c searchCorpus) (*model.Workspace,
 	return ws, srcs[0], keys
 }
 
-func search(t *testing.T, s *store.Store, wsID int64, query string, f store.SearchFilter) []model.SearchHit {
+func search(t *testing.T, s *store.Store, wsID int64, query string, f model.SearchFilter) []model.SearchHit {
 	t.Helper()
-	q, err := textquery.Parse(query)
-	if err != nil {
-		t.Fatalf("parse %q: %v", query, err)
-	}
-	f.Query = q
+	f.Query = query
 	hits, err := s.Search(context.Background(), wsID, f)
 	if err != nil {
 		t.Fatalf("search %q: %v", query, err)
@@ -108,7 +105,7 @@ func search(t *testing.T, s *store.Store, wsID int64, query string, f store.Sear
 // docs/mcp.md.
 func TestSearchQualityFloor(t *testing.T) {
 	c := loadCorpus(t)
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, _, keys := seedCorpus(t, s, c)
 		names := map[int64]string{}
 		for k, id := range keys {
@@ -116,7 +113,7 @@ func TestSearchQualityFloor(t *testing.T) {
 		}
 		total := 0.0
 		for _, q := range c.Queries {
-			hits := search(t, s, ws.ID, q.Query, store.SearchFilter{Limit: 5})
+			hits := search(t, s, ws.ID, q.Query, model.SearchFilter{Limit: 5})
 			relevant := map[string]bool{}
 			for _, k := range q.Relevant {
 				relevant[k] = true
@@ -146,7 +143,7 @@ func TestSearchQualityFloor(t *testing.T) {
 // workspace's articles never show, on both databases.
 func TestSearchSyntaxAndFilters(t *testing.T) {
 	c := loadCorpus(t)
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, src, keys := seedCorpus(t, s, c)
 		ids := func(hits []model.SearchHit) map[int64]bool {
 			m := map[int64]bool{}
@@ -168,7 +165,7 @@ func TestSearchSyntaxAndFilters(t *testing.T) {
 			{`zebra`, nil, []string{"go-release"}},
 		}
 		for _, tc := range cases {
-			got := ids(search(t, s, ws.ID, tc.query, store.SearchFilter{Limit: 50}))
+			got := ids(search(t, s, ws.ID, tc.query, model.SearchFilter{Limit: 50}))
 			for _, k := range tc.want {
 				if !got[keys[k]] {
 					t.Errorf("%s: %s not found", tc.query, k)
@@ -181,7 +178,7 @@ func TestSearchSyntaxAndFilters(t *testing.T) {
 			}
 		}
 
-		hits := search(t, s, ws.ID, "tsvector", store.SearchFilter{})
+		hits := search(t, s, ws.ID, "tsvector", model.SearchFilter{})
 		if len(hits) != 1 || hits[0].ID != keys["pg-fts"] || !strings.Contains(hits[0].Snippet, "**tsvector**") ||
 			hits[0].Summary == "" || hits[0].URL != "https://corpus.example/pg-fts" || hits[0].SourceID == nil || *hits[0].SourceID != src.ID {
 			t.Fatalf("tsvector: %+v, want pg-fts with the match highlighted in its snippet", hits)
@@ -192,40 +189,40 @@ func TestSearchSyntaxAndFilters(t *testing.T) {
 
 		// Filters: relevance, source, time.
 		minRel := 0.5
-		for _, h := range search(t, s, ws.ID, "release", store.SearchFilter{MinRelevance: &minRel, Limit: 50}) {
+		for _, h := range search(t, s, ws.ID, "release", model.SearchFilter{MinRelevance: &minRel, Limit: 50}) {
 			if h.Relevance < minRel {
 				t.Errorf("min relevance 0.5: got %v", h.Relevance)
 			}
 		}
-		if hits := search(t, s, ws.ID, "release", store.SearchFilter{SourceID: src.ID + 1000}); len(hits) != 0 {
+		if hits := search(t, s, ws.ID, "release", model.SearchFilter{SourceID: src.ID + 1000}); len(hits) != 0 {
 			t.Errorf("another source: %d hits", len(hits))
 		}
 		future := time.Now().Add(time.Hour)
-		if hits := search(t, s, ws.ID, "release", store.SearchFilter{Since: &future}); len(hits) != 0 {
+		if hits := search(t, s, ws.ID, "release", model.SearchFilter{Since: &future}); len(hits) != 0 {
 			t.Errorf("since the future: %d hits", len(hits))
 		}
 
 		// The workspace the SQLite index keeps as a token is not text.
-		if hits := search(t, s, ws.ID, fmt.Sprintf("w%d", ws.ID), store.SearchFilter{}); len(hits) != 0 {
+		if hits := search(t, s, ws.ID, fmt.Sprintf("w%d", ws.ID), model.SearchFilter{}); len(hits) != 0 {
 			t.Errorf("the workspace's token as a query: %d hits, want none", len(hits))
 		}
 
 		// Another workspace sees none of it.
 		other, _ := s.CreateWorkspace(context.Background(), "other-"+t.Name(), model.RelevanceProfile{})
-		if hits := search(t, s, other.ID, "release", store.SearchFilter{}); len(hits) != 0 {
+		if hits := search(t, s, other.ID, "release", model.SearchFilter{}); len(hits) != 0 {
 			t.Errorf("another workspace: %d hits", len(hits))
 		}
 
 		// The listings' q= goes through the same index.
-		arts, err := s.ListArticles(context.Background(), ws.ID, store.ListFilter{Query: `"release candidate" -kubernetes`})
+		arts, err := s.ListArticles(context.Background(), ws.ID, model.ListFilter{Query: `"release candidate" -kubernetes`})
 		if err != nil || len(arts) != 1 || arts[0].ID != keys["go-release-candidate"] {
 			t.Errorf("listing q=: %d articles, %v", len(arts), err)
 		}
-		items, err := s.ListContentItems(context.Background(), ws.ID, store.ListFilter{Query: "tsvector OR BM25"})
+		items, err := s.ListContentItems(context.Background(), ws.ID, model.ListFilter{Query: "tsvector OR BM25"})
 		if err != nil || len(items) != 1 { // pg-fts is promoted, sqlite-fts5 is not
 			t.Errorf("content items q=: %d, %v", len(items), err)
 		}
-		_, err = s.ListArticles(context.Background(), ws.ID, store.ListFilter{Query: "-only"})
+		_, err = s.ListArticles(context.Background(), ws.ID, model.ListFilter{Query: "-only"})
 		var qe *textquery.Error
 		if !errors.As(err, &qe) {
 			t.Errorf("listing with an exclusion only: %v, want a *textquery.Error", err)
@@ -240,18 +237,17 @@ func TestSearchSurvivesHostileQueries(t *testing.T) {
 		`{go rust}`, `^go`, `go:*`, `go & rust | !x`, `'go'`, `go\`, `\"`, `<->`, `go <-> rust`, `-"`, `--go`, `go--`,
 		`ünïcödé café`, `日本語`, `x:* & y`, `a1b2*`, `3d*`, `e-mail`, `c++`, `:*`, `OR OR OR go`, `go -"a b" -c*`,
 		`the`, `the*`, `a an the of`, `-- go`, `__init__*`, `ªº*`}
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://hostile.example/feed")
 		saveThroughPoll(t, s, ws, srcs[0], []model.NewArticle{article("https://hostile.example/1", "h1", true)})
 		for _, in := range queries {
-			q, err := textquery.Parse(in)
-			if err != nil {
+			if _, err := textquery.Parse(in); err != nil {
 				continue
 			}
-			if _, err := s.Search(context.Background(), ws.ID, store.SearchFilter{Query: q}); err != nil {
+			if _, err := s.Search(context.Background(), ws.ID, model.SearchFilter{Query: in}); err != nil {
 				t.Errorf("search %q: %v", in, err)
 			}
-			if _, err := s.ListContentItems(context.Background(), ws.ID, store.ListFilter{Query: in}); err != nil {
+			if _, err := s.ListContentItems(context.Background(), ws.ID, model.ListFilter{Query: in}); err != nil {
 				t.Errorf("listing q=%q: %v", in, err)
 			}
 		}
@@ -261,7 +257,7 @@ func TestSearchSurvivesHostileQueries(t *testing.T) {
 // TestSearchIndexFollowsEdits: the index follows an article's text when
 // it changes and forgets it when the article is deleted.
 func TestSearchIndexFollowsEdits(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		ws, srcs := seed(t, s, "https://edit.example/feed")
 		ids := saveThroughPoll(t, s, ws, srcs[0], []model.NewArticle{article("https://edit.example/1", "e1", true)})
@@ -269,16 +265,16 @@ func TestSearchIndexFollowsEdits(t *testing.T) {
 		if _, err := s.DB().ExecContext(ctx, s.DB().Rebind(`UPDATE feed_articles SET content_markdown = ? WHERE id = ?`), "quokka sighting", id); err != nil {
 			t.Fatal(err)
 		}
-		if hits := search(t, s, ws.ID, "quokka", store.SearchFilter{}); len(hits) != 1 {
+		if hits := search(t, s, ws.ID, "quokka", model.SearchFilter{}); len(hits) != 1 {
 			t.Errorf("after an edit: %d hits for the new word", len(hits))
 		}
-		if hits := search(t, s, ws.ID, "body", store.SearchFilter{}); len(hits) != 0 {
+		if hits := search(t, s, ws.ID, "body", model.SearchFilter{}); len(hits) != 0 {
 			t.Errorf("after an edit: %d hits for the old word", len(hits))
 		}
 		if _, err := s.DB().ExecContext(ctx, fmt.Sprintf(`DELETE FROM feed_articles WHERE id = %d`, id)); err != nil {
 			t.Fatal(err)
 		}
-		if hits := search(t, s, ws.ID, "quokka", store.SearchFilter{}); len(hits) != 0 {
+		if hits := search(t, s, ws.ID, "quokka", model.SearchFilter{}); len(hits) != 0 {
 			t.Errorf("after a delete: %d hits", len(hits))
 		}
 	})

@@ -10,7 +10,8 @@ import (
 var ErrNotReadOnly = errors.New("refused")
 
 // checkReadQuery is the first of the read-only layers of `feedpoller sql`:
-// exactly one statement, which starts with a reading keyword. It lexes
+// exactly one statement, which starts with a reading keyword and names
+// no function with side effects and no table of secrets (checkNames). It lexes
 // quotes and comments the way the dialect does, so a ";" inside a string
 // is no separator, and refuses what it cannot read (an unterminated quote).
 // It is not the only guard: the connection refuses writes by itself (see
@@ -46,7 +47,7 @@ func checkReadQuery(dialect, query string) error {
 	}
 	for _, k := range lx.readKeywords {
 		if strings.EqualFold(word, k) {
-			return nil
+			return checkNames(lx, query[:end])
 		}
 	}
 	return fmt.Errorf("%w: only reading statements run here (%s), and %q is not one",
@@ -187,3 +188,84 @@ func skipDollarQuoted(q string, i int) (int, error) {
 	}
 	return 0, errUnterminated
 }
+
+// checkNames is the second part of the statement check: no identifier of
+// the query (outside strings and comments, quoted ones included) names a
+// function the dialect's lexicon denies or a table of secrets. It is a
+// check of names, so it also refuses a column alias that happens to be
+// called like one; the error says which name it refused and why.
+func checkNames(lx lexicon, query string) error {
+	for i := 0; i < len(query); {
+		name, next, err := nextIdentifier(lx, query, i)
+		if err != nil {
+			return err
+		}
+		i = next
+		if name == "" {
+			continue
+		}
+		if lx.secretNames[name] {
+			return fmt.Errorf("%w: %q holds secrets (webhook signing secrets, WebSub callback tokens), which feedpoller sql does not read",
+				ErrNotReadOnly, name)
+		}
+		if lx.deniedFunction(name) {
+			return fmt.Errorf("%w: %s is a function with side effects or administrative reach (locks, sleeps, signals to "+
+				"other sessions, settings, sequences, large objects, server files, other databases, SQL run from text), "+
+				"which feedpoller sql never calls", ErrNotReadOnly, name)
+		}
+	}
+	return nil
+}
+
+// nextIdentifier reads the lexical unit at i and returns the identifier
+// it is, lower-cased unless quoted ("" for anything else), and the index
+// after it. PostgreSQL's U&"…" identifiers, whose escapes could spell any
+// name, are refused.
+func nextIdentifier(lx lexicon, q string, i int) (string, int, error) {
+	c := q[i]
+	switch {
+	case c == '"' || lx.backtickIdents && c == '`':
+		end, err := skipQuoted(q, i, c, false)
+		if err != nil {
+			return "", 0, err
+		}
+		doubled := string([]byte{c, c})
+		return strings.ReplaceAll(q[i+1:end-1], doubled, string(c)), end, nil
+	case lx.bracketIdents && c == '[':
+		end, err := skipToken(lx, q, i)
+		if err != nil {
+			return "", 0, err
+		}
+		return q[i+1 : end-1], end, nil
+	case isWordChar(rune(c)) && (i == 0 || !isWordChar(rune(q[i-1])) && q[i-1] != '$'):
+		j := i
+		for j < len(q) && (isWordChar(rune(q[j])) || q[j] >= 0x80) {
+			j++
+		}
+		word := strings.ToLower(q[i:j])
+		if lx.dollarQuotes && word == "u" && strings.HasPrefix(q[j:], `&"`) {
+			return "", 0, fmt.Errorf("%w: identifiers written with Unicode escapes (U&\"…\") are not accepted here", ErrNotReadOnly)
+		}
+		return word, j, nil
+	}
+	next, err := skipToken(lx, q, i)
+	return "", next, err
+}
+
+// deniedFunction reports whether name is a function the lexicon denies,
+// by its exact name or a denied prefix.
+func (lx lexicon) deniedFunction(name string) bool {
+	if lx.deniedNames[name] {
+		return true
+	}
+	for _, p := range lx.deniedPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretTableNames are the tables of secrets and, on PostgreSQL, their
+// schema, by the names a query would write.
+var secretTableNames = map[string]bool{"webhook_secrets": true, "websub_secrets": true, secretsSchema: true}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 	"modernc.org/sqlite" // embedded SQLite driver, no cgo
@@ -42,13 +43,18 @@ func (sqliteDialect) openPool(path string, maxOpen int) (*sqlx.DB, int, error) {
 			return nil, 0, fmt.Errorf("create database directory %s: %w", dir, err)
 		}
 	}
-	db, err := sqlx.Open("sqlite", "file:"+path+sqlitePragmas)
-	return db, maxOpen, err
+	db, err := openSQLite(path, "file:"+path+sqlitePragmas)
+	if err != nil {
+		return nil, 0, err
+	}
+	return sqlx.NewDb(db, "sqlite"), maxOpen, nil
 }
 
 // openReadOnly opens the file with mode=ro and query_only; it never
 // creates one.
-func (sqliteDialect) openReadOnly(path string) (*sqlx.DB, error) {
+// The timeout is the caller's context deadline: SQLite interrupts the
+// statement when it passes.
+func (sqliteDialect) openReadOnly(path string, _ time.Duration) (*sqlx.DB, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("no SQLite database at %s (run `feedpoller migrate` to create one): %w", path, err)
 	}
@@ -86,8 +92,8 @@ var readPragmas = map[string]bool{
 // installReadAuthorizer makes the SQLite connection refuse, while a
 // statement is compiled, everything but reading: writes, schema changes,
 // ATTACH and DETACH (VACUUM INTO compiles as an ATTACH), transaction
-// control, PRAGMAs other than the schema-reading ones, and
-// load_extension() (which the driver refuses too, with a plain
+// control, PRAGMAs other than the schema-reading ones, reading the
+// tables of secrets, and load_extension() (which the driver refuses too, with a plain
 // SQLITE_ERROR). denied records that it refused something.
 func installReadAuthorizer(driverConn any, denied *atomic.Bool) error {
 	reg, ok := driverConn.(sqlite.AuthorizerRegisterer)
@@ -101,7 +107,12 @@ func installReadAuthorizer(driverConn any, denied *atomic.Bool) error {
 			if !strings.EqualFold(arg2, "load_extension") {
 				return sqlite.AuthorizerOK
 			}
-		case sqlite.AuthSelect, sqlite.AuthRead, sqlite.AuthRecursive:
+		case sqlite.AuthRead:
+			// arg1 is the table's name: the secrets are not read here.
+			if !secretTableNames[strings.ToLower(arg1)] {
+				return sqlite.AuthorizerOK
+			}
+		case sqlite.AuthSelect, sqlite.AuthRecursive:
 			return sqlite.AuthorizerOK
 		case sqlite.AuthPragma:
 			if readPragmas[strings.ToLower(arg1)] {
@@ -156,15 +167,25 @@ func (d sqliteDialect) claimDeliveries() string {
 			ORDER BY ` + d.asTime("p.next_attempt_at") + `, p.id LIMIT ?4)
 		RETURNING id, webhook_id, workspace_id, event,
 			(SELECT url FROM webhooks WHERE webhooks.id = webhook_id) AS url,
-			(SELECT secret FROM webhooks WHERE webhooks.id = webhook_id) AS secret,
+			(SELECT secret FROM webhook_secrets WHERE webhook_secrets.webhook_id = webhook_deliveries.webhook_id) AS secret,
 			payload, attempts, next_attempt_at, created_at`
 }
+
+func (sqliteDialect) secretTable(name string) string { return name }
+
+func (sqliteDialect) forUpdate() string { return "" }
+
+// lockWorkspace needs no lock: transactions begin IMMEDIATE (see
+// sqlitePragmas), so a transaction that writes holds the one write lock
+// from its start.
+func (sqliteDialect) lockWorkspace() string { return `SELECT 1 FROM workspaces WHERE id = ?` }
 
 // lexicon: `x` and [x] identifiers, comments that do not nest. PRAGMA is
 // further limited to the schema-reading ones by the authorizer.
 func (sqliteDialect) lexicon() lexicon {
 	return lexicon{readKeywords: []string{"SELECT", "WITH", "VALUES", "EXPLAIN", "PRAGMA"},
-		backtickIdents: true, bracketIdents: true}
+		backtickIdents: true, bracketIdents: true,
+		deniedNames: map[string]bool{"load_extension": true}, secretNames: secretTableNames}
 }
 
 func (sqliteDialect) explainPrefix() string { return `EXPLAIN QUERY PLAN ` }

@@ -25,6 +25,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -50,6 +51,10 @@ type Store struct {
 	writes writeHealth
 	// payload builds the webhook deliveries a save queues.
 	payload model.DeliveryPayload
+	search  searchGuard
+	// searchExamined counts the bytes of text search snippets were
+	// built from, for the tests that bound a search's work.
+	searchExamined atomic.Int64
 }
 
 // Options tunes the connection pool and gives the store what it writes
@@ -67,6 +72,9 @@ type Options struct {
 	// promotions (webhooks.Payload). nil: a save that has a delivery to
 	// queue fails and keeps nothing, rather than lose the delivery.
 	DeliveryPayload model.DeliveryPayload
+	// SearchTimeout is the deadline of one full-text search (Search, and
+	// the listings' q=); 0 means DefaultSearchTimeout.
+	SearchTimeout time.Duration
 }
 
 // Open connects to databaseURL with the default pool: see OpenWith.
@@ -96,7 +104,7 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 	if err := connect(ctx, db, name, databaseURL, ""); err != nil {
 		return nil, err
 	}
-	return &Store{db: db, d: d, payload: opts.DeliveryPayload}, nil
+	return &Store{db: db, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen)}, nil
 }
 
 // connect checks that db answers, closing it when it does not; how (for
@@ -129,9 +137,28 @@ func (s *Store) Migrate(ctx context.Context) ([]int, error) {
 	return migrations.Apply(ctx, s.db, s.d.name())
 }
 
-// Ready reports whether the database answers and its schema is current.
+// poolWait is how long readiness waits for a connection of the pool
+// before it reports the pool exhausted.
+const poolWait = time.Second
+
+// Ready reports whether the database answers, the pool has a connection
+// to give within poolWait (a pool whose every connection stays busy
+// answers no request, however healthy the database), and the schema is
+// current.
 func (s *Store) Ready(ctx context.Context) error {
-	if err := s.db.PingContext(ctx); err != nil {
+	wait, cancel := context.WithTimeout(ctx, poolWait)
+	conn, err := s.db.Conn(wait)
+	cancel()
+	if err != nil {
+		if st := s.db.Stats(); ctx.Err() == nil && st.MaxOpenConnections > 0 && st.InUse >= st.MaxOpenConnections {
+			return fmt.Errorf("connection pool exhausted: all %d connections stayed busy for %s (%d waits for a connection since start)",
+				st.MaxOpenConnections, poolWait, st.WaitCount)
+		}
+		return fmt.Errorf("database unreachable: %w", err)
+	}
+	err = conn.PingContext(ctx)
+	_ = conn.Close() // back to the pool; a failed ping is the error to report
+	if err != nil {
 		return fmt.Errorf("database unreachable: %w", err)
 	}
 	cur, err := migrations.Current(ctx, s.db)
@@ -151,8 +178,10 @@ func (s *Store) Ready(ctx context.Context) error {
 // q rebinds a query written with ? placeholders to the dialect.
 func (s *Store) q(query string) string { return s.db.Rebind(query) }
 
-// now is the one clock of the store, in UTC.
-func now() time.Time { return time.Now().UTC() }
+// now is the one clock of the store, in UTC, to the millisecond: what
+// SQLite stores of a time (see msConnector), so a value the store hands
+// back equals the one it wrote.
+func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
 
 // asTime wraps a timestamp column or parameter for comparing and ordering
 // in the dialect's way (see sqliteDialect.asTime).

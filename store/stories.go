@@ -30,7 +30,8 @@ type candidateRow struct {
 // lookup runs in the save's transaction (storyView). Articles without a
 // story or a signature are left out: they stay stories of their own.
 func (s *Store) StoryCandidates(ctx context.Context, q model.StoryQuery) (*model.StoryLookup, error) {
-	return s.storyCandidates(ctx, s.db, q)
+	l, err := s.storyCandidates(ctx, s.db, q)
+	return l, refused(err)
 }
 
 func (s *Store) storyCandidates(ctx context.Context, qr sqlx.QueryerContext, q model.StoryQuery) (*model.StoryLookup, error) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -102,7 +103,7 @@ func count(t *testing.T, s *store.Store, query string, args ...any) int {
 // it is stored later), content items carry the story, and each signed
 // article has its band keys.
 func TestStoriesAcrossPolls(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://wire.example/feed", "https://daily.example/feed")
 		t0 := time.Date(2025, 3, 4, 6, 12, 0, 0, time.UTC)
 		first := []model.NewArticle{storyArticle("https://wire.example/quake", "Magnitude 6.8 earthquake strikes off central Chile", wire, t0.Add(time.Hour), true)}
@@ -160,7 +161,7 @@ func TestStoriesAcrossPolls(t *testing.T) {
 // the article they were decided to join loses its URL to another poll
 // (the next copy founds the story then).
 func TestStoriesWithinOnePoll(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
 		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
 		// Another poll already stored the URL of the first copy.
@@ -197,7 +198,7 @@ func TestStoriesWithinOnePoll(t *testing.T) {
 func TestNearDuplicatesSavedConcurrentlyMakeOneStory(t *testing.T) {
 	for _, concurrent := range []bool{false, true} {
 		t.Run(fmt.Sprintf("concurrent=%v", concurrent), func(t *testing.T) {
-			forEachDialect(t, func(t *testing.T, s *store.Store) {
+			testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 				ws, srcs := seed(t, s, "https://wire.example/feed", "https://daily.example/feed")
 				t0 := time.Date(2025, 3, 4, 6, 12, 0, 0, time.UTC)
 				a := []model.NewArticle{storyArticle("https://wire.example/quake", "Magnitude 6.8 earthquake strikes off central Chile", wire, t0, true)}
@@ -249,7 +250,7 @@ func TestNearDuplicatesSavedConcurrentlyMakeOneStory(t *testing.T) {
 // only its stories.PerKeyLimit most recently reported ones, and nothing
 // reported before since.
 func TestStoryCandidatesPerKeyLimit(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://a.example/feed")
 		t0 := time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC)
 		var arts []model.NewArticle
@@ -285,7 +286,7 @@ func TestStoryCandidatesPerKeyLimit(t *testing.T) {
 // TestPruneStoryBands: pruning deletes the band keys of articles reported
 // before the cut, keeps the others, and leaves articles and stories alone.
 func TestPruneStoryBands(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://a.example/feed")
 		t0 := time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC)
 		savePoll(t, s, ws, srcs[0], nil,
@@ -334,7 +335,7 @@ func (h *handPlacer) PlaceStories(ctx context.Context, view model.StoryView, req
 // it is marked merged and emptied, the surviving story is recounted). A
 // placer that fails leaves nothing of the poll.
 func TestSaveWritesWhatThePlacerHands(t *testing.T) {
-	forEachDialect(t, func(t *testing.T, s *store.Store) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
 		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
 		savePoll(t, s, ws, srcs[0], nil,

@@ -8,8 +8,13 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/feedpoller/feedpoller/model"
 )
+
+// writableAdmin is the condition "a live admin token that may write".
+const writableAdmin = `workspace_id IS NULL AND revoked_at IS NULL AND read_only = FALSE`
 
 const tokenColumns = `id, workspace_id, name, generated, read_only, created_at, revoked_at`
 
@@ -86,12 +91,35 @@ func (s *Store) AllTokens(ctx context.Context) ([]model.APIToken, error) {
 
 // RevokeToken revokes a live token of a workspace (workspaceID 0: an admin
 // token). A token that does not exist there, or is revoked already, is
-// ErrNotFound.
+// model.ErrNotFound.
 func (s *Store) RevokeToken(ctx context.Context, workspaceID, id int64) error {
 	res, err := s.db.ExecContext(ctx, s.q(`UPDATE api_tokens SET revoked_at = ?
 		WHERE id = ? AND ((? = 0 AND workspace_id IS NULL) OR workspace_id = ?) AND revoked_at IS NULL`),
 		now(), id, workspaceID, workspaceID)
 	return byID(res, err, "revoke token", "token", id)
+}
+
+// RevokeAdminToken revokes a live admin token. With keepWritable it
+// refuses, with model.ErrLastAdmin, to revoke the last live admin token that
+// may write: read-only admin tokens do not count, since they could not
+// create another one. The live writable tokens are locked while they are
+// counted (FOR UPDATE on PostgreSQL, the write lock on SQLite), so two
+// concurrent revocations of the last two cannot both pass.
+func (s *Store) RevokeAdminToken(ctx context.Context, id int64, keepWritable bool) error {
+	return s.inTx(ctx, fmt.Sprintf("revoke token %d", id), func(tx *sqlx.Tx) error {
+		if keepWritable {
+			var ids []int64
+			if err := tx.SelectContext(ctx, &ids, `SELECT id FROM api_tokens WHERE `+writableAdmin+` ORDER BY id`+s.d.forUpdate()); err != nil {
+				return err
+			}
+			if len(ids) == 1 && ids[0] == id {
+				return model.ErrLastAdmin
+			}
+		}
+		res, err := tx.ExecContext(ctx, s.q(`UPDATE api_tokens SET revoked_at = ?
+			WHERE id = ? AND workspace_id IS NULL AND revoked_at IS NULL`), now(), id)
+		return byID(res, err, "revoke token", "token", id)
+	})
 }
 
 // RevokeAnyToken revokes a live token whatever it belongs to: the
@@ -113,16 +141,17 @@ func (s *Store) RevokeGeneratedAdminTokens(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
-// CountAdminTokens counts the live admin tokens.
+// CountAdminTokens counts the live admin tokens that may write.
 func (s *Store) CountAdminTokens(ctx context.Context) (int, error) {
 	var n int
-	if err := s.db.GetContext(ctx, &n, `SELECT COUNT(*) FROM api_tokens WHERE workspace_id IS NULL AND revoked_at IS NULL`); err != nil {
+	if err := s.db.GetContext(ctx, &n, `SELECT COUNT(*) FROM api_tokens WHERE `+writableAdmin); err != nil {
 		return 0, fmt.Errorf("count admin tokens: %w", err)
 	}
 	return n, nil
 }
 
-// HasAdminToken reports whether a live admin token is stored.
+// HasAdminToken reports whether a live admin token that may write is
+// stored: read-only admin tokens alone leave nobody to administer.
 func (s *Store) HasAdminToken(ctx context.Context) (bool, error) {
 	n, err := s.CountAdminTokens(ctx)
 	return n > 0, err

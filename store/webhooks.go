@@ -7,10 +7,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/feedpoller/feedpoller/model"
 )
 
-const webhookColumns = `id, workspace_id, url, secret, events, is_active, disabled_reason, created_at, updated_at`
+// webhookColumns are a webhook's columns. Its secret is not one of them:
+// it lives in a table of its own (see secretTable), read only by the
+// outbox's claim.
+const webhookColumns = `id, workspace_id, url, events, is_active, disabled_reason, created_at, updated_at`
 
 const deliveryLogColumns = `id, webhook_id, event, content_item_id, status, attempts, next_attempt_at, last_attempt_at,
 	last_status_code, last_error, failure_reason, delivered_at, failed_at, created_at`
@@ -31,15 +36,41 @@ func splitEvents(list string) []string {
 	return out
 }
 
-// CreateWebhook stores a new, enabled webhook of the workspace.
-func (s *Store) CreateWebhook(ctx context.Context, workspaceID int64, url, secret string, events []string) (*model.Webhook, error) {
+// CreateWebhook stores a new, enabled webhook of the workspace and its
+// secret. With limit > 0, a workspace that has limit webhooks already
+// gets model.ErrLimit: the count and the insert are one transaction that holds
+// the workspace's row (PostgreSQL) or the write lock (SQLite), so
+// concurrent creates cannot all pass the count.
+func (s *Store) CreateWebhook(ctx context.Context, workspaceID int64, url, secret string, events []string, limit int) (*model.Webhook, error) {
 	t := now()
 	w := &model.Webhook{WorkspaceID: workspaceID, URL: url, Secret: secret, EventList: strings.Join(events, ","), IsActive: true,
 		CreatedAt: t, UpdatedAt: t}
-	err := s.db.GetContext(ctx, &w.ID, s.q(`INSERT INTO webhooks (workspace_id, url, secret, events, is_active, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), workspaceID, url, secret, w.EventList, true, t, t)
+	err := s.inTx(ctx, fmt.Sprintf("create webhook of workspace %d", workspaceID), func(tx *sqlx.Tx) error {
+		if limit > 0 {
+			var n int
+			if err := tx.GetContext(ctx, &n, s.q(s.d.lockWorkspace()), workspaceID); err != nil {
+				return fmt.Errorf("lock workspace: %w", err)
+			}
+			if err := tx.GetContext(ctx, &n, s.q(`SELECT COUNT(*) FROM webhooks WHERE workspace_id = ?`), workspaceID); err != nil {
+				return err
+			}
+			if n >= limit {
+				return fmt.Errorf("the workspace has %d webhooks, the most it may have: %w", n, model.ErrLimit)
+			}
+		}
+		if err := tx.GetContext(ctx, &w.ID, s.q(`INSERT INTO webhooks (workspace_id, url, events, is_active, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`), workspaceID, url, w.EventList, true, t, t); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO `+s.d.secretTable("webhook_secrets")+` (webhook_id, secret) VALUES (?, ?)`),
+			w.ID, secret)
+		return err
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("workspace %d: %w", workspaceID, model.ErrNotFound)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("create webhook of workspace %d: %w", workspaceID, err)
+		return nil, err
 	}
 	splitWebhook(w)
 	return w, nil
@@ -93,19 +124,9 @@ func (s *Store) DeleteWebhook(ctx context.Context, workspaceID, id int64) error 
 	return byID(res, err, "delete webhook", "webhook", id)
 }
 
-// DeliveryFilter selects a page of a webhook's delivery log.
-type DeliveryFilter struct {
-	// Status is pending, delivered or failed; empty: all.
-	Status string
-	// Before is the id of the last delivery of the previous page: the
-	// page holds older ones. Delivery ids sort by creation time.
-	Before string
-	Limit  int
-}
-
 // ListDeliveries returns a page of the webhook's delivery log, newest
-// first. The webhook must belong to the workspace (ErrNotFound otherwise).
-func (s *Store) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f DeliveryFilter) ([]model.WebhookDelivery, error) {
+// first. The webhook must belong to the workspace (model.ErrNotFound otherwise).
+func (s *Store) ListDeliveries(ctx context.Context, workspaceID, webhookID int64, f model.DeliveryFilter) ([]model.WebhookDelivery, error) {
 	if _, err := s.GetWebhook(ctx, workspaceID, webhookID); err != nil {
 		return nil, err
 	}

@@ -13,9 +13,17 @@ import (
 	"github.com/feedpoller/feedpoller/store/dberr"
 )
 
-const subColumns = `id, feed_source_id, hub_url, topic_url, callback_token, secret, state, pending_mode, lease_seconds,
-	lease_expires_at, next_request_at, requests, failures, verifications, deliveries, rejected, last_error,
-	last_delivery_at, created_at, updated_at`
+// subColumns are a subscription's columns, read from subFrom: its
+// callback token and secret come from the table of secrets (see
+// secretTable).
+const subColumns = `w.id, w.feed_source_id, w.hub_url, w.topic_url, k.callback_token, k.secret, w.state, w.pending_mode,
+	w.lease_seconds, w.lease_expires_at, w.next_request_at, w.requests, w.failures, w.verifications, w.deliveries, w.rejected,
+	w.last_error, w.last_delivery_at, w.created_at, w.updated_at`
+
+// subFrom joins a subscription (w) to its secrets (k).
+func (s *Store) subFrom() string {
+	return `websub_subscriptions w JOIN ` + s.d.secretTable("websub_secrets") + ` k ON k.subscription_id = w.id`
+}
 
 // WebSubCandidates are active feed sources that advertise a hub and have
 // no subscription yet.
@@ -39,29 +47,31 @@ func (s *Store) CreateSubscription(ctx context.Context, sub *model.Subscription)
 	if sub.State == "" {
 		sub.State = model.SubPending
 	}
-	err := s.db.GetContext(ctx, &sub.ID, s.q(`INSERT INTO websub_subscriptions
-		(feed_source_id, hub_url, topic_url, callback_token, secret, state, next_request_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		sub.SourceID, sub.HubURL, sub.TopicURL, sub.CallbackToken, sub.Secret, sub.State, sub.NextRequestAt.UTC(), t, t)
+	err := s.inTx(ctx, fmt.Sprintf("create subscription of source %d", sub.SourceID), func(tx *sqlx.Tx) error {
+		if err := tx.GetContext(ctx, &sub.ID, s.q(`INSERT INTO websub_subscriptions
+			(feed_source_id, hub_url, topic_url, state, next_request_at, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			sub.SourceID, sub.HubURL, sub.TopicURL, sub.State, sub.NextRequestAt.UTC(), t, t); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO `+s.d.secretTable("websub_secrets")+` (subscription_id, callback_token, secret)
+			VALUES (?, ?, ?)`), sub.ID, sub.CallbackToken, sub.Secret)
+		return err
+	})
 	if dberr.IsUniqueViolation(err) {
 		return fmt.Errorf("subscription of source %d: %w", sub.SourceID, model.ErrConflict)
 	}
-	if err != nil {
-		return fmt.Errorf("create subscription of source %d: %w", sub.SourceID, err)
-	}
-	return nil
+	return err
 }
 
 // DueSubscriptions are the subscriptions whose next request is due at t,
 // with their sources.
 func (s *Store) DueSubscriptions(ctx context.Context, t time.Time, limit int) ([]model.SubscriptionTask, error) {
 	var out []model.SubscriptionTask
-	err := s.db.SelectContext(ctx, &out, s.q(`SELECT w.id, w.feed_source_id, w.hub_url, w.topic_url, w.callback_token,
-		w.secret, w.state, w.pending_mode, w.lease_seconds, w.lease_expires_at, w.next_request_at, w.requests, w.failures,
-		w.verifications, w.deliveries, w.rejected, w.last_error, w.last_delivery_at, w.created_at, w.updated_at,
+	err := s.db.SelectContext(ctx, &out, s.q(`SELECT `+subColumns+`,
 		COALESCE(f.is_active, ?) AS source_active, COALESCE(f.url, '') AS source_url,
 		COALESCE(f.hub_url, '') AS source_hub, COALESCE(f.self_url, '') AS source_self
-		FROM websub_subscriptions w LEFT JOIN feed_sources f ON f.id = w.feed_source_id
+		FROM `+s.subFrom()+` LEFT JOIN feed_sources f ON f.id = w.feed_source_id
 		WHERE `+s.asTime("w.next_request_at")+` <= `+s.asTime("?")+` ORDER BY w.next_request_at LIMIT ?`),
 		false, t.UTC(), limit)
 	if err != nil {
@@ -75,18 +85,27 @@ func (s *Store) DueSubscriptions(ctx context.Context, t time.Time, limit int) ([
 // another replica claimed the same due request first (sub's
 // next_request_at moved).
 func (s *Store) ClaimSubscriptionRequest(ctx context.Context, sub model.Subscription, r model.SubscriptionRequest) (bool, error) {
-	res, err := s.db.ExecContext(ctx, s.q(`UPDATE websub_subscriptions SET pending_mode = ?, hub_url = ?, topic_url = ?,
-		callback_token = ?, secret = ?, next_request_at = ?, requests = requests + 1, updated_at = ?
-		WHERE id = ? AND `+s.asTime("next_request_at")+` = `+s.asTime("?")),
-		r.Mode, r.HubURL, r.TopicURL, r.CallbackToken, r.Secret, r.NextRequestAt.UTC(), now(), sub.ID, sub.NextRequestAt.UTC())
+	claimed := false
+	err := s.inTx(ctx, fmt.Sprintf("claim request of subscription %d", sub.ID), func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, s.q(`UPDATE websub_subscriptions SET pending_mode = ?, hub_url = ?, topic_url = ?,
+			next_request_at = ?, requests = requests + 1, updated_at = ?
+			WHERE id = ? AND `+s.asTime("next_request_at")+` = `+s.asTime("?")),
+			r.Mode, r.HubURL, r.TopicURL, r.NextRequestAt.UTC(), now(), sub.ID, sub.NextRequestAt.UTC())
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return err
+		}
+		claimed = true
+		_, err = tx.ExecContext(ctx, s.q(`UPDATE `+s.d.secretTable("websub_secrets")+` SET callback_token = ?, secret = ?
+			WHERE subscription_id = ?`), r.CallbackToken, r.Secret, sub.ID)
+		return err
+	})
 	if err != nil {
-		return false, fmt.Errorf("claim request of subscription %d: %w", sub.ID, err)
+		return false, err
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("claim request of subscription %d: %w", sub.ID, err)
-	}
-	return n == 1, nil
+	return claimed, nil
 }
 
 // SubscriptionRequestFailed records a request the hub refused or that
@@ -103,7 +122,7 @@ func (s *Store) SubscriptionRequestFailed(ctx context.Context, id int64, msg str
 // SubscriptionByToken finds the subscription a callback URL names.
 func (s *Store) SubscriptionByToken(ctx context.Context, token string) (*model.Subscription, error) {
 	var sub model.Subscription
-	err := s.db.GetContext(ctx, &sub, s.q(`SELECT `+subColumns+` FROM websub_subscriptions WHERE callback_token = ?`), token)
+	err := s.db.GetContext(ctx, &sub, s.q(`SELECT `+subColumns+` FROM `+s.subFrom()+` WHERE k.callback_token = ?`), token)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("subscription: %w", model.ErrNotFound)
 	}
@@ -116,7 +135,7 @@ func (s *Store) SubscriptionByToken(ctx context.Context, token string) (*model.S
 // SubscriptionOfSource is a source's subscription.
 func (s *Store) SubscriptionOfSource(ctx context.Context, sourceID int64) (*model.Subscription, error) {
 	var sub model.Subscription
-	err := s.db.GetContext(ctx, &sub, s.q(`SELECT `+subColumns+` FROM websub_subscriptions WHERE feed_source_id = ?`), sourceID)
+	err := s.db.GetContext(ctx, &sub, s.q(`SELECT `+subColumns+` FROM `+s.subFrom()+` WHERE w.feed_source_id = ?`), sourceID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("subscription of source %d: %w", sourceID, model.ErrNotFound)
 	}

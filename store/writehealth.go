@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
+	"github.com/feedpoller/feedpoller/store/dberr"
 )
 
 // writeHealth remembers which kinds of write are failing now. A database
@@ -39,7 +40,7 @@ func (s *Store) noteWrite(ctx context.Context, op string, err error) {
 	switch {
 	case err == nil:
 		delete(h.failing, op)
-	case ctx.Err() != nil || IsDataError(err) || errors.Is(err, model.ErrLeaseLost):
+	case ctx.Err() != nil || dberr.IsData(err) || errors.Is(err, model.ErrLeaseLost):
 	default:
 		if h.failing == nil {
 			h.failing = map[string]*writeFailure{}

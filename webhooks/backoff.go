@@ -3,6 +3,8 @@ package webhooks
 import (
 	"math/rand/v2"
 	"time"
+
+	"github.com/feedpoller/feedpoller/sources"
 )
 
 // Defaults for the zero values of Backoff.
@@ -52,10 +54,6 @@ func (b Backoff) withDefaults() Backoff {
 // at Max, of which the upper half is random, so receivers that failed
 // together are not retried together, and the wait still grows.
 func (b Backoff) Delay(n int) time.Duration {
-	d := b.Base
-	for i := 1; i < n && d < b.Max; i++ {
-		d *= 2
-	}
-	d = min(d, b.Max)
+	d := sources.Backoff(b.Base, b.Max, n-1)
 	return d/2 + time.Duration(b.Jitter()*float64(d/2))
 }

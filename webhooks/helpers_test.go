@@ -9,28 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/fakeclock"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/webhooks"
 	"github.com/feedpoller/feedpoller/webhooks/webhookstest"
 )
-
-// clock is a fake clock the tests move by hand.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
@@ -49,7 +32,7 @@ func loopbackPolicy(t *testing.T) *fetch.Policy {
 
 // rig is a worker over an in-memory outbox with a fake clock.
 type rig struct {
-	clock   *clock
+	clock   *fakeclock.Clock
 	outbox  *webhookstest.MemoryOutbox
 	sender  *webhooks.Sender
 	worker  *webhooks.Worker
@@ -58,7 +41,7 @@ type rig struct {
 
 func newRig(t *testing.T, policy *fetch.Policy, b webhooks.Backoff) *rig {
 	t.Helper()
-	r := &rig{clock: &clock{now: t0}, outbox: webhookstest.NewMemoryOutbox(), metrics: webhooks.NewMetrics(nil)}
+	r := &rig{clock: fakeclock.New(t0), outbox: webhookstest.NewMemoryOutbox(), metrics: webhooks.NewMetrics(nil)}
 	var err error
 	if r.sender, err = webhooks.NewSender(webhooks.SenderOptions{Policy: policy, Now: r.clock.Now}); err != nil {
 		t.Fatal(err)

@@ -101,10 +101,11 @@ func DeliveryPayload(event string, p model.Promoted) (string, []byte, error) {
 
 var _ model.DeliveryPayload = DeliveryPayload
 
-// NewSecret returns a random signing secret (32 bytes, base64url), for a
-// webhook created without one.
+// NewSecret returns a random signing secret for a webhook created without
+// one, in the Standard Webhooks form: "whsec_" and 32 random bytes in
+// standard base64, which receivers' libraries take as it is.
 func NewSecret() string {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b) // never fails (crypto/rand panics rather than return an error)
-	return "whsec_" + base64.RawURLEncoding.EncodeToString(b)
+	return secretPrefix + base64.StdEncoding.EncodeToString(b)
 }

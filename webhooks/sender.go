@@ -125,8 +125,14 @@ func (s *Sender) send(ctx context.Context, d model.PendingDelivery) model.Delive
 	req.Header.Set("User-Agent", s.ua)
 	req.Header.Set(HeaderDelivery, d.ID)
 	req.Header.Set(HeaderEvent, d.Event)
-	req.Header.Set(HeaderTimestamp, strconv.FormatInt(s.now().Unix(), 10))
+	ts := s.now().Unix()
+	req.Header.Set(HeaderTimestamp, strconv.FormatInt(ts, 10))
 	req.Header.Set(HeaderSignature, Sign(d.Secret, d.Payload))
+	// The Standard Webhooks headers, set as written (lower case, as the
+	// specification names them) rather than canonicalised.
+	req.Header[HeaderWebhookID] = []string{d.ID}
+	req.Header[HeaderWebhookTimestamp] = []string{strconv.FormatInt(ts, 10)}
+	req.Header[HeaderWebhookSignature] = []string{SignStandard(d.Secret, d.ID, ts, d.Payload)}
 	resp, err := s.client.Do(req)
 	if err != nil {
 		if fetch.IsRefused(err) {

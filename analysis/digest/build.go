@@ -1,13 +1,9 @@
 package digest
 
 import (
-	"cmp"
 	"slices"
-	"strings"
 	"time"
 
-	"github.com/feedpoller/feedpoller/analysis/rank"
-	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/model"
 )
 
@@ -26,19 +22,28 @@ type Digest struct {
 	Gaps    []Gap
 	// Citations are the numbered sources the stories cite, in order.
 	Citations []Citation
+	// Counts say what the sources reported and stored in the window, so
+	// that a window without stories can say why.
+	Counts WindowCounts
 }
 
 // StoryReport is one story of a digest.
 type StoryReport struct {
-	ID      int64
+	ID int64
+	// Title and Summary are those of its representative article,
+	// Sources[Quoted].
 	Title   string
 	Summary string
-	// Rank is the best rank among its articles; Confidence its
-	// confidence (rank.Confidence) over its independent sources.
+	Quoted  int
+	// Importance orders the digest (see Build); Rank is the best rank
+	// among its articles; Confidence its confidence (rank.Confidence)
+	// over its independent sources.
+	Importance  float64
 	Rank        float64
 	Confidence  float64
 	SourceCount int
-	FirstAt     time.Time
+	// FirstAt and LastAt are its first and last reports in the window.
+	FirstAt, LastAt time.Time
 	// Sources are its articles in the order they were reported.
 	Sources []SourceReport
 }
@@ -57,6 +62,8 @@ type SourceReport struct {
 	ReportedAt  time.Time
 	Lag         time.Duration
 	First       bool
+	// Quoted marks the article whose title and summary tell the story.
+	Quoted bool
 }
 
 // Citation is one entry of the numbered sources list.
@@ -69,23 +76,6 @@ type Citation struct {
 	Tier      model.Tier
 }
 
-// Gap is a source that failed or went silent in the window.
-type Gap struct {
-	SourceID      int64
-	URL           string
-	Title         string
-	Kind          string // GapFailed or GapSilent
-	Detail        string
-	LastPolledAt  *time.Time
-	LastArticleAt *time.Time
-}
-
-// Gap kinds.
-const (
-	GapFailed = "failed"
-	GapSilent = "silent"
-)
-
 // Options tune Build.
 type Options struct {
 	// MaxStories caps the stories of the digest, most important first (0:
@@ -93,10 +83,19 @@ type Options struct {
 	MaxStories int
 }
 
-// Build ranks the stories of in, computes their confidence, provenance
-// and citations, and finds the gaps. Articles without a URL are dropped,
-// and so is a story left without articles: nothing is rendered that
-// cannot be cited.
+// Build orders the stories of in by importance, computes their
+// confidence, provenance and citations, and finds the gaps. Articles
+// without a URL are dropped, and so is a story left without articles:
+// nothing is rendered that cannot be cited.
+//
+// A story's importance is coverage × relevance × freshness × recency:
+// the summed reliability scores of its independent sources (each
+// registrable domain once, with its best tier), the best relevance among
+// its articles, the freshness of its last report (its slowest decay
+// class, seen from the end of the window), and 1 − RecencyWeight × how
+// far back in the window that report is. It depends on the story as a
+// whole, not on which of its articles ranks best. Ties go to more
+// independent sources, then the story reported last.
 func Build(in Input, opts Options) *Digest {
 	d := &Digest{
 		Workspace:       in.Workspace,
@@ -111,22 +110,11 @@ func Build(in Input, opts Options) *Digest {
 		now = in.GeneratedAt
 	}
 	for _, s := range in.Stories {
-		if r, ok := buildStory(s, in.Workspace.DecayClass, now); ok {
+		if r, ok := buildStory(s, in.Workspace.DecayClass, in.Window, now); ok {
 			d.Stories = append(d.Stories, r)
 		}
 	}
-	slices.SortFunc(d.Stories, func(a, b StoryReport) int {
-		if c := cmp.Compare(b.Rank*b.Confidence, a.Rank*a.Confidence); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.SourceCount, a.SourceCount); c != 0 {
-			return c
-		}
-		if c := b.FirstAt.Compare(a.FirstAt); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(d.Stories, storyOrder)
 	if opts.MaxStories > 0 && len(d.Stories) > opts.MaxStories {
 		d.Stories = d.Stories[:opts.MaxStories]
 	}
@@ -139,8 +127,8 @@ func Build(in Input, opts Options) *Digest {
 			d.Citations = append(d.Citations, Citation{N: src.Citation, ArticleID: src.ArticleID, URL: src.URL, Title: src.Title, Tier: src.Tier})
 		}
 		d.ArticleCount += len(s.Sources)
-		weights += s.Rank
-		sum += s.Rank * s.Confidence
+		weights += s.Importance
+		sum += s.Importance * s.Confidence
 	}
 	switch {
 	case weights > 0:
@@ -151,119 +139,9 @@ func Build(in Input, opts Options) *Digest {
 		}
 		d.Confidence /= float64(len(d.Stories))
 	}
-	d.Gaps = findGaps(in.Sources, in.Window)
+	d.Gaps = findGaps(in.Sources)
+	d.Counts = countWindow(in.Sources)
 	return d
 }
 
-func buildStory(s Story, wsClass model.DecayClass, now time.Time) (StoryReport, bool) {
-	arts := make([]model.DigestArticle, 0, len(s.Articles))
-	for _, a := range s.Articles {
-		if strings.TrimSpace(a.URL) != "" {
-			arts = append(arts, a)
-		}
-	}
-	if len(arts) == 0 {
-		return StoryReport{}, false
-	}
-	r := StoryReport{ID: s.ID}
-	members := make([]stories.Member, len(arts))
-	byID := make(map[int64]*model.DigestArticle, len(arts))
-	evidence := make([]rank.Evidence, len(arts))
-	bestRank, best := -1.0, 0
-	for i := range arts {
-		a := &arts[i]
-		at := stories.ReportedAt(a.PublishedAt, a.StoredAt)
-		members[i] = stories.Member{ArticleID: a.ID, SourceID: a.SourceID, At: at}
-		byID[a.ID] = a
-		evidence[i] = rank.Evidence{URL: a.URL, Tier: a.Tier}
-		score := rank.Score(a.Relevance, a.Tier, rank.Freshness(model.EffectiveClass(wsClass, a.DecayClass), at, now))
-		if score > bestRank {
-			bestRank, best = score, i
-		}
-	}
-	r.Rank = bestRank
-	r.Confidence = rank.Confidence(evidence)
-	r.Title = oneLine(arts[best].Title)
-	r.Summary = oneLine(arts[best].Summary)
-	for _, rep := range stories.Provenance(members) {
-		a := byID[rep.ArticleID]
-		if r.Title == "" {
-			r.Title = oneLine(a.Title)
-		}
-		if r.Summary == "" {
-			r.Summary = oneLine(a.Summary)
-		}
-		r.Sources = append(r.Sources, SourceReport{
-			ArticleID: a.ID, URL: strings.TrimSpace(a.URL), Title: oneLine(a.Title), SourceTitle: oneLine(a.SourceTitle),
-			Domain: rank.Domain(a.URL), Tier: a.Tier, PublishedAt: a.PublishedAt,
-			ReportedAt: rep.At, Lag: rep.Lag, First: rep.First,
-		})
-	}
-	if r.Title == "" {
-		r.Title = r.Sources[0].Domain
-	}
-	r.FirstAt = r.Sources[0].ReportedAt
-	urls := make([]string, len(arts))
-	for i, a := range arts {
-		urls[i] = a.URL
-	}
-	r.SourceCount = rank.IndependentSources(urls)
-	return r, true
-}
-
-// findGaps lists the active sources whose last poll failed, and those
-// that stored no article in the window.
-func findGaps(sources []model.DigestSource, w Window) []Gap {
-	var gaps []Gap
-	for _, s := range sources {
-		if !s.Active || strings.TrimSpace(s.URL) == "" {
-			continue
-		}
-		g := Gap{SourceID: s.ID, URL: s.URL, Title: oneLine(s.Title), LastPolledAt: s.LastPolledAt, LastArticleAt: s.LastArticleAt}
-		switch {
-		case s.LastStatus == "error" || s.LastStatus == "gone" || s.ConsecutiveFailures > 0:
-			g.Kind = GapFailed
-			g.Detail = failureDetail(s)
-		case s.ArticlesInWindow == 0:
-			g.Kind = GapSilent
-			g.Detail = "no new articles in the window"
-			if s.LastArticleAt != nil {
-				g.Detail += " (last article " + s.LastArticleAt.UTC().Format(timeFormat) + ")"
-			} else {
-				g.Detail += " (no article yet)"
-			}
-		default:
-			continue
-		}
-		gaps = append(gaps, g)
-	}
-	slices.SortStableFunc(gaps, func(a, b Gap) int { return cmp.Compare(a.Kind, b.Kind) })
-	return gaps
-}
-
-func failureDetail(s model.DigestSource) string {
-	var b strings.Builder
-	b.WriteString("last poll")
-	if s.LastPolledAt != nil {
-		b.WriteString(" at " + s.LastPolledAt.UTC().Format(timeFormat))
-	}
-	status := s.LastStatus
-	if status == "" {
-		status = "error"
-	}
-	b.WriteString(" ended in " + status)
-	if e := oneLine(s.LastError); e != "" {
-		if len(e) > 200 {
-			e = e[:200] + "…"
-		}
-		b.WriteString(": " + e)
-	}
-	if s.ConsecutiveFailures > 0 {
-		b.WriteString(" (" + plural(s.ConsecutiveFailures, "consecutive failure") + ")")
-	}
-	return b.String()
-}
-
 const timeFormat = "2006-01-02 15:04 UTC"
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

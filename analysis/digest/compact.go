@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/feedpoller/feedpoller/analysis/rank"
+	"github.com/feedpoller/feedpoller/analysis/summary"
 )
 
 // TokenCounter counts the tokens of a text exactly, in the encoding of
@@ -20,7 +21,8 @@ type TokenCounter interface {
 const DefaultMaxTokens = 500
 
 // CompactCitations is how many sources a compact story line cites: the
-// first reporter, then the most reliable other one. The full formats cite
+// article it quotes, then the first reporter (or, when that is the
+// quoted one, the most reliable other source). The full formats cite
 // every source.
 const CompactCitations = 2
 
@@ -35,11 +37,18 @@ type BudgetError struct {
 	Need int
 }
 
-func (e *BudgetError) Error() string {
+func (e *BudgetError) Error() string { return BudgetField + " " + e.Problem() }
+
+// BudgetField names the budget as requests do.
+const BudgetField = "max_tokens"
+
+// Problem says what is wrong with the budget without naming it, for
+// messages that name the field once ("max_tokens 10 is below …").
+func (e *BudgetError) Problem() string {
 	if e.MaxTokens <= 0 {
-		return fmt.Sprintf("max_tokens must be a positive number of tokens (at least %d for this digest), got %d", e.Need, e.MaxTokens)
+		return fmt.Sprintf("%d must be a positive number of tokens (at least %d for this digest)", e.MaxTokens, e.Need)
 	}
-	return fmt.Sprintf("max_tokens %d is below the %d tokens the first story of this digest needs with its citation", e.MaxTokens, e.Need)
+	return fmt.Sprintf("%d is below the %d tokens the first story of this digest needs with its citation", e.MaxTokens, e.Need)
 }
 
 // Is makes errors.Is(err, ErrBudget) hold.
@@ -126,14 +135,14 @@ func (c *compactDoc) text(k int) string {
 }
 
 func compactLines(d *Digest, maxCites int, withSummary bool) *compactDoc {
-	name := oneLine(d.Workspace.Name)
+	name := summary.OneLine(d.Workspace.Name)
 	if name == "" {
 		name = "workspace " + strconv.FormatInt(d.Workspace.ID, 10)
 	}
 	c := &compactDoc{
 		header: fmt.Sprintf("Digest %s, %s: %s, %s, %s, confidence %.2f.", name, windowText(d.Window),
 			plural(len(d.Stories), "story"), plural(d.ArticleCount, "article"), plural(d.SourcesAnalyzed, "source"), d.Confidence),
-		empty:       "No stories in this window.",
+		empty:       "No stories in this window: " + d.EmptyReason() + ".",
 		sourcesHead: "Sources:",
 	}
 	n := 0
@@ -147,13 +156,15 @@ func compactLines(d *Digest, maxCites int, withSummary bool) *compactDoc {
 			srcLines = append(srcLines, fmt.Sprintf("[%d] %s (tier %d)", n, src.URL, src.Tier))
 		}
 		line := fmt.Sprintf("%d. %s", i+1, clip(s.Title, 120))
-		if sum := firstSentence(s.Summary); sum != "" && withSummary {
+		// Cut by the summary's own splitter, so "U.S." or "Dr." never
+		// ends the quote.
+		if sum := summary.FirstSentence(s.Summary); sum != "" && withSummary {
 			line += ": " + clip(sum, 160)
 		}
 		line += fmt.Sprintf(" [%s] confidence %.2f %s, %s", strings.Join(refs, ","), s.Confidence,
 			rank.ConfidenceLabel(s.Confidence), plural(s.SourceCount, "source"))
 		if more := len(s.Sources) - len(cited); more > 0 {
-			line += fmt.Sprintf(", %d more articles", more)
+			line += ", " + plural(more, "more article")
 		}
 		c.stories = append(c.stories, line)
 		c.sources = append(c.sources, srcLines)
@@ -161,19 +172,33 @@ func compactLines(d *Digest, maxCites int, withSummary bool) *compactDoc {
 	return c
 }
 
-// compactCited picks the sources a compact line cites: the first
-// reporter, then the others by tier, each domain once when possible.
+// compactCited picks the sources a compact line cites: first the article
+// whose title and summary it quotes, then the first reporter, then the
+// others by tier, each domain once when possible.
 func compactCited(s StoryReport, maxCites int) []SourceReport {
-	rest := slices.Clone(s.Sources[1:])
-	slices.SortStableFunc(rest, func(a, b SourceReport) int { return int(a.Tier) - int(b.Tier) })
-	out := []SourceReport{s.Sources[0]}
-	domains := map[string]bool{s.Sources[0].Domain: true}
+	quoted := s.Sources[s.Quoted]
+	var rest []SourceReport
+	for i, src := range s.Sources {
+		if i != s.Quoted {
+			rest = append(rest, src)
+		}
+	}
+	// rest keeps the order of report, so the first reporter leads it
+	// unless it is the quoted article.
+	if s.Quoted == 0 {
+		slices.SortStableFunc(rest, func(a, b SourceReport) int { return int(a.Tier) - int(b.Tier) })
+	} else {
+		slices.SortStableFunc(rest[1:], func(a, b SourceReport) int { return int(a.Tier) - int(b.Tier) })
+	}
+	out := []SourceReport{quoted}
+	domains := map[string]bool{quoted.Domain: true}
 	for pass := 0; pass < 2 && len(out) < maxCites; pass++ {
-		for _, src := range rest {
+		for i, src := range rest {
 			if len(out) == maxCites {
 				break
 			}
-			if pass == 0 && domains[src.Domain] || pass == 1 && slices.ContainsFunc(out, func(o SourceReport) bool { return o.URL == src.URL }) {
+			first := i == 0 && s.Quoted != 0
+			if pass == 0 && domains[src.Domain] && !first || pass == 1 && slices.ContainsFunc(out, func(o SourceReport) bool { return o.URL == src.URL }) {
 				continue
 			}
 			domains[src.Domain] = true
@@ -181,15 +206,6 @@ func compactCited(s StoryReport, maxCites int) []SourceReport {
 		}
 	}
 	return out
-}
-
-func firstSentence(s string) string {
-	for i := 0; i+1 < len(s); i++ {
-		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && s[i+1] == ' ' && i > 20 {
-			return s[:i+1]
-		}
-	}
-	return s
 }
 
 // clip shortens s to at most n bytes at a word boundary, ending in "…".

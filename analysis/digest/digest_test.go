@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/summary"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -27,12 +28,11 @@ func TestBuild(t *testing.T) {
 	n := 0
 	for i, s := range d.Stories {
 		if i > 0 {
-			prev := d.Stories[i-1]
-			if prev.Rank*prev.Confidence < s.Rank*s.Confidence {
-				t.Errorf("story %d (%v×%v) ranks above story %d (%v×%v)", i, s.Rank, s.Confidence, i-1, prev.Rank, prev.Confidence)
+			if prev := d.Stories[i-1]; prev.Importance < s.Importance {
+				t.Errorf("story %d (importance %v) ranks above story %d (%v)", i, s.Importance, i-1, prev.Importance)
 			}
 		}
-		if len(s.Sources) == 0 || s.Title == "" || s.Summary == "" {
+		if len(s.Sources) == 0 || s.Title == "" || s.Summary == "" || !s.Sources[s.Quoted].Quoted || s.Title != s.Sources[s.Quoted].Title {
 			t.Fatalf("story %d: %d sources, title %q, summary %q", s.ID, len(s.Sources), s.Title, s.Summary)
 		}
 		for j, src := range s.Sources {
@@ -92,7 +92,7 @@ func TestMarkdown(t *testing.T) {
 		"# Digest: world news, 2024-12-01 00:00 UTC to 2025-11-01 00:00 UTC\n",
 		"## Key takeaways\n", "## Evidence\n", "## Gaps\n", "## Sources\n",
 		"- [Broken \\| Feed](https://broken.example/rss): failed, last poll at 2025-10-31 23:00 UTC ended in error: HTTP 503 Service Unavailable (3 consecutive failures)\n",
-		"- [Quiet blog](https://quiet.example/atom): silent, no new articles in the window (last article 2025-09-01 00:00 UTC)\n",
+		"- [Quiet blog](https://quiet.example/atom): silent, no articles reported in the window (last reported 2025-09-01 00:00 UTC)\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q", want)
@@ -333,7 +333,7 @@ func TestCompactBudgetTooSmall(t *testing.T) {
 		if err != nil || tc.Count(out) > budget || strings.Count(out, "\n[") != 1 {
 			t.Fatalf("budget %d: %q, %v; want the first story with one citation", budget, out, err)
 		}
-		if hasSummary := strings.Contains(out, firstSentence(d.Stories[0].Summary)[:30]); hasSummary != (budget >= withSummary) {
+		if hasSummary := strings.Contains(out, summary.FirstSentence(d.Stories[0].Summary)[:30]); hasSummary != (budget >= withSummary) {
 			t.Errorf("budget %d: summary given %v, want %v", budget, hasSummary, budget >= withSummary)
 		}
 		checkCompactCitations(t, out)
@@ -345,15 +345,16 @@ func TestEmptyDigest(t *testing.T) {
 	now := time.Date(2025, 3, 4, 12, 0, 0, 0, time.UTC)
 	d := Build(Input{Workspace: Workspace{ID: 3, Name: "quiet"}, Window: Window{Since: now.Add(-time.Hour), Until: now}, GeneratedAt: now, SourcesAnalyzed: 2}, Options{})
 	md := Markdown(d)
-	if !strings.Contains(md, "No stories in this window: none of the 2 sources stored an article between 2025-03-04 11:00 UTC to 2025-03-04 12:00 UTC.") || strings.Contains(md, "## Key takeaways") {
+	if !strings.Contains(md, "No stories in this window: none of the 2 sources stored or reported an article in it.") || strings.Contains(md, "## Key takeaways") {
 		t.Errorf("empty Markdown:\n%s", md)
 	}
 	b, err := JSON(d)
-	if err != nil || !bytes.Contains(b, []byte(`"stories": []`)) || !bytes.Contains(b, []byte(`"note": "no stories in this window"`)) || !bytes.Contains(b, []byte(`"gaps": []`)) {
+	if err != nil || !bytes.Contains(b, []byte(`"stories": []`)) || !bytes.Contains(b, []byte(`"note": "no stories in this window: none of the 2 sources stored or reported an article in it"`)) ||
+		!bytes.Contains(b, []byte(`"gaps": []`)) || bytes.Contains(b, []byte("stored_before_window")) {
 		t.Errorf("empty JSON (%v):\n%s", err, b)
 	}
 	out, err := Compact(d, DefaultMaxTokens, tc)
-	if err != nil || !strings.HasSuffix(out, "No stories in this window.\n") {
+	if err != nil || !strings.HasSuffix(out, "No stories in this window: none of the 2 sources stored or reported an article in it.\n") {
 		t.Errorf("empty compact: %q, %v", out, err)
 	}
 	if _, err := Compact(d, 3, tc); !errors.Is(err, ErrBudget) {

@@ -34,6 +34,16 @@ type jsonMetadata struct {
 	StoryCount       int       `json:"story_count"`
 	Confidence       float64   `json:"overall_confidence"`
 	ConfidenceLabel  string    `json:"overall_confidence_label"`
+	// StoredEarlier is there when the sources stored articles in the
+	// window that were published before it.
+	StoredEarlier *jsonEarlier `json:"stored_before_window,omitempty"`
+}
+
+type jsonEarlier struct {
+	Articles int `json:"articles"`
+	Promoted int `json:"promoted"`
+	// Since starts a window that shows the promoted ones.
+	Since string `json:"since,omitempty"`
 }
 
 type jsonStory struct {
@@ -42,6 +52,7 @@ type jsonStory struct {
 	Summary         string       `json:"summary"`
 	Confidence      float64      `json:"confidence"`
 	ConfidenceLabel string       `json:"confidence_label"`
+	Importance      float64      `json:"importance"`
 	Rank            float64      `json:"rank"`
 	SourceCount     int          `json:"source_count"`
 	FirstReportedAt time.Time    `json:"first_reported_at"`
@@ -59,6 +70,7 @@ type jsonSource struct {
 	PublishedAt     *time.Time `json:"published_at"`
 	ReportedAt      time.Time  `json:"reported_at"`
 	First           bool       `json:"first"`
+	Quoted          bool       `json:"quoted"`
 	LagSeconds      int64      `json:"lag_seconds"`
 	Lag             string     `json:"lag"`
 }
@@ -94,7 +106,7 @@ func JSON(d *Digest) ([]byte, error) {
 	for _, s := range d.Stories {
 		js := jsonStory{
 			ID: s.ID, Title: s.Title, Summary: s.Summary, Confidence: round3(s.Confidence),
-			ConfidenceLabel: rank.ConfidenceLabel(s.Confidence), Rank: round3(s.Rank),
+			ConfidenceLabel: rank.ConfidenceLabel(s.Confidence), Importance: round3(s.Importance), Rank: round3(s.Rank),
 			SourceCount: s.SourceCount, FirstReportedAt: s.FirstAt.UTC(),
 		}
 		for _, src := range s.Sources {
@@ -107,7 +119,7 @@ func JSON(d *Digest) ([]byte, error) {
 			js.Sources = append(js.Sources, jsonSource{
 				Citation: src.Citation, URL: src.URL, Title: src.Title, SourceTitle: src.SourceTitle,
 				Domain: src.Domain, ReliabilityTier: src.Tier, PublishedAt: pub, ReportedAt: src.ReportedAt.UTC(),
-				First: src.First, LagSeconds: int64(src.Lag / time.Second), Lag: lagText(src.First, src.Lag),
+				First: src.First, Quoted: src.Quoted, LagSeconds: int64(src.Lag / time.Second), Lag: lagText(src.First, src.Lag),
 			})
 		}
 		doc.Stories = append(doc.Stories, js)
@@ -120,8 +132,11 @@ func JSON(d *Digest) ([]byte, error) {
 	for _, c := range d.Citations {
 		doc.Citations = append(doc.Citations, jsonCitation{N: c.N, URL: c.URL, Title: c.Title, ReliabilityTier: c.Tier})
 	}
+	if c := d.Counts; c.StoredEarlier > 0 {
+		m.StoredEarlier = &jsonEarlier{Articles: c.StoredEarlier, Promoted: c.PromotedEarlier, Since: d.SinceHint()}
+	}
 	if len(d.Stories) == 0 {
-		doc.Note = "no stories in this window"
+		doc.Note = "no stories in this window: " + d.EmptyReason()
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -3,6 +3,8 @@ package digest
 import (
 	"fmt"
 	"strings"
+
+	"github.com/feedpoller/feedpoller/analysis/summary"
 )
 
 // TakeawayCount is how many stories the Markdown key takeaways show; the
@@ -20,8 +22,7 @@ func Markdown(d *Digest) string {
 	}
 	fmt.Fprintf(&b, "# Digest: %s, %s\n\n", name, windowText(d.Window))
 	if len(d.Stories) == 0 {
-		fmt.Fprintf(&b, "No stories in this window: none of the %s stored an article between %s. Generated %s.\n\n",
-			plural(d.SourcesAnalyzed, "source"), windowText(d.Window), d.GeneratedAt.UTC().Format(timeFormat))
+		fmt.Fprintf(&b, "No stories in this window: %s. Generated %s.\n\n", mdText(d.EmptyReason()), d.GeneratedAt.UTC().Format(timeFormat))
 	} else {
 		fmt.Fprintf(&b, "Generated %s from %s in %s; %s analysed; overall confidence %s.\n\n",
 			d.GeneratedAt.UTC().Format(timeFormat), plural(d.ArticleCount, "article"), plural(len(d.Stories), "story"),
@@ -48,7 +49,7 @@ func Markdown(d *Digest) string {
 	}
 	b.WriteString("## Gaps\n\n")
 	if len(d.Gaps) == 0 {
-		b.WriteString("None: every source polled without error and stored articles in the window.\n")
+		b.WriteString("None: every source polled without error and reported articles in the window.\n")
 	}
 	for _, g := range d.Gaps {
 		title := g.Title
@@ -83,7 +84,7 @@ func citeList(s StoryReport) string {
 // mdText escapes text for inline Markdown: characters that would start
 // emphasis, links, code, HTML or a heading lose their meaning.
 func mdText(s string) string {
-	s = oneLine(s)
+	s = summary.OneLine(s)
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {

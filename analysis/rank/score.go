@@ -25,9 +25,18 @@ func clamp01(x float64) float64 {
 // Evidence is one article of a story, as confidence needs it.
 type Evidence struct {
 	// URL is where the article was published; its registrable domain
-	// decides which articles are independent.
-	URL  string
-	Tier model.Tier
+	// decides which articles are independent. Domain is that domain when
+	// the caller has it already (Domain(URL)); "" to work it out.
+	URL    string
+	Domain string
+	Tier   model.Tier
+}
+
+func (e Evidence) domain() string {
+	if e.Domain != "" {
+		return e.Domain
+	}
+	return Domain(e.URL)
 }
 
 // SingleSourceWeight is how much one source, however reliable, can
@@ -49,7 +58,7 @@ const SingleSourceWeight = 0.6
 func Confidence(articles []Evidence) float64 {
 	best := map[string]model.Tier{}
 	for _, a := range articles {
-		d := Domain(a.URL)
+		d := a.domain()
 		t := a.Tier
 		if !t.Valid() {
 			t = model.TierGeneral

@@ -89,13 +89,7 @@ func BenchmarkStoryAssign(b *testing.B) {
 // article (MB/s is its throughput).
 func BenchmarkSign(b *testing.B) {
 	for _, words := range []int{100, 500, 2000, 8000} {
-		gen := newSynthArchive(b, 7)
-		var fields []string
-		for len(fields) < words {
-			_, p := gen.Article()
-			fields = append(fields, strings.Fields(p)...)
-		}
-		text := strings.Join(fields[:words], " ")
+		text := synthText(b, words)
 		b.Run(fmt.Sprintf("words=%d", words), func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
@@ -104,6 +98,18 @@ func BenchmarkSign(b *testing.B) {
 			}
 		})
 	}
+}
+
+// synthText is a text of the given number of words from the synthetic
+// archive's vocabulary.
+func synthText(b *testing.B, words int) string {
+	gen := newSynthArchive(b, 7)
+	var fields []string
+	for len(fields) < words {
+		_, p := gen.Article()
+		fields = append(fields, strings.Fields(p)...)
+	}
+	return strings.Join(fields[:words], " ")
 }
 
 // countingIndex counts the candidates an Index returns.

@@ -7,31 +7,41 @@ package stories
 // what a different event of the same kind changes. Texts in other
 // languages keep all their words, which only makes their terms sketch
 // less selective.
+var stopWordList = []string{
+	"a", "an", "the", "and", "or", "but", "nor", "of", "to", "in", "on", "at", "by", "for",
+	"with", "from", "as", "into", "onto", "over", "under", "about", "after", "before", "between",
+	"during", "through", "since", "until", "up", "down", "out", "off", "than", "then", "so", "if",
+	"is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "done",
+	"has", "have", "had", "having", "will", "would", "shall", "should", "can", "could", "may",
+	"might", "must", "not", "no", "yes", "it", "its", "this", "that", "these", "those", "there",
+	"here", "he", "she", "they", "we", "you", "i", "his", "her", "hers", "their", "theirs", "our",
+	"ours", "your", "yours", "my", "me", "him", "us", "them", "who", "whom", "whose", "which",
+	"what", "when", "where", "why", "how", "all", "any", "both", "each", "few", "more", "most",
+	"other", "some", "such", "only", "own", "same", "too", "very", "just", "also", "now", "again",
+	"still", "even", "while", "because", "although", "though", "per", "via", "s", "t",
+	"said", "says", "say", "told", "tells", "according", "added", "adding", "statement",
+	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+	"january", "february", "march", "april", "june", "july", "august", "september",
+	"october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
+	"sept", "oct", "nov", "dec", "today", "yesterday", "tomorrow", "week", "year", "years",
+}
+
 var stopWords = func() map[uint64]struct{} {
-	words := []string{
-		"a", "an", "the", "and", "or", "but", "nor", "of", "to", "in", "on", "at", "by", "for",
-		"with", "from", "as", "into", "onto", "over", "under", "about", "after", "before", "between",
-		"during", "through", "since", "until", "up", "down", "out", "off", "than", "then", "so", "if",
-		"is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "done",
-		"has", "have", "had", "having", "will", "would", "shall", "should", "can", "could", "may",
-		"might", "must", "not", "no", "yes", "it", "its", "this", "that", "these", "those", "there",
-		"here", "he", "she", "they", "we", "you", "i", "his", "her", "hers", "their", "theirs", "our",
-		"ours", "your", "yours", "my", "me", "him", "us", "them", "who", "whom", "whose", "which",
-		"what", "when", "where", "why", "how", "all", "any", "both", "each", "few", "more", "most",
-		"other", "some", "such", "only", "own", "same", "too", "very", "just", "also", "now", "again",
-		"still", "even", "while", "because", "although", "though", "per", "via", "s", "t",
-		"said", "says", "say", "told", "tells", "according", "added", "adding", "statement",
-		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-		"january", "february", "march", "april", "june", "july", "august", "september",
-		"october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
-		"sept", "oct", "nov", "dec", "today", "yesterday", "tomorrow", "week", "year", "years",
-	}
-	m := make(map[uint64]struct{}, len(words))
+	m := make(map[uint64]struct{}, len(stopWordList))
 	var wh wordHasher
-	for _, w := range words {
+	for _, w := range stopWordList {
 		for _, h := range wh.appendWords(nil, w) {
 			m[h] = struct{}{}
 		}
+	}
+	return m
+}()
+
+// stopWordText is stopWordList as a set of case-folded words.
+var stopWordText = func() map[string]struct{} {
+	m := make(map[string]struct{}, len(stopWordList))
+	for _, w := range stopWordList {
+		m[w] = struct{}{}
 	}
 	return m
 }()

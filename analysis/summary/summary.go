@@ -39,12 +39,15 @@ const (
 )
 
 type sentence struct {
-	text  string
-	pos   int
-	words []uint64 // sorted content-word hashes
-	freq  []float64
-	norm  float64
-	score float64
+	text string
+	pos  int
+	// dependent: it opens with a connective or a pronoun pointing back
+	// (DependsOnEarlier).
+	dependent bool
+	words     []uint64 // sorted content-word hashes
+	freq      []float64
+	norm      float64
+	score     float64
 }
 
 // Summarize returns an extractive summary of an article's Markdown (or
@@ -63,28 +66,69 @@ func Summarize(markdown string, opts Options) string {
 	var cands []*sentence
 	pos := 0
 	for _, p := range paras {
+		if pos >= MaxConsidered {
+			break // the rest of the text is not split at all
+		}
 		for _, s := range sentences(p) {
 			if pos >= MaxConsidered {
 				break
 			}
-			if n := len(strings.Fields(s)); n >= minSentenceWords && n <= maxSentenceWords && complete(s) {
+			if n := len(strings.Fields(s)); n >= minSentenceWords && n <= maxSentenceWords && complete(s) && !IsDateStamp(s) {
 				cands = append(cands, newSentence(s, pos))
 			}
 			pos++
 		}
 	}
-	if len(cands) <= 2 || !rank(cands) {
-		return fit(sentences(paras[0]), opts)
+	var chosen []*sentence
+	if len(cands) > 2 && rank(cands) {
+		chosen = pick(cands, opts.MaxSentences)
 	}
-	chosen := slices.Clone(cands)
-	slices.SortStableFunc(chosen, func(a, b *sentence) int { return cmp.Compare(b.score, a.score) })
-	chosen = chosen[:min(opts.MaxSentences, len(chosen))]
-	slices.SortFunc(chosen, func(a, b *sentence) int { return cmp.Compare(a.pos, b.pos) })
+	if len(chosen) == 0 {
+		return fit(lead(paras[0]), opts)
+	}
 	texts := make([]string, len(chosen))
 	for i, s := range chosen {
 		texts[i] = s.text
 	}
 	return fit(texts, opts)
+}
+
+// pick takes the best-scoring sentences and returns them in article
+// order, such that the first can open a summary: a sentence that depends
+// on an earlier one opens only when it is the article's first. One that
+// would open otherwise is left out and the next best taken instead; nil
+// when no sentence can open.
+func pick(cands []*sentence, k int) []*sentence {
+	order := slices.Clone(cands)
+	slices.SortStableFunc(order, func(a, b *sentence) int { return cmp.Compare(b.score, a.score) })
+	var chosen []*sentence
+	next := 0
+	for {
+		for len(chosen) < k && next < len(order) {
+			chosen = append(chosen, order[next])
+			next++
+		}
+		if len(chosen) == 0 {
+			return nil
+		}
+		slices.SortFunc(chosen, func(a, b *sentence) int { return cmp.Compare(a.pos, b.pos) })
+		if first := chosen[0]; first.pos == 0 || !first.dependent {
+			return chosen
+		}
+		chosen = chosen[1:]
+	}
+}
+
+// lead is the summary when centrality cannot choose: the sentences of the
+// first paragraph, date stamps left out.
+func lead(p string) []string {
+	var out []string
+	for _, s := range sentences(p) {
+		if !IsDateStamp(s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // complete reports whether a sentence ends as prose does: with a full
@@ -98,7 +142,7 @@ func complete(s string) bool {
 func newSentence(text string, pos int) *sentence {
 	ws := stories.ContentWords(text)
 	slices.Sort(ws)
-	s := &sentence{text: text, pos: pos}
+	s := &sentence{text: text, pos: pos, dependent: DependsOnEarlier(text)}
 	for i := 0; i < len(ws); {
 		j := i
 		for j < len(ws) && ws[j] == ws[i] {

@@ -39,10 +39,140 @@ func TestSentences(t *testing.T) {
 			[]string{"A magnitude 6.8 quake struck.", "Dr. Reyes and J. Smith said it was strong.", "\"It was long,\" she said.", "Then it stopped!"}},
 		{"Version 1.24.1 is out. 2 fixes are included.", []string{"Version 1.24.1 is out.", "2 fixes are included."}},
 		{"no end mark", []string{"no end mark"}},
+		// Titles before a name, also after a hyphen.
+		{"Two climbers died in the Aoraki-Mt. Cook National Park on Saturday. Rescuers found them.",
+			[]string{"Two climbers died in the Aoraki-Mt. Cook National Park on Saturday.", "Rescuers found them."}},
+		{"\u201cWe have no idea,\u201d the Rev. Larry Kroon said. Police Const. Tim Fanning agreed, as did Dist. Atty. Steve Cooley.",
+			[]string{"\u201cWe have no idea,\u201d the Rev. Larry Kroon said.", "Police Const. Tim Fanning agreed, as did Dist. Atty. Steve Cooley."}},
+		// Before a figure.
+		{"He wore No. 3 until Jan. 5 this year. Case No. VA089897 was filed.",
+			[]string{"He wore No. 3 until Jan. 5 this year.", "Case No. VA089897 was filed."}},
+		// Abbreviations and initials end a sentence only before a word
+		// that starts one.
+		{"The U.S. Navy said so. Pirates attacked near the U.S. The navy responded.",
+			[]string{"The U.S. Navy said so.", "Pirates attacked near the U.S.", "The navy responded."}},
+		{"President George W. Bush spoke. Rep. Nick Rahall, D-W.Va. said members agreed.",
+			[]string{"President George W. Bush spoke.", "Rep. Nick Rahall, D-W.Va. said members agreed."}},
+		{"It began at 4 p.m. Friday in Palmer. It ended at 6 p.m. The building was lost.",
+			[]string{"It began at 4 p.m. Friday in Palmer.", "It ended at 6 p.m.", "The building was lost."}},
+		{"HP will buy EYP Mission Critical Facilities Inc. (EYP MCF), a design firm. Terms were not disclosed.",
+			[]string{"HP will buy EYP Mission Critical Facilities Inc. (EYP MCF), a design firm.", "Terms were not disclosed."}},
+		{"It moved to Austin, Texas, from Calif. In 2020 it grew.", []string{"It moved to Austin, Texas, from Calif.", "In 2020 it grew."}},
+		// A quoted question and its attribution are one sentence.
+		{"\u201cWould we have done it without him?\u201d Colts interim coach Bruce Arians asked. Nobody answered.",
+			[]string{"\u201cWould we have done it without him?\u201d Colts interim coach Bruce Arians asked.", "Nobody answered."}},
+		{"\u201cIs it over?\u201d The crowd was silent.", []string{"\u201cIs it over?\u201d", "The crowd was silent."}},
+		// Names with periods inside and decimals have no space after the
+		// period.
+		{"Node.js 22.1 ships today. Amazon.com. The shop reopened.", []string{"Node.js 22.1 ships today.", "Amazon.com.", "The shop reopened."}},
+		{"Runs   of\nwhite space count once. Yes.", []string{"Runs of white space count once.", "Yes."}},
 	} {
-		if got := sentences(tc.in); !slices.Equal(got, tc.want) {
-			t.Errorf("sentences(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		if got := Sentences(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("Sentences(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 		}
+		if got := FirstSentence(tc.in); got != tc.want[0] {
+			t.Errorf("FirstSentence(%q) = %q, want %q", tc.in, got, tc.want[0])
+		}
+	}
+}
+
+func TestIsDateStamp(t *testing.T) {
+	for in, want := range map[string]bool{
+		"Published: 09th June 2013": true,
+		"May 3, 2013 at 7:31 AM ET": true,
+		"PUBLISHED: 02:31 GMT, 12 March 2013 | UPDATED: 22:19 GMT, 12 March 2013": true,
+		"Published : 2012 . 08 . 08 09 : 01 AM":                                   true,
+		"updated 8:41 p.m. EST, Tue March 3, 2009":                                true,
+		"Published: 09 Sep 2013 11:25 GMT+02:00":                                  true,
+		"Sunday, 21 July 2013":                                                    true,
+		"Published on Friday":                                                     false, // no figure
+		"On May 3, police said 12 people were hurt.":                              false,
+		"Lindsay Lohan checks into Betty Ford Center":                             false,
+		"": false,
+	} {
+		if got := IsDateStamp(in); got != want {
+			t.Errorf("IsDateStamp(%q) = %v, want %v", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"PUBLISHED: 02:31 GMT, 12 March 2013 | UPDATED: 22:19 GMT, 12 March 2013 An orderly protest turned violent.": "An orderly protest turned violent.",
+		"Published May 03, 2013. It seems Lohan has had enough.":                                                     "It seems Lohan has had enough.",
+		"On May 3, 2013 police said so.":                                                                             "On May 3, 2013 police said so.",
+		"Last week the council met.":                                                                                 "Last week the council met.",
+	} {
+		if got := stripDateStamp(in); got != want {
+			t.Errorf("stripDateStamp(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestDependsOnEarlier(t *testing.T) {
+	for in, want := range map[string]bool{
+		"Now, after guiding the Colts back, Manning rests.":             true,
+		"However, the navy said no ship was lost.":                      true,
+		"In addition to the 12 Somali suspects, two boats were seized.": true,
+		"He did not say what Reid was treated for.":                     true,
+		"\u201cThey were fleeing,\u201d a sailor said.":                 true,
+		"This is the region where ships are seized.":                    true,
+		"Meanwhile US officials called for patrols.":                    true,
+		"This week, the navy captured 23 pirates.":                      false,
+		"Now in its tenth year, the festival grew.":                     false,
+		"So far 12 people have been rescued.":                           false,
+		"The Indian navy captured 23 pirates on Saturday.":              false,
+		"Hewlett-Packard bought EYP.":                                   false,
+		"Theirs was a long road, the coach said.":                       true,
+		"There were no reports of injuries.":                            false,
+	} {
+		if got := DependsOnEarlier(in); got != want {
+			t.Errorf("DependsOnEarlier(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// A page whose dateline stands above a short text: the summary is the
+// text, never the date stamp (the first paragraph used to be taken as it
+// was when centrality could not choose).
+func TestSummarizeNeverOnlyADateStamp(t *testing.T) {
+	for _, md := range []string{
+		"Published: 09th June 2013\n\nTwo climbers died on Mount Sefton on Saturday.",
+		"May 3, 2013 at 7:31 AM ET\n\nLindsay Lohan checked into the Betty Ford Center late Thursday.\n\nHer lawyer confirmed it.",
+		"PUBLISHED: 02:31 GMT, 12 March 2013 | UPDATED: 22:19 GMT, 12 March 2013 An orderly protest over the shooting turned violent.",
+	} {
+		got := Summarize(md, Options{})
+		if got == "" || IsDateStamp(got) || strings.Contains(got, "2013") {
+			t.Errorf("Summarize(%q) = %q, want the text without its date stamp", md, got)
+		}
+	}
+	if got := Summarize("Published: 09th June 2013\n\nUpdated: 10th June 2013", Options{}); got != "" {
+		t.Errorf("date stamps alone: %q, want no summary", got)
+	}
+}
+
+// The most central sentence opens with "Now," and leans on what came
+// before it: the summary opens with another sentence. The article's own
+// first sentence may open with anything.
+func TestSummarizeOpensWithAnIndependentSentence(t *testing.T) {
+	md := `Fans waited in the rain outside the stadium for hours.
+
+Tickets had sold out early in the week.
+
+Now, after guiding the Colts back from a 1-4 start, Manning and the Colts clinched a playoff spot by beating the Jaguars.
+
+Manning threw two touchdown passes as the Colts beat the Jaguars.
+
+The Colts clinched the playoff spot with the win over the Jaguars.
+
+Manning and the Colts face the Titans next.`
+	got := Summarize(md, Options{MaxSentences: 1})
+	if DependsOnEarlier(got) || got == "" {
+		t.Fatalf("summary %q opens with a sentence that depends on an earlier one", got)
+	}
+	if all := Summarize(md, Options{}); DependsOnEarlier(all) {
+		t.Fatalf("summary %q opens with a sentence that depends on an earlier one", all)
+	}
+	lead := "It seems Lindsay Lohan has had enough of lawyer Mark Heller and rehired lawyer Shawn Holley. Lohan rehired Holley on Thursday, a publicist said. Holley represented Lohan in court before Heller did. The court hearing is on Friday."
+	if got := Summarize(lead, Options{}); !strings.HasPrefix(got, "It seems") {
+		t.Errorf("summary %q: the article's first sentence may open it", got)
 	}
 }
 
@@ -190,5 +320,22 @@ func BenchmarkSummarize(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                         "",
+		"already one line":         "already one line",
+		"  padded  ":               "padded",
+		"two  spaces":              "two spaces",
+		"tab\tand\nnewline":        "tab and newline",
+		"no\u00a0break space":      "no break space",
+		"em\u2003space and … dots": "em space and … dots",
+		"accents stay: café":       "accents stay: café",
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -28,7 +28,9 @@ type vocab struct {
 	// high half of the token's hash above, so that a probe rarely has to
 	// compare bytes.
 	slots []uint64
-	mask  uint64
+	// maxLen is the length of the longest token.
+	maxLen int
+	mask   uint64
 	// pairs holds the rank of every two-byte token (-1 for none): a merge
 	// starts by ranking every adjacent byte pair of its piece, and this
 	// table stays in the processor's cache where the big one does not.
@@ -72,6 +74,7 @@ func loadVocab(enc Encoding) (*vocab, error) {
 		}
 		v.start = append(v.start, uint32(len(v.arena)))
 		v.arena = append(v.arena, buf[:n]...)
+		v.maxLen = max(v.maxLen, n)
 		v.rank = append(v.rank, rank)
 	}
 	if err := sc.Err(); err != nil {

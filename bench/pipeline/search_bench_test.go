@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/store/textquery"
 )
@@ -105,13 +106,13 @@ func BenchmarkSearch(b *testing.B) {
 			t0 := time.Now()
 			seedSearchCorpus(b, d, count)
 			b.Logf("%s: %d articles stored and indexed in %s", dialect, count, time.Since(t0).Round(time.Second))
-			var queries []textquery.Query
+			var queries []string
 			for _, s := range searchQueries() {
-				q, err := textquery.Parse(s)
-				if err != nil {
+				// Each is checked before it is timed: a search that cannot run measures nothing.
+				if _, err := textquery.Parse(s); err != nil {
 					b.Fatal(err)
 				}
-				queries = append(queries, q)
+				queries = append(queries, s)
 			}
 			ctx := context.Background()
 			var lat []time.Duration
@@ -123,7 +124,7 @@ func BenchmarkSearch(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for j, q := range queries {
 					t, c := time.Now(), cpuTime()
-					res, err := d.store.Search(ctx, 1, store.SearchFilter{Query: q, Limit: 10})
+					res, err := d.store.Search(ctx, 1, model.SearchFilter{Query: q, Limit: 10})
 					lat = append(lat, time.Since(t))
 					c = cpuTime() - c
 					cpu += c

@@ -8,9 +8,14 @@ import (
 )
 
 const digestAbout = `Prints a digest of a workspace's stories over a time window: the news its sources
-reported, grouped into stories across sources, most important first, each with its
-summary, its confidence (from how many independent sources carry it and their
-reliability tiers) and numbered citations, plus the sources that failed or went silent.
+reported, grouped into stories across sources, most important first (by how many
+independent sources carry a story, their reliability tiers and how recent it is), each
+told by its most representative article, with its confidence and numbered citations,
+plus the sources that failed or reported nothing in the window.
+
+An article counts in the window it was published in (stored time when it has no date),
+so a first poll of old items fills no 24-hour window: the digest then says how many were
+stored but published earlier, and the --since that shows them.
 
   --since   a duration back from --until (24h, 90m, 7d, 2w) or a time (RFC 3339 or
             YYYY-MM-DD); default 24h

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/feedpoller/feedpoller/sources/extract"
 	"github.com/feedpoller/feedpoller/sources/fetch"
+	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/store/migrations"
 )
 
@@ -49,6 +51,14 @@ func runConfig(ctx context.Context, env *cliEnv, args []string) error {
 	cfg, err := env.config()
 	if err != nil {
 		return err
+	}
+	if strings.TrimSpace(cfg.DatabaseURL) == "" {
+		// Show the database in use, not the empty setting that selects it.
+		abs, err := filepath.Abs(store.DefaultSQLitePath)
+		if err != nil {
+			return fmt.Errorf("resolve the default database path: %w", err)
+		}
+		cfg.DatabaseURL = "sqlite:" + abs
 	}
 	out, err := cfg.redacted()
 	if err != nil {

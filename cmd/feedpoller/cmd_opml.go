@@ -14,21 +14,27 @@ import (
 )
 
 const importAbout = `Creates a source for every outline of an OPML subscription list (an export of
-Miniflux, FreshRSS, Feedly, feedpoller, …) through the source service: the same
-checks, defaults and validation fetch as 'sources add'. Folders become the
-source's category; the outline's name its title. Outlines whose URL the
-workspace already has, or that an earlier outline of the file has, are skipped
-as duplicates without a fetch. Validation fetches run --concurrency at a time,
-one per host at a time, fetch.per_domain_gap apart.
+Miniflux, FreshRSS, Feedly, Inoreader, NetNewsWire, feedpoller, …) through the source
+service: the same checks, defaults and validation fetch as 'sources add'. Nested folders
+become the source's category ("Tech/Go"); the outline's name its title. Outlines whose URL
+the workspace already has, or that an earlier outline of the file has, are duplicates:
+not added again, and not fetched. Validation fetches run --concurrency at a time, one per
+host at a time, fetch.per_domain_gap apart. With --no-validate nothing is fetched: the
+sources are stored as the file names them (an outline still needs an http(s) URL) and
+each is checked at its first poll, where a dead feed shows as failing in 'sources list'.
+Outlines with only a page URL are web sources with --web-pages; those of a feedpoller
+export are marked as web sources and need no flag.
 
-Progress (done/total, rate, ETA) goes to standard error; the outcome of every
-outline to standard output. The exit status is 1 when an outline was rejected
-or skipped, or the import stopped, 0 otherwise. FILE - reads standard input.`
+Progress (done/total, rate, ETA) goes to standard error; the outcome of every outline to
+standard output. Exit status: 0 when every outline was added or was a duplicate; 1 when
+an outline was rejected, or the import stopped before reaching some (they are reported
+skipped). FILE - reads standard input.`
 
 func sourcesImport(ctx context.Context, env *cliEnv, args []string) error {
 	fs := newFlagsAbout(env, "sources import", "sources import --workspace ID [--web-pages] [--concurrency N] FILE.opml", importAbout)
 	wsID := fs.Int64("workspace", 0, "workspace id (required)")
 	webPages := fs.Bool("web-pages", false, "add outlines with only an htmlUrl as web sources")
+	noValidate := fs.Bool("no-validate", false, "store the sources without fetching them; each is checked at its first poll")
 	concurrency := fs.Int("concurrency", opml.DefaultConcurrency, "validation fetches in flight at most (one per host at a time)")
 	file, err := oneArg(fs, args)
 	if err != nil {
@@ -55,7 +61,8 @@ func sourcesImport(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	defer a.Close()
 	bar := newProgressLine(env.stderr, isTerminal(env.stderr), time.Now)
-	rep, err := a.svc.ImportOPML(ctx, *wsID, body, service.ImportOptions{WebPages: *webPages, Concurrency: *concurrency, Progress: bar.update})
+	rep, err := a.svc.ImportOPML(ctx, *wsID, body, service.ImportOptions{WebPages: *webPages, Unvalidated: *noValidate,
+		Concurrency: *concurrency, Progress: bar.update})
 	bar.finish()
 	if rep.Outcomes == nil && err != nil {
 		return err
@@ -88,6 +95,9 @@ func printReport(w io.Writer, rep opml.Report) {
 	}
 	fmt.Fprintf(w, "%d outlines: %d added, %d duplicate, %d rejected, %d skipped\n",
 		len(rep.Outcomes), rep.Added, rep.Duplicates, rep.Rejected, rep.Skipped)
+	if rep.Unvalidated && rep.Added > 0 {
+		fmt.Fprintln(w, "added without validation: each source is checked at its first poll (see feedpoller sources list)")
+	}
 }
 
 // progressLine shows import progress on standard error: rewritten in place

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -86,7 +87,8 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	go pruneStoryBands(ctx, a.store, cfg.Stories.Window, pruneEvery, log)
-	mcpSrv, err := mcp.New(mcp.Options{Store: a.store, Service: a.svc, AdminToken: cfg.AdminToken, Version: Version, Log: log})
+	mcpSrv, err := mcp.New(mcp.Options{Store: a.store, Service: a.svc, AdminToken: cfg.AdminToken, Version: Version, Log: log,
+		AllowedHosts: mcpAllowedHosts(cfg)})
 	if err != nil {
 		return err
 	}
@@ -165,4 +167,15 @@ func (a *app) runWebhooks(ctx context.Context) (stop func()) {
 			a.log.Info("webhook worker stopped")
 		})
 	}
+}
+
+// mcpAllowedHosts are the Host names /mcp answers on a loopback listener
+// besides the loopback ones: mcp_allowed_hosts and the host of
+// public_url, where a reverse proxy forwards.
+func mcpAllowedHosts(cfg Config) []string {
+	hosts := append([]string{}, cfg.MCPAllowedHosts...)
+	if u, err := url.Parse(cfg.PublicURL); err == nil && u.Host != "" {
+		hosts = append(hosts, u.Host)
+	}
+	return hosts
 }

@@ -36,42 +36,26 @@ func sourcesAdd(ctx context.Context, env *cliEnv, args []string) error {
 	wsID := fs.Int64("workspace", 0, "workspace id (required)")
 	url := fs.String("url", "", "feed or page URL (required)")
 	typ := fs.String("type", model.SourceRSS, "source type: rss, web or api")
-	interval := fs.Int("interval", 0, "polling interval in minutes (default 30 for rss and api, web.default_interval_minutes for web)")
-	schedule := fs.String("schedule", model.ScheduleAdaptive, scheduleHelp)
-	title := fs.String("title", "", "title (default: the feed's or page's own)")
+	settings := sourceFlags(fs, "polling interval in minutes (default 30 for rss and api, web.default_interval_minutes for web)")
 	category := fs.String("category", "", "the folder the source is filed under, \"/\" between nested folders (OPML export writes it)")
-	track := fs.Bool("track-changes", false, "web sources: keep a new revision whenever the page's main content changes")
 	quiet := fs.Bool("quiet", false, "print only the new source's id")
-	tier := fs.Int("tier", 0, "reliability tier 1 (official) to 5 (general web), set by hand (default: from reliability.rules)")
-	class := fs.String("decay-class", "", "freshness decay class: fast, moderate or stable (default: the workspace's)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
 	if *wsID <= 0 {
 		return fmt.Errorf("--workspace is required")
 	}
-	spec := service.SourceSpec{URL: *url, SourceType: *typ}
-	set := setFlags(fs)
-	if set["tier"] {
-		spec.ReliabilityTier = tier
+	st, err := settings()
+	if err != nil {
+		return err
 	}
-	if set["decay-class"] {
-		spec.DecayClass = class
+	spec := service.SourceSpec{URL: *url, SourceType: *typ, Title: st.title, PollingIntervalMinutes: st.interval,
+		Schedule: st.schedule, TrackChanges: st.trackChanges, DecayClass: st.decayClass}
+	if st.tier != nil && *st.tier > 0 {
+		spec.ReliabilityTier = st.tier
 	}
-	if set["interval"] {
-		spec.PollingIntervalMinutes = interval
-	}
-	if set["schedule"] {
-		spec.Schedule = schedule
-	}
-	if set["title"] {
-		spec.Title = title
-	}
-	if set["category"] {
+	if setFlags(fs)["category"] {
 		spec.Category = category
-	}
-	if set["track-changes"] {
-		spec.TrackChanges = track
 	}
 	a, err := env.wire(ctx)
 	if err != nil {
@@ -132,13 +116,8 @@ func sourcesSet(ctx context.Context, env *cliEnv, args []string) error {
 	fs := newFlagsAbout(env, "sources set", "sources set ID [--schedule adaptive|fixed] [--interval MINUTES] [--title T] [--active=true|false] [--track-changes=true|false] [--tier 1-5|rules] [--decay-class fast|moderate|stable|workspace]",
 		"Changes what the flags given say; a schedule or interval change takes effect from the source's next poll.\n"+
 			"--active=true on a paused source clears its failures and makes it due at once.")
-	schedule := fs.String("schedule", "", scheduleHelp)
-	interval := fs.Int("interval", 0, "polling interval in minutes: the fixed interval, or where an adaptive source starts")
-	title := fs.String("title", "", "title")
+	settings := sourceFlags(fs, "polling interval in minutes: the fixed interval, or where an adaptive source starts")
 	active := fs.Bool("active", true, "poll the source (false pauses it)")
-	track := fs.Bool("track-changes", false, "web sources: keep a new revision whenever the page's main content changes")
-	tier := fs.String("tier", "", "reliability tier 1 (official) to 5 (general web), or rules to take the domain rules' tier again")
-	class := fs.String("decay-class", "", "freshness decay class fast, moderate or stable, or workspace to take the workspace's again")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -151,38 +130,14 @@ func sourcesSet(ctx context.Context, env *cliEnv, args []string) error {
 	if err != nil || id <= 0 {
 		return fmt.Errorf("source id %q: want a positive whole number", pos[0])
 	}
-	var ch service.SourceChange
-	set := setFlags(fs)
-	if set["schedule"] {
-		ch.Schedule = schedule
+	st, err := settings()
+	if err != nil {
+		return err
 	}
-	if set["interval"] {
-		ch.PollingIntervalMinutes = interval
-	}
-	if set["title"] {
-		ch.Title = title
-	}
-	if set["active"] {
+	ch := service.SourceChange{Title: st.title, PollingIntervalMinutes: st.interval, Schedule: st.schedule,
+		TrackChanges: st.trackChanges, ReliabilityTier: st.tier, DecayClass: st.decayClass}
+	if setFlags(fs)["active"] {
 		ch.IsActive = active
-	}
-	if set["track-changes"] {
-		ch.TrackChanges = track
-	}
-	if set["tier"] {
-		n := 0
-		if *tier != "rules" {
-			if n, err = strconv.Atoi(*tier); err != nil || n < 1 {
-				return fmt.Errorf("--tier %q: want 1 to 5, or rules", *tier)
-			}
-		}
-		ch.ReliabilityTier = &n
-	}
-	if set["decay-class"] {
-		c := *class
-		if c == "workspace" {
-			c = ""
-		}
-		ch.DecayClass = &c
 	}
 	return withService(ctx, env, func(svc *service.Service) error {
 		src, err := svc.UpdateSource(ctx, 0, id, ch)
@@ -193,6 +148,61 @@ func sourcesSet(ctx context.Context, env *cliEnv, args []string) error {
 			src.IsActive, src.NextPollAt.UTC().Format(listTime), orDefault(src.NextPollReason, "-"), rankText(*src))
 		return nil
 	})
+}
+
+// sourceSettings are what sources add and sources set both take from
+// their flags. A setting is nil when its flag was not given: add leaves
+// it to the service's default, set leaves the source as it is. A tier of
+// 0 ("rules") gives the source back to the domain rules' tier.
+type sourceSettings struct {
+	title, schedule, decayClass *string
+	interval, tier              *int
+	trackChanges                *bool
+}
+
+// sourceFlags declares the flags of sourceSettings on fs; the function it
+// returns reads them once fs is parsed.
+func sourceFlags(fs *flag.FlagSet, intervalHelp string) func() (sourceSettings, error) {
+	schedule := fs.String("schedule", "", scheduleHelp+" (default adaptive)")
+	interval := fs.Int("interval", 0, intervalHelp)
+	title := fs.String("title", "", "title (default: the feed's or page's own)")
+	track := fs.Bool("track-changes", false, "web sources: keep a new revision whenever the page's main content changes")
+	tier := fs.String("tier", "", "reliability tier 1 (official) to 5 (general web) set by hand, or rules for the tier reliability.rules give")
+	class := fs.String("decay-class", "", "freshness decay class fast, moderate or stable, or workspace for the workspace's")
+	return func() (sourceSettings, error) {
+		var st sourceSettings
+		set := setFlags(fs)
+		if set["schedule"] {
+			st.schedule = schedule
+		}
+		if set["interval"] {
+			st.interval = interval
+		}
+		if set["title"] {
+			st.title = title
+		}
+		if set["track-changes"] {
+			st.trackChanges = track
+		}
+		if set["tier"] {
+			n := 0
+			if *tier != "rules" {
+				var err error
+				if n, err = strconv.Atoi(*tier); err != nil || n < 1 {
+					return st, fmt.Errorf("--tier %q: want 1 to 5, or rules", *tier)
+				}
+			}
+			st.tier = &n
+		}
+		if set["decay-class"] {
+			c := *class
+			if c == "workspace" {
+				c = ""
+			}
+			st.decayClass = &c
+		}
+		return st, nil
+	}
 }
 
 // setFlags names the flags given on the command line, so that a flag

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 const webhooksHelp = `Usage: feedpoller webhooks add --workspace ID --url URL [--secret S] [--event E]... [--quiet]
@@ -155,7 +155,7 @@ func webhooksDeliveries(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	return withService(ctx, env, func(svc *service.Service) error {
-		ds, err := svc.ListDeliveries(ctx, ws, id, store.DeliveryFilter{Status: *status, Limit: *limit})
+		ds, err := svc.ListDeliveries(ctx, ws, id, model.DeliveryFilter{Status: *status, Limit: *limit})
 		if err != nil {
 			return err
 		}

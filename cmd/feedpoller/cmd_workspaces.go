@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/service"
@@ -115,12 +117,18 @@ func workspacesList(ctx context.Context, env *cliEnv, args []string) error {
 		if err != nil {
 			return err
 		}
+		tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tTHRESHOLD\tDECAY\tKEYWORDS")
 		for _, w := range wss {
 			terms := make([]string, len(w.Profile.Keywords))
 			for i, k := range w.Profile.Keywords {
 				terms[i] = fmt.Sprintf("%s:%g", k.Term, k.Weight)
 			}
-			fmt.Fprintf(env.stdout, "%d\t%s\tthreshold=%.2f\tdecay=%s\tkeywords=%s\n", w.ID, w.Name, w.Profile.Threshold, w.DecayClass, strings.Join(terms, ","))
+			fmt.Fprintf(tw, "%d\t%s\t%.2f\t%s\t%s\n", w.ID, w.Name, w.Profile.Threshold, orDefault(w.DecayClass, "-"),
+				orDefault(strings.Join(terms, ","), "-"))
+		}
+		if err := tw.Flush(); err != nil {
+			return errors.Join(errors.New("write the workspace list"), err)
 		}
 		return nil
 	})

@@ -42,6 +42,9 @@ type Config struct {
 	// PublicURL is where hubs reach the API listener from outside; empty:
 	// no WebSub subscriptions.
 	PublicURL string `yaml:"public_url"`
+	// MCPAllowedHosts are the Host names /mcp answers on a loopback
+	// listener besides the loopback ones (a reverse proxy's public host).
+	MCPAllowedHosts []string `yaml:"mcp_allowed_hosts"`
 
 	Poller     PollerConfig     `yaml:"poller"`
 	Scheduling SchedulingConfig `yaml:"scheduling"`
@@ -146,12 +149,13 @@ var Version = "0.1.0-dev"
 
 func defaultConfig() Config {
 	return Config{
-		Env:        "development",
-		Listen:     "127.0.0.1:8080",
-		LogLevel:   "info",
-		LogFormat:  "text",
-		Poller:     pollerConfig(poller.DefaultOptions()),
-		Scheduling: schedulingConfig(poller.DefaultOptions()),
+		Env:             "development",
+		Listen:          "127.0.0.1:8080",
+		LogLevel:        "info",
+		MCPAllowedHosts: []string{},
+		LogFormat:       "text",
+		Poller:          pollerConfig(poller.DefaultOptions()),
+		Scheduling:      schedulingConfig(poller.DefaultOptions()),
 		Fetch: FetchConfig{Timeout: 30 * time.Second, MaxBodyBytes: 10 << 20,
 			UserAgent: "feedpoller/" + Version + " (+https://github.com/feedpoller/feedpoller)",
 			MaxItems:  1000, Attempts: 3, PerDomainConcurrency: 2, PerDomainGap: time.Second, RespectRobots: true,

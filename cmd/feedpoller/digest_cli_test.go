@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,11 +18,17 @@ import (
 // re-dated into the last two days.
 func storyFarm(t *testing.T) (*httptest.Server, []string) {
 	t.Helper()
+	return storyFarmEnding(t, time.Now().Add(-time.Hour))
+}
+
+// storyFarmEnding is storyFarm with the two days ending at end.
+func storyFarmEnding(t *testing.T, end time.Time) (*httptest.Server, []string) {
+	t.Helper()
 	all, err := storyfeeds.Load("../../analysis/stories/testdata/storyset.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	arts := storyfeeds.Redate(all, storyfeeds.Events(all)[:8], 48*time.Hour, time.Now().Add(-time.Hour))
+	arts := storyfeeds.Redate(all, storyfeeds.Events(all)[:8], 48*time.Hour, end)
 	h, err := storyfeeds.Handler(arts, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +97,13 @@ func TestCLIDigest(t *testing.T) {
 			if !strings.Contains(compact, "[1]") || !strings.Contains(compact, "https://") {
 				t.Errorf("compact digest: %s", compact)
 			}
+			// Gaps keep the stories' clock: in a window that ends before
+			// the poll stored anything but after the outlets published,
+			// the stories are there and no outlet is silent.
+			past := run("digest", "--workspace", ws, "--since", "3d", "--until", time.Now().Add(-30*time.Minute).UTC().Format(time.RFC3339))
+			if !strings.Contains(past, "## Key takeaways") || strings.Contains(gapsOf(past), "silent") {
+				t.Errorf("digest of a window ending before the poll:\n%s", past)
+			}
 			stories := run("sql", "SELECT COUNT(*) FROM stories WHERE article_count > 1")
 			if strings.Contains(stories, "\n0\n") {
 				t.Errorf("no story holds more than one article: %s", stories)
@@ -98,8 +113,8 @@ func TestCLIDigest(t *testing.T) {
 				args []string
 				want string
 			}{
-				{[]string{"--format", "xml"}, `unknown digest format "xml": accepted formats are markdown, json and compact`},
-				{[]string{"--format", "compact", "--max-tokens", "3"}, "max_tokens 3 is below the"},
+				{[]string{"--format", "xml"}, `invalid digest request: format "xml" is unknown: accepted formats are markdown, json and compact`},
+				{[]string{"--format", "compact", "--max-tokens", "3"}, "invalid digest request: max_tokens 3 is below the"},
 				{[]string{"--max-tokens", "0"}, "--max-tokens 0: must be a positive whole number"},
 				{[]string{"--since", "yesterday"}, "neither a duration"},
 			} {
@@ -113,6 +128,59 @@ func TestCLIDigest(t *testing.T) {
 			}
 			if out, err := cli(t, dir, env, "digest", "--workspace", "99"); err == nil || !strings.Contains(out, "workspace not found") {
 				t.Errorf("unknown workspace: %v %s", err, out)
+			}
+		})
+	}
+}
+
+// gapsOf is the Gaps section of a Markdown digest.
+func gapsOf(md string) string {
+	_, gaps, _ := strings.Cut(md, "## Gaps")
+	gaps, _, _ = strings.Cut(gaps, "## Sources")
+	return gaps
+}
+
+var sinceHint = regexp.MustCompile(`a window from (\d{4}-\d{2}-\d{2}) \(--since (\d{4}-\d{2}-\d{2})\) shows them`)
+
+// A first poll of articles published a month ago: the default window has
+// no stories and says so truthfully (stored now, published before it),
+// naming the --since that shows them; that window holds them.
+func TestCLIDigestEmptyWindowSaysWhy(t *testing.T) {
+	for _, dialect := range testdb.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			farm, outlets := storyFarmEnding(t, time.Now().Add(-30*24*time.Hour))
+			dir := t.TempDir()
+			env := quietEnv(testdb.URL(t, dialect), "FEEDPOLLER_POLLER_FETCH_ARTICLES=false")
+			run := func(args ...string) string { t.Helper(); return mustCLI(t, dir, env, args...) }
+			ws := strings.TrimSpace(run("workspaces", "add", "--name", "month", "--quiet"))
+			run("sources", "add", "--workspace", ws, "--url", farm.URL+storyfeeds.FeedPath(outlets[0]), "--quiet")
+			run("poll")
+			stored := strings.Fields(run("sql", "SELECT COUNT(*) AS n FROM feed_articles"))[1]
+			earliest := strings.Fields(run("sql", "SELECT MIN(published_at) AS t FROM feed_articles"))[1][:10]
+
+			md := run("digest", "--workspace", ws)
+			want := "No stories in this window: the 1 source stored " + stored + " articles in it, but all were published before it"
+			m := sinceHint.FindStringSubmatch(md)
+			if !strings.Contains(md, want) || m == nil || m[1] != m[2] || m[1] != earliest {
+				t.Fatalf("empty default window, want %q and the --since that shows them (%s):\n%s", want, earliest, md)
+			}
+			if !strings.Contains(gapsOf(md), "silent, no articles reported in the window") || !strings.Contains(gapsOf(md), stored+" articles stored in the window were published before it") {
+				t.Errorf("gaps of the empty window:\n%s", gapsOf(md))
+			}
+			var d struct {
+				Metadata struct {
+					StoredEarlier struct {
+						Articles int    `json:"articles"`
+						Since    string `json:"since"`
+					} `json:"stored_before_window"`
+				} `json:"metadata"`
+			}
+			if err := json.Unmarshal([]byte(run("digest", "--workspace", ws, "--format", "json")), &d); err != nil || fmt.Sprint(d.Metadata.StoredEarlier.Articles) != stored || d.Metadata.StoredEarlier.Since != m[1] {
+				t.Errorf("json stored_before_window %+v (%v), want %s articles since %s", d.Metadata.StoredEarlier, err, stored, m[1])
+			}
+			shown := run("digest", "--workspace", ws, "--since", m[1], "--format", "compact")
+			if strings.Contains(shown, "No stories") || !strings.Contains(shown, "\n1. ") {
+				t.Errorf("digest --since %s:\n%s", m[1], shown)
 			}
 		})
 	}

@@ -205,3 +205,106 @@ func TestProgressLine(t *testing.T) {
 		t.Fatalf("terminal output %q", term.String())
 	}
 }
+
+// Lists as other readers export them (Feedly, Inoreader, NetNewsWire,
+// Miniflux, FreshRSS) import offline with --no-validate: every feed is
+// added, nothing is fetched, the report says they are checked at their
+// first poll. The export of the workspace imports again, as it is, into
+// the same sources; duplicates do not fail an import.
+func TestCLIImportOtherReadersOffline(t *testing.T) {
+	fixtures, err := filepath.Glob("../../opml/testdata/readers/*.opml")
+	if err != nil || len(fixtures) < 5 {
+		t.Fatalf("reader fixtures: %v %v", fixtures, err)
+	}
+	for _, dialect := range testdb.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			site := opmltest.NewSite(t, "")
+			dir := t.TempDir()
+			env := quietEnv(testdb.URL(t, dialect))
+			for _, fixture := range fixtures {
+				name := strings.TrimSuffix(filepath.Base(fixture), ".opml")
+				raw, err := os.ReadFile(fixture)
+				if err != nil {
+					t.Fatal(err)
+				}
+				file := filepath.Join(dir, name+".opml")
+				if err := os.WriteFile(file, []byte(site.PointAt(string(raw))), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				ws := strings.TrimSpace(mustCLI(t, dir, env, "workspaces", "add", "--name", name, "--quiet"))
+				stdout, stderr, code := cliSplit(t, dir, env, "sources", "import", "--no-validate", "--workspace", ws, file)
+				if code != 0 || !strings.Contains(stdout, "3 outlines: 3 added, 0 duplicate, 0 rejected, 0 skipped") ||
+					!strings.Contains(stdout, "checked at its first poll") {
+					t.Fatalf("%s: exit %d\n%s\n%s", name, code, stdout, stderr)
+				}
+				roundTrip(t, dir, env, ws, name, "3 outlines: 3 added")
+			}
+			if n := site.Requests(); n != 0 {
+				t.Errorf("an import without validation made %d requests", n)
+			}
+		})
+	}
+}
+
+// roundTrip exports workspace ws, imports the export as it is into a new
+// workspace without validation and checks it holds the same sources, then
+// imports it once more: all duplicates, exit 0.
+func roundTrip(t *testing.T, dir string, env []string, ws, name, want string) string {
+	t.Helper()
+	exported, stderr, code := cliSplit(t, dir, env, "sources", "export", "--workspace", ws)
+	if code != 0 {
+		t.Fatalf("%s: export: exit %d: %s", name, code, stderr)
+	}
+	back := filepath.Join(dir, name+"-export.opml")
+	if err := os.WriteFile(back, []byte(exported), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ws2 := strings.TrimSpace(mustCLI(t, dir, env, "workspaces", "add", "--name", name+"-again", "--quiet"))
+	stdout, stderr, code := cliSplit(t, dir, env, "sources", "import", "--no-validate", "--workspace", ws2, back)
+	if code != 0 || !strings.Contains(stdout, want) {
+		t.Fatalf("%s: re-import of the export: exit %d, want %q\n%s\n%s\n%s", name, code, want, stdout, stderr, exported)
+	}
+	if a, b := sourceShapes(t, env, ws), sourceShapes(t, env, ws2); strings.Join(a, "\n") != strings.Join(b, "\n") {
+		t.Fatalf("%s: the export imported as other sources:\n%s\n--- want ---\n%s", name, strings.Join(b, "\n"), strings.Join(a, "\n"))
+	}
+	stdout, _, code = cliSplit(t, dir, env, "sources", "import", "--no-validate", "--workspace", ws2, back)
+	if code != 0 || !strings.Contains(stdout, "0 added") {
+		t.Fatalf("%s: importing the export twice: exit %d (duplicates are not failures)\n%s", name, code, stdout)
+	}
+	return exported
+}
+
+// Nested folders and web pages survive an export: the folders come out
+// nested (never one folder named "Databases/PostgreSQL"), the web sources
+// marked, and the export imports into the same sources without
+// --web-pages. The help says what the exit status means, as the import
+// does it.
+func TestCLIExportNestedFoldersAndWebSources(t *testing.T) {
+	raw, err := os.ReadFile("../../opml/testdata/other-reader.opml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := opmltest.NewSite(t, "")
+	dir := t.TempDir()
+	env := quietEnv(testdb.URL(t, "sqlite"))
+	file := filepath.Join(dir, "nested.opml")
+	if err := os.WriteFile(file, []byte(site.PointAt(string(raw))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ws := strings.TrimSpace(mustCLI(t, dir, env, "workspaces", "add", "--name", "nested", "--quiet"))
+	stdout, stderr, code := cliSplit(t, dir, env, "sources", "import", "--no-validate", "--web-pages", "--workspace", ws, file)
+	if code != 1 || !strings.Contains(stdout, "12 outlines: 10 added, 1 duplicate, 1 rejected, 0 skipped") {
+		t.Fatalf("exit %d (want 1: the feed:// outline is rejected)\n%s\n%s", code, stdout, stderr)
+	}
+	exported := roundTrip(t, dir, env, ws, "nested", "10 outlines: 10 added, 0 duplicate, 0 rejected")
+	if strings.Contains(exported, `text="Databases/PostgreSQL"`) || !strings.Contains(exported, `feedpoller:source="web"`) {
+		t.Fatalf("the export flattens folders or leaves web sources unmarked:\n%s", exported)
+	}
+	_, help, _ := cliSplit(t, dir, env, "sources", "import", "--help")
+	if !strings.Contains(help, "Exit status: 0 when every outline was added or was a duplicate") {
+		t.Errorf("the help does not say that duplicates exit 0:\n%s", help)
+	}
+	if n := site.Requests(); n != 0 {
+		t.Errorf("%d requests without validation", n)
+	}
+}

@@ -268,7 +268,7 @@ func TestCLIWorkspacesAddRefusesAsTheAPIDoes(t *testing.T) {
 					}
 				})
 			}
-			if out := mustCLI(t, dir, env, "workspaces", "list"); strings.Count(out, "\n") != 1 {
+			if out := mustCLI(t, dir, env, "workspaces", "list"); strings.Count(out, "\n") != 2 { // the header and w
 				t.Fatalf("refused workspaces were stored:\n%s", out)
 			}
 		})

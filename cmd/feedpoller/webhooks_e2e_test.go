@@ -230,8 +230,17 @@ func TestWebhookDeliveriesSurviveKill9(t *testing.T) {
 			if len(items) != 20 {
 				t.Errorf("the receiver got %d distinct content items, want 20", len(items))
 			}
+			// Both signatures: X-Feedpoller-Signature, and the Standard
+			// Webhooks headers checked as the specification says.
 			if bad := receiver.BadSignatures(); bad != 0 {
 				t.Errorf("%d requests with a bad signature", bad)
+			}
+			docs, err := os.ReadFile("../../docs/webhooks.md")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ua := receiver.LastHeader().Get("User-Agent"); !strings.Contains(string(docs), "\n    User-Agent: "+ua+"\n") {
+				t.Errorf("the daemon sends User-Agent %q, which docs/webhooks.md does not show", ua)
 			}
 			t.Logf("receiver: %d requests, %d delivery ids (one per promotion), %d duplicate arrivals (ids in flight at the kill), %d bad signatures",
 				receiver.Requests(), len(receiver.IDs()), duplicates, receiver.BadSignatures())

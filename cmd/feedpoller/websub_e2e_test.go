@@ -85,8 +85,15 @@ type subRow struct {
 func subOf(t *testing.T, st *store.Store, sourceID int64) (subRow, bool) {
 	t.Helper()
 	var rows []subRow
-	if err := st.DB().Select(&rows, st.DB().Rebind(`SELECT feed_source_id, state, topic_url, callback_token, requests, failures,
-		verifications, deliveries, rejected, last_error, lease_expires_at FROM websub_subscriptions WHERE feed_source_id = ?`), sourceID); err != nil {
+	// The callback token lives apart from the subscription, with the
+	// secrets (in the schema feedpoller_secrets on PostgreSQL).
+	secrets := "websub_secrets"
+	if st.Dialect() == store.Postgres {
+		secrets = "feedpoller_secrets.websub_secrets"
+	}
+	if err := st.DB().Select(&rows, st.DB().Rebind(`SELECT w.feed_source_id, w.state, w.topic_url, k.callback_token, w.requests,
+		w.failures, w.verifications, w.deliveries, w.rejected, w.last_error, w.lease_expires_at
+		FROM websub_subscriptions w JOIN `+secrets+` k ON k.subscription_id = w.id WHERE w.feed_source_id = ?`), sourceID); err != nil {
 		t.Fatal(err)
 	}
 	if len(rows) == 0 {
@@ -217,10 +224,11 @@ func TestWebSubThroughTheBinary(t *testing.T) {
 			if n := countRows(t, st, `SELECT COUNT(*) FROM feed_articles WHERE external_url = ?`, site.URL+"/posts/p3"); n != 0 {
 				t.Fatalf("unsigned or wrongly signed item stored")
 			}
-			var secret string
-			if err := st.DB().Get(&secret, st.DB().Rebind(`SELECT secret FROM websub_subscriptions WHERE feed_source_id = ?`), ids["ok"]); err != nil {
+			sub, err := st.SubscriptionOfSource(ctx, ids["ok"])
+			if err != nil {
 				t.Fatal(err)
 			}
+			secret := sub.Secret
 			p4 := []byte(hubFeed(site.URL, "ok", okHub.URL, "p4"))
 			if code, _ := okHub.Deliver(ctx, callback, "application/rss+xml", p4, websubtest.Sign("sha1", secret, p4)); code != 204 {
 				t.Errorf("sha1-signed delivery: %d", code)

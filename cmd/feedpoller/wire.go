@@ -194,8 +194,10 @@ func newService(cfg Config, st *store.Store, v service.Validator, p service.Poll
 // its metrics.
 func (a *app) wireWebhooks(cfg Config, log *slog.Logger) error {
 	var err error
-	a.sender, err = webhooks.NewSender(webhooks.SenderOptions{Policy: a.fetch.Policy(), Timeout: cfg.Webhooks.Timeout,
-		UserAgent: "feedpoller-webhooks/" + Version + " (+https://github.com/feedpoller/feedpoller)"})
+	// The User-Agent is the documented one (webhooks.DefaultUserAgent):
+	// receivers may match it, so it names the delivery format's version,
+	// not the binary's.
+	a.sender, err = webhooks.NewSender(webhooks.SenderOptions{Policy: a.fetch.Policy(), Timeout: cfg.Webhooks.Timeout})
 	if err != nil {
 		return err
 	}

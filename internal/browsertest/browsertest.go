@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"sync"
 	"testing"
+	"time"
 
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
@@ -67,9 +68,27 @@ func Start(t testing.TB, width, height int) *Browser {
 		// A closed network: only loopback resolves.
 		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"),
 	}
+	// Chromium now and then dies at start on a loaded machine (its
+	// zygote or crash handler gives up before the DevTools socket is up):
+	// a start that fails is tried again, twice, before the test fails.
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		var b *Browser
+		if b, err = launch(t, opts); err == nil {
+			return b
+		}
+		t.Logf("start Chromium (%s), attempt %d: %v", bin, attempt, err)
+		time.Sleep(time.Duration(attempt) * time.Second)
+	}
+	t.Fatalf("start Chromium (%s): %v", bin, err)
+	return nil
+}
+
+// launch starts one Chromium with opts and its first tab, and listens to
+// the tab's requests and errors.
+func launch(t testing.TB, opts []chromedp.ExecAllocatorOption) (*Browser, error) {
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
 	b := &Browser{Ctx: ctx}
 	err := chromedp.Listen(ctx, func(ev any) {
 		switch e := ev.(type) {
@@ -93,9 +112,12 @@ func Start(t testing.TB, width, height int) *Browser {
 		}
 	})
 	if err != nil {
-		t.Fatalf("start Chromium (%s): %v", bin, err)
+		cancel()
+		cancelAlloc()
+		return nil, err
 	}
-	return b
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	return b, nil
 }
 
 func (b *Browser) note(s string) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 	"github.com/feedpoller/feedpoller/webhooks"
 )
@@ -26,4 +27,32 @@ func Store(t testing.TB, dialect string) *store.Store {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// Runner is *testing.T or *testing.B: a test that runs subtests of its own
+// kind.
+type Runner[T any] interface {
+	testing.TB
+	Run(name string, f func(T)) bool
+}
+
+// EachStore runs f once per dialect, as a subtest named after it, on a
+// fresh store (see Store).
+func EachStore[T Runner[T]](t T, f func(t T, st *store.Store)) {
+	for _, d := range Dialects {
+		t.Run(d, func(t T) { f(t, Store(t, d)) })
+	}
+}
+
+// EachWorkspace runs f once per dialect, as EachStore does, with a
+// workspace named name (no interests) already in the store: where most
+// tests of the database paths start.
+func EachWorkspace[T Runner[T]](t T, name string, f func(t T, st *store.Store, ws *model.Workspace)) {
+	EachStore(t, func(t T, st *store.Store) {
+		ws, err := st.CreateWorkspace(context.Background(), name, model.RelevanceProfile{})
+		if err != nil {
+			t.Fatalf("testdb: create workspace %q: %v", name, err)
+		}
+		f(t, st, ws)
+	})
 }

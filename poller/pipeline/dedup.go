@@ -12,19 +12,18 @@ import (
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/fetch"
 	"github.com/feedpoller/feedpoller/sources/urls"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // ArticleLookup finds, in one query, which of a batch's URLs a workspace
 // already stores and which GUIDs the source already yielded
 // (store.Store.KnownArticles).
 type ArticleLookup interface {
-	KnownArticles(ctx context.Context, workspaceID, sourceID int64, urls, guids []string) (*store.Known, error)
+	KnownArticles(ctx context.Context, workspaceID, sourceID int64, urls, guids []string) (*model.Known, error)
 }
 
 // lookup asks, in one query for the whole batch, what is already stored of
 // its items.
-func (p *Pipeline) lookup(ctx context.Context, src model.FeedSource, items []item) (*store.Known, error) {
+func (p *Pipeline) lookup(ctx context.Context, src model.FeedSource, items []item) (*model.Known, error) {
 	urls := make([]string, 0, len(items))
 	var guids []string
 	for _, it := range items {
@@ -48,11 +47,11 @@ func (p *Pipeline) lookup(ctx context.Context, src model.FeedSource, items []ite
 // skips an article whose URL (and revision) the workspace already holds,
 // and a content item whose content hash it already promoted (ON CONFLICT
 // DO NOTHING), and counts the item as a duplicate.
-func dropKnown(src model.FeedSource, items []item, known *store.Known) ([]item, int) {
+func dropKnown(src model.FeedSource, items []item, known *model.Known) ([]item, int) {
 	tracked := src.TrackChanges && src.SourceType == model.SourceWeb
 	kept, dups := items[:0], 0
 	for _, it := range items {
-		if it.feed.GUID != "" && known.HasGUID(it.feed.GUID) {
+		if it.feed.GUID != "" && known.GUIDs[it.feed.GUID] {
 			dups++
 			continue
 		}

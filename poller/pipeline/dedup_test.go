@@ -7,7 +7,6 @@ import (
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
 	"github.com/feedpoller/feedpoller/sources/extract"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 func TestDropKnown(t *testing.T) {
@@ -17,7 +16,7 @@ func TestDropKnown(t *testing.T) {
 	rev3.Revision, rev3.ContentTextHash = 3, "abc"
 	otherSource := stored(5, "https://elsewhere.example/x", "g-other")
 	*otherSource.FeedSourceID = 2
-	known := &fakeLookup{stored: []store.KnownArticle{
+	known := &fakeLookup{stored: []model.KnownArticle{
 		stored(1, "https://news.example.com/by-url", ""),
 		stored(2, "https://news.example.com/old-link", "g-1"),
 		otherSource,
@@ -62,7 +61,7 @@ func TestDropKnown(t *testing.T) {
 // TestDropUnchanged: a tracked page becomes a new revision, linked to the
 // one before, only when its main content changed.
 func TestDropUnchanged(t *testing.T) {
-	prev := store.KnownArticle{ID: 41, Revision: 2, ContentTextHash: "same"}
+	prev := model.KnownArticle{ID: 41, Revision: 2, ContentTextHash: "same"}
 	items := []item{
 		{url: "https://a.example/", prev: &prev, art: model.FeedArticle{ContentTextHash: "same", Revision: 1}},
 		{url: "https://b.example/", prev: &prev, art: model.FeedArticle{ContentTextHash: "changed", Revision: 1}},
@@ -99,7 +98,7 @@ func TestDedupCanonical(t *testing.T) {
 		withCanonical("https://news.example.com/g", "https://news.example.com/g"),
 		{url: "https://news.example.com/h", art: model.FeedArticle{ExternalURL: "https://news.example.com/h", Revision: 1}},
 	}
-	lookup := &fakeLookup{stored: []store.KnownArticle{stored(1, "https://news.example.com/stored-story", "")}}
+	lookup := &fakeLookup{stored: []model.KnownArticle{stored(1, "https://news.example.com/stored-story", "")}}
 	p := &Pipeline{opts: Options{Lookup: lookup}}
 	kept, dups, err := p.dedupCanonical(context.Background(), rssSource, items)
 	if err != nil {

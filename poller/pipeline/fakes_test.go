@@ -13,7 +13,6 @@ import (
 	"github.com/feedpoller/feedpoller/analysis/relevance"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // The stages are tested in memory: a lookup over a slice of stored
@@ -24,19 +23,19 @@ import (
 // fakeLookup answers KnownArticles from stored, as the store would, and
 // records each call.
 type fakeLookup struct {
-	stored []store.KnownArticle
+	stored []model.KnownArticle
 	err    error
 	calls  []lookupCall
 }
 
 type lookupCall struct{ urls, guids []string }
 
-func (f *fakeLookup) KnownArticles(_ context.Context, _, sourceID int64, urls, guids []string) (*store.Known, error) {
+func (f *fakeLookup) KnownArticles(_ context.Context, _, sourceID int64, urls, guids []string) (*model.Known, error) {
 	f.calls = append(f.calls, lookupCall{urls: slices.Clone(urls), guids: slices.Clone(guids)})
 	if f.err != nil {
 		return nil, f.err
 	}
-	k := &store.Known{ByURL: map[string]store.KnownArticle{}, GUIDs: map[string]bool{}}
+	k := &model.Known{ByURL: map[string]model.KnownArticle{}, GUIDs: map[string]bool{}}
 	for _, a := range f.stored {
 		if slices.Contains(urls, a.ExternalURL) {
 			if prev, ok := k.ByURL[a.ExternalURL]; !ok || a.Revision > prev.Revision {
@@ -51,9 +50,9 @@ func (f *fakeLookup) KnownArticles(_ context.Context, _, sourceID int64, urls, g
 }
 
 // stored is a known article of source 1.
-func stored(id int64, url, guid string) store.KnownArticle {
+func stored(id int64, url, guid string) model.KnownArticle {
 	src := int64(1)
-	a := store.KnownArticle{ID: id, ExternalURL: url, FeedSourceID: &src, Revision: 1}
+	a := model.KnownArticle{ID: id, ExternalURL: url, FeedSourceID: &src, Revision: 1}
 	if guid != "" {
 		a.ExternalID = &guid
 	}

@@ -41,7 +41,6 @@ import (
 	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // Options configures a Pipeline. Its defaults live with the poller's
@@ -143,7 +142,7 @@ type item struct {
 	url  string // normalised: the dedup key
 	link string // as resolved, to fetch the page; "" when there is none
 	// prev is the stored latest revision of a tracked page, nil otherwise.
-	prev *store.KnownArticle
+	prev *model.KnownArticle
 	ex   extraction
 	art  model.FeedArticle
 	rel  relevance.Result
@@ -157,7 +156,7 @@ type item struct {
 // Run takes a batch through every stage and returns the articles to store.
 // An error is the database's (the lookup or the profile could not be
 // read): nothing of the batch is decided then, and the caller tells a
-// refused value (store.IsDataError) from an outage.
+// refused value (model.ErrRefusedData) from an outage.
 func (p *Pipeline) Run(ctx context.Context, b Batch) (Result, error) {
 	src := b.Source
 	items, dups := p.normalize(src, b.Items)

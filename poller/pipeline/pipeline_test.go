@@ -11,7 +11,6 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
-	"github.com/feedpoller/feedpoller/store"
 )
 
 // TestRunIsOneLookupPerBatch: a batch of twenty items, some stored by URL,
@@ -28,7 +27,7 @@ func TestRunIsOneLookupPerBatch(t *testing.T) {
 		items = append(items, feedItem(fmt.Sprintf("https://news.example.com/%d?utm_source=feed", i), fmt.Sprint(i), title, longHTML(title)))
 	}
 	items = append(items, items[3]) // the same URL twice in one feed
-	lookup := &fakeLookup{stored: []store.KnownArticle{
+	lookup := &fakeLookup{stored: []model.KnownArticle{
 		stored(1, "https://news.example.com/0", ""),   // known by URL
 		stored(2, "https://elsewhere.example/1", "1"), // known by GUID
 	}}
@@ -80,7 +79,7 @@ func TestRunErrorsAreTheDatabases(t *testing.T) {
 		t.Errorf("profile failure: err %v, want one naming the workspace", err)
 	}
 
-	known := &fakeLookup{stored: []store.KnownArticle{stored(1, "https://news.example.com/a", "")}}
+	known := &fakeLookup{stored: []model.KnownArticle{stored(1, "https://news.example.com/a", "")}}
 	p = newTest(t, known, nil, nil, model.RelevanceProfile{})
 	res, err := p.Run(context.Background(), Batch{Source: noProfile, Items: items})
 	if err != nil || res.Duplicates != 1 || len(res.Articles) != 0 {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/feedpoller/feedpoller/sources"
 )
 
 // Next decides when to poll a source again after a poll that ended at
@@ -150,11 +152,7 @@ func hinted(now time.Time, cfg Config, s State, o Observation, at time.Time, tex
 // Retry-After wins.
 func backoff(now time.Time, cfg Config, o Observation, base time.Duration) Decision {
 	failures := max(o.Failures, 1)
-	b := base
-	for i := 0; i < failures && b < cfg.MaxBackoff; i++ {
-		b *= 2
-	}
-	interval := max(base, min(b, cfg.MaxBackoff))
+	interval := max(base, sources.Backoff(base, cfg.MaxBackoff, failures))
 	interval += cfg.jitter(interval)
 	interval = min(interval, max(base, cfg.MaxBackoff))
 	d := Decision{At: now.Add(interval), Kind: KindBackoff,

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/fakeclock"
 	"github.com/feedpoller/feedpoller/sources"
 )
 
@@ -177,7 +178,7 @@ func TestRefusedAddressDoesNotTripBreaker(t *testing.T) {
 	c := New(opts)
 	for i := 0; i < 5; i++ {
 		_, err := c.Get(context.Background(), Request{URL: "http://127.0.0.1:1/"})
-		if fe := asFetchError(t, err); fe.Kind != sources.KindPermanent {
+		if fe := asFetchError(t, err); fe.Kind != sources.KindRefused {
 			t.Fatalf("call %d: kind %v (%v)", i, fe.Kind, err)
 		}
 	}
@@ -186,7 +187,7 @@ func TestRefusedAddressDoesNotTripBreaker(t *testing.T) {
 // rateLimitedSite answers 429 with retryAfter to every path limited
 // says is limited (200 to the others), fetched by a client on clock; hits
 // counts the requests that reached it.
-func rateLimitedSite(t *testing.T, clock *fakeClock, retryAfter string, limited func(path string) bool) (get func(path string) error, hits *atomic.Int32) {
+func rateLimitedSite(t *testing.T, clock *fakeclock.Clock, retryAfter string, limited func(path string) bool) (get func(path string) error, hits *atomic.Int32) {
 	hits = &atomic.Int32{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)

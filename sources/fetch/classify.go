@@ -109,12 +109,13 @@ func (c *Client) transportError(parent context.Context, err error, budget time.D
 }
 
 // resolveFailure classifies what the address policy's Resolve failed
-// with: a refused host or an unknown name is permanent, any other DNS
-// failure transient. nil when err is neither.
+// with: a refused host is refused (a matter of configuration), an
+// unknown name permanent, any other DNS failure transient. nil when err
+// is neither.
 func resolveFailure(err error) *sources.FetchError {
 	var blocked *blockedError
 	if errors.As(err, &blocked) {
-		return &sources.FetchError{Kind: sources.KindPermanent, Msg: blocked.Error()}
+		return &sources.FetchError{Kind: sources.KindRefused, Msg: blocked.Error()}
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {

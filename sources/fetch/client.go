@@ -119,7 +119,7 @@ func (c *Client) retryWait(ctx context.Context, fe *sources.FetchError, attempt 
 		if errors.Is(fe.Err, context.Canceled) {
 			return 0, false
 		}
-		wait = sources.Backoff(c.opts.RetryBaseDelay, attempt)
+		wait = sources.RetryWait(c.opts.RetryBaseDelay, attempt)
 		// A failing server that names a pause is obeyed: wait it out when
 		// short, otherwise hand it back rather than hammer it.
 		if !fe.RetryAfter.IsZero() {
@@ -141,7 +141,7 @@ func (c *Client) retryWait(ctx context.Context, fe *sources.FetchError, attempt 
 		if wait > c.opts.MaxRetryAfterWait {
 			return 0, false
 		}
-		wait = max(wait, sources.Backoff(c.opts.RetryBaseDelay, attempt))
+		wait = max(wait, sources.RetryWait(c.opts.RetryBaseDelay, attempt))
 	default:
 		return 0, false
 	}
@@ -199,7 +199,16 @@ func (c *Client) attempt(ctx context.Context, ds *domainState, u *url.URL, req R
 
 	resp, err := c.http.Do(hreq)
 	if err != nil {
-		return nil, c.transportError(ctx, err, budget)
+		fe := c.transportError(ctx, err, budget)
+		if fe.Kind == sources.KindRefused && redirectedAway(err, hreq.URL) {
+			// The source redirected to a host the policy refuses: the
+			// source's doing, a failure of the source, not a matter of
+			// configuration.
+			cp := *fe
+			cp.Kind = sources.KindPermanent
+			fe = &cp
+		}
+		return nil, fe
 	}
 	defer resp.Body.Close()
 
@@ -336,4 +345,15 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 		}
 	}
 	return nil
+}
+
+// redirectedAway reports whether the request that failed with err was a
+// redirect to another host than orig's.
+func redirectedAway(err error, orig *url.URL) bool {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return false
+	}
+	u, perr := url.Parse(ue.URL)
+	return perr == nil && !strings.EqualFold(u.Host, orig.Host)
 }

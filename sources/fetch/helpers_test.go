@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/fakeclock"
 	"github.com/feedpoller/feedpoller/sources"
 )
 
@@ -24,26 +25,9 @@ func testOptions() Options {
 	}
 }
 
-// fakeClock is a settable clock for breaker and Retry-After tests.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-}
-
-func (f *fakeClock) Now() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.t
-}
-
-func (f *fakeClock) Advance(d time.Duration) {
-	f.mu.Lock()
-	f.t = f.t.Add(d)
-	f.mu.Unlock()
+// newFakeClock is the breaker and Retry-After tests' clock.
+func newFakeClock() *fakeclock.Clock {
+	return fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 }
 
 // mapResolver answers from a fixed table and records every lookup; answers

@@ -104,8 +104,8 @@ func (p *Policy) check(host string, ip netip.Addr, hostOK bool) error {
 // service that does not apply the policy itself (Firecrawl): it must be an
 // http(s) URL without credentials whose host passes Resolve. The error is
 // a *sources.FetchError worded as the native fetcher words the same
-// refusal: a refused host or an unknown name is permanent, a DNS failure
-// transient.
+// refusal: a refused host is refused, an unknown name permanent, a DNS
+// failure transient.
 func (p *Policy) CheckURL(ctx context.Context, rawURL string) error {
 	u, fe := checkURL(rawURL, "")
 	if fe != nil {

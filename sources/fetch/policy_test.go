@@ -40,8 +40,8 @@ func TestRefusesIPv4EmbeddedInIPv6(t *testing.T) {
 			_, err := c.Get(context.Background(), Request{URL: url})
 			fe := asFetchError(t, err)
 			want := "host " + shown + " is not allowed (" + tc.reason + "); " + allowHint
-			if fe.Kind != sources.KindPermanent || fe.Msg != want {
-				t.Errorf("%s: kind %v msg %q, want permanent %q", url, fe.Kind, fe.Msg, want)
+			if fe.Kind != sources.KindRefused || fe.Msg != want {
+				t.Errorf("%s: kind %v msg %q, want refused %q", url, fe.Kind, fe.Msg, want)
 			}
 		}
 	}
@@ -105,9 +105,9 @@ func TestCheckURL(t *testing.T) {
 		{url: "http://feeds.internal:8080/feed"},
 		{url: "http://192.168.7.9/"},
 		{url: "http://[2606:4700::1111]/"},
-		{url: "http://intranet.example/", kind: sources.KindPermanent, msg: refusal("host intranet.example is not allowed (private)")},
-		{url: "http://169.254.169.254/latest/meta-data/", kind: sources.KindPermanent, msg: refusal("host 169.254.169.254 is not allowed (link-local)")},
-		{url: "http://[::127.0.0.1]/", kind: sources.KindPermanent, msg: refusal("host [::127.0.0.1] is not allowed (loopback via IPv4-compatible IPv6)")},
+		{url: "http://intranet.example/", kind: sources.KindRefused, msg: refusal("host intranet.example is not allowed (private)")},
+		{url: "http://169.254.169.254/latest/meta-data/", kind: sources.KindRefused, msg: refusal("host 169.254.169.254 is not allowed (link-local)")},
+		{url: "http://[::127.0.0.1]/", kind: sources.KindRefused, msg: refusal("host [::127.0.0.1] is not allowed (loopback via IPv4-compatible IPv6)")},
 		{url: "http://nowhere.example/", kind: sources.KindPermanent, msg: "host not found: nowhere.example"},
 		{url: "file:///etc/passwd", kind: sources.KindPermanent, msg: `unsupported URL scheme "file" (only http and https)`},
 		{url: "http://user:pw@public.example/", kind: sources.KindPermanent, msg: "URL with credentials is not allowed"},

@@ -171,8 +171,8 @@ func TestRefusesInternalAddresses(t *testing.T) {
 	for _, tc := range cases {
 		_, err := c.Get(context.Background(), Request{URL: tc.url})
 		fe := asFetchError(t, err)
-		if want := refusal(tc.wantMsg); fe.Kind != sources.KindPermanent || fe.Msg != want {
-			t.Errorf("%s: kind %v msg %q, want permanent %q", tc.url, fe.Kind, fe.Msg, want)
+		if want := refusal(tc.wantMsg); fe.Kind != sources.KindRefused || fe.Msg != want {
+			t.Errorf("%s: kind %v msg %q, want refused %q", tc.url, fe.Kind, fe.Msg, want)
 		}
 	}
 	if hits.Load() != 0 {
@@ -243,6 +243,8 @@ func TestRedirectToInternalAddressRefused(t *testing.T) {
 			c := New(ssrfOptions(res, "public.example"))
 			_, err := c.Get(context.Background(), Request{URL: "http://public.example:" + frontPort + "/feed"})
 			fe := asFetchError(t, err)
+			// A redirect to a host the policy refuses is the source's doing,
+			// a failure of the source, not a matter of configuration.
 			if want := refusal(tc.wantMsg); fe.Kind != sources.KindPermanent || fe.Msg != want {
 				t.Errorf("kind %v msg %q, want permanent %q", fe.Kind, fe.Msg, want)
 			}

@@ -155,7 +155,7 @@ func (c *Client) Scrape(ctx context.Context, pageURL string) (*Page, error) {
 		if !retryable(fe) || attempt >= c.opts.Attempts || ctx.Err() != nil {
 			return nil, fe
 		}
-		wait := sources.Backoff(c.opts.RetryBaseDelay, attempt)
+		wait := sources.RetryWait(c.opts.RetryBaseDelay, attempt)
 		c.opts.Log.Debug("firecrawl: retrying scrape", "url", pageURL, "attempt", attempt, "err", fe.Error(), "wait", wait)
 		if sources.Sleep(ctx, wait) != nil {
 			return nil, fe

@@ -68,8 +68,8 @@ func TestScrapeRefusesInternalTargets(t *testing.T) {
 			t.Errorf("%s: scraped %q, want a refusal", tc.url, page.HTML)
 			continue
 		}
-		if sources.KindOf(err) != sources.KindPermanent || err.Error() != tc.msg+allowHint {
-			t.Errorf("%s: %v (%v), want permanent %q", tc.url, err, sources.KindOf(err), tc.msg+allowHint)
+		if sources.KindOf(err) != sources.KindRefused || err.Error() != tc.msg+allowHint {
+			t.Errorf("%s: %v (%v), want refused %q", tc.url, err, sources.KindOf(err), tc.msg+allowHint)
 		}
 		if strings.Contains(err.Error(), "10.1.2.3") || strings.Contains(err.Error(), "192.168.1.20") {
 			t.Errorf("%s: the error shows the internal address: %v", tc.url, err)
@@ -132,7 +132,7 @@ func TestScrapeAllowedHostReachesPrivateAddress(t *testing.T) {
 	if err != nil || !strings.Contains(page.HTML, "Restart the thing") {
 		t.Fatalf("page %+v err %v", page, err)
 	}
-	if _, err := c.Scrape(context.Background(), "http://other.corp.example.com/a.html"); sources.KindOf(err) != sources.KindPermanent {
+	if _, err := c.Scrape(context.Background(), "http://other.corp.example.com/a.html"); sources.KindOf(err) != sources.KindRefused {
 		t.Fatalf("a host not on the allow list: %v, want refused", err)
 	}
 }

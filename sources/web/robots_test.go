@@ -5,30 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/internal/fakeclock"
 	"github.com/feedpoller/feedpoller/sources"
 )
-
-// clock is a settable test clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 func robotsSite(t *testing.T, robots http.HandlerFunc) *site {
 	page := serve("text/html", "<html><head><title>P</title></head><body>"+words+"</body></html>")
@@ -83,14 +65,14 @@ func TestRobotsIgnoredWhenNotRespected(t *testing.T) {
 
 func TestRobotsCacheExpires(t *testing.T) {
 	s := robotsSite(t, serve("text/plain", "User-agent: *\nAllow: /\n"))
-	clk := &clock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
-	p := &Fetcher{Client: nativeFetcher(t), RespectRobots: true, now: clk.now}
+	clk := fakeclock.New(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	p := &Fetcher{Client: nativeFetcher(t), RespectRobots: true, now: clk.Now}
 	for i := 0; i < 3; i++ {
 		if _, err := p.Fetch(context.Background(), sources.Request{URL: s.URL + "/open"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	clk.advance(robotsTTL + time.Minute)
+	clk.Advance(robotsTTL + time.Minute)
 	if _, err := p.Fetch(context.Background(), sources.Request{URL: s.URL + "/open"}); err != nil {
 		t.Fatal(err)
 	}
@@ -102,12 +84,12 @@ func TestRobotsCacheExpires(t *testing.T) {
 func TestRobotsCrawlDelay(t *testing.T) {
 	s := robotsSite(t, serve("text/plain", "User-agent: *\nCrawl-delay: 30\n"))
 	start := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	clk := &clock{t: start}
-	p := &Fetcher{Client: nativeFetcher(t), RespectRobots: true, now: clk.now}
+	clk := fakeclock.New(start)
+	p := &Fetcher{Client: nativeFetcher(t), RespectRobots: true, now: clk.Now}
 	if _, err := p.Fetch(context.Background(), sources.Request{URL: s.URL + "/open"}); err != nil {
 		t.Fatal(err)
 	}
-	clk.advance(10 * time.Second)
+	clk.Advance(10 * time.Second)
 	_, err := p.Fetch(context.Background(), sources.Request{URL: s.URL + "/private/doc"})
 	fe := fetchErr(t, err)
 	if fe.Kind != sources.KindDeferred || !fe.RetryAfter.Equal(start.Add(30*time.Second)) {
@@ -116,7 +98,7 @@ func TestRobotsCrawlDelay(t *testing.T) {
 	if s.hitCount("/private/doc") != 0 {
 		t.Error("a deferred poll made a request")
 	}
-	clk.advance(21 * time.Second)
+	clk.Advance(21 * time.Second)
 	if _, err := p.Fetch(context.Background(), sources.Request{URL: s.URL + "/private/doc"}); err != nil {
 		t.Fatalf("after the delay: %v", err)
 	}
@@ -149,13 +131,13 @@ func TestRobotsFailOpen(t *testing.T) {
 }
 
 func TestRobotsCacheIsBounded(t *testing.T) {
-	clk := &clock{t: time.Now()}
-	p := &Fetcher{now: clk.now}
+	clk := fakeclock.New(time.Now())
+	p := &Fetcher{now: clk.Now}
 	p.robotsMap = map[string]*robotsEntry{}
 	for i := 0; i < maxRobotsHosts+50; i++ {
 		p.robotsMu.Lock()
-		p.evictRobotsLocked(clk.now())
-		p.robotsMap[fmt.Sprintf("https://host%d.example", i)] = &robotsEntry{expires: clk.now().Add(time.Duration(i) * time.Second)}
+		p.evictRobotsLocked(clk.Now())
+		p.robotsMap[fmt.Sprintf("https://host%d.example", i)] = &robotsEntry{expires: clk.Now().Add(time.Duration(i) * time.Second)}
 		p.robotsMu.Unlock()
 	}
 	if n := len(p.robotsMap); n > maxRobotsHosts {

@@ -79,8 +79,8 @@ func TestFirecrawlPollRefusesInternalPage(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: polled %+v, want a refusal", tc.url, res.Items)
 		}
-		if fe := fetchErr(t, err); fe.Kind != sources.KindPermanent || err.Error() != tc.msg {
-			t.Errorf("%s: kind %v error %q, want permanent %q", tc.url, fe.Kind, err, tc.msg)
+		if fe := fetchErr(t, err); fe.Kind != sources.KindRefused || err.Error() != tc.msg {
+			t.Errorf("%s: kind %v error %q, want refused %q", tc.url, fe.Kind, err, tc.msg)
 		}
 	}
 	if n := len(fc.Requests()); n != 0 {

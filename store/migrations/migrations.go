@@ -71,7 +71,8 @@ func Latest(dialect string) (int, error) {
 // Apply runs every migration newer than the database's version, each in its
 // own transaction together with its schema_migrations row, so applying twice
 // is a no-op and a failed migration leaves the previous version intact. On
-// Postgres an advisory lock keeps replicas starting together from racing.
+// Postgres an advisory lock keeps replicas starting together from racing;
+// it is taken only when a migration is pending.
 func Apply(ctx context.Context, db *sqlx.DB, dialect string) (applied []int, err error) {
 	ms, err := List(dialect)
 	if err != nil {
@@ -83,6 +84,13 @@ func Apply(ctx context.Context, db *sqlx.DB, dialect string) (applied []int, err
 	}
 	defer conn.Close()
 	if dialect == postgres {
+		// Every command applies migrations; when there is nothing to
+		// apply it takes no lock, so a session holding the lock (an
+		// upgrade in progress, or anyone's advisory lock on that key)
+		// holds up only an actual migration.
+		if current, err := currentVersion(ctx, conn, dialect); err == nil && len(ms) > 0 && current >= ms[len(ms)-1].Version {
+			return nil, nil
+		}
 		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(7246001)`); err != nil {
 			return nil, fmt.Errorf("migrate: take lock: %w", err)
 		}

@@ -17,7 +17,9 @@ import (
 // Limits of one query: beyond them the query is refused, not cut.
 const (
 	MaxLength = 500 // characters
-	MaxTerms  = 32  // words, phrases and prefixes, exclusions included
+	// MaxTerms bounds the different words, phrases and prefixes,
+	// exclusions included; a term typed twice counts once.
+	MaxTerms = 32
 	// MinPrefix is the fewest letters before a *: a one-letter prefix
 	// matches most of an index and is never what a person meant.
 	MinPrefix = 2
@@ -87,16 +89,15 @@ func Parse(s string) (Query, error) {
 	if err != nil {
 		return Query{}, err
 	}
-	terms := 0
-	for _, t := range toks {
-		if !t.or {
-			terms++
-		}
+	q, err := group(toks)
+	if err != nil {
+		return Query{}, err
 	}
-	if terms > MaxTerms {
-		return Query{}, errorf("the query has %d terms; at most %d are searched", terms, MaxTerms)
+	q = q.simplified()
+	if n := q.terms(); n > MaxTerms {
+		return Query{}, errorf("the query has %d different terms; at most %d are searched", n, MaxTerms)
 	}
-	return group(toks)
+	return q, nil
 }
 
 // group joins terms around OR into groups, and sets exclusions apart.

@@ -8,12 +8,14 @@ import (
 	"sort"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/feedpoller/feedpoller/webhooks"
 )
 
 // Receiver is a webhook receiver on loopback: it verifies every request's
-// signature with its secret and counts the requests of each delivery id,
+// signatures with its secret (X-Feedpoller-Signature, and the Standard
+// Webhooks headers by VerifyStandard) and counts the requests of each delivery id,
 // answering FailStatus to the first FailFirst requests of each id.
 type Receiver struct {
 	*httptest.Server
@@ -110,7 +112,8 @@ func (r *Receiver) record(w http.ResponseWriter, req *http.Request, body []byte)
 	defer r.mu.Unlock()
 	r.requests++
 	r.lastHeader = req.Header.Clone()
-	if !webhooks.Verify(r.secret, body, req.Header.Get(webhooks.HeaderSignature)) {
+	if !webhooks.Verify(r.secret, body, req.Header.Get(webhooks.HeaderSignature)) ||
+		VerifyStandard(StandardSecret(r.secret), req.Header, body, time.Time{}, 0) != nil {
 		r.badSignatures++
 		http.Error(w, "bad signature", http.StatusUnauthorized)
 		return nil, ""

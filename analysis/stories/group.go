@@ -1,0 +1,419 @@
+package stories
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Grouping defaults, chosen on ECB+ topics 1–35 (see docs/digest.md).
+const (
+	// DefaultGroupThreshold is the cosine similarity between an article
+	// and the centroid of a one-article story at which the article joins
+	// the story.
+	DefaultGroupThreshold = 0.22
+	// DefaultSizeMargin is how much more a large story asks (see
+	// GroupOptions.SizeMargin).
+	DefaultSizeMargin = 0.12
+	// DefaultMergeThreshold is the similarity an article must also have
+	// with a second story (of one article; larger ones ask the size
+	// margin more) for the two to merge through it.
+	DefaultMergeThreshold = 0.37
+	// DefaultIndexTerms is how many of an article's heaviest features the
+	// term index holds, and how many it looks up for a new article.
+	DefaultIndexTerms = 12
+	// DefaultPerTermLimit is how many articles one term contributes to a
+	// lookup at most: the most recently reported.
+	DefaultPerTermLimit = 32
+	// DefaultMaxCompared is how many candidate stories a decision compares
+	// in full at most: those sharing most index terms with the arrival.
+	DefaultMaxCompared = 16
+)
+
+// GroupOptions tune grouping.
+type GroupOptions struct {
+	// Threshold is the similarity to a story's centroid at which an
+	// article joins it (0: DefaultGroupThreshold).
+	Threshold float64
+	// MergeThreshold is the similarity with a second story at which an
+	// article that joins one story merges the two (0:
+	// DefaultMergeThreshold).
+	MergeThreshold float64
+	// Window is how far back a story takes new articles (0:
+	// DefaultWindow).
+	Window time.Duration
+	// IndexTerms is how many terms of each article are indexed and looked
+	// up (0: DefaultIndexTerms).
+	IndexTerms int
+	// PerTermLimit bounds the articles one term returns (0:
+	// DefaultPerTermLimit).
+	PerTermLimit int
+	// SizeMargin raises both thresholds for larger stories: a story of k
+	// articles asks Threshold + SizeMargin × (1 − 1/k) (0:
+	// DefaultSizeMargin). The cosine of an article with a centroid grows
+	// with the number of articles summed, for an unrelated neighbour as
+	// for a report of the same event (k unit vectors of mean pairwise
+	// similarity ρ give a new one of them ρ√k / √(1 + (k−1)ρ)), so a
+	// fixed threshold would let a big story absorb the next event of its
+	// kind.
+	SizeMargin float64
+	// MaxCompared bounds the candidate stories compared in full (0:
+	// DefaultMaxCompared).
+	MaxCompared int
+}
+
+func (o GroupOptions) withDefaults() (GroupOptions, error) {
+	if o.Threshold == 0 {
+		o.Threshold = DefaultGroupThreshold
+	}
+	if o.MergeThreshold == 0 {
+		o.MergeThreshold = DefaultMergeThreshold
+	}
+	if o.Window == 0 {
+		o.Window = DefaultWindow
+	}
+	if o.IndexTerms == 0 {
+		o.IndexTerms = DefaultIndexTerms
+	}
+	if o.PerTermLimit == 0 {
+		o.PerTermLimit = DefaultPerTermLimit
+	}
+	if o.MaxCompared == 0 {
+		o.MaxCompared = DefaultMaxCompared
+	}
+	if o.SizeMargin == 0 {
+		o.SizeMargin = DefaultSizeMargin
+	}
+	switch {
+	case o.Threshold < 0 || o.Threshold > 1:
+		return o, fmt.Errorf("%w: threshold %v is outside (0, 1]", ErrOptions, o.Threshold)
+	case o.MergeThreshold < o.Threshold || o.MergeThreshold > 1:
+		return o, fmt.Errorf("%w: merge threshold %v is outside [threshold %v, 1]", ErrOptions, o.MergeThreshold, o.Threshold)
+	case o.Window < 0:
+		return o, fmt.Errorf("%w: window %v is negative", ErrOptions, o.Window)
+	case o.SizeMargin < 0 || o.SizeMargin > 1:
+		return o, fmt.Errorf("%w: size margin %v is outside [0, 1]", ErrOptions, o.SizeMargin)
+	case o.IndexTerms < 0 || o.PerTermLimit < 0 || o.MaxCompared < 0:
+		return o, fmt.Errorf("%w: index terms %d and per-term limit %d must be positive", ErrOptions, o.IndexTerms, o.PerTermLimit)
+	}
+	return o, nil
+}
+
+// Arrival is a new article to place: its profile and when it was
+// reported (see ReportedAt).
+type Arrival struct {
+	Profile Profile
+	At      time.Time
+}
+
+// Posting is one entry of the term index: an article reported at At in
+// story StoryID has Term among its heaviest features.
+type Posting struct {
+	Term      uint32
+	ArticleID int64
+	StoryID   int64
+	At        time.Time
+}
+
+// Lookup is what one index lookup found for a batch: the postings of the
+// terms asked for, and the centroid of every story they name (stories
+// merged away already resolved to the story that absorbed them).
+type Lookup struct {
+	Postings []Posting
+	Stories  map[int64]Centroid
+}
+
+// Placement says where one arrival goes and why. Exactly one holds:
+// StoryID > 0 (it joins that stored story), JoinsItem ≥ 0 (it joins the
+// story that earlier arrival of the batch started), or neither (it starts
+// a story).
+type Placement struct {
+	StoryID   int64
+	JoinsItem int
+	// Reason is the evidence for the decision (zero when it starts a
+	// story).
+	Reason Reason
+	// Terms are the arrival's heaviest features, what the index holds for
+	// it.
+	Terms []uint32
+}
+
+// NewStory reports whether the arrival starts a story.
+func (p Placement) NewStory() bool { return p.StoryID == 0 && p.JoinsItem < 0 }
+
+// Reason is why an article joined a story: the story as it was matched,
+// the member that shared most of the article's indexed terms (a stored
+// article, or an earlier arrival of the batch), the similarity with the
+// story's centroid and the features they share most.
+type Reason struct {
+	StoryID   int64
+	ArticleID int64
+	Item      int
+	Score     float64
+	Shared    []uint32
+}
+
+// Merge says that story From became part of story Into: its articles
+// move, and its id resolves to Into from now on. Into is a stored story,
+// or (Into 0) the story that arrival IntoItem starts.
+type Merge struct {
+	From     int64
+	Into     int64
+	IntoItem int
+}
+
+// Grouping is the decision for one batch: a placement per arrival, the
+// centroid of every story the batch touched (stored ones by id, the ones
+// it starts by founding arrival), and the merges.
+type Grouping struct {
+	Placements []Placement
+	Stored     map[int64]Centroid
+	Started    map[int]Centroid
+	Merges     []Merge
+}
+
+// SharedTerms is how many shared features a Reason keeps.
+const SharedTerms = 8
+
+// storyKey names a story during a decision: a stored id (> 0) or the
+// founding arrival i as -(i+1).
+type storyKey int64
+
+func (k storyKey) item() int { return int(-k) - 1 }
+
+// QueryTerms returns the index terms of each arrival under df and their
+// union, sorted: what one lookup asks for.
+func QueryTerms(arrivals []Arrival, df DocFreq, opts GroupOptions) (perArrival [][]uint32, union []uint32, err error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, nil, err
+	}
+	perArrival, union = queryTerms(arrivals, newIDFMemo(df), o)
+	return perArrival, union, nil
+}
+
+func queryTerms(arrivals []Arrival, idf *idfMemo, o GroupOptions) (perArrival [][]uint32, union []uint32) {
+	perArrival = make([][]uint32, len(arrivals))
+	for i := range arrivals {
+		perArrival[i] = topTerms(vectorOf(&arrivals[i].Profile, idf), o.IndexTerms)
+		union = append(union, perArrival[i]...)
+	}
+	slices.Sort(union)
+	return perArrival, slices.Compact(union)
+}
+
+// Group places a batch of arrivals of one workspace, in the order given
+// (the order they were reported), against what one lookup found: each
+// joins the story whose centroid is most similar to it among the stories
+// of the articles that share an index term with it within the window,
+// when that similarity reaches the threshold, and starts a story
+// otherwise. An arrival that is as similar as the merge threshold to a
+// second story merges the two. Later arrivals see the stories earlier
+// ones started or grew. The result depends only on its inputs.
+func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*Grouping, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if found == nil {
+		found = &Lookup{}
+	}
+	idf := newIDFMemo(df)
+	terms, _ := queryTerms(arrivals, idf, o)
+	byTerm := map[uint32][]int{} // postings by term
+	for i, p := range found.Postings {
+		byTerm[p.Term] = append(byTerm[p.Term], i)
+	}
+	cents := map[storyKey]Centroid{}
+	for id, c := range found.Stories {
+		cents[storyKey(id)] = c
+	}
+	// into resolves stories merged during this decision.
+	into := map[storyKey]storyKey{}
+	resolve := func(k storyKey) storyKey {
+		for {
+			n, ok := into[k]
+			if !ok {
+				return k
+			}
+			k = n
+		}
+	}
+	itemStory := make([]storyKey, len(arrivals))
+	g := &Grouping{Placements: make([]Placement, len(arrivals)), Stored: map[int64]Centroid{}, Started: map[int]Centroid{}}
+	touched := map[storyKey]bool{}
+	for i := range arrivals {
+		a := &arrivals[i]
+		vec := vectorOf(&a.Profile, idf)
+		// Candidate stories and, per story, the member that shares most
+		// index terms with the arrival: a stored article (its id) or an
+		// earlier arrival j (-(j+1)).
+		hits := map[[2]int64]int{}
+		for _, t := range terms[i] {
+			for _, pi := range byTerm[t] {
+				p := &found.Postings[pi]
+				if withinWindow(p.At, a.At, o.Window) {
+					hits[[2]int64{p.StoryID, p.ArticleID}]++
+				}
+			}
+			for j := range i {
+				if withinWindow(arrivals[j].At, a.At, o.Window) && slices.Contains(terms[j], t) {
+					hits[[2]int64{int64(itemStory[j]), -int64(j) - 1}]++
+				}
+			}
+		}
+		type member struct {
+			key  int64
+			hits int
+		}
+		best := map[storyKey]member{}
+		var order []storyKey
+		for key, n := range hits {
+			k := resolve(storyKey(key[0]))
+			m, ok := best[k]
+			if !ok {
+				order = append(order, k)
+			}
+			if !ok || n > m.hits || n == m.hits && memberBefore(key[1], m.key) {
+				best[k] = member{key[1], n}
+			}
+		}
+		// Only the stories that share most index terms with the arrival
+		// are compared in full: the cost of a decision is bounded however
+		// many stories a common term reaches.
+		slices.SortFunc(order, func(x, y storyKey) int {
+			if c := cmp.Compare(best[y].hits, best[x].hits); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
+		})
+		order = order[:min(len(order), o.MaxCompared)]
+		// A story is ranked by how far its similarity clears what a story
+		// of its size asks.
+		type scored struct {
+			key          storyKey
+			score, clear float64
+		}
+		var cands []scored
+		for _, k := range order {
+			c, ok := cents[k]
+			if !ok {
+				continue // a story the lookup had no centroid for
+			}
+			sc := dot(vec, c.vector(idf))
+			cands = append(cands, scored{k, sc, sc - o.SizeMargin*(1-1/float64(max(c.Articles, 1)))})
+		}
+		slices.SortStableFunc(cands, func(x, y scored) int {
+			if c := cmp.Compare(y.clear, x.clear); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.key, y.key)
+		})
+		pl := Placement{JoinsItem: -1, Terms: terms[i]}
+		if len(cands) == 0 || cands[0].clear < o.Threshold {
+			k := storyKey(-(i + 1))
+			itemStory[i] = k
+			cents[k] = Centroid{}.add(&a.Profile, idf)
+			touched[k] = true
+			g.Placements[i] = pl
+			continue
+		}
+		win := cands[0].key
+		winCent := cents[win]
+		pl.Reason = Reason{StoryID: int64(max(win, 0)), Item: -1, Score: cands[0].score,
+			Shared: sharedTerms(vec, winCent.vector(idf))}
+		if m := best[win].key; m > 0 {
+			pl.Reason.ArticleID = m
+		} else {
+			pl.Reason.Item = int(-m) - 1
+		}
+		// Merge every other story this article is close enough to.
+		for _, c := range cands[1:] {
+			if c.clear < o.MergeThreshold {
+				break
+			}
+			survivor, gone := survivorOf(win, c.key)
+			into[gone] = survivor
+			cents[survivor] = cents[survivor].merge(cents[gone], idf)
+			delete(cents, gone)
+			delete(touched, gone)
+			touched[survivor] = true
+			mg := Merge{From: int64(gone), Into: int64(survivor), IntoItem: -1}
+			if survivor < 0 {
+				mg.Into, mg.IntoItem = 0, survivor.item()
+			}
+			if gone > 0 {
+				g.Merges = append(g.Merges, mg)
+			}
+			win = survivor
+		}
+		cents[win] = cents[win].add(&a.Profile, idf)
+		touched[win] = true
+		itemStory[i] = win
+		g.Placements[i] = pl
+	}
+	// Final stories: an arrival placed in a story later merged follows it.
+	for i := range arrivals {
+		k := resolve(itemStory[i])
+		p := &g.Placements[i]
+		switch {
+		case k > 0:
+			p.StoryID, p.JoinsItem = int64(k), -1
+		case k.item() == i:
+			p.StoryID, p.JoinsItem = 0, -1
+		default:
+			p.StoryID, p.JoinsItem = 0, k.item()
+		}
+	}
+	for k := range touched {
+		if k > 0 {
+			g.Stored[int64(k)] = cents[k]
+		} else {
+			g.Started[k.item()] = cents[k]
+		}
+	}
+	return g, nil
+}
+
+// memberBefore orders the members that could stand for a story in a
+// reason when they share as many terms: stored articles before arrivals,
+// lower ids and earlier arrivals first.
+func memberBefore(a, b int64) bool {
+	if (a > 0) != (b > 0) {
+		return a > 0
+	}
+	if a > 0 {
+		return a < b
+	}
+	return a > b
+}
+
+// survivorOf is which of two stories lives on when they merge: a stored
+// story before one the batch started, the older (lower id) of two
+// stored ones, the earlier founder of two new ones.
+func survivorOf(a, b storyKey) (survivor, gone storyKey) {
+	switch {
+	case a > 0 && b > 0:
+		if a < b {
+			return a, b
+		}
+		return b, a
+	case a > 0:
+		return a, b
+	case b > 0:
+		return b, a
+	case a > b: // -(i+1): the larger key is the earlier founder
+		return a, b
+	default:
+		return b, a
+	}
+}
+
+// sharedTerms returns the SharedTerms features that contribute most to
+// the similarity of two vectors.
+func sharedTerms(a, b []weighted) []uint32 {
+	var both []weighted
+	eachShared(a, b, func(term uint32, wa, wb float64) { both = append(both, weighted{term, wa * wb}) })
+	return topTerms(both, SharedTerms)
+}

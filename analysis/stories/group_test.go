@@ -1,0 +1,109 @@
+package stories
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+var groupT0 = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+
+func arrival(title, body string, after time.Duration) Arrival {
+	return Arrival{Profile: NewProfile(title, body), At: groupT0.Add(after)}
+}
+
+// Independent write-ups of one event join one story with a reason; a
+// report of another event of the same kind starts its own.
+func TestGroupJoinsIndependentReports(t *testing.T) {
+	mem, err := NewMemGroups(GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	place := func(a Arrival) (int64, *Grouping) {
+		t.Helper()
+		_, st, g, err := mem.Place(ctx, 1, []Arrival{a})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st[0], g
+	}
+	s1, _ := place(arrival("Lindsay Lohan checks into Betty Ford Center",
+		"Lindsay Lohan has checked into the Betty Ford Center in Rancho Mirage to begin a 90-day court-ordered stay, her lawyer Shawn Holley said.", 0))
+	s2, g := place(arrival("Lohan enters Betty Ford for 90-day rehab stay",
+		"Actress Lindsay Lohan arrived at the Betty Ford Center on Friday for the 90-day rehabilitation stay a Los Angeles judge ordered, Shawn Holley confirmed.", time.Hour))
+	if s2 != s1 {
+		t.Fatalf("second report of the Lohan check-in started story %d, want story %d", s2, s1)
+	}
+	r := g.Placements[0].Reason
+	if r.StoryID != s1 || r.ArticleID != 1 || r.Score < DefaultGroupThreshold || len(r.Shared) == 0 {
+		t.Errorf("reason = %+v, want story %d, article 1, a score over the threshold and shared terms", r, s1)
+	}
+	s3, _ := place(arrival("Tara Reid checks into Promises rehab in Malibu",
+		"Perennial party girl Tara Reid checked herself into the Promises Treatment Center in Malibu, her publicist Jack Ketsoyan told People magazine.", 2*time.Hour))
+	if s3 == s1 {
+		t.Errorf("Tara Reid's check-in joined the Lohan story %d", s1)
+	}
+}
+
+// An article that bridges two stories merges them into the older one, and
+// the other's id resolves to it from then on.
+func TestGroupMergesBridgedStories(t *testing.T) {
+	mem, err := NewMemGroups(GroupOptions{Threshold: 0.9, MergeThreshold: 0.9, SizeMargin: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	a := "Magnitude 6.1 earthquake strikes Aceh province, killing 24 people in Bener Meriah and Central Aceh districts"
+	b := "Rescuers in Bener Meriah search collapsed homes after the Aceh earthquake, officials of the disaster agency said"
+	arts, first, _, err := mem.Place(ctx, 1, []Arrival{arrival("Aceh quake", a, 0), arrival("Rescue in Bener Meriah", b, time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first[0] == first[1] {
+		t.Fatalf("at threshold 0.9 the two different texts share story %d; the test needs two stories", first[0])
+	}
+	// The bridge holds both texts; the thresholds come down for it alone.
+	mem.opts.Threshold, mem.opts.MergeThreshold = 0.3, 0.3
+	_, bridged, g, err := mem.Place(ctx, 1, []Arrival{arrival("Aceh quake", a+"\n\n"+b, 2*time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Merges) != 1 || g.Merges[0].Into != first[0] || g.Merges[0].From != first[1] {
+		t.Fatalf("merges = %+v, want story %d into story %d", g.Merges, first[1], first[0])
+	}
+	if bridged[0] != first[0] {
+		t.Errorf("the bridge is in story %d, want the surviving story %d", bridged[0], first[0])
+	}
+	if got := mem.StoryOf(1, arts[1]); got != first[0] {
+		t.Errorf("the merged story's article resolves to story %d, want %d", got, first[0])
+	}
+}
+
+// The same arrivals in the same order give the same stories.
+func TestGroupIsDeterministic(t *testing.T) {
+	arts := loadStorySet(t)[:60]
+	var prev []int64
+	for range 3 {
+		mem, err := NewMemGroups(GroupOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, a := range arts {
+			_, st, _, err := mem.Place(context.Background(), 1, []Arrival{{Profile: NewProfile(a.Title, a.Markdown), At: a.PublishedAt}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, st[0])
+		}
+		if prev != nil {
+			for i := range got {
+				if got[i] != prev[i] {
+					t.Fatalf("article %d: story %d, then %d", i, prev[i], got[i])
+				}
+			}
+		}
+		prev = got
+	}
+}

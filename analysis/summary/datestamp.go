@@ -1,0 +1,84 @@
+package summary
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// IsDateStamp reports text that is only a date stamp: a publication or
+// update line such as "Published: 09th June 2013", "May 3, 2013 at 7:31
+// AM ET" or "PUBLISHED: 02:31 GMT, 12 March 2013 | UPDATED: 22:19 GMT":
+// nothing but labels, weekdays, months, figures, times, time zones and
+// separators, with at least one figure. A summary is never one.
+func IsDateStamp(text string) bool {
+	n, figure := 0, false
+	for w := range strings.FieldsSeq(text) {
+		key := stampKey(w)
+		if key == "" {
+			continue
+		}
+		if n++; n > 24 || !isStampWord(key) {
+			return false
+		}
+		figure = figure || strings.ContainsFunc(key, unicode.IsDigit)
+	}
+	return figure
+}
+
+// stripDateStamp removes a labelled date stamp that opens a paragraph,
+// where a page ran its dateline into the text ("Published: 12 March 2013
+// An orderly protest …" → "An orderly protest …"). Text without one is
+// returned as it is.
+func stripDateStamp(p string) string {
+	first, _, _ := strings.Cut(p, " ")
+	if !stampOpeners[stampKey(first)] {
+		return p
+	}
+	rest, figure := p, false
+	for rest != "" {
+		w, after, _ := strings.Cut(rest, " ")
+		key := stampKey(w)
+		if key != "" && !isStampWord(key) {
+			break
+		}
+		figure = figure || strings.ContainsFunc(w, unicode.IsDigit)
+		rest = after
+	}
+	if !figure || rest == p {
+		return p
+	}
+	return strings.TrimSpace(rest)
+}
+
+// stampKey is a word as a date stamp is read: lower case, without the
+// separators and punctuation around it.
+func stampKey(w string) string {
+	return strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return strings.ContainsRune(",.;:|()[]-–—/·•@*", r) }))
+}
+
+func isStampWord(w string) bool {
+	if stampLabels[w] || stampCalendar[w] {
+		return true
+	}
+	// Only a figure, or a time zone offset, is worth the expression.
+	return (w[0] >= '0' && w[0] <= '9' || strings.HasPrefix(w, "gmt") || strings.HasPrefix(w, "utc")) && stampFigure.MatchString(w)
+}
+
+// stampLabels are the words of a date stamp besides dates and times;
+// stampOpeners those it starts with when it runs into the text ("On May
+// 3, police said" is prose).
+var (
+	stampLabels  = set(`published posted updated first last edited modified date time on at by`)
+	stampOpeners = set(`published posted updated first last edited modified date time`)
+)
+
+// stampCalendar are the words of dates and times besides figures.
+var stampCalendar = set(`monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri
+	sat sun january february march april may june july august september october november december jan feb mar
+	apr jun jul aug sep sept oct nov dec am pm a.m p.m noon midnight gmt utc et est edt ct cst cdt mt mst mdt pt
+	pst pdt bst cet cest eet eest ist jst hkt aest aedt sgt`)
+
+// stampFigure matches a figure of a date or time: "09th", "2013", "12:41",
+// "2012.08.08", "27/09/2013", "11:25am", "GMT+02:00".
+var stampFigure = regexp.MustCompile(`^((gmt|utc)[+-])?\d[\d:./+-]*(st|nd|rd|th|am|pm|a\.m|p\.m|h)?$`)

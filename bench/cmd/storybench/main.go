@@ -1,0 +1,265 @@
+// Command storybench measures story grouping on ECB+, a public corpus of
+// news articles labelled by the event they report (CC BY 3.0; see
+// bench/README.md for where to get it). It draws a week of reporting
+// times and outlet polls for the articles (stream.go), runs grouping
+// online over the polls in the order the daemon would see them, through
+// the code the daemon runs (stories.Group over stories.MemGroups), and
+// prints pairwise and B³ precision, recall and F1 for the development
+// topics 1–35 and the test topics 36–45, beside a plain TF-IDF cosine
+// baseline whose threshold is tuned on topics 1–35 (baseline.go).
+//
+//	go run ./bench/cmd/storybench -ecb DIR
+//	go run ./bench/cmd/storybench -ecb DIR -sweep   # development topics only
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/feedpoller/feedpoller/analysis/stories"
+)
+
+// lastDevTopic is the last topic that may be tuned on; the topics after
+// it are the test split, reported and never tuned on.
+const lastDevTopic = 35
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "storybench: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("storybench", flag.ContinueOnError)
+	dir := fs.String("ecb", "", "the ECB+ folder (one sub-folder of tokenised XML per topic)")
+	seedList := fs.String("seeds", "1,2,3", "seeds of the drawn reporting times and polls: one run each, then the mean")
+	var opts stories.GroupOptions
+	fs.Float64Var(&opts.Threshold, "threshold", 0, "grouping threshold (0: the default)")
+	fs.Float64Var(&opts.SizeMargin, "margin", 0, "size margin (0: the default)")
+	fs.Float64Var(&opts.MergeThreshold, "merge", 0, "merge threshold (0: the default)")
+	sweep := fs.Bool("sweep", false, "print development-topic figures over the grid below, and nothing of the test topics")
+	ths := fs.String("sweep-threshold", "0.18,0.20,0.22,0.24,0.26", "thresholds of the sweep")
+	margins := fs.String("sweep-margin", "0.08,0.12,0.16", "size margins of the sweep")
+	merges := fs.String("sweep-merge", "0.10,0.15,0.20", "merge thresholds of the sweep, as amounts above the threshold")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return fmt.Errorf("-ecb is required: the ECB+ folder of the ECB+ corpus")
+	}
+	docs, err := loadECB(*dir)
+	if err != nil {
+		return err
+	}
+	var seeds []uint64
+	for _, f := range strings.Split(*seedList, ",") {
+		s, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+		if err != nil {
+			return fmt.Errorf("-seeds %q: %q is not a seed", *seedList, f)
+		}
+		seeds = append(seeds, s)
+	}
+	if *sweep {
+		// Tuning looks at the development topics of the first seed only.
+		return sweepDev(out, buildStream(docs, seeds[0]), *ths, *margins, *merges)
+	}
+	var all [][4]scores
+	var labels []string
+	for _, seed := range seeds {
+		rows, baseTh, err := runSeed(out, buildStream(docs, seed), seed, opts)
+		if err != nil {
+			return err
+		}
+		all = append(all, rows)
+		labels = append(labels, fmt.Sprintf("%.2f", baseTh))
+	}
+	if len(seeds) > 1 {
+		fmt.Fprintf(out, "\nmean over seeds %s (baseline thresholds %s)\n", *seedList, strings.Join(labels, ", "))
+		var mean [4]scores
+		for _, rows := range all {
+			for i, r := range rows {
+				mean[i] = addScores(mean[i], r, 1/float64(len(all)))
+			}
+		}
+		return printTable(out, mean, "TF-IDF baseline")
+	}
+	return nil
+}
+
+// runSeed runs grouping and the baseline over one drawn stream and prints
+// their figures: dev grouping, dev baseline, test grouping, test baseline.
+func runSeed(out io.Writer, st stream, seed uint64, opts stories.GroupOptions) ([4]scores, float64, error) {
+	dev := func(i int) bool { return st.Articles[i].Topic <= lastDevTopic }
+	test := func(i int) bool { return st.Articles[i].Topic > lastDevTopic }
+	fmt.Fprintf(out, "\n%d articles, %d polls of %d outlets, seed %d\n", len(st.Articles), len(st.Polls), countOutlets(st), seed)
+	profiles := profilesOf(st)
+
+	baseTh, best, sim := tuneBaseline(st, dev)
+	story, err := groupProfiles(st, profiles, opts)
+	if err != nil {
+		return [4]scores{}, 0, err
+	}
+	baseStory := assign(st, best, sim, baseTh)
+	rows := [4]scores{score(st.Articles, story, dev), score(st.Articles, baseStory, dev),
+		score(st.Articles, story, test), score(st.Articles, baseStory, test)}
+	return rows, baseTh, printTable(out, rows, fmt.Sprintf("TF-IDF baseline (%.2f)", baseTh))
+}
+
+// tuneBaseline returns the baseline's threshold with the best pairwise F1
+// on the development topics, and its nearest neighbours.
+func tuneBaseline(st stream, dev func(int) bool) (float64, []int, []float64) {
+	best, sim := newBaseline().nearest(st, int64(stories.DefaultWindow.Seconds()))
+	baseTh, baseDev := 0.0, scores{}
+	for th := 0.02; th < 1; th += 0.01 {
+		if s := score(st.Articles, assign(st, best, sim, th), dev); s.F1 > baseDev.F1 {
+			baseTh, baseDev = th, s
+		}
+	}
+	return baseTh, best, sim
+}
+
+// printTable prints dev grouping, dev baseline, test grouping, test
+// baseline.
+func printTable(out io.Writer, rows [4]scores, baseline string) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "topics\tmethod\tarticles\tevents\tstories\tpairwise P\tR\tF1\tB³ P\tR\tF1\t")
+	for i, s := range rows {
+		split, method := "1–35 (dev)", "grouping"
+		if i >= 2 {
+			split = "36–45 (test)"
+		}
+		if i%2 == 1 {
+			method = baseline
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.0f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", split, method, s.Articles, s.Events, s.StoriesMean,
+			s.P, s.R, s.F1, s.B3P, s.B3R, s.B3F1)
+	}
+	return tw.Flush()
+}
+
+// addScores adds w times b's figures to a (for means over seeds).
+func addScores(a, b scores, w float64) scores {
+	a.Articles, a.Events = b.Articles, b.Events
+	a.StoriesMean += w * float64(b.Stories)
+	a.P += w * b.P
+	a.R += w * b.R
+	a.F1 += w * b.F1
+	a.B3P += w * b.B3P
+	a.B3R += w * b.B3R
+	a.B3F1 += w * b.B3F1
+	return a
+}
+
+// sweepDev prints the development topics' figures over a grid of
+// options, two runs at a time.
+func sweepDev(out io.Writer, st stream, ths, margins, merges string) error {
+	dev := func(i int) bool { return st.Articles[i].Topic <= lastDevTopic }
+	profiles := profilesOf(st)
+	baseTh, best, sim := tuneBaseline(st, dev)
+	baseDev := score(st.Articles, assign(st, best, sim, baseTh), dev)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	var grid []stories.GroupOptions
+	for _, th := range floats(ths) {
+		for _, mg := range floats(margins) {
+			for _, up := range floats(merges) {
+				grid = append(grid, stories.GroupOptions{Threshold: th, SizeMargin: mg, MergeThreshold: min(1, th+up)})
+			}
+		}
+	}
+	res := make([]scores, len(grid))
+	errs := make([]error, len(grid))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i := range grid {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			story, err := groupProfiles(st, profiles, grid[i])
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			res[i] = score(st.Articles, story, dev)
+		})
+	}
+	wg.Wait()
+	fmt.Fprintln(tw, "threshold\tmargin\tmerge\tpairwise P\tR\tF1\tB³ P\tR\tF1\tstories\t")
+	for i, o := range grid {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		s := res[i]
+		fmt.Fprintf(tw, "%.2f\t%.2f\t%.2f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t\n", o.Threshold, o.SizeMargin, o.MergeThreshold,
+			s.P, s.R, s.F1, s.B3P, s.B3R, s.B3F1, s.Stories)
+	}
+	fmt.Fprintf(tw, "baseline %.2f\t\t\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%d\t\n", baseTh, baseDev.P, baseDev.R, baseDev.F1,
+		baseDev.B3P, baseDev.B3R, baseDev.B3F1, baseDev.Stories)
+	return tw.Flush()
+}
+
+// profilesOf computes every article's profile once.
+func profilesOf(st stream) []stories.Profile {
+	ps := make([]stories.Profile, len(st.Articles))
+	for i, a := range st.Articles {
+		ps[i] = stories.NewProfile(a.Title, a.Body)
+	}
+	return ps
+}
+
+// groupProfiles runs grouping over the stream's polls, one Place per
+// poll as a save does, and returns each article's story at the end
+// (merges followed).
+func groupProfiles(st stream, profiles []stories.Profile, opts stories.GroupOptions) ([]int64, error) {
+	mem, err := stories.NewMemGroups(opts)
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	ids := make([]int64, len(st.Articles))
+	for _, p := range st.Polls {
+		arrivals := make([]stories.Arrival, len(p.Articles))
+		for k, i := range p.Articles {
+			arrivals[k] = stories.Arrival{Profile: profiles[i], At: st.Articles[i].ReportedAt}
+		}
+		arts, _, _, err := mem.Place(ctx, 1, arrivals)
+		if err != nil {
+			return nil, err
+		}
+		for k, i := range p.Articles {
+			ids[i] = arts[k]
+		}
+	}
+	story := make([]int64, len(st.Articles))
+	for i, id := range ids {
+		story[i] = mem.StoryOf(1, id)
+	}
+	return story, nil
+}
+
+func floats(s string) []float64 {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+func countOutlets(st stream) int {
+	m := map[string]bool{}
+	for _, a := range st.Articles {
+		m[a.Outlet] = true
+	}
+	return len(m)
+}

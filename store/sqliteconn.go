@@ -1,0 +1,150 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"modernc.org/sqlite"
+)
+
+// msConnector opens the daemon's SQLite connections through the modernc
+// driver, wrapped so that every time bound as a parameter is truncated to
+// the millisecond before the driver writes it as text.
+//
+// Why: the driver writes nanoseconds, and SQLite builds disagree on
+// julianday() of such text (3.40, Debian's sqlite3 and Python's module,
+// rounds a fraction of .9995 s and above otherwise than the daemon's
+// build), while indexes are built on julianday(column). A row written
+// with nanoseconds could then not be found in the index by another
+// client, whose UPDATE failed with "database disk image is malformed".
+// With at most three fraction digits every build computes the same
+// julianday() (migration 0013 rewrote the older rows).
+type msConnector struct {
+	dsn string
+	drv *sqlite.Driver
+}
+
+func (c msConnector) Connect(context.Context) (driver.Conn, error) {
+	conn, err := c.drv.Open(c.dsn)
+	if err != nil {
+		return nil, err
+	}
+	return msConn{conn}, nil
+}
+
+func (c msConnector) Driver() driver.Driver { return c.drv }
+
+// sqliteConn is the modernc connection's method set that database/sql
+// uses.
+type sqliteConn interface {
+	driver.Conn
+	driver.ConnBeginTx
+	driver.ConnPrepareContext
+	driver.ExecerContext
+	driver.QueryerContext
+	driver.Pinger
+	driver.SessionResetter
+	driver.Validator
+}
+
+// msConn is a modernc connection whose parameters pass CheckNamedValue.
+type msConn struct{ driver.Conn }
+
+// CheckNamedValue converts a parameter as database/sql would by default,
+// then truncates a time to the millisecond.
+func (msConn) CheckNamedValue(nv *driver.NamedValue) error {
+	v, err := driver.DefaultParameterConverter.ConvertValue(nv.Value)
+	if err != nil {
+		return err
+	}
+	if t, ok := v.(time.Time); ok {
+		v = t.Truncate(time.Millisecond)
+	}
+	nv.Value = v
+	return nil
+}
+
+func (c msConn) inner() (sqliteConn, error) {
+	sc, ok := c.Conn.(sqliteConn)
+	if !ok {
+		return nil, errors.New("the SQLite driver's connection lacks a method the store uses")
+	}
+	return sc, nil
+}
+
+func (c msConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	sc, err := c.inner()
+	if err != nil {
+		return nil, err
+	}
+	return sc.BeginTx(ctx, opts)
+}
+
+func (c msConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	sc, err := c.inner()
+	if err != nil {
+		return nil, err
+	}
+	return sc.PrepareContext(ctx, query)
+}
+
+func (c msConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	sc, err := c.inner()
+	if err != nil {
+		return nil, err
+	}
+	return sc.ExecContext(ctx, query, args)
+}
+
+func (c msConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	sc, err := c.inner()
+	if err != nil {
+		return nil, err
+	}
+	return sc.QueryContext(ctx, query, args)
+}
+
+func (c msConn) Ping(ctx context.Context) error {
+	sc, err := c.inner()
+	if err != nil {
+		return err
+	}
+	return sc.Ping(ctx)
+}
+
+func (c msConn) ResetSession(ctx context.Context) error {
+	sc, err := c.inner()
+	if err != nil {
+		return err
+	}
+	return sc.ResetSession(ctx)
+}
+
+func (c msConn) IsValid() bool {
+	sc, err := c.inner()
+	return err == nil && sc.IsValid()
+}
+
+// openSQLite opens the daemon's pool on the file at path (dsn is the
+// path with the driver's settings). The file is created first, when it
+// does not exist, readable and writable by its owner only: it holds the
+// webhook and WebSub secrets, and SQLite creates its -wal and -shm files
+// with the database file's mode.
+func openSQLite(path, dsn string) (*sql.DB, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	switch {
+	case err == nil:
+		if err := f.Close(); err != nil {
+			return nil, fmt.Errorf("create database file %s: %w", path, err)
+		}
+	case !errors.Is(err, fs.ErrExist):
+		return nil, fmt.Errorf("create database file %s: %w", path, err)
+	}
+	return sql.OpenDB(msConnector{dsn: dsn, drv: &sqlite.Driver{}}), nil
+}
