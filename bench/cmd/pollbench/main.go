@@ -89,6 +89,9 @@ type config struct {
 	// statements is how many of PostgreSQL's most expensive statements
 	// to report per round (pg_stat_statements); 0: none.
 	statements int
+	// perfDir, when set, receives a `perf record` of the daemons and
+	// their PostgreSQL backends for each round.
+	perfDir string
 }
 
 // poolSetting is one database pool configuration of the daemon.
@@ -141,6 +144,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.newItems, "new", 1, "items a changed round finds new (the rest of the feed is known)")
 	layouts := fs.String("layouts", layoutOne, "comma-separated workspace layouts, each a variant: one (every source in one workspace), many (a workspace per source)")
 	fs.BoolVar(&c.recent, "recent", false, "date the farm's items in the last two days, inside the story window (default: the farm's fixed dates of 2025); the farm's small vocabulary makes every article a candidate of many others then")
+	fs.StringVar(&c.perfDir, "perf", "", "record each round's CPU profile of the daemons and their PostgreSQL backends with `perf record` into this directory")
 	fs.IntVar(&c.statements, "statements", 0, "report this many of PostgreSQL's most expensive statements per round (pg_stat_statements)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -386,8 +390,8 @@ func setUp(ctx context.Context, cfg config, work, dialect string, n int, pool po
 	case store.SQLite:
 		dbURL = "sqlite:" + filepath.Join(dir, "feedpoller.db")
 	case store.Postgres:
-		u, err := cluster.CreateDatabase(ctx, fmt.Sprintf("pollbench_%d_%s_x%d_v%d", n,
-			strings.NewReplacer("/", "_").Replace(pool.name), reps, index), true)
+		r.dbName = fmt.Sprintf("pollbench_%d_%s_x%d_v%d", n, strings.NewReplacer("/", "_").Replace(pool.name), reps, index)
+		u, err := cluster.CreateDatabase(ctx, r.dbName, true)
 		if err != nil {
 			return nil, err
 		}
@@ -471,7 +475,24 @@ func (r *run) play(ctx context.Context, cfg config, name string, rep int) (resul
 	if err := r.daemons.resume(); err != nil {
 		return result{}, err
 	}
+	var pids []int
+	for _, d := range r.daemons {
+		pids = append(pids, d.pid())
+	}
+	if r.pgPID != 0 {
+		pids = append(pids, backends(r.pgPID, r.dbName)...)
+	}
+	rec, err := startPerf(cfg.perfDir, fmt.Sprintf("%s-%s-%d-%s-%d", strings.ReplaceAll(r.variant.label(), "/", "-"), r.db,
+		len(r.ids), name, rep), pids)
+	if err != nil {
+		return result{}, err
+	}
 	res, err := r.round(ctx, name, pick)
+	if file, perr := rec.stop(); perr != nil && err == nil {
+		err = perr
+	} else if file != "" {
+		r.progress("  perf recording: %s", file)
+	}
 	res.Rep = rep
 	if len(cfg.layouts) > 1 || cfg.against != "" || cfg.againstBin != "" {
 		if perr := r.daemons.pause(); perr != nil && err == nil {

@@ -97,7 +97,8 @@ type run struct {
 	farm       *feedfarm.Farm
 	farmSrv    *http.Server
 	daemons    fleet
-	pgPID      int // postmaster, 0 on SQLite
+	pgPID      int    // postmaster, 0 on SQLite
+	dbName     string // PostgreSQL database, "" on SQLite
 	ids        []int64
 	timeout    time.Duration
 	statements int
