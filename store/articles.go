@@ -67,9 +67,26 @@ func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSav
 // articleArgs are one row's parameters of insertArticles.
 func articleArgs(p model.PollSave, a model.FeedArticle, t time.Time) []any {
 	return []any{p.WorkspaceID, p.SourceID, a.ExternalURL, a.ExternalID, a.Title, a.Author,
-		utcPtr(a.PublishedAt), a.Summary, a.ContentMarkdown, a.ExtractionMethod, a.WordCount, a.RelevanceScore,
+		utcPtr(a.PublishedAt), storedSummary(a), a.ContentMarkdown, a.ExtractionMethod, a.WordCount, a.RelevanceScore,
 		termsJSON(a.MatchedTerms), a.ContentTextHash, max(a.Revision, 1), a.PreviousArticleID, a.ReadingTimeSeconds,
 		a.InputTokens, a.OutputTokens, a.QualityScore, a.Language, t, a.InputTokensO200k, a.OutputTokensO200k}
+}
+
+// storedSummary is the summary column of an article: empty when the body
+// is the summary itself (model.ExtractionSummary), so the text is stored
+// and indexed once; summaryColumn reads it back.
+func storedSummary(a model.FeedArticle) string {
+	if a.ExtractionMethod == model.ExtractionSummary && a.Summary == a.ContentMarkdown {
+		return ""
+	}
+	return a.Summary
+}
+
+// summaryColumn is an article's summary as stored and read back (see
+// storedSummary), for the article of alias.
+func summaryColumn(alias string) string {
+	return `CASE WHEN ` + alias + `.summary = '' AND ` + alias + `.extraction_method = '` + model.ExtractionSummary +
+		`' THEN ` + alias + `.content_markdown ELSE ` + alias + `.summary END`
 }
 
 // termsJSON is how matched terms are stored: a JSON array, never null.

@@ -17,11 +17,11 @@ type PageFetcher interface {
 // Extraction methods recorded in feed_articles.extraction_method, one per
 // cascade tier.
 const (
-	MethodFeedContent  = "feed_content"     // the entry's own HTML
-	MethodPage         = "web_page"         // a web source's page, main content
-	MethodArticlePage  = "article_page"     // the entry's link fetched, main content
-	MethodRenderedPage = "rendered_page"    // the page through Firecrawl
-	MethodSummary      = "summary_degraded" // only the entry's summary was usable
+	MethodFeedContent  = "feed_content"          // the entry's own HTML
+	MethodPage         = "web_page"              // a web source's page, main content
+	MethodArticlePage  = "article_page"          // the entry's link fetched, main content
+	MethodRenderedPage = "rendered_page"         // the page through Firecrawl
+	MethodSummary      = model.ExtractionSummary // only the entry's summary was usable
 )
 
 // minQuality is the quality score under which a long-enough tier is still
