@@ -63,12 +63,18 @@ func FragmentToMarkdown(fragment string, baseURL string) (string, error) {
 // way Extract measures a page, so every tier of the extraction cascade is
 // judged by one yardstick. Method is "fragment".
 func FromFragment(fragment string, baseURL string) (*Document, error) {
+	return FragmentDocument(fragment, baseURL, Options{})
+}
+
+// FragmentDocument is FromFragment with options: of them only
+// SkipTokenCounts applies to a fragment (nothing is extracted from it).
+func FragmentDocument(fragment string, baseURL string, opts Options) (*Document, error) {
 	md, text, err := convertFragment(fragment, baseURL)
 	if err != nil {
 		return nil, err
 	}
 	d := &Document{Markdown: md, Text: text, Method: "fragment"}
-	d.Stats = computeStats([]byte(fragment), d, true)
+	d.Stats = computeStats([]byte(fragment), d, !opts.SkipTokenCounts)
 	return d, nil
 }
 
