@@ -57,11 +57,16 @@ func (p *perfRecording) stop() (string, error) {
 	done := make(chan error, 1)
 	go func() { done <- p.cmd.Wait() }()
 	select {
-	case <-done:
+	case err := <-done:
+		// perf exits non-zero when interrupted; a recording without its
+		// file is the failure.
+		if _, serr := os.Stat(p.file); serr != nil {
+			return "", fmt.Errorf("perf record (exit: %w): %w", err, serr)
+		}
 	case <-time.After(30 * time.Second):
 		_ = p.cmd.Process.Kill()
-		<-done
-		return "", fmt.Errorf("perf record did not stop within 30s of SIGINT; killed")
+		err := <-done
+		return "", fmt.Errorf("perf record did not stop within 30s of SIGINT; killed: %w", err)
 	}
 	return p.file, nil
 }
