@@ -82,12 +82,10 @@ func storedSummary(a model.FeedArticle) string {
 	return a.Summary
 }
 
-// summaryColumn is an article's summary as stored and read back (see
-// storedSummary), for the article of alias.
-func summaryColumn(alias string) string {
-	return `CASE WHEN ` + alias + `.summary = '' AND ` + alias + `.extraction_method = '` + model.ExtractionSummary +
-		`' THEN ` + alias + `.content_markdown ELSE ` + alias + `.summary END`
-}
+// articleSummary is the summary of the feed article a as stored and read
+// back (see storedSummary).
+const articleSummary = `CASE WHEN a.summary = '' AND a.extraction_method = '` + model.ExtractionSummary +
+	`' THEN a.content_markdown ELSE a.summary END`
 
 // termsJSON is how matched terms are stored: a JSON array, never null.
 func termsJSON(terms []string) string {
