@@ -115,6 +115,12 @@ type SourceRank struct {
 	DecayClass            *string `db:"decay_class" json:"decay_class"`
 }
 
+// ExtractionSummary is the extraction method of an article whose body is
+// its feed summary, nothing better having been found: the text is then
+// converted once and stored once, as the body, and read back as the
+// summary too.
+const ExtractionSummary = "summary_degraded"
+
 // FeedArticle is a stored, URL-deduplicated item.
 type FeedArticle struct {
 	ID               int64      `db:"id" json:"id"`

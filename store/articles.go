@@ -67,10 +67,25 @@ func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSav
 // articleArgs are one row's parameters of insertArticles.
 func articleArgs(p model.PollSave, a model.FeedArticle, t time.Time) []any {
 	return []any{p.WorkspaceID, p.SourceID, a.ExternalURL, a.ExternalID, a.Title, a.Author,
-		utcPtr(a.PublishedAt), a.Summary, a.ContentMarkdown, a.ExtractionMethod, a.WordCount, a.RelevanceScore,
+		utcPtr(a.PublishedAt), storedSummary(a), a.ContentMarkdown, a.ExtractionMethod, a.WordCount, a.RelevanceScore,
 		termsJSON(a.MatchedTerms), a.ContentTextHash, max(a.Revision, 1), a.PreviousArticleID, a.ReadingTimeSeconds,
 		a.InputTokens, a.OutputTokens, a.QualityScore, a.Language, t, a.InputTokensO200k, a.OutputTokensO200k}
 }
+
+// storedSummary is the summary column of an article: empty when the body
+// is the summary itself (model.ExtractionSummary), so the text is stored
+// and indexed once; summaryColumn reads it back.
+func storedSummary(a model.FeedArticle) string {
+	if a.ExtractionMethod == model.ExtractionSummary && a.Summary == a.ContentMarkdown {
+		return ""
+	}
+	return a.Summary
+}
+
+// articleSummary is the summary of the feed article a as stored and read
+// back (see storedSummary).
+const articleSummary = `CASE WHEN a.summary = '' AND a.extraction_method = '` + model.ExtractionSummary +
+	`' THEN a.content_markdown ELSE a.summary END`
 
 // termsJSON is how matched terms are stored: a JSON array, never null.
 func termsJSON(terms []string) string {

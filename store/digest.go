@@ -42,7 +42,7 @@ func (s *Store) DigestArticles(ctx context.Context, workspaceID int64, since, un
 	in := s.asTime("a.reported_at") + " >= " + s.asTime("?") + " AND " + s.asTime("a.reported_at") + " < " + s.asTime("?")
 	q := `WITH w AS (SELECT a.id, a.story_id FROM feed_articles a WHERE a.workspace_id = ? AND ` + in + `)
 		SELECT a.story_id, a.id, a.external_url, a.title, a.extractive_summary,
-			CASE WHEN a.extractive_summary = '' THEN substr(a.summary, 1, ` + fmt.Sprint(fallbackSummaryBytes) + `) ELSE '' END AS fallback_summary,
+			CASE WHEN a.extractive_summary = '' THEN substr(` + articleSummary + `, 1, ` + fmt.Sprint(fallbackSummaryBytes) + `) ELSE '' END AS fallback_summary,
 			a.feed_source_id, s.title AS source_title, s.reliability_tier, s.decay_class, a.relevance_score,
 			a.published_at, a.created_at
 		FROM w JOIN feed_articles a ON a.id = w.id LEFT JOIN feed_sources s ON s.id = a.feed_source_id

@@ -55,7 +55,7 @@ func filterWhere(f model.ListFilter, workspaceID int64, alias, art, dateCol stri
 }
 
 const articleColumns = `a.id, a.workspace_id, a.feed_source_id, a.external_url, a.external_id, a.title, a.author,
-	a.published_at, a.summary, a.content_markdown, a.extraction_method, a.word_count, a.relevance_score,
+	a.published_at, ` + articleSummary + ` AS summary, a.content_markdown, a.extraction_method, a.word_count, a.relevance_score,
 	a.content_text_hash, a.revision, a.previous_article_id, a.reading_time_seconds, a.input_tokens,
 	a.output_tokens, a.quality_score, a.language, a.created_at, a.input_tokens_o200k, a.output_tokens_o200k,
 	a.story_id, a.reported_at, a.extractive_summary`

@@ -28,7 +28,7 @@ const summaryChars = 2000
 func searchColumns() string {
 	return fmt.Sprintf(`a.id, a.title, a.external_url AS url, a.feed_source_id AS source_id, s.title AS source_title,
 		s.url AS source_url, a.published_at, a.relevance_score,
-		substr(COALESCE(NULLIF(a.extractive_summary, ''), a.summary), 1, %d) AS summary,
+		substr(COALESCE(NULLIF(a.extractive_summary, ''), `+articleSummary+`), 1, %d) AS summary,
 		substr(a.summary, 1, %d) AS summary_window, substr(a.content_markdown, 1, %d) AS body_window,
 		(SELECT MIN(c.id) FROM content_items c WHERE c.feed_article_id = a.id) AS content_item_id`,
 		summaryChars, snippetWindow+1, snippetWindow+1)

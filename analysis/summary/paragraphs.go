@@ -2,6 +2,8 @@ package summary
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/feedpoller/feedpoller/analysis/mdtext"
 	"github.com/feedpoller/feedpoller/analysis/stories"
@@ -62,9 +64,11 @@ func trimTeaser(p string) string {
 	cut := false
 	for {
 		trimmed := p
+		from := tailWords(trimmed, 8)
 		for _, e := range teaserEnds {
-			if i := strings.LastIndex(trimmed, e); i >= 0 && len(strings.Fields(trimmed[i:])) <= 8 {
+			if i := teaserCut(trimmed, from, e); i >= 0 {
 				trimmed = strings.TrimSpace(trimmed[:i])
+				from = tailWords(trimmed, 8)
 			}
 		}
 		if trimmed == p {
@@ -82,6 +86,66 @@ func trimTeaser(p string) string {
 		}
 	}
 	return p
+}
+
+// teaserCut is where the last marker of p that at most 8 words follow
+// starts, or -1. Such a marker starts inside the last 8 words, from
+// tailWords(p, 8) on: only that tail is searched, not the whole paragraph.
+func teaserCut(p string, from int, marker string) int {
+	if i := strings.LastIndex(p[from:], marker); i >= 0 && len(strings.Fields(p[from+i:])) <= 8 {
+		return from + i
+	}
+	return -1
+}
+
+// tailWords is where the word before the last n words of s ends (words
+// as strings.Fields splits them; 0 when s has no more than n): any i with
+// at most n fields in s[i:] is at or after it.
+func tailWords(s string, n int) int {
+	end, words := len(s), 0
+	inWord := false
+	for end > 0 {
+		r, size := rune(s[end-1]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeLastRuneInString(s[:end])
+		}
+		if unicode.IsSpace(r) {
+			inWord = false
+		} else if !inWord {
+			inWord = true
+			if words++; words > n {
+				return end
+			}
+		}
+		end -= size
+	}
+	return 0
+}
+
+// collapseSpace is strings.Join(strings.Fields(s), " ") in one pass,
+// written to b.
+func collapseSpace(b *strings.Builder, s string) {
+	space := false
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if r < utf8.RuneSelf {
+			b.WriteByte(byte(r))
+			continue
+		}
+		if r == utf8.RuneError {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			b.WriteString(s[i : i+size])
+			continue
+		}
+		b.WriteRune(r)
+	}
 }
 
 // plain removes inline Markdown from a line: images, link targets,
@@ -121,5 +185,8 @@ func plain(line string) string {
 			i++
 		}
 	}
-	return strings.Join(strings.Fields(b.String()), " ")
+	var out strings.Builder
+	out.Grow(b.Len())
+	collapseSpace(&out, b.String())
+	return out.String()
 }

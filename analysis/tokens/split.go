@@ -35,11 +35,11 @@ func nextPieceCL100k(s string, i int) int {
 	}
 	// [^\r\n\p{L}\p{N}]?\p{L}+
 	if isLetter(r) {
-		return skipWhile(s, i+n, isLetter)
+		return skipASCII(s, i+n, &asciiLetter, isLetter)
 	}
 	if lead(r) {
 		if r2, _ := runeAt(s, i+n); isLetter(r2) {
-			return skipWhile(s, i+n, isLetter)
+			return skipASCII(s, i+n, &asciiLetter, isLetter)
 		}
 	}
 	if end, ok := numberPiece(s, i, r, n); ok {
@@ -98,7 +98,7 @@ func upperThenLower(s string, i int) int {
 		}
 	}
 	if r, _ := runeAt(s, u); u < len(s) && isLowerish(r) {
-		w := skipWhile(s, u, isLowerish)
+		w := skipASCII(s, u, &asciiLower, isLowerish)
 		return w + contraction(s, w)
 	}
 	if lastW < 0 {
@@ -109,8 +109,8 @@ func upperThenLower(s string, i int) int {
 
 // upperRun matches U+W*C? at i, where s[i] is in U.
 func upperRun(s string, i int) int {
-	u := skipWhile(s, i, isUpperish)
-	w := skipWhile(s, u, isLowerish)
+	u := skipASCII(s, i, &asciiUpper, isUpperish)
+	w := skipASCII(s, u, &asciiLower, isLowerish)
 	return w + contraction(s, w)
 }
 
@@ -142,7 +142,7 @@ func punctPiece(s string, i int, r rune, n int, slashTail bool) (int, bool) {
 	if r0, _ := runeAt(s, start); start >= len(s) || !isPunct(r0) {
 		return 0, false
 	}
-	end := skipWhile(s, start, isPunct)
+	end := skipASCII(s, start, &asciiPunct, isPunct)
 	for end < len(s) && (s[end] == '\r' || s[end] == '\n' || slashTail && s[end] == '/') {
 		end++
 	}
@@ -211,15 +211,38 @@ func runeAt(s string, i int) (rune, int) {
 	return utf8.DecodeRuneInString(s[i:])
 }
 
-func skipWhile(s string, i int, in func(rune) bool) int {
+// skipASCII skips the characters of s from i that are in a class: ascii
+// holds the class's answer for each ASCII byte, in answers the rest. Text
+// is mostly ASCII, which is then a table look-up per byte rather than a
+// call per character.
+func skipASCII(s string, i int, ascii *[utf8.RuneSelf]bool, in func(rune) bool) int {
 	for i < len(s) {
-		r, n := runeAt(s, i)
+		if c := s[i]; c < utf8.RuneSelf {
+			if !ascii[c] {
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
 		if !in(r) {
 			break
 		}
 		i += n
 	}
 	return i
+}
+
+// The ASCII answers of the classes skipASCII skips.
+var asciiLetter, asciiLower, asciiUpper, asciiPunct = asciiTable(isLetter), asciiTable(isLowerish),
+	asciiTable(isUpperish), asciiTable(isPunct)
+
+func asciiTable(in func(rune) bool) [utf8.RuneSelf]bool {
+	var t [utf8.RuneSelf]bool
+	for c := range t {
+		t[c] = in(rune(c))
+	}
+	return t
 }
 
 // lead is [^\r\n\p{L}\p{N}], the one character that may open a word piece.

@@ -74,9 +74,12 @@ var categories = [...]string{
 	"Politics", "Business", "Technology", "Science", "Health", "Energy", "Sport", "Culture",
 }
 
-// epoch anchors all synthetic dates well in the past, so that even a feed that
-// changed on every request of a long benchmark does not reach the future.
-var epoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+// defaultEpoch anchors all synthetic dates well in the past, so that even a
+// feed that changed on every request of a long benchmark does not reach the
+// future; feeds start within defaultDateSpread of it.
+var defaultEpoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+const defaultDateSpread = 30 * 24 * time.Hour
 
 // item is the metadata of one synthetic item; its body is written on demand.
 type item struct {
@@ -92,7 +95,8 @@ type item struct {
 // n is published at feedStart(n) + k × feedStep(n).
 func (f *Farm) feedStart(n int) time.Time {
 	h := hash4(f.seed, uint64(n), saltFeed, 0)
-	return epoch.Add(time.Duration(h%(30*24*3600)) * time.Second)
+	spread := max(1, uint64(f.opts.DateSpread/time.Second))
+	return f.opts.Epoch.Add(time.Duration(h%spread) * time.Second)
 }
 
 func (f *Farm) feedStep(n int) time.Duration {

@@ -19,6 +19,7 @@ type Farm struct {
 	bufs  sync.Pool
 
 	items    atomic.Int64 // article page requests answered 200 or 304
+	advance  atomic.Int64 // new items a changing feed gains per request
 	notFound atomic.Int64 // requests for feeds or items that do not exist
 
 	sinceMu sync.Mutex
@@ -51,6 +52,7 @@ func New(opts Options) *Farm {
 		since: time.Now(),
 	}
 	f.bufs.New = func() any { return new(bytes.Buffer) }
+	f.advance.Store(1)
 	f.pickChanging()
 	return f
 }
@@ -123,6 +125,12 @@ func (f *Farm) Handler() http.Handler {
 	return mux
 }
 
+// SetNewItems sets how many new items a changing feed gains on each
+// request after its first (1 when the farm starts; ItemsPerFeed or more:
+// every item it shows is new), so a benchmark can make the next poll find
+// a few new items or a whole new feed. k < 1 is taken as 1.
+func (f *Farm) SetNewItems(k int) { f.advance.Store(int64(max(k, 1))) }
+
 // visit records one request of feed n at now and returns the version to
 // serve: a changing feed advances on every request after its first.
 func (f *Farm) visit(n int, now time.Time) uint64 {
@@ -130,7 +138,7 @@ func (f *Farm) visit(n int, now time.Time) uint64 {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.changing && st.seen {
-		st.version++
+		st.version += uint64(f.advance.Load())
 	}
 	st.seen = true
 	st.requests++

@@ -501,3 +501,52 @@ func TestHostileHostHeaderStaysWellFormed(t *testing.T) {
 		}
 	}
 }
+
+// TestSetNewItems: after SetNewItems(k) a changing feed's next answer
+// shows k items it never showed before, and the rest shifted down by k.
+func TestSetNewItems(t *testing.T) {
+	for _, k := range []int{5, 4, 9} {
+		t.Run(strconv.Itoa(k), func(t *testing.T) {
+			f, srv := startFarm(t, feedfarm.Options{Feeds: 1, ItemsPerFeed: 4, BodyBytes: 200, ChangeShare: 1, Seed: 3})
+			_, body := get(t, feedURL(srv, 0))
+			var before []string
+			for _, it := range parse(t, body).Items {
+				before = append(before, it.GUID)
+			}
+			f.SetNewItems(k)
+			_, body = get(t, feedURL(srv, 0))
+			items := parse(t, body).Items
+			fresh := 0
+			for i, it := range items {
+				if !contains(before, it.GUID) {
+					fresh++
+					continue
+				}
+				if want := before[i-k]; it.GUID != want {
+					t.Errorf("item %d is %s, want the previous answer's item %d %s", i, it.GUID, i-k, want)
+				}
+			}
+			if want := min(k, 4); fresh != want {
+				t.Errorf("%d new items after SetNewItems(%d), want %d", fresh, k, want)
+			}
+		})
+	}
+}
+
+// TestEpochAndDateSpread: every item is dated within the spread after the
+// epoch (plus the feed's steps), so a benchmark can serve recent news.
+func TestEpochAndDateSpread(t *testing.T) {
+	epoch := time.Now().Add(-48 * time.Hour).Truncate(time.Second)
+	_, srv := startFarm(t, feedfarm.Options{Feeds: 50, ItemsPerFeed: 3, BodyBytes: 200, Seed: 5,
+		Epoch: epoch, DateSpread: 24 * time.Hour})
+	for n := 0; n < 50; n++ {
+		_, body := get(t, feedURL(srv, n))
+		for _, it := range parse(t, body).Items {
+			p := it.PublishedParsed
+			// Three items of at most 10 minutes' step each.
+			if p == nil || p.Before(epoch) || p.After(epoch.Add(24*time.Hour+30*time.Minute)) {
+				t.Fatalf("feed %d item %s dated %v, want within a day and a half hour of %v", n, it.GUID, p, epoch)
+			}
+		}
+	}
+}

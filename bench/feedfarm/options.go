@@ -61,6 +61,15 @@ type Options struct {
 	// KeepTimes is how many recent request times are kept per feed for
 	// Stats. Default 64; negative keeps none.
 	KeepTimes int
+	// Epoch is the earliest time a feed's first item can be dated, and
+	// DateSpread how far after it feeds start: feed n's items run from a
+	// start drawn from [Epoch, Epoch+DateSpread), one every 1 to 10
+	// minutes. Defaults: 2025-01-01 and 30 days, far enough in the past
+	// that no benchmark reaches the future. A benchmark of what happens to
+	// recent news (stories are grouped within a window of days) sets an
+	// Epoch a few days ago.
+	Epoch      time.Time
+	DateSpread time.Duration
 }
 
 // withDefaults returns opts with zero and out-of-range fields replaced, so
@@ -86,6 +95,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Format < FormatMixed || o.Format > FormatAtom {
 		o.Format = FormatMixed
+	}
+	if o.Epoch.IsZero() {
+		o.Epoch = defaultEpoch
+	}
+	if o.DateSpread <= 0 {
+		o.DateSpread = defaultDateSpread
 	}
 	switch {
 	case o.KeepTimes == 0:

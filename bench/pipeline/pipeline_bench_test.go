@@ -72,7 +72,7 @@ type pollEnv struct {
 	items  int
 }
 
-func newPollEnv(b *testing.B, dialect string, items int) *pollEnv {
+func newPollEnv(b testing.TB, dialect string, items int) *pollEnv {
 	b.Helper()
 	ctx := context.Background()
 	db := openDB(b, dialect)
@@ -116,7 +116,7 @@ func (k pollKind) String() string {
 
 // prepare puts the database in the state in which the next poll finds k,
 // through the uncounted connection.
-func (e *pollEnv) prepare(b *testing.B, k pollKind) {
+func (e *pollEnv) prepare(b testing.TB, k pollKind) {
 	b.Helper()
 	switch k {
 	case allNew:
@@ -142,7 +142,7 @@ type sample struct {
 
 // poll runs one poll (PollNow: claim, fetch, pipeline, save) and checks it
 // found what k promised, so a benchmark cannot time the wrong path.
-func (e *pollEnv) poll(b *testing.B, k pollKind) sample {
+func (e *pollEnv) poll(b testing.TB, k pollKind) sample {
 	b.Helper()
 	st0, rt0 := e.db.statements(b), e.db.roundTrips()
 	c0, w0 := cpuTime(), time.Now()

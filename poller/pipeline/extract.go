@@ -17,11 +17,11 @@ type PageFetcher interface {
 // Extraction methods recorded in feed_articles.extraction_method, one per
 // cascade tier.
 const (
-	MethodFeedContent  = "feed_content"     // the entry's own HTML
-	MethodPage         = "web_page"         // a web source's page, main content
-	MethodArticlePage  = "article_page"     // the entry's link fetched, main content
-	MethodRenderedPage = "rendered_page"    // the page through Firecrawl
-	MethodSummary      = "summary_degraded" // only the entry's summary was usable
+	MethodFeedContent  = "feed_content"          // the entry's own HTML
+	MethodPage         = "web_page"              // a web source's page, main content
+	MethodArticlePage  = "article_page"          // the entry's link fetched, main content
+	MethodRenderedPage = "rendered_page"         // the page through Firecrawl
+	MethodSummary      = model.ExtractionSummary // only the entry's summary was usable
 )
 
 // minQuality is the quality score under which a long-enough tier is still
@@ -35,6 +35,19 @@ type extraction struct {
 	method   string
 	stats    extract.Stats
 	meta     extract.Metadata
+	// fragment or page is the HTML the markdown came from, whose tokens
+	// are counted once the cascade has chosen (tokens): a tier passed over
+	// never pays for the count.
+	fragment string
+	page     []byte
+}
+
+// tokens counts the chosen extraction's tokens (raw HTML and Markdown,
+// both encodings) into its stats.
+func (e *extraction) tokens() {
+	if e.method != "" {
+		e.stats.CountTokens(e.fragment+string(e.page), e.markdown)
+	}
 }
 
 func (e extraction) words() int { return e.stats.WordCount }
@@ -58,6 +71,7 @@ func (p *Pipeline) extract(ctx context.Context, src model.FeedSource, items []it
 	b := &budget{pages: p.opts.MaxArticleFetches}
 	for i := range items {
 		items[i].ex = p.cascade(ctx, src, items[i].feed, items[i].link, b)
+		items[i].ex.tokens()
 	}
 }
 
@@ -116,22 +130,23 @@ func (p *Pipeline) cascade(ctx context.Context, src model.FeedSource, fi sources
 }
 
 func fromFragment(fragment, baseURL, method string) (extraction, bool) {
-	doc, err := extract.FromFragment(fragment, baseURL)
+	doc, err := extract.FragmentDocument(fragment, baseURL, extract.Options{SkipTokenCounts: true})
 	if err != nil || doc.Markdown == "" {
 		return extraction{}, false
 	}
-	return extraction{markdown: doc.Markdown, text: doc.Text, method: method, stats: doc.Stats}, true
+	return extraction{markdown: doc.Markdown, text: doc.Text, method: method, stats: doc.Stats, fragment: fragment}, true
 }
 
 func fromPage(html []byte, pageURL, method string) (extraction, bool) {
 	if len(html) == 0 {
 		return extraction{}, false
 	}
-	doc, err := extract.Extract(html, pageURL, extract.Options{})
+	doc, err := extract.Extract(html, pageURL, extract.Options{SkipTokenCounts: true})
 	if err != nil || doc.Markdown == "" {
 		return extraction{}, false
 	}
-	return extraction{markdown: doc.Markdown, text: doc.Text, method: method, stats: doc.Stats, meta: doc.Metadata}, true
+	return extraction{markdown: doc.Markdown, text: doc.Text, method: method, stats: doc.Stats, meta: doc.Metadata,
+		page: html}, true
 }
 
 // fromWebPage converts the HTML of a web poll: a whole page goes through

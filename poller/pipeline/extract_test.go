@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/feedpoller/feedpoller/analysis/tokens"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
 )
@@ -58,6 +59,23 @@ func TestCascade(t *testing.T) {
 			ex := items[0].ex
 			if ex.method != tt.wantMethod || ex.markdown == "" {
 				t.Errorf("method %q (%d words), want %q", ex.method, ex.words(), tt.wantMethod)
+			}
+			// The counts are those of the tier kept, counted once the
+			// cascade has chosen (the tiers passed over are never counted).
+			source := map[string]string{MethodFeedContent: tt.item.ContentHTML, MethodPage: tt.item.ContentHTML,
+				MethodArticlePage: tt.pages[tt.link], MethodRenderedPage: tt.rendered[tt.link], MethodSummary: tt.item.Summary}[ex.method]
+			cl, err := tokens.For(tokens.CL100kBase)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o2, err := tokens.For(tokens.O200kBase)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := [4]int{ex.stats.InputTokens, ex.stats.OutputTokens, ex.stats.InputTokensO200k, ex.stats.OutputTokensO200k}
+			want := [4]int{cl.Count(source), cl.Count(ex.markdown), o2.Count(source), o2.Count(ex.markdown)}
+			if got != want || want[0] == 0 {
+				t.Errorf("tokens (in, out, in o200k, out o200k) %v, want %v: those of the %s tier", got, want, ex.method)
 			}
 			if got := pages.asked(); !slices.Equal(got, tt.wantFetched) {
 				t.Errorf("pages fetched %v, want %v", got, tt.wantFetched)

@@ -25,7 +25,13 @@ func (p *Pipeline) values(src model.FeedSource, items []item) {
 // article is the article stored for one item.
 func (p *Pipeline) article(src model.FeedSource, it item, now time.Time) model.FeedArticle {
 	fi, ex, limit := it.feed, it.ex, p.opts.MaxMarkdownBytes
-	summary := summaryMarkdown(fi.Summary, it.link, src.SourceType != model.SourceWeb)
+	var summary string
+	if ex.method == MethodSummary && src.SourceType != model.SourceWeb {
+		// The body is the summary, converted already: the same Markdown.
+		summary = ex.markdown
+	} else {
+		summary = summaryMarkdown(fi.Summary, it.link, src.SourceType != model.SourceWeb)
+	}
 	a := model.FeedArticle{
 		WorkspaceID: src.WorkspaceID, ExternalURL: it.url, Title: strings.TrimSpace(fi.Title),
 		Author: fi.Author, PublishedAt: plausibleDate(fi.PublishedAt, now),

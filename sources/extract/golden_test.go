@@ -1,9 +1,11 @@
 package extract
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -89,6 +91,44 @@ func TestFragmentGolden(t *testing.T) {
 				t.Errorf("Markdown differs\n--- got\n%s\n--- want\n%s", got, want)
 			}
 		})
+	}
+}
+
+// TestFragmentGoldenConcurrently converts every golden fragment from
+// several goroutines at once, as the poller's workers do through the one
+// shared converter, and each gets its own golden Markdown.
+func TestFragmentGoldenConcurrently(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "fragments", "*.html"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fragment fixtures: %v", err)
+	}
+	type fixture struct{ name, in, want string }
+	var fs []fixture
+	for _, f := range files {
+		name := filepath.Base(f)
+		fs = append(fs, fixture{name, readTestdata(t, filepath.Join("fragments", name)),
+			strings.TrimRight(readTestdata(t, filepath.Join("fragments", strings.TrimSuffix(name, ".html")+".md")), "\n")})
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8*len(fs))
+	for g := range 8 {
+		wg.Go(func() {
+			for round := range 5 {
+				for i := range fs {
+					f := fs[(i+g+round)%len(fs)]
+					got, err := FragmentToMarkdown(f.in, "https://blog.example.org/2026/05/post.html")
+					if err != nil || got != f.want {
+						errs <- fmt.Sprintf("%s: got %q (%v)", f.name, got, err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
 

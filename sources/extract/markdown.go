@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
@@ -15,9 +16,14 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
+// sharedConverter is the process's one HTML→Markdown converter. Building
+// one registers every plugin's renderers and costs about as much as
+// converting a short feed summary, so it is built once; ConvertNode keeps
+// its state per call and is safe for concurrent use.
+var sharedConverter = sync.OnceValue(newConverter)
+
 // newConverter builds the HTML→Markdown converter: CommonMark with fenced
-// code blocks, GFM tables. A converter is cheap, so each call gets its own
-// rather than sharing package state.
+// code blocks, GFM tables.
 func newConverter() *converter.Converter {
 	conv := converter.NewConverter(
 		converter.WithPlugins(
@@ -57,12 +63,18 @@ func FragmentToMarkdown(fragment string, baseURL string) (string, error) {
 // way Extract measures a page, so every tier of the extraction cascade is
 // judged by one yardstick. Method is "fragment".
 func FromFragment(fragment string, baseURL string) (*Document, error) {
+	return FragmentDocument(fragment, baseURL, Options{})
+}
+
+// FragmentDocument is FromFragment with options: of them only
+// SkipTokenCounts applies to a fragment (nothing is extracted from it).
+func FragmentDocument(fragment string, baseURL string, opts Options) (*Document, error) {
 	md, text, err := convertFragment(fragment, baseURL)
 	if err != nil {
 		return nil, err
 	}
 	d := &Document{Markdown: md, Text: text, Method: "fragment"}
-	d.Stats = computeStats([]byte(fragment), d, true)
+	d.Stats = computeStats([]byte(fragment), d, !opts.SkipTokenCounts)
 	return d, nil
 }
 
@@ -108,7 +120,7 @@ func nodeToMarkdown(root *html.Node, base *url.URL) (string, error) {
 	if base != nil {
 		opts = append(opts, converter.WithDomain(base.String()))
 	}
-	out, err := newConverter().ConvertNode(root, opts...)
+	out, err := sharedConverter().ConvertNode(root, opts...)
 	if err != nil {
 		return "", fmt.Errorf("convert html to markdown: %w", err)
 	}

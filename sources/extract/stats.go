@@ -44,8 +44,7 @@ func (s Stats) TokenReduction() float64 {
 func computeStats(page []byte, d *Document, tokens bool) Stats {
 	s := Stats{WordCount: CountWords(d.Text)}
 	if tokens {
-		s.InputTokens, s.InputTokensO200k = countTokens(string(page))
-		s.OutputTokens, s.OutputTokensO200k = countTokens(d.Markdown)
+		s.CountTokens(string(page), d.Markdown)
 	}
 	s.ReadingTimeSeconds = int(math.Ceil(float64(s.WordCount) * 60 / wordsPerMinute))
 	if len(d.Markdown) > 0 {
@@ -53,6 +52,15 @@ func computeStats(page []byte, d *Document, tokens bool) Stats {
 	}
 	s.Quality = qualityScore(d.Markdown, d.Text, s.WordCount)
 	return s
+}
+
+// CountTokens fills the token counts of s: page is the raw HTML the
+// document came from, markdown its body. A caller that measures several
+// candidate documents and keeps one (Options.SkipTokenCounts) counts the
+// kept one's tokens with it, once.
+func (s *Stats) CountTokens(page, markdown string) {
+	s.InputTokens, s.InputTokensO200k = countTokens(page)
+	s.OutputTokens, s.OutputTokensO200k = countTokens(markdown)
 }
 
 // countTokens counts s in cl100k_base and o200k_base. The vocabularies

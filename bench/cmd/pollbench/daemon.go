@@ -35,6 +35,10 @@ type daemonConfig struct {
 	batchSize   int // 0: the daemon's default
 	perDomain   int // requests in flight per domain: the farm is one host
 	logFile     string
+	// dir is the daemon's working directory, the run's: no config.yaml
+	// there, so every binary runs on its built-in defaults and the
+	// environment below, whatever its revision.
+	dir string
 	// maxOpen and maxIdle size the daemon's database pool; 0: its default.
 	maxOpen, maxIdle int
 }
@@ -70,7 +74,7 @@ func (c daemonConfig) env() []string {
 // run executes one CLI command of the daemon binary and returns its output.
 func (c daemonConfig) run(ctx context.Context, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, c.bin, args...)
-	cmd.Env = c.env()
+	cmd.Env, cmd.Dir = c.env(), c.dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -92,7 +96,7 @@ func startDaemon(ctx context.Context, c daemonConfig) (*daemon, error) {
 		return nil, fmt.Errorf("create daemon log: %w", err)
 	}
 	cmd := exec.Command(c.bin, "serve")
-	cmd.Env = c.env()
+	cmd.Env, cmd.Dir = c.env(), c.dir
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		_ = logf.Close() // the start's error is the one to report
@@ -128,6 +132,7 @@ func (d *daemon) pid() int { return d.cmd.Process.Pid }
 // stop sends SIGTERM and waits for the graceful shutdown, killing the
 // daemon if it takes too long.
 func (d *daemon) stop() error {
+	_ = d.cmd.Process.Signal(syscall.SIGCONT) // a paused daemon handles SIGTERM only once it runs
 	_ = d.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-d.done:

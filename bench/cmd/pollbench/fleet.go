@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -47,6 +48,23 @@ func (f fleet) stop() error {
 	var errs []error
 	for _, d := range f {
 		errs = append(errs, d.stop())
+	}
+	return errors.Join(errs...)
+}
+
+// pause stops the daemons where they stand (SIGSTOP) while another
+// variant's round runs: they use no CPU and send nothing to a database
+// server the variants share. resume lets them go on (SIGCONT).
+func (f fleet) pause() error { return f.signal(syscall.SIGSTOP) }
+
+func (f fleet) resume() error { return f.signal(syscall.SIGCONT) }
+
+func (f fleet) signal(sig syscall.Signal) error {
+	var errs []error
+	for _, d := range f {
+		if err := d.cmd.Process.Signal(sig); err != nil {
+			errs = append(errs, fmt.Errorf("signal daemon %d: %w", d.pid(), err))
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/http"
 	"slices"
 	"time"
 
@@ -16,16 +17,24 @@ import (
 const (
 	roundFirst     = "first"     // changing feeds, first poll: every item new
 	roundUnchanged = "unchanged" // unchanging feeds: 304 Not Modified
-	roundChanged   = "changed"   // changing feeds again: one new item each
+	roundChanged   = "changed"   // changing feeds again: -new new items each
+	roundFresh     = "fresh"     // changing feeds again: every item new
 )
 
 // expectedStatus is the poll outcome every poll of a round should have.
 var expectedStatus = map[string]string{
 	roundFirst: model.StatusOK, roundUnchanged: model.StatusNotModified, roundChanged: model.StatusOK,
+	roundFresh: model.StatusOK,
 }
 
 // result is what one round measured.
 type result struct {
+	// Variant is the binary measured (see variant.label) and Layout how
+	// its sources are spread over workspaces; Rep counts the earlier
+	// rounds of the same name in the run.
+	Variant  string         `json:"variant"`
+	Layout   string         `json:"layout"`
+	Rep      int            `json:"rep"`
 	DB       string         `json:"db"`
 	Pool     string         `json:"pool"`
 	Replicas int            `json:"replicas"`
@@ -41,6 +50,11 @@ type result struct {
 	// daemon).
 	DaemonCPUPer1k float64 `json:"daemon_cpu_s_per_1k"`
 	DBCPUPer1k     float64 `json:"db_cpu_s_per_1k"`
+	// ServerMSPerPoll is PostgreSQL's execution time of the daemons'
+	// statements per poll (pg_stat_statements), Statements the most
+	// expensive of them (-statements).
+	ServerMSPerPoll float64     `json:"server_ms_per_poll"`
+	Statements      []statement `json:"statements,omitempty"`
 	// Scheduler lag (poll start − next_poll_at) from poll_runs, and the
 	// same from the daemon's histogram (bucket-interpolated).
 	LagP50, LagP99, LagMax float64
@@ -72,25 +86,30 @@ type result struct {
 	Complete    bool  `json:"complete"`
 }
 
-// run is one daemon on one database with its farm and sources.
+// run is one variant's daemons on one database with its farm and
+// sources.
 type run struct {
-	db       string
-	pool     string
-	replicas int
-	st       *store.Store
-	farm     *feedfarm.Farm
-	daemons  fleet
-	pgPID    int // postmaster, 0 on SQLite
-	ids      []int64
-	timeout  time.Duration
-	progress func(format string, args ...any)
+	db         string
+	pool       string
+	replicas   int
+	variant    variant
+	st         *store.Store
+	farm       *feedfarm.Farm
+	farmSrv    *http.Server
+	daemons    fleet
+	pgPID      int    // postmaster, 0 on SQLite
+	dbName     string // PostgreSQL database, "" on SQLite
+	ids        []int64
+	timeout    time.Duration
+	statements int
+	progress   func(format string, args ...any)
 }
 
 type counts struct{ articles, items, runs int64 }
 
 func (r *run) counts(ctx context.Context) (counts, error) {
 	var c counts
-	err := r.st.DB().QueryRowxContext(ctx, `SELECT (SELECT COUNT(*) FROM feed_articles),
+	err := r.st.DB().QueryRowxContext(ctx, `SELECT /* pollbench */ (SELECT COUNT(*) FROM feed_articles),
 		(SELECT COUNT(*) FROM content_items), (SELECT COUNT(*) FROM poll_runs)`).Scan(&c.articles, &c.items, &c.runs)
 	if err != nil {
 		return c, fmt.Errorf("count rows: %w", err)
@@ -109,7 +128,8 @@ func (r *run) dbCPU() time.Duration {
 // round makes the sources of the feeds that pick selects due at once and
 // measures until every one of them has a poll_runs row (or the timeout).
 func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (result, error) {
-	res := result{DB: r.db, Pool: r.pool, Replicas: r.replicas, Sources: len(r.ids), Round: name, Outcomes: map[string]int{}, NewSessions: -1}
+	res := result{Variant: r.variant.label(), Layout: r.variant.layout, DB: r.db, Pool: r.pool, Replicas: r.replicas,
+		Sources: len(r.ids), Round: name, Outcomes: map[string]int{}, NewSessions: -1}
 	var ids []int64
 	picked := map[int]bool{}
 	for n, id := range r.ids {
@@ -123,7 +143,7 @@ func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (re
 		return res, nil
 	}
 	var lastRun int64
-	if err := r.st.DB().GetContext(ctx, &lastRun, `SELECT COALESCE(MAX(id), 0) FROM poll_runs`); err != nil {
+	if err := r.st.DB().GetContext(ctx, &lastRun, `SELECT /* pollbench */ COALESCE(MAX(id), 0) FROM poll_runs`); err != nil {
 		return res, fmt.Errorf("read last poll run: %w", err)
 	}
 	c0, err := r.counts(ctx)
@@ -148,6 +168,9 @@ func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (re
 	if err != nil {
 		return res, err
 	}
+	if err := r.resetStatements(ctx); err != nil {
+		return res, err
+	}
 
 	t0 := time.Now().UTC()
 	if err := makeDue(ctx, r.st, ids, t0); err != nil {
@@ -157,7 +180,7 @@ func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (re
 	done := 0
 	lastReport := time.Now()
 	for {
-		if err := r.st.DB().GetContext(ctx, &done, r.st.DB().Rebind(`SELECT COUNT(*) FROM poll_runs WHERE id > ?`), lastRun); err != nil {
+		if err := r.st.DB().GetContext(ctx, &done, r.st.DB().Rebind(`SELECT /* pollbench */ COUNT(*) FROM poll_runs WHERE id > ?`), lastRun); err != nil {
 			return res, fmt.Errorf("count polls: %w", err)
 		}
 		if done >= len(ids) {
@@ -182,6 +205,10 @@ func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (re
 		return res, err
 	}
 	db1 := r.dbCPU()
+	serverMS, top, err := r.readStatements(ctx)
+	if err != nil {
+		return res, err
+	}
 	if r.pgPID != 0 {
 		sessions1, err := r.settledSessions(ctx)
 		if err != nil {
@@ -217,12 +244,12 @@ func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (re
 			res.FarmUnexpected++
 		}
 	}
-	if err := r.st.DB().GetContext(ctx, &res.DoublePolls, r.st.DB().Rebind(`SELECT COUNT(*) FROM
+	if err := r.st.DB().GetContext(ctx, &res.DoublePolls, r.st.DB().Rebind(`SELECT /* pollbench */ COUNT(*) FROM
 		(SELECT feed_source_id FROM poll_runs WHERE id > ? GROUP BY feed_source_id HAVING COUNT(*) > 1) twice`), lastRun); err != nil {
 		return res, fmt.Errorf("count double polls: %w", err)
 	}
 
-	rows, err := r.st.DB().QueryxContext(ctx, r.st.DB().Rebind(`SELECT started_at, finished_at, outcome FROM poll_runs WHERE id > ?`), lastRun)
+	rows, err := r.st.DB().QueryxContext(ctx, r.st.DB().Rebind(`SELECT /* pollbench */ started_at, finished_at, outcome FROM poll_runs WHERE id > ?`), lastRun)
 	if err != nil {
 		return res, fmt.Errorf("read poll runs: %w", err)
 	}
@@ -257,6 +284,11 @@ func (r *run) round(ctx context.Context, name string, pick func(n int) bool) (re
 		res.PollsPS = float64(res.Polls) / res.WallS
 		res.DaemonCPUPer1k = (cpu1 - cpu0).Seconds() * 1000 / float64(res.Polls)
 		res.DBCPUPer1k = (db1 - db0).Seconds() * 1000 / float64(res.Polls)
+		res.ServerMSPerPoll = serverMS / float64(res.Polls)
+		for _, st := range top {
+			st.MSPerPoll = st.TotalMS / float64(res.Polls)
+			res.Statements = append(res.Statements, st)
+		}
 	}
 	slices.Sort(lags)
 	res.LagP50, res.LagP99 = percentile(lags, 0.50), percentile(lags, 0.99)
@@ -283,7 +315,7 @@ func (r *run) sessions(ctx context.Context) (int64, error) {
 		return 0, nil
 	}
 	var n int64
-	if err := r.st.DB().GetContext(ctx, &n, `SELECT sessions FROM pg_stat_database WHERE datname = current_database()`); err != nil {
+	if err := r.st.DB().GetContext(ctx, &n, `SELECT /* pollbench */ sessions FROM pg_stat_database WHERE datname = current_database()`); err != nil {
 		return 0, fmt.Errorf("read pg_stat_database.sessions: %w", err)
 	}
 	return n, nil

@@ -21,11 +21,67 @@ var benchProfile = []string{
 	"--exclude", "sponsored", "--threshold", "0.2",
 }
 
+// benchWorkspaces returns the workspace of each of n sources: the bench
+// workspace for every one (layout one), or a workspace per source (layout
+// many), the others made with the bench workspace's relevance profile.
+func benchWorkspaces(ctx context.Context, st *store.Store, layout string, n int) ([]int64, error) {
+	db := st.DB()
+	var bench struct {
+		ID      int64  `db:"id"`
+		Profile string `db:"relevance_profile"`
+	}
+	if err := db.GetContext(ctx, &bench, `SELECT /* pollbench */ id, relevance_profile FROM workspaces WHERE name = 'bench'`); err != nil {
+		return nil, fmt.Errorf("find the bench workspace: %w", err)
+	}
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = bench.ID
+	}
+	if layout == layoutOne {
+		return out, nil
+	}
+	const batch = 500
+	for start := 1; start < n; start += batch {
+		end := min(start+batch, n)
+		var sb strings.Builder
+		sb.WriteString(`INSERT INTO workspaces (name, relevance_profile) VALUES `)
+		args := make([]any, 0, 2*(end-start))
+		for i := start; i < end; i++ {
+			if i > start {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(?, ?)")
+			args = append(args, fmt.Sprintf("bench-%d", i), bench.Profile)
+		}
+		if _, err := db.ExecContext(ctx, db.Rebind(sb.String()+" /* pollbench */"), args...); err != nil {
+			return nil, fmt.Errorf("make workspaces %d..%d: %w", start, end-1, err)
+		}
+	}
+	rows, err := db.QueryxContext(ctx, `SELECT /* pollbench */ id, name FROM workspaces WHERE name LIKE 'bench-%'`)
+	if err != nil {
+		return nil, fmt.Errorf("read workspace ids: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, err
+		}
+		var i int
+		if _, err := fmt.Sscanf(name, "bench-%d", &i); err == nil && i > 0 && i < n {
+			out[i] = id
+		}
+	}
+	return out, rows.Err()
+}
+
 // registerSources inserts one RSS source per farm feed straight into
-// feed_sources (the API would validate each by fetching it, which is not
-// what is measured), none of them due until a round makes them so. It
-// returns the source id of every feed, indexed by feed number.
-func registerSources(ctx context.Context, st *store.Store, workspaceID int64, farmURL string, feeds int) ([]int64, error) {
+// feed_sources, feed n's in workspaces[n] (the API would validate each by
+// fetching it, which is not what is measured), none of them due until a
+// round makes them so. It returns the source id of every feed, indexed by
+// feed number.
+func registerSources(ctx context.Context, st *store.Store, workspaces []int64, farmURL string, feeds int) ([]int64, error) {
 	db := st.DB()
 	far := time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)
 	now := time.Now().UTC()
@@ -41,13 +97,13 @@ func registerSources(ctx context.Context, st *store.Store, workspaceID int64, fa
 				sb.WriteString(", ")
 			}
 			sb.WriteString("(?, ?, 'rss', '', TRUE, 30, ?, ?, ?)")
-			args = append(args, workspaceID, fmt.Sprintf("%s/feed/%d.xml", farmURL, n), far, now, now)
+			args = append(args, workspaces[n], fmt.Sprintf("%s/feed/%d.xml", farmURL, n), far, now, now)
 		}
-		if _, err := db.ExecContext(ctx, db.Rebind(sb.String()), args...); err != nil {
+		if _, err := db.ExecContext(ctx, db.Rebind(sb.String()+" /* pollbench */"), args...); err != nil {
 			return nil, fmt.Errorf("register sources %d..%d: %w", start, end-1, err)
 		}
 	}
-	rows, err := db.QueryxContext(ctx, db.Rebind(`SELECT id, url FROM feed_sources WHERE workspace_id = ?`), workspaceID)
+	rows, err := db.QueryxContext(ctx, `SELECT /* pollbench */ id, url FROM feed_sources`)
 	if err != nil {
 		return nil, fmt.Errorf("read source ids: %w", err)
 	}
@@ -80,7 +136,7 @@ func seedValidators(ctx context.Context, st *store.Store, farm *feedfarm.Farm, f
 	}
 	defer tx.Rollback()
 	now := time.Now().UTC()
-	q := tx.Rebind(`UPDATE feed_sources SET etag = ?, last_modified = ?, last_unconditional_at = ? WHERE id = ?`)
+	q := tx.Rebind(`UPDATE /* pollbench */ feed_sources SET etag = ?, last_modified = ?, last_unconditional_at = ? WHERE id = ?`)
 	for n, id := range ids {
 		if farm.Changing(n) {
 			continue
@@ -114,7 +170,7 @@ func makeDue(ctx context.Context, st *store.Store, ids []int64, t time.Time) err
 	for start := 0; start < len(ids); start += chunk {
 		part := ids[start:min(start+chunk, len(ids))]
 		var sb strings.Builder
-		sb.WriteString(`UPDATE feed_sources SET next_poll_at = ? WHERE id IN (`)
+		sb.WriteString(`UPDATE /* pollbench */ feed_sources SET next_poll_at = ? WHERE id IN (`)
 		args := []any{t.UTC()}
 		for i, id := range part {
 			if i > 0 {

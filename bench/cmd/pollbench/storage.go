@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// storage is what a variant's database holds at the end of its rounds:
+// bytes on disk per table, its indexes, TOAST and full-text index
+// included, and the articles stored.
+type storage struct {
+	Kind     string           `json:"kind"` // "storage", to tell these lines from rounds in -json output
+	Variant  string           `json:"variant"`
+	DB       string           `json:"db"`
+	Sources  int              `json:"sources"`
+	Articles int64            `json:"articles"`
+	Tables   map[string]int64 `json:"tables"`
+}
+
+// articleTable reports whether a table holds articles or what is derived
+// from them (promotions, stories and their keys, the full-text index),
+// as opposed to sources, polls and settings, whose size does not follow
+// the articles.
+func articleTable(name string) bool {
+	for _, p := range []string{"feed_articles", "content_items", "stories", "story_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Total is every table's bytes.
+func (s storage) Total() int64 {
+	var n int64
+	for _, b := range s.Tables {
+		n += b
+	}
+	return n
+}
+
+// PerArticle is the whole database's bytes per article stored.
+func (s storage) PerArticle() float64 {
+	if s.Articles == 0 {
+		return 0
+	}
+	return float64(s.Total()) / float64(s.Articles)
+}
+
+// ArticlePerArticle is the articles' tables' bytes per article.
+func (s storage) ArticlePerArticle() float64 {
+	if s.Articles == 0 {
+		return 0
+	}
+	var n int64
+	for t, b := range s.Tables {
+		if articleTable(t) {
+			n += b
+		}
+	}
+	return float64(n) / float64(s.Articles)
+}
+
+// byteSize orders the tables largest first.
+func (s storage) bySize() []string {
+	names := make([]string, 0, len(s.Tables))
+	for t := range s.Tables {
+		names = append(names, t)
+	}
+	sort.Slice(names, func(i, j int) bool { return s.Tables[names[i]] > s.Tables[names[j]] })
+	return names
+}
+
+// storage measures r's database. On PostgreSQL each table's
+// pg_total_relation_size (heap, TOAST, indexes); on SQLite, after a
+// checkpoint, the pages dbstat counts under each table, its indexes and
+// the FTS5 index's shadow tables under their own names.
+func (r *run) storage(ctx context.Context) (storage, error) {
+	s := storage{Kind: "storage", Variant: r.variant.label(), DB: r.db, Sources: len(r.ids), Tables: map[string]int64{}}
+	db := r.st.DB()
+	if err := db.GetContext(ctx, &s.Articles, `SELECT /* pollbench */ COUNT(*) FROM feed_articles`); err != nil {
+		return s, fmt.Errorf("count articles: %w", err)
+	}
+	var q string
+	if r.pgPID != 0 {
+		q = `SELECT /* pollbench */ c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
+			JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'`
+	} else {
+		if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+			return s, fmt.Errorf("checkpoint: %w", err)
+		}
+		q = `SELECT /* pollbench */ m.tbl_name AS name, SUM(d.pgsize) AS bytes FROM dbstat d
+			JOIN sqlite_schema m ON m.name = d.name GROUP BY m.tbl_name`
+	}
+	var rows []struct {
+		Name  string `db:"name"`
+		Bytes int64  `db:"bytes"`
+	}
+	if err := db.SelectContext(ctx, &rows, q); err != nil {
+		return s, fmt.Errorf("measure tables: %w", err)
+	}
+	for _, t := range rows {
+		s.Tables[t.Name] += t.Bytes
+	}
+	return s, nil
+}
