@@ -1,18 +1,15 @@
 package summary
 
 import (
-	"encoding/xml"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/feedpoller/feedpoller/internal/ecbplus"
 )
 
 // TestECBPlusSummaries measures summaries and sentence splitting on real
@@ -267,68 +264,20 @@ func (d ecbDoc) markdown() string {
 	return strings.Join(parts, "\n\n")
 }
 
-var ecbName = regexp.MustCompile(`^(\d+)_\d+(ecb|ecbplus)\.xml$`)
-
 func loadECBPlus(t *testing.T, dir string) []ecbDoc {
 	t.Helper()
 	var docs []ecbDoc
-	err := filepath.WalkDir(dir, func(path string, e os.DirEntry, err error) error {
-		if err != nil || e.IsDir() || !ecbName.MatchString(e.Name()) {
-			return err
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sents, err := ecbSentences(f)
-		if err != nil {
-			return err
-		}
-		d := ecbToDoc(e.Name(), sents)
-		d.topic, _ = strconv.Atoi(ecbName.FindStringSubmatch(e.Name())[1])
+	err := ecbplus.Walk(dir, func(e ecbplus.Doc) error {
+		d := ecbToDoc(e.Name, e.Sentences)
+		d.topic = e.Topic
 		docs = append(docs, d)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(docs) == 0 {
-		t.Fatalf("no ECB+ documents under %s", dir)
-	}
 	slices.SortFunc(docs, func(a, b ecbDoc) int { return strings.Compare(a.name, b.name) })
 	return docs
-}
-
-func ecbSentences(r io.Reader) ([][]string, error) {
-	dec := xml.NewDecoder(r)
-	var out [][]string
-	last := -1
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		se, ok := tok.(xml.StartElement)
-		if !ok || se.Name.Local != "token" {
-			continue
-		}
-		var v struct {
-			Sentence int    `xml:"sentence,attr"`
-			Text     string `xml:",chardata"`
-		}
-		if err := dec.DecodeElement(&v, &se); err != nil {
-			return nil, err
-		}
-		if v.Sentence != last || len(out) == 0 {
-			out = append(out, nil)
-			last = v.Sentence
-		}
-		out[len(out)-1] = append(out[len(out)-1], v.Text)
-	}
 }
 
 func ecbToDoc(name string, sents [][]string) ecbDoc {

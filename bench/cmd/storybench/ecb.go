@@ -1,17 +1,11 @@
 package main
 
 import (
-	"encoding/xml"
-	"errors"
-	"fmt"
-	"io"
 	"net/url"
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/feedpoller/feedpoller/internal/ecbplus"
 )
 
 // doc is one ECB+ document as a feed would carry it: a title, a body of
@@ -28,77 +22,21 @@ type doc struct {
 	Body  string
 }
 
-var docName = regexp.MustCompile(`^(\d+)_(\d+)(ecb|ecbplus)\.xml$`)
-
 // loadECB reads every document of the ECB+ folder (one sub-folder per
 // topic of tokenised XML files).
 func loadECB(dir string) ([]doc, error) {
 	var docs []doc
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		m := docName.FindStringSubmatch(d.Name())
-		if d.IsDir() || m == nil {
-			return nil
-		}
-		topic, _ := strconv.Atoi(m[1])
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		sents, err := readSentences(f)
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("read %s: %w", path, err)
-		}
-		dc := toDoc(sents)
-		dc.Name, dc.Topic, dc.Event = d.Name(), topic, m[1]+m[3]
+	err := ecbplus.Walk(dir, func(d ecbplus.Doc) error {
+		dc := toDoc(d.Sentences)
+		dc.Name, dc.Topic, dc.Event = d.Name, d.Topic, d.Event
 		docs = append(docs, dc)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if len(docs) == 0 {
-		return nil, fmt.Errorf("no ECB+ documents (N_Mecb.xml, N_Mecbplus.xml) under %s", dir)
-	}
 	slices.SortFunc(docs, func(a, b doc) int { return strings.Compare(a.Name, b.Name) })
 	return docs, nil
-}
-
-// readSentences returns the tokens of a document, by sentence.
-func readSentences(r io.Reader) ([][]string, error) {
-	dec := xml.NewDecoder(r)
-	var sents [][]string
-	last := -1
-	for {
-		t, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			return sents, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		se, ok := t.(xml.StartElement)
-		if !ok || se.Name.Local != "token" {
-			continue
-		}
-		var tok struct {
-			Sentence int    `xml:"sentence,attr"`
-			Text     string `xml:",chardata"`
-		}
-		if err := dec.DecodeElement(&tok, &se); err != nil {
-			return nil, err
-		}
-		if tok.Sentence != last || len(sents) == 0 {
-			sents = append(sents, nil)
-			last = tok.Sentence
-		}
-		sents[len(sents)-1] = append(sents[len(sents)-1], tok.Text)
-	}
 }
 
 // toDoc turns sentences into what a feed item holds. An ECB+ document
