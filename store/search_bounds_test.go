@@ -115,9 +115,27 @@ func TestSearchDeadlineStopsTheStatement(t *testing.T) {
 			}
 			// A caller that leaves ends the statement as well, and is not
 			// told it was a timeout.
+			// It leaves once the statement runs: a cancellation that reaches
+			// PostgreSQL before the statement has started cancels nothing
+			// (the server ends only what is running), and the statement
+			// would then run its hour.
 			cctx, cancel := context.WithCancel(ctx)
 			started := make(chan struct{})
-			go func() { <-started; cancel() }()
+			go func() {
+				<-started
+				if dialect == store.Postgres {
+					for range 200 {
+						var running int
+						if s.DB().GetContext(ctx, &running, `SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active'`) == nil && running > 0 {
+							break
+						}
+						time.Sleep(10 * time.Millisecond)
+					}
+				} else {
+					time.Sleep(50 * time.Millisecond)
+				}
+				cancel()
+			}()
 			err = s.Searching(cctx, func(ctx context.Context) error {
 				close(started)
 				_, err := s.DB().ExecContext(ctx, slow[dialect])
