@@ -585,15 +585,16 @@ func reportedAt(na model.NewArticle, t time.Time) time.Time {
 	return model.ReportedAt(na.Article.PublishedAt, t).UTC()
 }
 
-// pruneBatch bounds one prune statement: the term entries of this many
-// articles (12 rows each), or this many document-frequency rows, so that
-// SQLite's writer is never held long.
+// pruneBatch bounds one prune statement: the term entries of the articles
+// behind this many index rows (whole articles, so a little more than this
+// many rows), or this many document-frequency rows, so that SQLite's
+// writer is never held long.
 const pruneBatch = 500
 
 // PruneStoryTerms deletes, a bounded batch per statement, the term index
 // entries of articles reported before before (the story window ago): no
 // new article can join their stories through them any more. It also
-// deletes the document frequencies of the days before freqBefore (the
+// deletes the document frequencies of the weeks before freqBefore (the
 // document-frequency window ago). It returns how many rows it deleted.
 func (s *Store) PruneStoryTerms(ctx context.Context, before, freqBefore time.Time) (int64, error) {
 	var total int64
