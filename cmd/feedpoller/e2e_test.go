@@ -24,16 +24,7 @@ import (
 // binary is the real feedpoller, built once for the end-to-end tests.
 var binary string
 
-func TestMain(m *testing.M) {
-	bin, cleanup, err := daemontest.Build(".")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	defer cleanup()
-	binary = bin
-	testdb.Main(m)
-}
+func TestMain(m *testing.M) { daemontest.Main(m, ".", &binary) }
 
 // site serves a feed and a web page on loopback.
 func site(t *testing.T) *httptest.Server {

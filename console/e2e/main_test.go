@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -22,16 +21,7 @@ import (
 
 var binary string
 
-func TestMain(m *testing.M) {
-	bin, cleanup, err := daemontest.Build("../../cmd/feedpoller")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	defer cleanup()
-	binary = bin
-	testdb.Main(m)
-}
+func TestMain(m *testing.M) { daemontest.Main(m, "../../cmd/feedpoller", &binary) }
 
 const adminToken = "console-e2e-admin-token"
 

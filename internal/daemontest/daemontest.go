@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/feedpoller/feedpoller/internal/testdb"
 )
 
 // Build compiles the command in pkgDir (e.g. "../cmd/feedpoller") into a
@@ -33,6 +35,22 @@ func Build(pkgDir string) (binary string, cleanup func(), err error) {
 		return "", nil, fmt.Errorf("build feedpoller: %w\n%s", err, out)
 	}
 	return binary, func() { _ = os.RemoveAll(dir) }, nil // temporary litter at worst
+}
+
+// Main is the TestMain of a package of end-to-end tests: it builds the
+// binary of pkgDir into *binary, runs the tests (stopping the PostgreSQL
+// cluster they started, as testdb.Main does), removes the build and exits
+// with the tests' code.
+func Main(m *testing.M, pkgDir string, binary *string) {
+	bin, cleanup, err := Build(pkgDir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	*binary = bin
+	code := testdb.Run(m)
+	cleanup()
+	os.Exit(code)
 }
 
 // Daemon is a running `feedpoller serve`.

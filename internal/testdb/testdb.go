@@ -55,11 +55,17 @@ var (
 //
 //	func TestMain(m *testing.M) { testdb.Main(m) }
 func Main(m *testing.M) {
+	os.Exit(Run(m))
+}
+
+// Run is Main without the exit, for a TestMain with more to undo after
+// the tests: it returns their exit code.
+func Run(m *testing.M) int {
 	code := m.Run()
 	if clusterStop != nil {
 		clusterStop()
 	}
-	os.Exit(code)
+	return code
 }
 
 func postgresURL(t testing.TB) string {
