@@ -25,9 +25,6 @@ const (
 // wordHasher appends word hashes; it keeps no state between calls.
 type wordHasher struct {
 	buf []byte // NFKD scratch for non-ASCII lines
-	// numbers, when not nil, also receives the hash of every word that
-	// holds a digit.
-	numbers *[]uint64
 }
 
 // appendWords appends the hash of every word of line to dst.
@@ -38,23 +35,16 @@ func (wh *wordHasher) appendWords(dst []uint64, line string) []uint64 {
 	}
 	h := uint64(fnvOffset)
 	n := 0 // bytes in the current word
-	digit := false
 	flush := func() {
 		if n > 0 {
 			dst = append(dst, h)
-			if digit && wh.numbers != nil {
-				*wh.numbers = append(*wh.numbers, h)
-			}
 		}
-		h, n, digit = fnvOffset, 0, false
+		h, n = fnvOffset, 0
 	}
 	add := func(c byte) {
 		h ^= uint64(c)
 		h *= fnvPrime
 		n++
-		if '0' <= c && c <= '9' {
-			digit = true
-		}
 	}
 	for i := 0; i < len(line); {
 		c := line[i]
