@@ -16,8 +16,11 @@ import (
 // save's model.StoryPlacer. Everything it decides on is read through the
 // view inside the save's transaction, in a fixed number of statements
 // whatever the number of articles: the document frequencies of the
-// articles' features, the term index, the candidate stories, and the
-// document frequencies of the terms of those stories' centroids.
+// articles' features, the term index and the candidate stories. A
+// centroid keeps the IDFs it was weighed with, so the frequencies of the
+// stories' other terms are not read; only a story whose centroid was
+// stored without them (version 1) costs one more statement, for the
+// frequencies of its terms.
 type Placer struct {
 	opts     GroupOptions
 	arrivals []Arrival
@@ -128,8 +131,9 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 // lookup builds Group's lookup from the term index's postings, at most
 // PerTermLimit per term (the newest; ties: the higher article id), so
 // that both databases hand Group the same postings: the candidate
-// stories' centroids and revisions, and the document frequencies of
-// their centroids' terms not read yet, added to df.
+// stories' centroids and revisions, and, for centroids stored without
+// IDFs, the document frequencies of their terms not read yet, added to
+// df.
 func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, postings []model.StoryPosting,
 	perArrival [][]uint32, df *docFreq, dfSince time.Time) (*Lookup, map[int64]int64, error) {
 	slices.SortFunc(postings, func(a, b model.StoryPosting) int {
@@ -172,6 +176,9 @@ func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, pos
 		}
 		found.Stories[st.ID] = c
 		revisions[st.ID] = st.Revision
+		if c.IDFs != nil {
+			continue
+		}
 		for _, f := range c.Features {
 			if _, ok := df.terms[f.Term]; !ok {
 				missing = append(missing, f.Term)
