@@ -87,12 +87,13 @@ func (m *MemGroups) Decide(_ context.Context, workspaceID int64, arrivals []Arri
 }
 
 func (m *MemGroups) decide(w *memWorkspace, arrivals []Arrival) (*Grouping, *Lookup, error) {
-	_, union, err := QueryTerms(arrivals, w.vocab, m.opts)
+	df := withPoll(w.vocab, arrivals)
+	_, union, err := QueryTerms(arrivals, df, m.opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	found := w.lookup(union, earliest(arrivals).Add(-m.opts.Window), m.opts.PerTermLimit)
-	g, err := Group(arrivals, found, w.vocab, m.opts)
+	g, err := Group(arrivals, found, df, m.opts)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -90,25 +90,12 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	if err != nil {
 		return model.StoryPlacement{}, fmt.Errorf("place stories: %w", err)
 	}
-	// The save's other articles are part of the archive each is weighed
-	// against: words its reports share (several reports of one kind of
-	// event in one poll) weigh as little as they will once stored. An
-	// article does not count itself: a term only it has keeps the weight
-	// it has for a poll of one article.
-	df := &docFreq{docs: read.Docs + len(p.arrivals) - 1, terms: read.Terms}
+	df := &docFreq{docs: read.Docs, terms: read.Terms}
 	if df.terms == nil {
 		df.terms = map[uint32]int{}
 	}
-	inPoll := map[uint32]int{}
-	for i := range p.arrivals {
-		for _, f := range p.arrivals[i].Profile.Features {
-			inPoll[f.Term]++
-		}
-	}
-	for t, n := range inPoll {
-		df.terms[t] += n - 1
-	}
-	perArrival, union, err := QueryTerms(p.arrivals, df, p.opts)
+	poll := withPoll(df, p.arrivals)
+	perArrival, union, err := QueryTerms(p.arrivals, poll, p.opts)
 	if err != nil {
 		return model.StoryPlacement{}, err
 	}
@@ -121,7 +108,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	if err != nil {
 		return model.StoryPlacement{}, err
 	}
-	g, err := Group(p.arrivals, found, df, p.opts)
+	g, err := Group(p.arrivals, found, poll, p.opts)
 	if err != nil {
 		return model.StoryPlacement{}, fmt.Errorf("place stories of workspace %d: %w", ws, err)
 	}

@@ -15,13 +15,18 @@ type recordingView struct {
 	postings []model.StoryPosting
 	state    model.StoryState
 	dfReads  [][]uint32
+	// docs is the number of articles counted (0: an empty archive); each
+	// term asked for has term % 5 of them.
+	docs int
 }
 
 func (v *recordingView) StoryDocFreq(_ context.Context, _ int64, terms []uint32, _ time.Time) (*model.StoryDocFreq, error) {
 	v.dfReads = append(v.dfReads, slices.Clone(terms))
-	out := &model.StoryDocFreq{Docs: 40, Terms: map[uint32]int{}}
+	out := &model.StoryDocFreq{Docs: v.docs, Terms: map[uint32]int{}}
 	for _, t := range terms {
-		out.Terms[t] = int(t % 5) // any frequencies: the decision must not depend on which are read, only be made
+		if n := int(t % 5); v.docs > 0 && n > 0 {
+			out.Terms[t] = n
+		}
 	}
 	return out, nil
 }
@@ -44,7 +49,7 @@ func storedLohan(t *testing.T, encode func(Centroid) []byte) *recordingView {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := &recordingView{state: model.StoryState{ID: 77, Articles: 1, Revision: 1, Centroid: encode(g.Started[0])}}
+	v := &recordingView{state: model.StoryState{ID: 77, Articles: 1, Revision: 1, Centroid: encode(g.Started[0])}, docs: 40}
 	for _, term := range g.Placements[0].Terms {
 		v.postings = append(v.postings, model.StoryPosting{Term: term, ArticleID: 500, StoryID: 77, ReportedAt: first.At})
 	}
@@ -168,5 +173,49 @@ func TestGroupAsksTheArrivalsFrequenciesOnly(t *testing.T) {
 	}
 	if refreshed == 0 {
 		t.Error("the story's centroid has none of the arrival's features")
+	}
+}
+
+// The in-memory store and the daemon's placer weigh a poll of several
+// articles alike (each article's frequencies count the poll's other
+// articles), so the benchmark run through MemGroups decides as the
+// daemon does: the same stories, the same scores.
+func TestMemGroupsWeighsAPollAsThePlacer(t *testing.T) {
+	poll := []Arrival{
+		arrival("Lindsay Lohan checks into Betty Ford Center",
+			"Lindsay Lohan has checked into the Betty Ford Center in Rancho Mirage to begin a 90-day court-ordered stay, her lawyer Shawn Holley said.", 0),
+		arrival("Tara Reid checks into Promises rehab in Malibu",
+			"Perennial party girl Tara Reid checked herself into the Promises Treatment Center in Malibu, her publicist Jack Ketsoyan told People magazine.", time.Minute),
+		arrival("Lohan enters Betty Ford for 90-day rehab stay",
+			"Actress Lindsay Lohan arrived at the Betty Ford Center on Friday for the 90-day rehabilitation stay a Los Angeles judge ordered, Shawn Holley confirmed.", time.Hour),
+	}
+	mem, err := NewMemGroups(GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := mem.Decide(context.Background(), 1, poll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPlacer(poll, GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed, err := p.PlaceStories(context.Background(), &recordingView{}, model.StoryRequest{WorkspaceID: 1, Facts: make([]*model.StoryFacts, len(poll))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, pl := range g.Placements {
+		want := ""
+		if !pl.NewStory() {
+			want = reasonText(pl.Reason, &poll[i].Profile)
+		}
+		got := placed.Articles[i]
+		if got.JoinsArticle != pl.JoinsItem || got.StoryID != pl.StoryID || got.Reason != want {
+			t.Errorf("article %d: placer %+v (%q), in memory joins %d, story %d (%q)", i, got, got.Reason, pl.JoinsItem, pl.StoryID, want)
+		}
+	}
+	if g.Placements[2].JoinsItem != 0 {
+		t.Errorf("the second Lohan report joins item %d, want 0: the test needs a joined article", g.Placements[2].JoinsItem)
 	}
 }
