@@ -183,3 +183,15 @@ func (m *MemGroups) StoryOf(workspaceID, articleID int64) int64 {
 	w := m.workspace(workspaceID)
 	return w.resolve(w.storyOf[articleID])
 }
+
+// Count counts articles in a workspace's document frequencies without
+// placing them: a background for the frequencies of a workspace that has
+// stored little yet.
+func (m *MemGroups) Count(workspaceID int64, profiles []Profile) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	w := m.workspace(workspaceID)
+	for i := range profiles {
+		w.vocab.Add(&profiles[i])
+	}
+}
