@@ -12,6 +12,7 @@
 //	go run ./bench/cmd/storybench -ecb DIR -sweep   # development topics only
 //	go run ./bench/cmd/storybench -ecb DIR -dev     # development topics only, per seed and mean
 //	go run ./bench/cmd/storybench -ecb DIR -dev -background TXTDIR   # frequencies warmed with other news first
+//	go run ./bench/cmd/storybench -ecb DIR -dev -reexamine           # articles moved between stories (not in the daemon)
 package main
 
 import (
@@ -52,6 +53,7 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&opts.PerTermLimit, "per-term", 0, "postings per term and lookup (0: the default)")
 	fs.IntVar(&opts.MaxCompared, "max-compared", 0, "candidate stories compared per arrival (0: the default)")
 	background := fs.String("background", "", "a folder of plain-text articles (one per .txt file), counted in the document frequencies before the stream and never placed")
+	reexamine := fs.Bool("reexamine", false, "move articles between stories after each poll (MemGroups.Reexamine): a measurement of what the daemon does not do")
 	devOnly := fs.Bool("dev", false, "print the grouping figures of the development topics only, per seed and their mean (what tuning looks at)")
 	sweep := fs.Bool("sweep", false, "print development-topic figures over the grid below, and nothing of the test topics")
 	ths := fs.String("sweep-threshold", "0.18,0.20,0.22,0.24,0.26", "thresholds of the sweep")
@@ -67,9 +69,9 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var bg []stories.Profile
+	su := setup{reexamine: *reexamine}
 	if *background != "" {
-		if bg, err = loadBackground(*background); err != nil {
+		if su.background, err = loadBackground(*background); err != nil {
 			return err
 		}
 	}
@@ -82,16 +84,16 @@ func run(args []string, out io.Writer) error {
 		seeds = append(seeds, s)
 	}
 	if *devOnly {
-		return runDev(out, docs, bg, seeds, opts)
+		return runDev(out, docs, su, seeds, opts)
 	}
 	if *sweep {
 		// Tuning looks at the development topics of the first seed only.
-		return sweepDev(out, buildStream(docs, seeds[0]), bg, *ths, *margins, *merges)
+		return sweepDev(out, buildStream(docs, seeds[0]), su, *ths, *margins, *merges)
 	}
 	var all [][4]scores
 	var labels []string
 	for _, seed := range seeds {
-		rows, baseTh, err := runSeed(out, buildStream(docs, seed), bg, seed, opts)
+		rows, baseTh, err := runSeed(out, buildStream(docs, seed), su, seed, opts)
 		if err != nil {
 			return err
 		}
@@ -113,14 +115,14 @@ func run(args []string, out io.Writer) error {
 
 // runSeed runs grouping and the baseline over one drawn stream and prints
 // their figures: dev grouping, dev baseline, test grouping, test baseline.
-func runSeed(out io.Writer, st stream, bg []stories.Profile, seed uint64, opts stories.GroupOptions) ([4]scores, float64, error) {
+func runSeed(out io.Writer, st stream, su setup, seed uint64, opts stories.GroupOptions) ([4]scores, float64, error) {
 	dev := func(i int) bool { return st.Articles[i].Topic <= lastDevTopic }
 	test := func(i int) bool { return st.Articles[i].Topic > lastDevTopic }
 	fmt.Fprintf(out, "\n%d articles, %d polls of %d outlets, seed %d\n", len(st.Articles), len(st.Polls), countOutlets(st), seed)
 	profiles := profilesOf(st)
 
 	baseTh, best, sim := tuneBaseline(st, dev)
-	story, err := groupProfiles(st, profiles, bg, opts)
+	story, err := groupProfiles(st, profiles, su, opts)
 	if err != nil {
 		return [4]scores{}, 0, err
 	}
@@ -132,14 +134,14 @@ func runSeed(out io.Writer, st stream, bg []stories.Profile, seed uint64, opts s
 
 // runDev prints the grouping figures of the development topics for each
 // seed and their mean, and nothing of the test topics.
-func runDev(out io.Writer, docs []doc, bg []stories.Profile, seeds []uint64, opts stories.GroupOptions) error {
+func runDev(out io.Writer, docs []doc, su setup, seeds []uint64, opts stories.GroupOptions) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "seed\tstories\tpairwise P\tR\tF1\tB³ P\tR\tF1\t")
 	var mean scores
 	for _, seed := range seeds {
 		st := buildStream(docs, seed)
 		dev := func(i int) bool { return st.Articles[i].Topic <= lastDevTopic }
-		story, err := groupProfiles(st, profilesOf(st), bg, opts)
+		story, err := groupProfiles(st, profilesOf(st), su, opts)
 		if err != nil {
 			return err
 		}
@@ -198,7 +200,7 @@ func addScores(a, b scores, w float64) scores {
 
 // sweepDev prints the development topics' figures over a grid of
 // options, two runs at a time.
-func sweepDev(out io.Writer, st stream, bg []stories.Profile, ths, margins, merges string) error {
+func sweepDev(out io.Writer, st stream, su setup, ths, margins, merges string) error {
 	dev := func(i int) bool { return st.Articles[i].Topic <= lastDevTopic }
 	profiles := profilesOf(st)
 	baseTh, best, sim := tuneBaseline(st, dev)
@@ -220,7 +222,7 @@ func sweepDev(out io.Writer, st stream, bg []stories.Profile, ths, margins, merg
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			story, err := groupProfiles(st, profiles, bg, grid[i])
+			story, err := groupProfiles(st, profiles, su, grid[i])
 			if err != nil {
 				errs[i] = err
 				return
@@ -252,16 +254,26 @@ func profilesOf(st stream) []stories.Profile {
 	return ps
 }
 
+// setup is how grouping runs beside its options: the background counted
+// in the document frequencies first (-background) and re-examination
+// (-reexamine).
+type setup struct {
+	background []stories.Profile
+	reexamine  bool
+}
+
 // groupProfiles runs grouping over the stream's polls, one Place per
 // poll as a save does, and returns each article's story at the end
-// (merges followed). The background bg is counted in the document
-// frequencies first and never placed.
-func groupProfiles(st stream, profiles, bg []stories.Profile, opts stories.GroupOptions) ([]int64, error) {
+// (merges followed).
+func groupProfiles(st stream, profiles []stories.Profile, su setup, opts stories.GroupOptions) ([]int64, error) {
 	mem, err := stories.NewMemGroups(opts)
 	if err != nil {
 		return nil, err
 	}
-	mem.Count(1, bg)
+	mem.Count(1, su.background)
+	if su.reexamine {
+		mem.Reexamine()
+	}
 	ctx := context.Background()
 	ids := make([]int64, len(st.Articles))
 	for _, p := range st.Polls {
