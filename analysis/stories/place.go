@@ -210,24 +210,32 @@ func (p *Placer) compared(postings []Posting, perArrival [][]uint32) []int64 {
 				}
 			}
 		}
-		best := map[int64]int{}
-		for a, n := range hits {
-			best[storyOf[a]] = max(best[storyOf[a]], n)
-		}
-		order := make([]int64, 0, len(best))
-		for id := range best {
-			order = append(order, id)
-		}
-		slices.SortFunc(order, func(x, y int64) int {
-			if c := cmp.Compare(best[y], best[x]); c != 0 {
-				return c
-			}
-			return cmp.Compare(x, y)
-		})
-		ids = append(ids, order[:min(len(order), p.opts.MaxCompared)]...)
+		ids = append(ids, mostShared(hits, storyOf, p.opts.MaxCompared)...)
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)
+}
+
+// mostShared ranks stories as Group does before comparing them: by the
+// most index terms one of their articles shares (hits by article,
+// storyOf the article's story), ties to the lower id; it returns the
+// first k.
+func mostShared(hits map[int64]int, storyOf map[int64]int64, k int) []int64 {
+	best := map[int64]int{}
+	for a, n := range hits {
+		best[storyOf[a]] = max(best[storyOf[a]], n)
+	}
+	order := make([]int64, 0, len(best))
+	for id := range best {
+		order = append(order, id)
+	}
+	slices.SortFunc(order, func(x, y int64) int {
+		if c := cmp.Compare(best[y], best[x]); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
+	})
+	return order[:min(len(order), k)]
 }
 
 // placement is Group's decision as the save stores it.

@@ -1,7 +1,6 @@
 package stories
 
 import (
-	"cmp"
 	"slices"
 	"time"
 )
@@ -102,29 +101,20 @@ func (m *MemGroups) reexamine(w *memWorkspace, look []int64, now time.Time) {
 	}
 }
 
-// neighbours are the MaxCompared stories other than s whose articles
-// share most index terms with article a within the window (ties: the
-// lower id).
+// neighbours are the MaxCompared stories other than s that a placement
+// of article a would compare (mostShared) within the window.
 func (w *memWorkspace) neighbours(a, s int64, now time.Time, o GroupOptions) []int64 {
 	hits := map[int64]int{}
+	storyOf := map[int64]int64{}
 	for _, t := range w.mem.terms[a] {
 		for _, ps := range w.postings[t] {
 			if st := w.resolve(ps.StoryID); st != s && withinWindow(ps.At, now, o.Window) {
-				hits[st]++
+				hits[ps.ArticleID]++
+				storyOf[ps.ArticleID] = st
 			}
 		}
 	}
-	out := make([]int64, 0, len(hits))
-	for st := range hits {
-		out = append(out, st)
-	}
-	slices.SortFunc(out, func(x, y int64) int {
-		if c := cmp.Compare(hits[y], hits[x]); c != 0 {
-			return c
-		}
-		return cmp.Compare(x, y)
-	})
-	return out[:min(len(out), o.MaxCompared)]
+	return mostShared(hits, storyOf, o.MaxCompared)
 }
 
 // move moves article a from story s to story t.
