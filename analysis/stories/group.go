@@ -30,8 +30,9 @@ const (
 	DefaultPerTermLimit = 16
 	// DefaultMaxCompared is how many candidate stories a decision compares
 	// in full at most: those sharing most index terms with the arrival.
-	// Comparing a story costs an IDF per centroid feature, most of a
-	// decision's time; 8 gave the same ECB+ topics 1–35 figures as 16.
+	// Comparing a story costs a pass over its centroid's features, most
+	// of a decision's time; 8 gave the same ECB+ topics 1–35 figures as
+	// 16.
 	DefaultMaxCompared = 8
 )
 
