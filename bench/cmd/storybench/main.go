@@ -299,8 +299,11 @@ func groupProfiles(st stream, profiles []stories.Profile, su setup, opts stories
 // loadBackground reads the profiles of the .txt files of dir.
 func loadBackground(dir string) ([]stories.Profile, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.txt"))
-	if err != nil || len(names) == 0 {
-		return nil, fmt.Errorf("-background %s: no .txt files (%v)", dir, err)
+	if err != nil {
+		return nil, fmt.Errorf("-background %s: %w", dir, err)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("-background %s: no .txt files", dir)
 	}
 	out := make([]stories.Profile, 0, len(names))
 	for _, n := range names {
