@@ -59,3 +59,40 @@ func (v *Vocabulary) Remove(p *Profile) {
 
 // Terms is how many distinct features are counted.
 func (v *Vocabulary) Terms() int { return len(v.df) }
+
+// pollDocFreq is a DocFreq with the other articles of a poll counted: a
+// poll's articles are part of the archive each of them is weighed
+// against, so words that several reports of one kind of event arriving in
+// one poll share weigh as little as they will once stored. An article
+// does not count itself: a feature only it has keeps the weight it has in
+// a poll of one article.
+type pollDocFreq struct {
+	base  DocFreq
+	docs  int
+	extra map[uint32]int
+}
+
+// withPoll returns base with the other articles of the poll counted for
+// each of arrivals (see pollDocFreq).
+func withPoll(base DocFreq, arrivals []Arrival) DocFreq {
+	if len(arrivals) < 2 {
+		return base
+	}
+	in := map[uint32]int{}
+	for i := range arrivals {
+		for _, f := range arrivals[i].Profile.Features {
+			in[f.Term]++
+		}
+	}
+	extra := make(map[uint32]int, len(in))
+	for t, n := range in {
+		if n > 1 {
+			extra[t] = n - 1
+		}
+	}
+	return &pollDocFreq{base: base, docs: base.Docs() + len(arrivals) - 1, extra: extra}
+}
+
+func (d *pollDocFreq) Docs() int { return d.docs }
+
+func (d *pollDocFreq) DocFreq(term uint32) int { return d.base.DocFreq(term) + d.extra[term] }

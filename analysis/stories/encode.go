@@ -12,44 +12,74 @@ import (
 // written in increasing order as the difference from the previous term
 // (a varint), which takes 3–4 bytes for a 30-bit hash.
 const (
-	// centroidVersion: then the number of features (uvarint), then per
+	// centroidVersion1: then the number of features (uvarint), then per
 	// feature the term delta (uvarint), the weight (float32, little
 	// endian) and the flags (one byte). The article count is not in it:
-	// the stories table keeps it as a column.
-	centroidVersion = 1
+	// the stories table keeps it as a column. Still read; written only
+	// for a centroid without IDFs.
+	centroidVersion1 = 1
+	// centroidVersion: as version 1, and after each feature's flags the
+	// IDF it was last weighed with (float32, little endian).
+	centroidVersion = 2
 )
 
 // ErrEncoding is the error of a stored form that cannot be read.
 var ErrEncoding = errors.New("stories: unreadable stored form")
 
-// EncodeCentroid returns the stored form of a centroid's features.
+// EncodeCentroid returns the stored form of a centroid's features and
+// their IDFs.
 func EncodeCentroid(c Centroid) []byte {
-	b := make([]byte, 0, 2+len(c.Features)*9)
-	b = append(b, centroidVersion)
+	withIDFs := len(c.IDFs) == len(c.Features) && c.IDFs != nil
+	b := make([]byte, 0, 2+len(c.Features)*13)
+	if withIDFs {
+		b = append(b, centroidVersion)
+	} else {
+		b = append(b, centroidVersion1)
+	}
 	b = binary.AppendUvarint(b, uint64(len(c.Features)))
 	prev := uint32(0)
-	for _, f := range c.Features {
+	for i, f := range c.Features {
 		b = binary.AppendUvarint(b, uint64(f.Term-prev))
 		prev = f.Term
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f.Weight))
 		b = append(b, f.Flags)
+		if withIDFs {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(c.IDFs[i]))
+		}
 	}
 	return b
 }
 
 // DecodeCentroid reads a stored centroid of a story of articles articles.
+// A centroid stored in version 1 comes back without IDFs.
 func DecodeCentroid(b []byte, articles int) (Centroid, error) {
 	r := reader{b: b}
-	if v := r.byte(); v != centroidVersion {
+	v := r.byte()
+	if v != centroidVersion && v != centroidVersion1 {
 		return Centroid{}, fmt.Errorf("%w: centroid version %d", ErrEncoding, v)
 	}
-	n := r.count(6)
+	withIDFs := v == centroidVersion
+	minBytes := 6
+	if withIDFs {
+		minBytes = 10
+	}
+	n := r.count(minBytes)
 	c := Centroid{Features: make([]Feature, 0, n), Articles: articles}
+	if withIDFs {
+		c.IDFs = make([]float32, 0, n)
+	}
 	term := uint32(0)
 	for i := range n {
 		term = r.next(term, i == 0)
 		w := math.Float32frombits(r.uint32())
 		c.Features = append(c.Features, Feature{Term: term, Weight: w, Flags: r.byte()})
+		if withIDFs {
+			idf := math.Float32frombits(r.uint32())
+			if !(idf >= 0 && idf <= math.MaxFloat32) { // NaN too
+				r.err = true
+			}
+			c.IDFs = append(c.IDFs, idf)
+		}
 	}
 	if err := r.done("centroid"); err != nil {
 		return Centroid{}, err

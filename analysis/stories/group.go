@@ -30,8 +30,9 @@ const (
 	DefaultPerTermLimit = 16
 	// DefaultMaxCompared is how many candidate stories a decision compares
 	// in full at most: those sharing most index terms with the arrival.
-	// Comparing a story costs an IDF per centroid feature, most of a
-	// decision's time; 8 gave the same ECB+ topics 1–35 figures as 16.
+	// Comparing a story costs a pass over its centroid's features, most
+	// of a decision's time; 8 gave the same ECB+ topics 1–35 figures as
+	// 16.
 	DefaultMaxCompared = 8
 )
 
@@ -210,26 +211,26 @@ func QueryTerms(arrivals []Arrival, df DocFreq, opts GroupOptions) (perArrival [
 	if err != nil {
 		return nil, nil, err
 	}
-	perArrival, union = queryTerms(vectorsOf(arrivals, newIDFMemo(df)), o)
+	perArrival, union = queryTerms(weighAll(arrivals, newIDFMemo(df)), o)
 	return perArrival, union, nil
 }
 
-// vectorsOf returns the TF-IDF vector of each arrival.
-func vectorsOf(arrivals []Arrival, idf *idfMemo) [][]weighted {
-	vecs := make([][]weighted, len(arrivals))
+// weighAll weighs each arrival.
+func weighAll(arrivals []Arrival, idf *idfMemo) []*weighing {
+	ws := make([]*weighing, len(arrivals))
 	for i := range arrivals {
-		vecs[i] = vectorOf(&arrivals[i].Profile, idf)
+		ws[i] = weigh(&arrivals[i].Profile, idf)
 	}
-	return vecs
+	return ws
 }
 
-// queryTerms returns the index terms of each arrival, given its vector,
-// and their union, sorted.
-func queryTerms(vecs [][]weighted, o GroupOptions) (perArrival [][]uint32, union []uint32) {
-	perArrival = make([][]uint32, len(vecs))
-	union = make([]uint32, 0, len(vecs)*o.IndexTerms)
-	for i, v := range vecs {
-		perArrival[i] = topTerms(v, o.IndexTerms)
+// queryTerms returns the index terms of each arrival, given its
+// weighing, and their union, sorted.
+func queryTerms(ws []*weighing, o GroupOptions) (perArrival [][]uint32, union []uint32) {
+	perArrival = make([][]uint32, len(ws))
+	union = make([]uint32, 0, len(ws)*o.IndexTerms)
+	for i, w := range ws {
+		perArrival[i] = topTerms(w.vec, o.IndexTerms)
 		union = append(union, perArrival[i]...)
 	}
 	slices.Sort(union)
@@ -253,15 +254,15 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 		found = &Lookup{}
 	}
 	idf := newIDFMemo(df)
-	vecs := vectorsOf(arrivals, idf)
-	terms, _ := queryTerms(vecs, o)
+	weighed := weighAll(arrivals, idf)
+	terms, _ := queryTerms(weighed, o)
 	byTerm := make(map[uint32][]int, len(terms)*o.IndexTerms) // postings by term
 	for i, p := range found.Postings {
 		byTerm[p.Term] = append(byTerm[p.Term], i)
 	}
 	cents := make(map[storyKey]Centroid, len(found.Stories)+len(arrivals))
 	for id, c := range found.Stories {
-		cents[storyKey(id)] = c
+		cents[storyKey(id)] = c.withIDFs(idf)
 	}
 	// into resolves stories merged during this decision.
 	into := map[storyKey]storyKey{}
@@ -279,7 +280,8 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 	touched := map[storyKey]bool{}
 	for i := range arrivals {
 		a := &arrivals[i]
-		vec := vecs[i]
+		aw := weighed[i]
+		vec := aw.vec
 		// Candidate stories and, per story, the member that shares most
 		// index terms with the arrival: a stored article (its id) or an
 		// earlier arrival j (-(j+1)).
@@ -336,7 +338,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 			if !ok {
 				continue // a story the lookup had no centroid for
 			}
-			cv := c.vector(idf)
+			cv := c.vectorFor(aw)
 			sc := dot(vec, cv)
 			cands = append(cands, scored{k, sc, sc - o.SizeMargin*(1-1/float64(max(c.Articles, 1))), cv})
 		}
@@ -350,7 +352,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 		if len(cands) == 0 || cands[0].clear < o.Threshold {
 			k := storyKey(-(i + 1))
 			itemStory[i] = k
-			cents[k] = Centroid{}.add(&a.Profile, idf)
+			cents[k] = Centroid{}.add(aw)
 			touched[k] = true
 			g.Placements[i] = pl
 			continue
@@ -370,7 +372,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 			}
 			survivor, gone := survivorOf(win, c.key)
 			into[gone] = survivor
-			cents[survivor] = cents[survivor].merge(cents[gone], idf)
+			cents[survivor] = cents[survivor].merge(cents[gone], aw)
 			delete(cents, gone)
 			delete(touched, gone)
 			touched[survivor] = true
@@ -383,7 +385,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 			}
 			win = survivor
 		}
-		cents[win] = cents[win].add(&a.Profile, idf)
+		cents[win] = cents[win].add(aw)
 		touched[win] = true
 		itemStory[i] = win
 		g.Placements[i] = pl

@@ -147,3 +147,26 @@ func TestDecideCapsPostingsPerTerm(t *testing.T) {
 		}
 	}
 }
+
+// Count weighs a workspace's frequencies with articles that are not
+// placed: they start no story and file no index term.
+func TestMemGroupsCountIsBackgroundOnly(t *testing.T) {
+	mem, err := NewMemGroups(GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := []Profile{NewProfile("", "Lindsay Lohan has checked into the Betty Ford Center in Rancho Mirage."),
+		NewProfile("", "Tara Reid checked herself into the Promises Treatment Center in Malibu.")}
+	mem.Count(1, bg)
+	w := mem.workspace(1)
+	if w.vocab.Docs() != 2 || len(w.stories) != 0 || len(w.postings) != 0 {
+		t.Errorf("after counting 2 articles: %d documents, %d stories, %d index terms; want 2, 0, 0", w.vocab.Docs(), len(w.stories), len(w.postings))
+	}
+	_, st, _, err := mem.Place(context.Background(), 1, []Arrival{arrival("Lohan enters Betty Ford", "Lindsay Lohan arrived at the Betty Ford Center.", 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st[0] != 1 {
+		t.Errorf("the first placed article is in story %d, want 1: the background started none", st[0])
+	}
+}

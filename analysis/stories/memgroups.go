@@ -2,6 +2,7 @@ package stories
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -13,11 +14,12 @@ import (
 // one batch through it exactly as a poll's save does: one lookup, the
 // decision, then the writes. It is safe for concurrent use.
 type MemGroups struct {
-	mu         sync.Mutex
-	opts       GroupOptions
-	workspaces map[int64]*memWorkspace
-	nextStory  int64
-	nextArt    int64
+	mu          sync.Mutex
+	opts        GroupOptions
+	reexamining bool
+	workspaces  map[int64]*memWorkspace
+	nextStory   int64
+	nextArt     int64
 }
 
 type memWorkspace struct {
@@ -26,6 +28,7 @@ type memWorkspace struct {
 	mergedTo map[int64]int64
 	storyOf  map[int64]int64
 	vocab    *Vocabulary
+	mem      memMembers
 }
 
 // NewMemGroups returns empty storage deciding with opts.
@@ -41,7 +44,7 @@ func (m *MemGroups) workspace(id int64) *memWorkspace {
 	w, ok := m.workspaces[id]
 	if !ok {
 		w = &memWorkspace{postings: map[uint32][]Posting{}, stories: map[int64]Centroid{}, mergedTo: map[int64]int64{},
-			storyOf: map[int64]int64{}, vocab: NewVocabulary()}
+			storyOf: map[int64]int64{}, vocab: NewVocabulary(), mem: newMemMembers()}
 		m.workspaces[id] = w
 	}
 	return w
@@ -87,12 +90,13 @@ func (m *MemGroups) Decide(_ context.Context, workspaceID int64, arrivals []Arri
 }
 
 func (m *MemGroups) decide(w *memWorkspace, arrivals []Arrival) (*Grouping, *Lookup, error) {
-	_, union, err := QueryTerms(arrivals, w.vocab, m.opts)
+	df := withPoll(w.vocab, arrivals)
+	_, union, err := QueryTerms(arrivals, df, m.opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	found := w.lookup(union, earliest(arrivals).Add(-m.opts.Window), m.opts.PerTermLimit)
-	g, err := Group(arrivals, found, w.vocab, m.opts)
+	g, err := Group(arrivals, found, df, m.opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -120,7 +124,7 @@ func (m *MemGroups) Place(_ context.Context, workspaceID int64, arrivals []Arriv
 	if len(arrivals) == 0 {
 		return nil, nil, &Grouping{}, nil
 	}
-	g, _, err = m.decide(w, arrivals)
+	g, found, err := m.decide(w, arrivals)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -172,6 +176,14 @@ func (m *MemGroups) Place(_ context.Context, workspaceID int64, arrivals []Arriv
 	for i := range arrivals {
 		w.vocab.Add(&arrivals[i].Profile)
 	}
+	if m.reexamining {
+		w.record(arrivals, articles, stories, g)
+		look := slices.Collect(maps.Keys(found.Stories))
+		for i := range arrivals {
+			look = append(look, stories[i])
+		}
+		m.reexamine(w, look, earliest(arrivals))
+	}
 	return articles, stories, g, nil
 }
 
@@ -181,4 +193,27 @@ func (m *MemGroups) StoryOf(workspaceID, articleID int64) int64 {
 	defer m.mu.Unlock()
 	w := m.workspace(workspaceID)
 	return w.resolve(w.storyOf[articleID])
+}
+
+// Count counts articles in a workspace's document frequencies without
+// placing them: a background for the frequencies of a workspace that has
+// stored little yet.
+func (m *MemGroups) Count(workspaceID int64, profiles []Profile) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	w := m.workspace(workspaceID)
+	for i := range profiles {
+		w.vocab.Add(&profiles[i])
+	}
+}
+
+// Reexamine turns on re-examination, which the daemon does not run:
+// after each batch, every member (within the window) of the stories the
+// batch touched or looked up moves to another story it now clears more
+// than its own. It measures what moving articles between stories would
+// give; call it before the first Place.
+func (m *MemGroups) Reexamine() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reexamining = true
 }

@@ -16,8 +16,11 @@ import (
 // save's model.StoryPlacer. Everything it decides on is read through the
 // view inside the save's transaction, in a fixed number of statements
 // whatever the number of articles: the document frequencies of the
-// articles' features, the term index, the candidate stories, and the
-// document frequencies of the terms of those stories' centroids.
+// articles' features, the term index and the candidate stories. A
+// centroid keeps the IDFs it was weighed with, so the frequencies of the
+// stories' other terms are not read; only a story whose centroid was
+// stored without them (version 1) costs one more statement, for the
+// frequencies of its terms.
 type Placer struct {
 	opts     GroupOptions
 	arrivals []Arrival
@@ -87,25 +90,12 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	if err != nil {
 		return model.StoryPlacement{}, fmt.Errorf("place stories: %w", err)
 	}
-	// The save's other articles are part of the archive each is weighed
-	// against: words its reports share (several reports of one kind of
-	// event in one poll) weigh as little as they will once stored. An
-	// article does not count itself: a term only it has keeps the weight
-	// it has for a poll of one article.
-	df := &docFreq{docs: read.Docs + len(p.arrivals) - 1, terms: read.Terms}
+	df := &docFreq{docs: read.Docs, terms: read.Terms}
 	if df.terms == nil {
 		df.terms = map[uint32]int{}
 	}
-	inPoll := map[uint32]int{}
-	for i := range p.arrivals {
-		for _, f := range p.arrivals[i].Profile.Features {
-			inPoll[f.Term]++
-		}
-	}
-	for t, n := range inPoll {
-		df.terms[t] += n - 1
-	}
-	perArrival, union, err := QueryTerms(p.arrivals, df, p.opts)
+	poll := withPoll(df, p.arrivals)
+	perArrival, union, err := QueryTerms(p.arrivals, poll, p.opts)
 	if err != nil {
 		return model.StoryPlacement{}, err
 	}
@@ -118,7 +108,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	if err != nil {
 		return model.StoryPlacement{}, err
 	}
-	g, err := Group(p.arrivals, found, df, p.opts)
+	g, err := Group(p.arrivals, found, poll, p.opts)
 	if err != nil {
 		return model.StoryPlacement{}, fmt.Errorf("place stories of workspace %d: %w", ws, err)
 	}
@@ -128,8 +118,9 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 // lookup builds Group's lookup from the term index's postings, at most
 // PerTermLimit per term (the newest; ties: the higher article id), so
 // that both databases hand Group the same postings: the candidate
-// stories' centroids and revisions, and the document frequencies of
-// their centroids' terms not read yet, added to df.
+// stories' centroids and revisions, and, for centroids stored without
+// IDFs, the document frequencies of their terms not read yet, added to
+// df.
 func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, postings []model.StoryPosting,
 	perArrival [][]uint32, df *docFreq, dfSince time.Time) (*Lookup, map[int64]int64, error) {
 	slices.SortFunc(postings, func(a, b model.StoryPosting) int {
@@ -172,6 +163,9 @@ func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, pos
 		}
 		found.Stories[st.ID] = c
 		revisions[st.ID] = st.Revision
+		if c.IDFs != nil {
+			continue
+		}
 		for _, f := range c.Features {
 			if _, ok := df.terms[f.Term]; !ok {
 				missing = append(missing, f.Term)
@@ -216,24 +210,32 @@ func (p *Placer) compared(postings []Posting, perArrival [][]uint32) []int64 {
 				}
 			}
 		}
-		best := map[int64]int{}
-		for a, n := range hits {
-			best[storyOf[a]] = max(best[storyOf[a]], n)
-		}
-		order := make([]int64, 0, len(best))
-		for id := range best {
-			order = append(order, id)
-		}
-		slices.SortFunc(order, func(x, y int64) int {
-			if c := cmp.Compare(best[y], best[x]); c != 0 {
-				return c
-			}
-			return cmp.Compare(x, y)
-		})
-		ids = append(ids, order[:min(len(order), p.opts.MaxCompared)]...)
+		ids = append(ids, mostShared(hits, storyOf, p.opts.MaxCompared)...)
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)
+}
+
+// mostShared ranks stories as Group does before comparing them: by the
+// most index terms one of their articles shares (hits by article,
+// storyOf the article's story), ties to the lower id; it returns the
+// first k.
+func mostShared(hits map[int64]int, storyOf map[int64]int64, k int) []int64 {
+	best := map[int64]int{}
+	for a, n := range hits {
+		best[storyOf[a]] = max(best[storyOf[a]], n)
+	}
+	order := make([]int64, 0, len(best))
+	for id := range best {
+		order = append(order, id)
+	}
+	slices.SortFunc(order, func(x, y int64) int {
+		if c := cmp.Compare(best[y], best[x]); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
+	})
+	return order[:min(len(order), k)]
 }
 
 // placement is Group's decision as the save stores it.

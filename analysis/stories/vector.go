@@ -29,17 +29,52 @@ func (m *idfMemo) idf(term uint32) float64 {
 	return IDF(m.df.DocFreq(term), m.n)
 }
 
-// vectorOf is the profile's TF-IDF vector, unit length, sorted by term.
-func vectorOf(p *Profile, idf *idfMemo) []weighted {
-	out := make([]weighted, len(p.Features))
+// weighing is an arrival as a decision weighs it: its profile, the
+// current IDF of each of its features (beside p.Features) and its TF-IDF
+// vector, unit length, sorted by term. Its features are the only ones
+// whose frequencies a decision reads.
+type weighing struct {
+	p   *Profile
+	idf []float64
+	vec []weighted
+	// kept is the IDF of each feature once the arrival is counted, what
+	// a centroid it joins keeps.
+	kept []float32
+}
+
+// weigh returns the profile as weighed under idf.
+func weigh(p *Profile, idf *idfMemo) *weighing {
+	a := &weighing{p: p, idf: make([]float64, len(p.Features)), vec: make([]weighted, len(p.Features)),
+		kept: make([]float32, len(p.Features))}
 	var norm float64
 	for i, f := range p.Features {
-		w := float64(f.Weight) * idf.idf(f.Term)
-		out[i] = weighted{f.Term, w}
+		df := idf.df.DocFreq(f.Term)
+		a.idf[i] = IDF(df, idf.n)
+		a.kept[i] = float32(IDF(df+1, idf.n+1))
+		w := float64(f.Weight) * a.idf[i]
+		a.vec[i] = weighted{f.Term, w}
 		norm += w * w
 	}
-	scale(out, norm)
-	return out
+	scale(a.vec, norm)
+	return a
+}
+
+// eachKnown calls fn with the position in fs (sorted by term) of every
+// feature the arrival has, and that feature's position in its profile.
+func (a *weighing) eachKnown(fs []Feature, fn func(i, j int)) {
+	own := a.p.Features
+	j := 0
+	for i, f := range fs {
+		for j < len(own) && own[j].Term < f.Term {
+			j++
+		}
+		if j == len(own) {
+			return
+		}
+		if own[j].Term == f.Term {
+			fn(i, j)
+		}
+	}
 }
 
 func scale(v []weighted, sumSquares float64) {

@@ -117,8 +117,8 @@ func TestRunPlacesStories(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if view.calls != 4 {
-		t.Errorf("%d reads, want 4 (document frequencies, term index, stories, their terms' frequencies)", view.calls)
+	if view.calls != 3 {
+		t.Errorf("%d reads, want 3 (document frequencies, term index, stories)", view.calls)
 	}
 	r1, q, r2 := placed.Articles[0], placed.Articles[1], placed.Articles[2]
 	if q.StoryID != 77 || !strings.Contains(q.Reason, "article 500") || !strings.Contains(q.Reason, `"valparaiso"`) {

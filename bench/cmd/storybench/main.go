@@ -11,6 +11,8 @@
 //	go run ./bench/cmd/storybench -ecb DIR
 //	go run ./bench/cmd/storybench -ecb DIR -sweep   # development topics only
 //	go run ./bench/cmd/storybench -ecb DIR -dev     # development topics only, per seed and mean
+//	go run ./bench/cmd/storybench -ecb DIR -dev -background TXTDIR   # frequencies warmed with other news first
+//	go run ./bench/cmd/storybench -ecb DIR -dev -reexamine           # articles moved between stories (not in the daemon)
 package main
 
 import (
@@ -19,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -49,6 +52,8 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&opts.IndexTerms, "index-terms", 0, "index terms per article (0: the default)")
 	fs.IntVar(&opts.PerTermLimit, "per-term", 0, "postings per term and lookup (0: the default)")
 	fs.IntVar(&opts.MaxCompared, "max-compared", 0, "candidate stories compared per arrival (0: the default)")
+	background := fs.String("background", "", "a folder of plain-text articles (one per .txt file), counted in the document frequencies before the stream and never placed")
+	reexamine := fs.Bool("reexamine", false, "move articles between stories after each poll (MemGroups.Reexamine): a measurement of what the daemon does not do")
 	devOnly := fs.Bool("dev", false, "print the grouping figures of the development topics only, per seed and their mean (what tuning looks at)")
 	sweep := fs.Bool("sweep", false, "print development-topic figures over the grid below, and nothing of the test topics")
 	ths := fs.String("sweep-threshold", "0.18,0.20,0.22,0.24,0.26", "thresholds of the sweep")
@@ -64,6 +69,12 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	su := setup{reexamine: *reexamine}
+	if *background != "" {
+		if su.background, err = loadBackground(*background); err != nil {
+			return err
+		}
+	}
 	var seeds []uint64
 	for _, f := range strings.Split(*seedList, ",") {
 		s, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
@@ -73,16 +84,16 @@ func run(args []string, out io.Writer) error {
 		seeds = append(seeds, s)
 	}
 	if *devOnly {
-		return runDev(out, docs, seeds, opts)
+		return runDev(out, docs, su, seeds, opts)
 	}
 	if *sweep {
 		// Tuning looks at the development topics of the first seed only.
-		return sweepDev(out, buildStream(docs, seeds[0]), *ths, *margins, *merges)
+		return sweepDev(out, buildStream(docs, seeds[0]), su, *ths, *margins, *merges)
 	}
 	var all [][4]scores
 	var labels []string
 	for _, seed := range seeds {
-		rows, baseTh, err := runSeed(out, buildStream(docs, seed), seed, opts)
+		rows, baseTh, err := runSeed(out, buildStream(docs, seed), su, seed, opts)
 		if err != nil {
 			return err
 		}
@@ -104,14 +115,14 @@ func run(args []string, out io.Writer) error {
 
 // runSeed runs grouping and the baseline over one drawn stream and prints
 // their figures: dev grouping, dev baseline, test grouping, test baseline.
-func runSeed(out io.Writer, st stream, seed uint64, opts stories.GroupOptions) ([4]scores, float64, error) {
+func runSeed(out io.Writer, st stream, su setup, seed uint64, opts stories.GroupOptions) ([4]scores, float64, error) {
 	dev := func(i int) bool { return st.Articles[i].Topic <= lastDevTopic }
 	test := func(i int) bool { return st.Articles[i].Topic > lastDevTopic }
 	fmt.Fprintf(out, "\n%d articles, %d polls of %d outlets, seed %d\n", len(st.Articles), len(st.Polls), countOutlets(st), seed)
 	profiles := profilesOf(st)
 
 	baseTh, best, sim := tuneBaseline(st, dev)
-	story, err := groupProfiles(st, profiles, opts)
+	story, err := groupProfiles(st, profiles, su, opts)
 	if err != nil {
 		return [4]scores{}, 0, err
 	}
@@ -123,14 +134,14 @@ func runSeed(out io.Writer, st stream, seed uint64, opts stories.GroupOptions) (
 
 // runDev prints the grouping figures of the development topics for each
 // seed and their mean, and nothing of the test topics.
-func runDev(out io.Writer, docs []doc, seeds []uint64, opts stories.GroupOptions) error {
+func runDev(out io.Writer, docs []doc, su setup, seeds []uint64, opts stories.GroupOptions) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "seed\tstories\tpairwise P\tR\tF1\tB³ P\tR\tF1\t")
 	var mean scores
 	for _, seed := range seeds {
 		st := buildStream(docs, seed)
 		dev := func(i int) bool { return st.Articles[i].Topic <= lastDevTopic }
-		story, err := groupProfiles(st, profilesOf(st), opts)
+		story, err := groupProfiles(st, profilesOf(st), su, opts)
 		if err != nil {
 			return err
 		}
@@ -189,7 +200,7 @@ func addScores(a, b scores, w float64) scores {
 
 // sweepDev prints the development topics' figures over a grid of
 // options, two runs at a time.
-func sweepDev(out io.Writer, st stream, ths, margins, merges string) error {
+func sweepDev(out io.Writer, st stream, su setup, ths, margins, merges string) error {
 	dev := func(i int) bool { return st.Articles[i].Topic <= lastDevTopic }
 	profiles := profilesOf(st)
 	baseTh, best, sim := tuneBaseline(st, dev)
@@ -211,7 +222,7 @@ func sweepDev(out io.Writer, st stream, ths, margins, merges string) error {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			story, err := groupProfiles(st, profiles, grid[i])
+			story, err := groupProfiles(st, profiles, su, grid[i])
 			if err != nil {
 				errs[i] = err
 				return
@@ -243,13 +254,25 @@ func profilesOf(st stream) []stories.Profile {
 	return ps
 }
 
+// setup is how grouping runs beside its options: the background counted
+// in the document frequencies first (-background) and re-examination
+// (-reexamine).
+type setup struct {
+	background []stories.Profile
+	reexamine  bool
+}
+
 // groupProfiles runs grouping over the stream's polls, one Place per
 // poll as a save does, and returns each article's story at the end
 // (merges followed).
-func groupProfiles(st stream, profiles []stories.Profile, opts stories.GroupOptions) ([]int64, error) {
+func groupProfiles(st stream, profiles []stories.Profile, su setup, opts stories.GroupOptions) ([]int64, error) {
 	mem, err := stories.NewMemGroups(opts)
 	if err != nil {
 		return nil, err
+	}
+	mem.Count(1, su.background)
+	if su.reexamine {
+		mem.Reexamine()
 	}
 	ctx := context.Background()
 	ids := make([]int64, len(st.Articles))
@@ -271,6 +294,26 @@ func groupProfiles(st stream, profiles []stories.Profile, opts stories.GroupOpti
 		story[i] = mem.StoryOf(1, id)
 	}
 	return story, nil
+}
+
+// loadBackground reads the profiles of the .txt files of dir.
+func loadBackground(dir string) ([]stories.Profile, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil {
+		return nil, fmt.Errorf("-background %s: %w", dir, err)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("-background %s: no .txt files", dir)
+	}
+	out := make([]stories.Profile, 0, len(names))
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			return nil, fmt.Errorf("-background: %w", err)
+		}
+		out = append(out, stories.NewProfile("", string(b)))
+	}
+	return out, nil
 }
 
 func floats(s string) []float64 {
