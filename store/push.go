@@ -15,16 +15,6 @@ import (
 // ErrNotFound, and nothing is stored.
 func (s *Store) SavePush(ctx context.Context, p model.PushSave) (model.SaveCounts, error) {
 	ps := cleaned(model.PollSave{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Articles: p.Articles, Run: p.Run, Stories: p.Stories})
-	c, err := lateThenEarly(s, func(late bool) (model.SaveCounts, error) { return s.savePushTx(ctx, p, ps, late) })
-	s.noteWrite(ctx, "saving pushes", err)
-	if err != nil {
-		return model.SaveCounts{}, refused(err)
-	}
-	return c, nil
-}
-
-// savePushTx is SavePush's transaction; late as in beginStories.
-func (s *Store) savePushTx(ctx context.Context, p model.PushSave, ps model.PollSave, late bool) (model.SaveCounts, error) {
 	var c model.SaveCounts
 	err := s.inTx(ctx, fmt.Sprintf("save push to source %d", p.SourceID), func(tx *sqlx.Tx) error {
 		// The source row first: it must exist, and on PostgreSQL its lock
@@ -42,12 +32,16 @@ func (s *Store) savePushTx(ctx context.Context, p model.PushSave, ps model.PollS
 		}
 		// Then as a poll's save: stories, articles, promotions and their
 		// webhook deliveries (save.go).
-		if c, err = s.saveArticles(ctx, tx, ps, late); err != nil {
+		if c, err = s.saveArticles(ctx, tx, ps); err != nil {
 			return err
 		}
 		ps.Run.ItemsNew, ps.Run.ItemsPromoted = c.New, c.Promoted
 		ps.Run.ItemsDuplicate += c.Duplicate
 		return s.insertRun(ctx, tx, ps)
 	})
-	return c, err
+	s.noteWrite(ctx, "saving pushes", err)
+	if err != nil {
+		return model.SaveCounts{}, refused(err)
+	}
+	return c, nil
 }

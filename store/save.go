@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/feedpoller/feedpoller/model"
@@ -36,25 +35,6 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave) (model.SaveCount
 			return model.SaveCounts{}, s.saveBookkeepingOnly(ctx, stmt, p)
 		}
 	}
-	return lateThenEarly(s, func(late bool) (model.SaveCounts, error) { return s.savePollTx(ctx, p, late) })
-}
-
-// lateThenEarly runs a save that places stories (save) with the locks of
-// its index terms taken late, and, if other saves overtook its placement
-// meanwhile, once more with them taken as the placement reads (see
-// beginStories): that one cannot be overtaken. Where transactions hold
-// the write lock from their start there is nothing to take late.
-func lateThenEarly(s *Store, save func(late bool) (model.SaveCounts, error)) (model.SaveCounts, error) {
-	late := s.d.lockStoryTerms() != ""
-	c, err := save(late)
-	if late && errors.Is(err, errPlacementOvertaken) {
-		return save(false)
-	}
-	return c, err
-}
-
-// savePollTx is savePoll's transaction; late as in beginStories.
-func (s *Store) savePollTx(ctx context.Context, p model.PollSave, late bool) (model.SaveCounts, error) {
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return model.SaveCounts{}, fmt.Errorf("save poll of source %d: begin: %w", p.SourceID, err)
@@ -67,7 +47,7 @@ func (s *Store) savePollTx(ctx context.Context, p model.PollSave, late bool) (mo
 		return model.SaveCounts{}, err
 	}
 	// 2. Stories, articles and promotions.
-	c, err := s.saveArticles(ctx, tx, p, late)
+	c, err := s.saveArticles(ctx, tx, p)
 	if err != nil {
 		return model.SaveCounts{}, err
 	}
@@ -89,8 +69,8 @@ func (s *Store) savePollTx(ctx context.Context, p model.PollSave, late bool) (mo
 // the articles, each inserted with its story, and their promotions a
 // batch at a time, then the stories' own rows: new stories, term index
 // entries, merges, counts and centroids, document frequencies.
-func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, late bool) (model.SaveCounts, error) {
-	st, err := s.beginStories(ctx, tx, p, late)
+func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave) (model.SaveCounts, error) {
+	st, err := s.beginStories(ctx, tx, p)
 	if err != nil {
 		return model.SaveCounts{}, err
 	}

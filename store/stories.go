@@ -27,11 +27,6 @@ var errStoriesChanged = errors.New("the stories it changes were written by other
 type storyView struct {
 	s  *Store
 	tx *sqlx.Tx
-	// lock has StoryPostings lock the terms it reads until the
-	// transaction ends; log, when set, keeps what the placement read
-	// (storycheck.go).
-	lock bool
-	log  *placeLog
 }
 
 // sameWorkspace is the condition that a row named by id is of the
@@ -45,22 +40,6 @@ const sameWorkspace = "+workspace_id = ?"
 const docFreqAll = 0
 
 func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
-	if v.log == nil {
-		return v.readDocFreq(ctx, workspaceID, terms, since)
-	}
-	if got, ok := v.log.docFreqOf(terms, since); ok {
-		return got, nil
-	}
-	got, err := v.readDocFreq(ctx, workspaceID, terms, since)
-	if err != nil {
-		return nil, err
-	}
-	v.log.keepDocFreq(terms, since, got)
-	return got, nil
-}
-
-// readDocFreq is StoryDocFreq's statement.
-func (v storyView) readDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
 	list := make([]int64, 0, len(terms)+1)
 	list = append(list, docFreqAll)
 	for _, t := range terms {
@@ -93,54 +72,23 @@ func (v storyView) StoryPostings(ctx context.Context, q model.StoryTermQuery) ([
 	if len(q.Terms) == 0 {
 		return nil, nil
 	}
-	if v.log != nil {
-		if got, ok := v.log.postingsOf(q); ok {
-			return got, nil
-		}
-	}
-	if v.lock {
-		if err := v.lockTerms(ctx, q); err != nil {
-			return nil, err
-		}
-	}
-	out, err := v.readPostings(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	if v.log != nil {
-		v.log.keepPostings(q, out)
-	}
-	return out, nil
-}
-
-// lockTerms takes the locks of q's terms, held until the transaction
-// ends. Two saves whose articles share an index term place them one after
-// the other: the second waits here until the first commits, and then
-// reads its entries. Otherwise two polls carrying one event, saved at
-// once, would each start a story for it. Saves that share no term do not
-// wait on each other.
-func (v storyView) lockTerms(ctx context.Context, q model.StoryTermQuery) error {
-	stmt := v.s.d.lockStoryTerms()
-	if stmt == "" || len(q.Terms) == 0 {
-		return nil
-	}
+	terms := make([]int64, len(q.Terms))
 	keys := make([]int64, len(q.Terms))
 	for i, t := range q.Terms {
+		terms[i] = int64(t)
 		keys[i] = q.WorkspaceID<<32 | int64(t)
 	}
-	slices.Sort(keys)
-	var n int64
-	if err := v.tx.GetContext(ctx, &n, v.s.q(stmt), v.s.d.int64List(slices.Compact(keys))); err != nil {
-		return fmt.Errorf("lock story terms of workspace %d: %w", q.WorkspaceID, err)
-	}
-	return nil
-}
-
-// readPostings is StoryPostings' statement.
-func (v storyView) readPostings(ctx context.Context, q model.StoryTermQuery) ([]model.StoryPosting, error) {
-	terms := make([]int64, len(q.Terms))
-	for i, t := range q.Terms {
-		terms[i] = int64(t)
+	// Two saves whose articles share an index term place them one after
+	// the other: the second waits here until the first commits, and then
+	// reads its entries. Otherwise two polls carrying one event, saved at
+	// once, would each start a story for it. Saves that share no term do
+	// not wait on each other.
+	if stmt := v.s.d.lockStoryTerms(); stmt != "" {
+		slices.Sort(keys)
+		var n int64
+		if err := v.tx.GetContext(ctx, &n, v.s.q(stmt), v.s.d.int64List(slices.Compact(keys))); err != nil {
+			return nil, fmt.Errorf("lock story terms of workspace %d: %w", q.WorkspaceID, err)
+		}
 	}
 	var rows []struct {
 		Term    int64 `db:"term"`
@@ -241,32 +189,23 @@ type storySave struct {
 	// created_at.
 	created time.Time
 	counts  model.StoryCounts
-	// late: the placement read the term index without its locks, and
-	// checks it under them once the articles are stored (storycheck.go),
-	// from what log kept of its reads.
-	late bool
-	log  *placeLog
-	req  model.StoryRequest
 }
 
 // beginStories has the poll's StoryPlacer decide inside the save's
-// transaction. Locked early, it locks the index terms the placer reads
-// as it reads them, then the stored stories the decision changes, in id
+// transaction, then locks the stored stories the decision changes, in id
 // order (on PostgreSQL; SQLite has one writer), and checks that each is
 // still at the revision the placer read. When one is not (another save
 // wrote it in between) the placer decides again, at most placeAttempts
-// times. Locked late, it takes no lock: the save takes them all, and
-// checks the decision, once its articles are stored (checkPlacement). So
-// saves of one workspace only wait on each other where they change the
-// same stories or index terms, and a story is never written from a stale
+// times. So saves of one workspace only wait on each other where they
+// change the same stories, and a story is never written from a stale
 // read. Without a placer every article starts a story. Last it reserves
 // the ids of the stories the save starts, so that every article is
 // inserted with its story.
-func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, late bool) (*storySave, error) {
+func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave) (*storySave, error) {
 	n := len(p.Articles)
 	st := &storySave{choice: make([]model.StoryChoice, n), storyOf: make([]int64, n), ids: make([]int64, n),
 		at: make([]time.Time, n), groups: map[int]int64{}, reserved: map[int64]int{}, stored: map[int64]*storyTally{},
-		started: map[int][]byte{}, late: late, log: &placeLog{}}
+		started: map[int][]byte{}}
 	for i := range st.choice {
 		st.choice[i] = model.NewStory()
 	}
@@ -283,21 +222,22 @@ func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 
 // placeAndLock is beginStories' decision and locks (see there).
 func (s *Store) placeAndLock(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
-	st.req = model.StoryRequest{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Facts: make([]*model.StoryFacts, len(p.Articles))}
+	req := model.StoryRequest{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Facts: make([]*model.StoryFacts, len(p.Articles))}
 	for i, na := range p.Articles {
-		st.req.Facts[i] = na.Story
+		req.Facts[i] = na.Story
 	}
 	for attempt := 1; ; attempt++ {
-		st.log = &placeLog{}
-		placed, err := s.place(ctx, storyView{s: s, tx: tx, lock: !st.late, log: st.log}, p, st.req)
+		placed, err := p.Stories.PlaceStories(ctx, storyView{s, tx}, req)
+		if err != nil {
+			return fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
+		}
+		if len(placed.Articles) != len(p.Articles) {
+			return fmt.Errorf("save stories of source %d: %d story choices for %d articles", p.SourceID,
+				len(placed.Articles), len(p.Articles))
+		}
+		ok, err := s.lockStories(ctx, tx, p, placed, st)
 		if err != nil {
 			return err
-		}
-		ok := st.late // checked once the articles are stored
-		if !ok {
-			if ok, err = s.lockStories(ctx, tx, p, placed, st); err != nil {
-				return err
-			}
 		}
 		if ok {
 			st.placed = placed
@@ -307,36 +247,15 @@ func (s *Store) placeAndLock(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 			return fmt.Errorf("save stories of source %d: %w", p.SourceID, errStoriesChanged)
 		}
 	}
-	st.choice = choices(st.placed)
-	st.started = st.placed.Started
-	st.merges = st.placed.Merges
-	return nil
-}
-
-// place asks the poll's placer through view.
-func (s *Store) place(ctx context.Context, view storyView, p model.PollSave, req model.StoryRequest) (model.StoryPlacement, error) {
-	placed, err := p.Stories.PlaceStories(ctx, view, req)
-	if err != nil {
-		return model.StoryPlacement{}, fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
-	}
-	if len(placed.Articles) != len(p.Articles) {
-		return model.StoryPlacement{}, fmt.Errorf("save stories of source %d: %d story choices for %d articles", p.SourceID,
-			len(placed.Articles), len(p.Articles))
-	}
-	return placed, nil
-}
-
-// choices are placed's choices as the save follows them: an article
-// that joins a stored story, or a later article, founds no story.
-func choices(placed model.StoryPlacement) []model.StoryChoice {
-	out := make([]model.StoryChoice, len(placed.Articles))
-	for i, c := range placed.Articles {
+	for i, c := range st.placed.Articles {
 		if c.StoryID > 0 || c.JoinsArticle >= i {
 			c.JoinsArticle = -1 // a stored story wins; a later article cannot found this one's story
 		}
-		out[i] = c
+		st.choice[i] = c
 	}
-	return out
+	st.started = st.placed.Started
+	st.merges = st.placed.Merges
+	return nil
 }
 
 // lockStories locks the stored stories placed changes and reports
@@ -559,12 +478,9 @@ func (s *Store) insertTerms(ctx context.Context, tx *sqlx.Tx, p model.PollSave, 
 }
 
 // finishStories ends the save's placement once its articles are stored:
-// the late check of the decision, the new stories, the term index entries, the merges, the changed
+// the new stories, the term index entries, the merges, the changed
 // stories' rows, and the document frequencies.
 func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
-	if err := s.checkPlacement(ctx, tx, p, st); err != nil {
-		return err
-	}
 	st.tallyUp()
 	if err := s.insertStories(ctx, tx, p, st); err != nil {
 		return err
