@@ -55,6 +55,8 @@ type Store struct {
 	// searchExamined counts the bytes of text search snippets were
 	// built from, for the tests that bound a search's work.
 	searchExamined atomic.Int64
+	// noSearchVectors: Options.NoSearchVectors.
+	noSearchVectors bool
 }
 
 // Options tunes the connection pool and gives the store what it writes
@@ -75,6 +77,11 @@ type Options struct {
 	// SearchTimeout is the deadline of one full-text search (Search, and
 	// the listings' q=); 0 means DefaultSearchTimeout.
 	SearchTimeout time.Duration
+	// NoSearchVectors saves articles without a search vector on
+	// PostgreSQL, so that search finds none of them: for the benchmark
+	// that measures what the full-text index costs a save, and nothing
+	// else.
+	NoSearchVectors bool
 }
 
 // Open connects to databaseURL with the default pool: see OpenWith.
@@ -104,7 +111,8 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 	if err := connect(ctx, db, name, databaseURL, ""); err != nil {
 		return nil, err
 	}
-	return &Store{db: db, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen)}, nil
+	return &Store{db: db, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen),
+		noSearchVectors: opts.NoSearchVectors}, nil
 }
 
 // connect checks that db answers, closing it when it does not; how (for

@@ -1,0 +1,222 @@
+package lexemes
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Weight ranks where in a document a word stands: PostgreSQL's ts_rank
+// counts an A match above a B, a B above a C.
+type Weight byte
+
+// The weights of a document's parts.
+const (
+	A Weight = 3 // the title
+	B Weight = 2 // the summary
+	C Weight = 1 // the body
+)
+
+func (w Weight) letter() byte { return "DCBA"[w] }
+
+// Limits of a document's vector: the characters of each part indexed
+// (what the index kept when PostgreSQL computed it), and PostgreSQL's
+// own limits of a tsvector, which it would refuse or cut.
+const (
+	TitleChars   = 2000
+	SummaryChars = 20000
+	BodyChars    = 200000
+	// MaxPosition is the highest position a tsvector holds: later words
+	// all stand at it.
+	MaxPosition = 1<<14 - 1
+	// MaxPositions is the most positions kept of one lexeme.
+	MaxPositions = 256
+	// maxLexemeBytes is the longest lexeme a tsvector takes; longer
+	// words take their position and are not indexed.
+	maxLexemeBytes = 1<<11 - 2
+	// maxVectorBytes bounds a vector's lexemes and positions, under
+	// PostgreSQL's 1 MB.
+	maxVectorBytes = 1<<20 - 1<<12
+)
+
+// Part is one part of a document: its text and weight, and how many of
+// its characters are indexed.
+type Part struct {
+	Text     string
+	Weight   Weight
+	MaxChars int
+}
+
+// Article is the vector of an article, as a tsvector literal: its title
+// (A), summary (B) and body (bodyWeight: C, or B when the body is the
+// feed's summary).
+func Article(title, summary, body string, bodyWeight Weight) string {
+	return Document(Part{title, A, TitleChars}, Part{summary, B, SummaryChars}, Part{body, bodyWeight, BodyChars})
+}
+
+// Document is the tsvector literal of parts read one after the other:
+// each word's lexeme with its positions (counted from 1 over all parts,
+// stop words included) and the weight of its part. A word past
+// MaxPosition stands at MaxPosition; a lexeme keeps its first
+// MaxPositions positions.
+func Document(parts ...Part) string {
+	var d document
+	for _, p := range parts {
+		d.add(cut(p.Text, p.MaxChars), p.Weight)
+	}
+	return d.literal()
+}
+
+// cut is the first n characters of s.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
+
+// document gathers the lexemes of a document's words.
+type document struct {
+	pos     int
+	index   map[string]int // lexeme → entry
+	entries []entry
+	// lexemes caches the lexeme of each folded word met ("" for a stop
+	// word): an article repeats most of its words.
+	lexemes map[string]string
+	buf     []byte
+	size    int // bytes of the lexemes and positions so far
+}
+
+type entry struct {
+	lexeme string
+	// pos are PostgreSQL's WordEntryPos: the weight in the top two bits,
+	// the position in the others.
+	pos []uint16
+}
+
+func (d *document) add(text string, w Weight) {
+	if d.index == nil {
+		d.index = map[string]int{}
+		d.lexemes = map[string]string{}
+	}
+	Each(text, func(start, end int) {
+		d.pos = min(d.pos+1, MaxPosition)
+		lex := d.lexeme(text[start:end])
+		if lex == "" || len(lex) > maxLexemeBytes {
+			return
+		}
+		i, ok := d.index[lex]
+		if !ok {
+			if d.size+len(lex)+4 > maxVectorBytes {
+				return
+			}
+			d.size += len(lex) + 2
+			i = len(d.entries)
+			d.index[lex] = i
+			d.entries = append(d.entries, entry{lexeme: lex})
+		}
+		e := &d.entries[i]
+		// At MaxPosition the first word there keeps it: parts come in
+		// order of weight, so its weight is the highest.
+		if len(e.pos) == MaxPositions || len(e.pos) > 0 && int(e.pos[len(e.pos)-1]&MaxPosition) == d.pos {
+			return
+		}
+		e.pos = append(e.pos, uint16(w)<<14|uint16(d.pos))
+		d.size += 2
+	})
+}
+
+// lexeme is the lexeme of a word as it stands in the text, through the
+// cache.
+func (d *document) lexeme(word string) string {
+	key := word
+	if !isLowerASCII(word) {
+		if !isASCII(word) {
+			key = Fold(word)
+		} else {
+			d.buf = append(d.buf[:0], word...)
+			for i, c := range d.buf {
+				if 'A' <= c && c <= 'Z' {
+					d.buf[i] = c + 'a' - 'A'
+				}
+			}
+			if lex, ok := d.lexemes[string(d.buf)]; ok {
+				return lex
+			}
+			key = string(d.buf)
+		}
+	}
+	lex, ok := d.lexemes[key]
+	if !ok {
+		lex = lexemeOf(key)
+		d.lexemes[key] = lex
+	}
+	return lex
+}
+
+// lexemeOf is the lexeme of a folded word, "" for a stop word.
+func lexemeOf(folded string) string {
+	if IsStopWord(folded) {
+		return ""
+	}
+	return English(folded)
+}
+
+func (d *document) literal() string {
+	var b strings.Builder
+	b.Grow(d.size + 8*len(d.entries))
+	for i, e := range d.entries {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		writeQuoted(&b, e.lexeme)
+		for j, p := range e.pos {
+			if j == 0 {
+				b.WriteByte(':')
+			} else {
+				b.WriteByte(',')
+			}
+			var num [8]byte
+			b.Write(strconv.AppendInt(num[:0], int64(p&MaxPosition), 10))
+			if w := Weight(p >> 14); w != 0 {
+				b.WriteByte(w.letter())
+			}
+		}
+	}
+	return b.String()
+}
+
+// writeQuoted writes a lexeme as tsvector and tsquery literals quote it.
+// A lexeme holds letters and digits only; the escapes are a safeguard.
+func writeQuoted(b *strings.Builder, lex string) {
+	b.WriteByte('\'')
+	if strings.ContainsAny(lex, `'\`) {
+		lex = strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(lex)
+	}
+	b.WriteString(lex)
+	b.WriteByte('\'')
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func isLowerASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return false
+		}
+	}
+	return true
+}
