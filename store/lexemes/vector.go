@@ -86,11 +86,12 @@ type document struct {
 	pos     int
 	index   map[string]int // lexeme → entry
 	entries []entry
-	// lexemes caches the lexeme of each folded word met ("" for a stop
-	// word): an article repeats most of its words.
-	lexemes map[string]string
-	buf     []byte
-	size    int // bytes of the lexemes and positions so far
+	// words caches the entry of each word met as it was written (-1: a
+	// stop word, or a word not indexed): an article repeats most of its
+	// words, and one look-up then does for folding, stemming and finding
+	// the entry.
+	words map[string]int
+	size  int // bytes of the lexemes and positions so far
 }
 
 type entry struct {
@@ -103,23 +104,18 @@ type entry struct {
 func (d *document) add(text string, w Weight) {
 	if d.index == nil {
 		d.index = map[string]int{}
-		d.lexemes = map[string]string{}
+		d.words = map[string]int{}
 	}
 	Each(text, func(start, end int) {
 		d.pos = min(d.pos+1, MaxPosition)
-		lex := d.lexeme(text[start:end])
-		if lex == "" || len(lex) > maxLexemeBytes {
-			return
-		}
-		i, ok := d.index[lex]
+		word := text[start:end]
+		i, ok := d.words[word]
 		if !ok {
-			if d.size+len(lex)+4 > maxVectorBytes {
-				return
-			}
-			d.size += len(lex) + 2
-			i = len(d.entries)
-			d.index[lex] = i
-			d.entries = append(d.entries, entry{lexeme: lex})
+			i = d.entryOf(lexemeOf(Fold(word)))
+			d.words[word] = i
+		}
+		if i < 0 {
+			return
 		}
 		e := &d.entries[i]
 		// At MaxPosition the first word there keeps it: parts come in
@@ -132,32 +128,22 @@ func (d *document) add(text string, w Weight) {
 	})
 }
 
-// lexeme is the lexeme of a word as it stands in the text, through the
-// cache.
-func (d *document) lexeme(word string) string {
-	key := word
-	if !isLowerASCII(word) {
-		if !isASCII(word) {
-			key = Fold(word)
-		} else {
-			d.buf = append(d.buf[:0], word...)
-			for i, c := range d.buf {
-				if 'A' <= c && c <= 'Z' {
-					d.buf[i] = c + 'a' - 'A'
-				}
-			}
-			if lex, ok := d.lexemes[string(d.buf)]; ok {
-				return lex
-			}
-			key = string(d.buf)
-		}
+// entryOf is the entry of a lexeme, added if new; -1 for no lexeme (a
+// stop word), one too long, or one past the vector's size.
+func (d *document) entryOf(lex string) int {
+	if lex == "" || len(lex) > maxLexemeBytes {
+		return -1
 	}
-	lex, ok := d.lexemes[key]
-	if !ok {
-		lex = lexemeOf(key)
-		d.lexemes[key] = lex
+	if i, ok := d.index[lex]; ok {
+		return i
 	}
-	return lex
+	if d.size+len(lex)+4 > maxVectorBytes {
+		return -1
+	}
+	d.size += len(lex) + 2
+	d.index[lex] = len(d.entries)
+	d.entries = append(d.entries, entry{lexeme: lex})
+	return len(d.entries) - 1
 }
 
 // lexemeOf is the lexeme of a folded word, "" for a stop word.
@@ -206,15 +192,6 @@ func writeQuoted(b *strings.Builder, lex string) {
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-func isLowerASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
 			return false
 		}
 	}
