@@ -53,7 +53,7 @@ func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSav
 		args = append(args, na.Article.StoryID, reportedAt(na, t), na.Article.ExtractiveSummary,
 			na.Article.StoryReason)
 		if vector != "" {
-			args = append(args, searchVectorOf(na.Article))
+			args = append(args, s.searchVectorOf(na.Article))
 		}
 	}
 	var rows []struct {

@@ -13,6 +13,10 @@ import (
 // PostgreSQL's text parser. Migration 0017 makes it the column's default.
 const searchLexemes = 1
 
+// lexiconWords is how many words' lexemes the store remembers: the
+// common words of every language its articles are in, a few megabytes.
+const lexiconWords = 50000
+
 // indexBatch is how many articles one statement of IndexSearchText
 // recomputes: a few megabytes of text read and a short transaction.
 const indexBatch = 100
@@ -29,19 +33,19 @@ func (s *Store) searchVectorColumn() string {
 }
 
 // searchVectorOf is the search vector of an article about to be saved.
-func searchVectorOf(a model.FeedArticle) string {
-	return articleVector(a.Title, storedSummary(a), a.ContentMarkdown, a.ExtractionMethod)
+func (s *Store) searchVectorOf(a model.FeedArticle) string {
+	return s.articleVector(a.Title, storedSummary(a), a.ContentMarkdown, a.ExtractionMethod)
 }
 
 // articleVector is the search vector of an article as stored: title,
 // summary (the stored one: storedSummary) and body, the body weighted as
 // a summary when it is the feed's summary itself.
-func articleVector(title, summary, body, method string) string {
+func (s *Store) articleVector(title, summary, body, method string) string {
 	w := lexemes.C
 	if summary == "" && method == model.ExtractionSummary {
 		w = lexemes.B
 	}
-	return lexemes.Article(title, summary, body, w)
+	return s.lexicon.Article(title, summary, body, w)
 }
 
 // IndexSearchText computes the search vector of every article that lacks
@@ -90,7 +94,7 @@ func (s *Store) indexSearchBatch(ctx context.Context) (int64, error) {
 	args := make([]any, 0, 2*len(rows)+1)
 	args = append(args, searchLexemes)
 	for _, r := range rows {
-		args = append(args, r.ID, articleVector(r.Title, r.Summary, r.Body, r.Method))
+		args = append(args, r.ID, s.articleVector(r.Title, r.Summary, r.Body, r.Method))
 	}
 	if _, err := tx.ExecContext(ctx, s.q(setVectors(len(rows))), args...); err != nil {
 		return 0, fmt.Errorf("index search text: store vectors of articles %d–%d: %w", rows[0].ID, rows[len(rows)-1].ID, err)

@@ -31,6 +31,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/feedpoller/feedpoller/model"
+	"github.com/feedpoller/feedpoller/store/lexemes"
 	"github.com/feedpoller/feedpoller/store/migrations"
 )
 
@@ -57,6 +58,9 @@ type Store struct {
 	searchExamined atomic.Int64
 	// noSearchVectors: Options.NoSearchVectors.
 	noSearchVectors bool
+	// lexicon remembers the lexemes of the words of the articles saved,
+	// for their search vectors (search_vector.go).
+	lexicon *lexemes.Lexicon
 }
 
 // Options tunes the connection pool and gives the store what it writes
@@ -112,7 +116,7 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 		return nil, err
 	}
 	return &Store{db: db, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen),
-		noSearchVectors: opts.NoSearchVectors}, nil
+		noSearchVectors: opts.NoSearchVectors, lexicon: lexemes.NewLexicon(lexiconWords)}, nil
 }
 
 // connect checks that db answers, closing it when it does not; how (for

@@ -105,18 +105,41 @@ func TestDocumentLimits(t *testing.T) {
 	}
 }
 
+// BenchmarkArticle: an article of 30 KB on its own, and articles of
+// 2 KB through a lexicon that has read others (as the store's has).
 func BenchmarkArticle(b *testing.B) {
-	var body strings.Builder
 	words := strings.Fields(`The committee released its annual report on Tuesday, noting that the
 		city's transport network carried more passengers than in any year since records began.
 		Officials said investment in new lines, longer trains and state-of-the-art signalling at
-		https://transport.example.org/plans had paid off; critics replied that fares rose faster.`)
-	for i := 0; body.Len() < 30000; i++ {
-		body.WriteString(words[i*7%len(words)])
-		body.WriteByte(' ')
+		https://transport.example.org/plans had paid off; critics replied that fares rose faster.
+		Engineers, councillors, commuters and economists debated whether prices, wages, housing,
+		congestion and emissions would follow the ridership figures published this morning.`)
+	text := func(size, seed int) string {
+		var body strings.Builder
+		for i := seed; body.Len() < size; i++ {
+			body.WriteString(words[i*7%len(words)])
+			body.WriteByte(' ')
+		}
+		return body.String()
 	}
-	b.SetBytes(int64(body.Len()))
-	for b.Loop() {
-		Article("Transport report: record year", "A summary of the report.", body.String(), C)
+	long := text(30000, 0)
+	b.Run("30KB", func(b *testing.B) {
+		b.SetBytes(int64(len(long)))
+		for b.Loop() {
+			Article("Transport report: record year", "A summary of the report.", long, C)
+		}
+	})
+	short := make([]string, 20)
+	for i := range short {
+		short[i] = text(2000, i)
 	}
+	b.Run("2KB-lexicon", func(b *testing.B) {
+		l := NewLexicon(1000)
+		b.SetBytes(int64(len(short[0])))
+		i := 0
+		for b.Loop() {
+			l.Article("Transport report: record year", "A summary of the report.", short[i%len(short)], C)
+			i++
+		}
+	})
 }

@@ -51,7 +51,7 @@ type Part struct {
 // (A), summary (B) and body (bodyWeight: C, or B when the body is the
 // feed's summary).
 func Article(title, summary, body string, bodyWeight Weight) string {
-	return Document(Part{title, A, TitleChars}, Part{summary, B, SummaryChars}, Part{body, bodyWeight, BodyChars})
+	return (*Lexicon)(nil).Article(title, summary, body, bodyWeight)
 }
 
 // Document is the tsvector literal of parts read one after the other:
@@ -60,11 +60,7 @@ func Article(title, summary, body string, bodyWeight Weight) string {
 // MaxPosition stands at MaxPosition; a lexeme keeps its first
 // MaxPositions positions.
 func Document(parts ...Part) string {
-	var d document
-	for _, p := range parts {
-		d.add(cut(p.Text, p.MaxChars), p.Weight)
-	}
-	return d.literal()
+	return (*Lexicon)(nil).Document(parts...)
 }
 
 // cut is the first n characters of s.
@@ -83,6 +79,7 @@ func cut(s string, n int) string {
 
 // document gathers the lexemes of a document's words.
 type document struct {
+	lexicon *Lexicon
 	pos     int
 	index   map[string]int // lexeme → entry
 	entries []entry
@@ -103,15 +100,15 @@ type entry struct {
 
 func (d *document) add(text string, w Weight) {
 	if d.index == nil {
-		d.index = map[string]int{}
-		d.words = map[string]int{}
+		d.index = make(map[string]int, len(text)/32)
+		d.words = make(map[string]int, len(text)/16)
 	}
 	Each(text, func(start, end int) {
 		d.pos = min(d.pos+1, MaxPosition)
 		word := text[start:end]
 		i, ok := d.words[word]
 		if !ok {
-			i = d.entryOf(lexemeOf(Fold(word)))
+			i = d.entryOf(d.lexicon.lexeme(Fold(word)))
 			d.words[word] = i
 		}
 		if i < 0 {
