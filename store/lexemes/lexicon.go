@@ -25,9 +25,20 @@ func (l *Lexicon) Article(title, summary, body string, bodyWeight Weight) string
 
 // Document is Document (the package function) through the lexicon.
 func (l *Lexicon) Document(parts ...Part) string {
-	d := document{lexicon: l}
-	for _, p := range parts {
-		d.add(cut(p.Text, p.MaxChars), p.Weight)
+	texts := make([]string, len(parts))
+	size := 0
+	for i, p := range parts {
+		texts[i] = cut(p.Text, p.MaxChars)
+		size += len(texts[i])
+	}
+	// Sized for prose (a word in 6 bytes, a different one in 12 of a
+	// short text, fewer in a long one), so that they are not grown word
+	// by word.
+	distinct := min(size/12, 512)
+	d := document{lexicon: l, index: make(map[string]int, distinct), words: make(map[string]int, distinct),
+		entries: make([]entry, 0, distinct), occurrences: make([]occurrence, 0, size/6)}
+	for i, p := range parts {
+		d.add(texts[i], p.Weight)
 	}
 	return d.literal()
 }

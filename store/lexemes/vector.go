@@ -87,22 +87,27 @@ type document struct {
 	// stop word, or a word not indexed): an article repeats most of its
 	// words, and one look-up then does for folding, stemming and finding
 	// the entry.
-	words map[string]int
-	size  int // bytes of the lexemes and positions so far
+	words       map[string]int
+	occurrences []occurrence
+	size        int // bytes of the lexemes and positions so far
 }
 
 type entry struct {
 	lexeme string
-	// pos are PostgreSQL's WordEntryPos: the weight in the top two bits,
-	// the position in the others.
-	pos []uint16
+	n      int    // positions kept
+	last   uint16 // the last of them
+}
+
+// occurrence is a position kept of an entry's lexeme, as PostgreSQL's
+// WordEntryPos: the weight in the top two bits, the position in the
+// others. They are kept in one list, in the order of the text, and
+// grouped by entry only when the literal is written.
+type occurrence struct {
+	entry int32
+	pos   uint16
 }
 
 func (d *document) add(text string, w Weight) {
-	if d.index == nil {
-		d.index = make(map[string]int, len(text)/32)
-		d.words = make(map[string]int, len(text)/16)
-	}
 	Each(text, func(start, end int) {
 		d.pos = min(d.pos+1, MaxPosition)
 		word := text[start:end]
@@ -117,10 +122,12 @@ func (d *document) add(text string, w Weight) {
 		e := &d.entries[i]
 		// At MaxPosition the first word there keeps it: parts come in
 		// order of weight, so its weight is the highest.
-		if len(e.pos) == MaxPositions || len(e.pos) > 0 && int(e.pos[len(e.pos)-1]&MaxPosition) == d.pos {
+		if e.n == MaxPositions || e.n > 0 && int(e.last&MaxPosition) == d.pos {
 			return
 		}
-		e.pos = append(e.pos, uint16(w)<<14|uint16(d.pos))
+		e.last = uint16(w)<<14 | uint16(d.pos)
+		e.n++
+		d.occurrences = append(d.occurrences, occurrence{int32(i), e.last})
 		d.size += 2
 	})
 }
@@ -152,6 +159,18 @@ func lexemeOf(folded string) string {
 }
 
 func (d *document) literal() string {
+	// Group the positions by entry, keeping their order: each entry's
+	// run starts where the runs before it end.
+	start := make([]int, len(d.entries)+1)
+	for i, e := range d.entries {
+		start[i+1] = start[i] + e.n
+	}
+	pos := make([]uint16, len(d.occurrences))
+	next := append([]int(nil), start[:len(d.entries)]...)
+	for _, o := range d.occurrences {
+		pos[next[o.entry]] = o.pos
+		next[o.entry]++
+	}
 	var b strings.Builder
 	b.Grow(d.size + 8*len(d.entries))
 	for i, e := range d.entries {
@@ -159,7 +178,7 @@ func (d *document) literal() string {
 			b.WriteByte(' ')
 		}
 		writeQuoted(&b, e.lexeme)
-		for j, p := range e.pos {
+		for j, p := range pos[start[i+1]-e.n : start[i+1]] {
 			if j == 0 {
 				b.WriteByte(':')
 			} else {
@@ -179,10 +198,12 @@ func (d *document) literal() string {
 // A lexeme holds letters and digits only; the escapes are a safeguard.
 func writeQuoted(b *strings.Builder, lex string) {
 	b.WriteByte('\'')
-	if strings.ContainsAny(lex, `'\`) {
-		lex = strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(lex)
+	for i := 0; i < len(lex); i++ {
+		if c := lex[i]; c == '\'' || c == '\\' {
+			b.WriteByte(c)
+		}
+		b.WriteByte(lex[i])
 	}
-	b.WriteString(lex)
 	b.WriteByte('\'')
 }
 
