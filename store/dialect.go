@@ -119,6 +119,10 @@ type dialect interface {
 	// textMatch is the condition "the feed article art matches q",
 	// through the full-text index, and its parameters (search_*.go).
 	textMatch(art string, q textquery.Query) (string, []any)
+	// searchVectorColumn is the column of feed_articles that its INSERT
+	// fills with the search vector the store computes (search_vector.go),
+	// "" when the database tokenises the text itself.
+	searchVectorColumn() string
 	// search is Search's statement (search_*.go): the articles of the
 	// workspace matching q and where (a condition on feed_articles a, with
 	// whereArgs, the workspace's included; filtered when it says more than

@@ -66,11 +66,16 @@ type benchDB struct {
 // parameterised statement instead of one).
 const pgTextParameters = "postgres+binary_parameters=no"
 
+// pgNoSearchVectors is a PostgreSQL database whose store saves articles
+// without their search vectors (store.Options.NoSearchVectors): the save
+// path without the full-text index, once its GIN index is dropped too.
+const pgNoSearchVectors = "postgres+no_search_vectors"
+
 func openDB(tb testing.TB, dialect string) *benchDB {
 	tb.Helper()
 	ctx := context.Background()
-	textParameters := dialect == pgTextParameters
-	if textParameters {
+	textParameters, noVectors := dialect == pgTextParameters, dialect == pgNoSearchVectors
+	if textParameters || noVectors {
 		dialect = store.Postgres
 	}
 	d := &benchDB{dialect: dialect}
@@ -96,7 +101,7 @@ func openDB(tb testing.TB, dialect string) *benchDB {
 			storeURL += "&binary_parameters=no"
 		}
 	}
-	st, err := store.OpenWith(ctx, storeURL, store.Options{DeliveryPayload: webhooks.DeliveryPayload})
+	st, err := store.OpenWith(ctx, storeURL, store.Options{DeliveryPayload: webhooks.DeliveryPayload, NoSearchVectors: noVectors})
 	if err != nil {
 		tb.Fatal(err)
 	}
