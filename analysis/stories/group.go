@@ -12,14 +12,14 @@ const (
 	// DefaultGroupThreshold is the cosine similarity between an article
 	// and the centroid of a one-article story at which the article joins
 	// the story.
-	DefaultGroupThreshold = 0.22
+	DefaultGroupThreshold = 0.18
 	// DefaultSizeMargin is how much more a large story asks (see
 	// GroupOptions.SizeMargin).
 	DefaultSizeMargin = 0.12
 	// DefaultMergeThreshold is the similarity an article must also have
 	// with a second story (of one article; larger ones ask the size
 	// margin more) for the two to merge through it.
-	DefaultMergeThreshold = 0.37
+	DefaultMergeThreshold = 0.38
 	// DefaultIndexTerms is how many of an article's heaviest features the
 	// term index holds, and how many it looks up for a new article.
 	DefaultIndexTerms = 12
@@ -66,10 +66,11 @@ type GroupOptions struct {
 	// MaxCompared bounds the candidate stories compared in full (0:
 	// DefaultMaxCompared).
 	MaxCompared int
-	// LateJoins has a batch's decision end with late joins (latejoin.go):
-	// a one-article story it compared joins a story the batch changed
-	// once it clears it.
-	LateJoins bool
+	// NoLateJoins turns late joins off (latejoin.go): by default a
+	// batch's decision ends with every one-article story it compared
+	// joining a stored story the batch changed that it now clears. The
+	// thresholds above were chosen with late joins on.
+	NoLateJoins bool
 }
 
 // DefaultGroupOptions are the shipped grouping options, every field set.
@@ -402,7 +403,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 		itemStory[i] = win
 		g.Placements[i] = pl
 	}
-	if o.LateJoins {
+	if !o.NoLateJoins {
 		targets := map[storyKey]time.Time{} // stored stories the batch changed: its latest article there
 		for i := range arrivals {
 			if k := resolve(itemStory[i]); k > 0 && arrivals[i].At.After(targets[k]) {
