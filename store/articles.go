@@ -37,17 +37,24 @@ const articleColumnCount = 28
 // Only the rows RETURNING reports were inserted, so only they are
 // promoted.
 func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, arts []model.NewArticle, t time.Time) (map[articleKey]int64, error) {
+	columns, vector := articleColumnCount, s.searchVectorColumn()
+	if vector != "" {
+		columns, vector = columns+1, ", "+vector
+	}
 	query := multiRowInsert(`INSERT INTO feed_articles (workspace_id, feed_source_id, external_url, external_id, title, author,
 		published_at, summary, content_markdown, extraction_method, word_count, relevance_score, matched_terms,
 		content_text_hash, revision, previous_article_id, reading_time_seconds, input_tokens, output_tokens,
 		quality_score, language, created_at, input_tokens_o200k, output_tokens_o200k,
-		story_id, reported_at, extractive_summary, story_reason) VALUES `, articleColumnCount, len(arts),
+		story_id, reported_at, extractive_summary, story_reason`+vector+`) VALUES `, columns, len(arts),
 		` ON CONFLICT (workspace_id, external_url, revision) DO NOTHING RETURNING id, external_url, revision`)
-	args := make([]any, 0, len(arts)*articleColumnCount)
+	args := make([]any, 0, len(arts)*columns)
 	for _, na := range arts {
 		args = append(args, articleArgs(p, na.Article, t)...)
 		args = append(args, na.Article.StoryID, reportedAt(na, t), na.Article.ExtractiveSummary,
 			na.Article.StoryReason)
+		if vector != "" {
+			args = append(args, s.searchVectorOf(na.Article))
+		}
 	}
 	var rows []struct {
 		ID       int64  `db:"id"`

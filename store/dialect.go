@@ -87,6 +87,15 @@ type dialect interface {
 	// list parameter, taken in the list's order; "" where transactions
 	// hold the write lock from their start.
 	lockStoryTerms() string
+	// reserveStoryIDs is a statement that answers (id) rows: as many
+	// unused story ids as its parameter asks for, which no other
+	// transaction will take, so a save can write them into its articles
+	// before it writes the stories' rows.
+	reserveStoryIDs() string
+	// deferStoryKeys is the statement that makes the transaction check
+	// the references to stories at commit, not at each statement ("" where
+	// the schema declares them so).
+	deferStoryKeys() string
 	// int64List is a list of keys as storyPostings and int64In take it.
 	int64List(keys []int64) any
 	// int64In is the condition "expr is one of the list parameter" (a
@@ -110,6 +119,10 @@ type dialect interface {
 	// textMatch is the condition "the feed article art matches q",
 	// through the full-text index, and its parameters (search_*.go).
 	textMatch(art string, q textquery.Query) (string, []any)
+	// searchVectorColumn is the column of feed_articles that its INSERT
+	// fills with the search vector the store computes (search_vector.go),
+	// "" when the database tokenises the text itself.
+	searchVectorColumn() string
 	// search is Search's statement (search_*.go): the articles of the
 	// workspace matching q and where (a condition on feed_articles a, with
 	// whereArgs, the workspace's included; filtered when it says more than

@@ -212,6 +212,16 @@ func (postgres) lockStoryTerms() string {
 	return `SELECT COUNT(pg_advisory_xact_lock(k)) FROM unnest(CAST(? AS BIGINT[])) AS u(k)`
 }
 
+// reserveStoryIDs: nextval hands each caller its own ids, committed or
+// not.
+func (postgres) reserveStoryIDs() string {
+	return `SELECT nextval(pg_get_serial_sequence('stories', 'id')) AS id FROM generate_series(1, CAST(? AS INTEGER))`
+}
+
+// deferStoryKeys: the references to stories are DEFERRABLE INITIALLY
+// DEFERRED (migration 0016).
+func (postgres) deferStoryKeys() string { return "" }
+
 func (postgres) int64In(expr string) string { return expr + " = ANY(CAST(? AS BIGINT[]))" }
 func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 

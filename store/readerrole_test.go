@@ -54,7 +54,8 @@ func readerRecipe(t *testing.T, database, daemon, reader string) string {
 // tables a separate daemon role owns, reads the tables but no secret,
 // and can neither write, lock, sleep, signal the daemon's sessions, nor
 // do the rest the README says it cannot, from any client; the daemon
-// keeps working (its migration lock included), and tables it creates
+// keeps working (its migration lock and the locks of a poll's save
+// included), and tables it creates
 // later are readable by the reader.
 func TestReaderRoleRecipe(t *testing.T) {
 	ctx := context.Background()
@@ -131,6 +132,12 @@ func TestReaderRoleRecipe(t *testing.T) {
 	// The daemon still migrates under its lock and creates tables.
 	if _, err := st.DB().Exec(`SELECT pg_advisory_lock(7246001), pg_advisory_unlock(7246001)`); err != nil {
 		t.Fatalf("the daemon's role lost its migration lock: %v", err)
+	}
+	// And saves polls, whose story placement locks the articles' index
+	// terms (pg_advisory_xact_lock).
+	arts := []model.NewArticle{storyArticle("https://example.com/quake", "Quake off Chile", wire, time.Now(), false)}
+	if _, err := trySavePoll(st, ws, src, placer(t, arts), arts...); err != nil {
+		t.Fatalf("the daemon's role cannot save a poll: %v", err)
 	}
 	if _, err := st.DB().Exec(`CREATE TABLE later_migration (x INTEGER); INSERT INTO later_migration VALUES (7)`); err != nil {
 		t.Fatalf("the daemon's role cannot create a table: %v", err)

@@ -65,9 +65,10 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave) (model.SaveCount
 }
 
 // saveArticles is what a poll's save and a push's have in common: the
-// stories decided (stories.go), then the articles, their stories and
-// promotions a batch at a time, then the stories' own rows: merges,
-// counts and centroids, document frequencies.
+// stories decided and the ids of new ones reserved (stories.go), then
+// the articles, each inserted with its story, and their promotions a
+// batch at a time, then the stories' own rows: new stories, term index
+// entries, merges, counts and centroids, document frequencies.
 func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave) (model.SaveCounts, error) {
 	st, err := s.beginStories(ctx, tx, p)
 	if err != nil {
@@ -90,11 +91,11 @@ func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave)
 	return c, nil
 }
 
-// saveBatch stores one batch of articles (articles.go), places them in
-// their stories (stories.go), then promotes the relevant ones among those
-// actually inserted (promote.go) and queues the webhook deliveries of
-// those promotions (deliveries.go). offset is the batch's first article
-// in the poll.
+// saveBatch stores one batch of articles (articles.go) with their
+// stories, notes those inserted in their stories (stories.go), then
+// promotes the relevant ones among them (promote.go) and queues the
+// webhook deliveries of those promotions (deliveries.go). offset is the
+// batch's first article in the poll.
 func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int, arts []model.NewArticle,
 	targets *deliveryTargets) (model.SaveCounts, error) {
 	t := now()
@@ -103,9 +104,7 @@ func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st
 	if err != nil {
 		return model.SaveCounts{}, err
 	}
-	if err := s.placeStories(ctx, tx, p, st, offset, arts, inserted, t); err != nil {
-		return model.SaveCounts{}, err
-	}
+	st.placeStories(offset, arts, inserted, t)
 	c := model.SaveCounts{New: len(inserted), Duplicate: len(arts) - len(inserted)}
 	candidates := promotionCandidates(arts, inserted)
 	promoted, err := s.promote(ctx, tx, p, candidates, t)

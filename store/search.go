@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/feedpoller/feedpoller/model"
+	"github.com/feedpoller/feedpoller/store/lexemes"
 	"github.com/feedpoller/feedpoller/store/textquery"
 )
 
@@ -111,7 +112,7 @@ func cutWindow(text string) (string, bool) {
 // stemmer is the stemmer of the dialect's full-text index.
 func (s *Store) stemmer() textquery.Stemmer {
 	if s.d.name() == Postgres {
-		return textquery.English
+		return lexemes.English
 	}
 	return textquery.Porter
 }

@@ -30,3 +30,21 @@ func (postgres) search(q textquery.Query, _ int64, where string, whereArgs []any
 	args := append(append(append([]any{}, qargs...), qargs...), whereArgs...)
 	return stmt, args
 }
+
+// searchVectorColumn: PostgreSQL's index holds the vectors the daemon
+// computes (search_vector.go).
+func (postgres) searchVectorColumn() string { return "search_vector" }
+
+// pendingVectors reads a batch of the articles whose vector is to be
+// computed, through the partial index feed_articles_search_pending (its
+// condition word for word), locking them; rows another transaction holds
+// are left to it.
+const pendingVectors = `SELECT id, title, summary, content_markdown, extraction_method FROM feed_articles
+	WHERE search_vector IS NULL OR search_lexemes < 1 ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED`
+
+// setVectors stores n vectors: its parameters are the search_lexemes
+// version, then (id, vector) pairs.
+func setVectors(n int) string {
+	return multiRowInsert(`UPDATE feed_articles a SET search_vector = v.vector::tsvector, search_lexemes = ?
+	FROM (VALUES `, 2, n, `) AS v(id, vector) WHERE a.id = v.id::bigint`)
+}

@@ -59,3 +59,7 @@ func (sqliteDialect) search(q textquery.Query, workspaceID int64, where string, 
 	ORDER BY top.rank_value, a.id DESC`
 	return strings.TrimSpace(stmt), args
 }
+
+// searchVectorColumn: FTS5 tokenises the text itself, through the
+// triggers of feed_articles_fts.
+func (sqliteDialect) searchVectorColumn() string { return "" }

@@ -265,6 +265,11 @@ func TestSearchIndexFollowsEdits(t *testing.T) {
 		if _, err := s.DB().ExecContext(ctx, s.DB().Rebind(`UPDATE feed_articles SET content_markdown = ? WHERE id = ?`), "quokka sighting", id); err != nil {
 			t.Fatal(err)
 		}
+		// On PostgreSQL the daemon computes the vector: an edit by hand
+		// leaves it to IndexSearchText, which serve runs hourly.
+		if n, err := s.IndexSearchText(ctx); err != nil || n != map[string]int64{store.Postgres: 1, store.SQLite: 0}[s.Dialect()] {
+			t.Fatalf("IndexSearchText after an edit: %d, %v", n, err)
+		}
 		if hits := search(t, s, ws.ID, "quokka", model.SearchFilter{}); len(hits) != 1 {
 			t.Errorf("after an edit: %d hits for the new word", len(hits))
 		}

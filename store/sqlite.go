@@ -217,6 +217,20 @@ func (sqliteDialect) storyPostings(perTerm int) string {
 
 func (sqliteDialect) lockStoryTerms() string { return "" }
 
+// reserveStoryIDs: the ids after the highest one ever given (stories is
+// AUTOINCREMENT, so sqlite_sequence remembers it). Transactions begin
+// IMMEDIATE, so no other one inserts a story before this one commits.
+func (sqliteDialect) reserveStoryIDs() string {
+	return `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+		SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'stories'), 0),
+			COALESCE((SELECT MAX(id) FROM stories), 0)) + i AS id FROM n`
+}
+
+// deferStoryKeys: SQLite cannot declare a reference deferred after the
+// fact; the pragma defers every reference of the transaction to its
+// commit, and ends with it.
+func (sqliteDialect) deferStoryKeys() string { return `PRAGMA defer_foreign_keys = ON` }
+
 func (sqliteDialect) int64In(expr string) string {
 	return expr + " IN (SELECT value FROM json_each(?))"
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/feedpoller/feedpoller/model"
+	"github.com/feedpoller/feedpoller/store/lexemes"
 	"github.com/feedpoller/feedpoller/store/migrations"
 )
 
@@ -55,6 +56,11 @@ type Store struct {
 	// searchExamined counts the bytes of text search snippets were
 	// built from, for the tests that bound a search's work.
 	searchExamined atomic.Int64
+	// noSearchVectors: Options.NoSearchVectors.
+	noSearchVectors bool
+	// lexicon remembers the lexemes of the words of the articles saved,
+	// for their search vectors (search_vector.go).
+	lexicon *lexemes.Lexicon
 }
 
 // Options tunes the connection pool and gives the store what it writes
@@ -75,6 +81,11 @@ type Options struct {
 	// SearchTimeout is the deadline of one full-text search (Search, and
 	// the listings' q=); 0 means DefaultSearchTimeout.
 	SearchTimeout time.Duration
+	// NoSearchVectors saves articles without a search vector on
+	// PostgreSQL, so that search finds none of them: for the benchmark
+	// that measures what the full-text index costs a save, and nothing
+	// else.
+	NoSearchVectors bool
 }
 
 // Open connects to databaseURL with the default pool: see OpenWith.
@@ -104,7 +115,8 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 	if err := connect(ctx, db, name, databaseURL, ""); err != nil {
 		return nil, err
 	}
-	return &Store{db: db, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen)}, nil
+	return &Store{db: db, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen),
+		noSearchVectors: opts.NoSearchVectors, lexicon: lexemes.NewLexicon(lexiconWords)}, nil
 }
 
 // connect checks that db answers, closing it when it does not; how (for

@@ -170,14 +170,25 @@ type storySave struct {
 	started map[int][]byte
 	merges  []model.StoryMerge
 	placed  model.StoryPlacement
-	// storyOf is each inserted article's story (0: not placed yet).
+	// storyOf, ids and at are, for each inserted article, its story, its
+	// id and when it counts as reported (storyOf 0: not inserted).
 	storyOf []int64
+	ids     []int64
+	at      []time.Time
 	// groups maps the first article of a story the poll starts (the
-	// decision's root) to the story once created.
-	groups map[int]int64
-	// tally holds every story the save changes, stored or new.
+	// decision's root) to the id reserved for the story; reserved maps
+	// those ids back to their roots.
+	groups   map[int]int64
+	reserved map[int64]int
+	// stored holds the stored stories the placement changes as they were
+	// locked; tally, once the articles are stored (tallyUp), every story
+	// the save changes, stored or new.
+	stored map[int64]*storyTally
 	tally  map[int64]*storyTally
-	counts model.StoryCounts
+	// created is when the save's first batch was stored: the new stories'
+	// created_at.
+	created time.Time
+	counts  model.StoryCounts
 }
 
 // beginStories has the poll's StoryPlacer decide inside the save's
@@ -187,16 +198,30 @@ type storySave struct {
 // wrote it in between) the placer decides again, at most placeAttempts
 // times. So saves of one workspace only wait on each other where they
 // change the same stories, and a story is never written from a stale
-// read. Without a placer every article starts a story.
+// read. Without a placer every article starts a story. Last it reserves
+// the ids of the stories the save starts, so that every article is
+// inserted with its story.
 func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave) (*storySave, error) {
-	st := &storySave{choice: make([]model.StoryChoice, len(p.Articles)), storyOf: make([]int64, len(p.Articles)),
-		groups: map[int]int64{}, tally: map[int64]*storyTally{}, started: map[int][]byte{}}
+	n := len(p.Articles)
+	st := &storySave{choice: make([]model.StoryChoice, n), storyOf: make([]int64, n), ids: make([]int64, n),
+		at: make([]time.Time, n), groups: map[int]int64{}, reserved: map[int64]int{}, stored: map[int64]*storyTally{},
+		started: map[int][]byte{}}
 	for i := range st.choice {
 		st.choice[i] = model.NewStory()
 	}
-	if p.Stories == nil || len(p.Articles) == 0 {
-		return st, nil
+	if p.Stories != nil && n > 0 {
+		if err := s.placeAndLock(ctx, tx, p, st); err != nil {
+			return nil, err
+		}
 	}
+	if err := s.reserveStories(ctx, tx, p, st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// placeAndLock is beginStories' decision and locks (see there).
+func (s *Store) placeAndLock(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
 	req := model.StoryRequest{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Facts: make([]*model.StoryFacts, len(p.Articles))}
 	for i, na := range p.Articles {
 		req.Facts[i] = na.Story
@@ -204,22 +229,22 @@ func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave)
 	for attempt := 1; ; attempt++ {
 		placed, err := p.Stories.PlaceStories(ctx, storyView{s, tx}, req)
 		if err != nil {
-			return nil, fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
+			return fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
 		}
 		if len(placed.Articles) != len(p.Articles) {
-			return nil, fmt.Errorf("save stories of source %d: %d story choices for %d articles", p.SourceID,
+			return fmt.Errorf("save stories of source %d: %d story choices for %d articles", p.SourceID,
 				len(placed.Articles), len(p.Articles))
 		}
 		ok, err := s.lockStories(ctx, tx, p, placed, st)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ok {
 			st.placed = placed
 			break
 		}
 		if attempt == placeAttempts {
-			return nil, fmt.Errorf("save stories of source %d: %w", p.SourceID, errStoriesChanged)
+			return fmt.Errorf("save stories of source %d: %w", p.SourceID, errStoriesChanged)
 		}
 	}
 	for i, c := range st.placed.Articles {
@@ -230,12 +255,12 @@ func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave)
 	}
 	st.started = st.placed.Started
 	st.merges = st.placed.Merges
-	return st, nil
+	return nil
 }
 
 // lockStories locks the stored stories placed changes and reports
 // whether each is still as the placer read it (same revision, not merged
-// away); if so it fills st.tally with them.
+// away); if so it fills st.stored with them.
 func (s *Store) lockStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, placed model.StoryPlacement, st *storySave) (bool, error) {
 	if len(placed.Updates) == 0 {
 		return true, nil
@@ -264,99 +289,121 @@ func (s *Store) lockStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, 
 	if len(rows) != len(ids) {
 		return false, nil
 	}
-	tally := make(map[int64]*storyTally, len(rows))
+	stored := make(map[int64]*storyTally, len(rows))
 	for _, r := range rows {
 		u := want[r.ID]
 		if r.Revision != u.Revision || r.MergedInto.Valid {
 			return false, nil
 		}
-		tally[r.ID] = &storyTally{count: r.Count, firstID: r.FirstID.Int64, first: r.First, last: r.Last, centroid: u.Centroid}
+		stored[r.ID] = &storyTally{count: r.Count, firstID: r.FirstID.Int64, first: r.First, last: r.Last, centroid: u.Centroid}
 	}
-	st.tally = tally
+	st.stored = stored
 	return true, nil
 }
 
+// reserveStories takes an id for each story the save may start (one per
+// root of the decision, in the roots' order), in one statement, and
+// defers the references to stories to the commit: the articles are
+// inserted with these ids before the stories' rows are written
+// (finishStories), because only then is it known which articles were
+// inserted and so which stories are started and with which first
+// article. A story none of whose articles was inserted (another poll
+// stored them first) is never written.
+func (s *Store) reserveStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
+	var roots []int
+	for g, c := range st.choice {
+		if r := st.rootOf(g); c.StoryID == 0 && !slices.Contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
+	if len(roots) == 0 {
+		return nil
+	}
+	slices.Sort(roots)
+	if stmt := s.d.deferStoryKeys(); stmt != "" {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("save stories of source %d: defer the references to stories: %w", p.SourceID, err)
+		}
+	}
+	var ids []int64
+	if err := tx.SelectContext(ctx, &ids, s.q(s.d.reserveStoryIDs()), len(roots)); err != nil {
+		return fmt.Errorf("save stories of source %d: reserve %d story ids: %w", p.SourceID, len(roots), err)
+	}
+	if len(ids) != len(roots) {
+		return fmt.Errorf("save stories of source %d: %d story ids reserved for %d stories", p.SourceID, len(ids), len(roots))
+	}
+	slices.Sort(ids)
+	for i, r := range roots {
+		st.groups[r] = ids[i]
+		st.reserved[ids[i]] = r
+	}
+	return nil
+}
+
+// storyFor is the story article g of the save is inserted with: a stored
+// one or one the save starts.
+func (st *storySave) storyFor(g int) int64 {
+	if id := st.choice[g].StoryID; id > 0 {
+		return id
+	}
+	return st.groups[st.rootOf(g)]
+}
+
 // joinStored sets, before the batch's articles are inserted, the story of
-// those that join a stored story: it is inserted with them.
+// each and why it joined: they are inserted with them.
 func (st *storySave) joinStored(offset int, arts []model.NewArticle) {
 	for i := range arts {
-		c := st.choice[offset+i]
-		arts[i].Article.StoryReason = c.Reason
-		if id := c.StoryID; id > 0 {
-			arts[i].Article.StoryID = &id
-		}
+		arts[i].Article.StoryReason = st.choice[offset+i].Reason
+		id := st.storyFor(offset + i)
+		arts[i].Article.StoryID = &id
 	}
 }
 
-// placeStories gives every article of the batch that was inserted its
-// story: a stored one (set at the insert), one this poll started, or a new
-// one it founds. It creates the new stories, sets the articles' story_id,
-// tallies the stories that grew and files the articles in the term index;
-// the batch's arts then carry their story ids for promotion. inserted maps
-// the keys of the inserted articles to their ids.
-func (s *Store) placeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int,
-	arts []model.NewArticle, inserted map[articleKey]int64, t time.Time) error {
-	var founders, joiners []int // batch positions
-	ids := make([]int64, len(arts))
+// placeStories notes the batch's inserted articles in their stories
+// (inserted maps the keys of the inserted articles to their ids); the
+// stories' rows and the term index are written once all the save's
+// articles are stored (finishStories).
+func (st *storySave) placeStories(offset int, arts []model.NewArticle, inserted map[articleKey]int64, t time.Time) {
+	if st.created.IsZero() {
+		st.created = t
+	}
 	for i, na := range arts {
 		id, ok := inserted[keyOf(na.Article)]
 		if !ok {
 			continue // another poll stored it first: no story of ours
 		}
-		ids[i] = id
 		g := offset + i
-		a := st.choice[g]
-		if a.StoryID > 0 {
-			st.storyOf[g] = a.StoryID
-			st.grow(a.StoryID, id, reportedAt(na, t))
-			continue
-		}
-		root := st.rootOf(g)
-		if sid, ok := st.groups[root]; ok && sid != 0 {
-			st.storyOf[g] = sid
-			st.grow(sid, id, reportedAt(na, t))
-			joiners = append(joiners, i)
-			continue
-		}
-		if _, ok := st.groups[root]; ok {
-			joiners = append(joiners, i) // its story is founded in this batch
-			continue
-		}
-		st.groups[root] = 0
-		founders = append(founders, i)
+		st.storyOf[g], st.ids[g], st.at[g] = st.storyFor(g), id, reportedAt(na, t)
 	}
-	if len(founders) > 0 {
-		if err := s.insertStories(ctx, tx, p, st, offset, arts, founders, ids, t); err != nil {
-			return err
-		}
-		for _, i := range joiners {
-			if st.storyOf[offset+i] == 0 {
-				sid := st.groups[st.rootOf(offset+i)]
-				st.storyOf[offset+i] = sid
-				st.grow(sid, ids[i], reportedAt(arts[i], t))
-			}
-		}
-	}
-	if err := s.setArticleStories(ctx, tx, p, st, offset, append(founders, joiners...), ids); err != nil {
-		return err
-	}
-	for i := range arts {
-		if sid := st.storyOf[offset+i]; sid != 0 {
-			arts[i].Article.StoryID = &sid
-		}
-	}
-	return s.insertTerms(ctx, tx, p, st, offset, arts, ids, t)
 }
 
-// grow counts an inserted article into a story the save changes.
-func (st *storySave) grow(story, article int64, at time.Time) {
-	tl, ok := st.tally[story]
-	if !ok {
-		tl = &storyTally{}
-		st.tally[story] = tl
+// tallyUp counts the inserted articles into their stories: the stored
+// ones as locked, the new ones from nothing.
+func (st *storySave) tallyUp() {
+	st.tally = make(map[int64]*storyTally, len(st.stored)+len(st.reserved))
+	for id, tl := range st.stored {
+		c := *tl
+		st.tally[id] = &c
 	}
-	tl.add(article, at)
-	st.counts.Joined++
+	for g, sid := range st.storyOf {
+		if sid == 0 {
+			continue
+		}
+		tl, ok := st.tally[sid]
+		if !ok {
+			tl = &storyTally{}
+			if root, fresh := st.reserved[sid]; fresh {
+				tl.fresh, tl.centroid = true, st.started[root]
+			}
+			st.tally[sid] = tl
+		}
+		if tl.fresh && tl.count == 0 {
+			st.counts.Started++
+		} else {
+			st.counts.Joined++
+		}
+		tl.add(st.ids[g], st.at[g])
+	}
 }
 
 func (st *storySave) rootOf(g int) int {
@@ -366,99 +413,81 @@ func (st *storySave) rootOf(g int) int {
 	return g
 }
 
-// insertStories creates the stories the batch's founders start, in one
-// statement, each with its founder as first (and only) article and the
-// centroid the placer computed for it.
-func (s *Store) insertStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int,
-	arts []model.NewArticle, founders []int, ids []int64, t time.Time) error {
-	query := multiRowInsert(`INSERT INTO stories (workspace_id, first_article_id, first_reported_at, last_reported_at,
-		article_count, created_at, centroid) VALUES `, 7, len(founders), ` RETURNING id, first_article_id`)
-	args := make([]any, 0, 7*len(founders))
-	for _, i := range founders {
-		at := reportedAt(arts[i], t)
-		args = append(args, p.WorkspaceID, ids[i], at, at, 1, t, st.started[st.rootOf(offset+i)])
-	}
-	var rows []struct {
-		ID      int64 `db:"id"`
-		Article int64 `db:"first_article_id"`
-	}
-	if err := tx.SelectContext(ctx, &rows, s.q(query), args...); err != nil {
-		return fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
-	}
-	byArticle := make(map[int64]int64, len(rows))
-	for _, r := range rows {
-		byArticle[r.Article] = r.ID
-	}
-	for _, i := range founders {
-		sid, ok := byArticle[ids[i]]
-		if !ok {
-			return fmt.Errorf("save stories of source %d: no story came back for article %d", p.SourceID, ids[i])
+// insertStories writes the rows of the stories the save started, with
+// the ids reserved for them: those that have an inserted article, each
+// whole (count, first reporter, first and last report, the centroid the
+// placer computed), a statement per articleBatch stories.
+func (s *Store) insertStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
+	var ids []int64
+	for id, tl := range st.tally {
+		if tl.fresh {
+			ids = append(ids, id)
 		}
-		at := reportedAt(arts[i], t)
-		st.storyOf[offset+i] = sid
-		st.groups[st.rootOf(offset+i)] = sid
-		st.tally[sid] = &storyTally{count: 1, firstID: ids[i], first: at, last: at, fresh: true}
-		st.counts.Started++
+	}
+	slices.Sort(ids)
+	for start := 0; start < len(ids); start += articleBatch {
+		chunk := ids[start:min(start+articleBatch, len(ids))]
+		query := multiRowInsert(`INSERT INTO stories (id, workspace_id, first_article_id, first_reported_at, last_reported_at,
+			article_count, created_at, centroid) VALUES `, 8, len(chunk), ``)
+		args := make([]any, 0, 8*len(chunk))
+		for _, id := range chunk {
+			tl := st.tally[id]
+			args = append(args, id, p.WorkspaceID, tl.firstID, tl.first.UTC(), tl.last.UTC(), tl.count, st.created, tl.centroid)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
+			return fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
+		}
 	}
 	return nil
 }
 
-// setArticleStories writes the story of the batch articles whose story
-// was not known when they were inserted, in one statement.
-func (s *Store) setArticleStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int, which []int, ids []int64) error {
-	if len(which) == 0 {
+// insertTerms files the save's inserted articles in the term index under
+// their index terms, a statement per articleBatch articles (at most
+// articleBatch × 12 rows).
+func (s *Store) insertTerms(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
+	var args []any
+	rows, articles := 0, 0
+	flush := func() error {
+		if rows > 0 {
+			query := multiRowInsert(`INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id) VALUES `,
+				5, rows, ` ON CONFLICT DO NOTHING`)
+			if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
+				return fmt.Errorf("save story terms of source %d: %w", p.SourceID, err)
+			}
+		}
+		args, rows, articles = args[:0], 0, 0
 		return nil
 	}
-	var sb strings.Builder
-	args := make([]any, 0, 3*len(which))
-	sb.WriteString(`UPDATE feed_articles SET story_id = CASE id`)
-	for _, i := range which {
-		sb.WriteString(` WHEN ? THEN CAST(? AS BIGINT)`)
-		args = append(args, ids[i], st.storyOf[offset+i])
-	}
-	sb.WriteString(` END WHERE id IN (` + strings.TrimSuffix(strings.Repeat("?, ", len(which)), ", ") + `)`)
-	for _, i := range which {
-		args = append(args, ids[i])
-	}
-	if _, err := tx.ExecContext(ctx, s.q(sb.String()), args...); err != nil {
-		return fmt.Errorf("save stories of source %d: set the stories of %d articles: %w", p.SourceID, len(which), err)
-	}
-	return nil
-}
-
-// insertTerms files the batch's inserted articles in the term index under
-// their index terms, in one statement (at most articleBatch × 12 rows).
-func (s *Store) insertTerms(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int,
-	arts []model.NewArticle, ids []int64, t time.Time) error {
-	var args []any
-	rows := 0
-	for i, na := range arts {
-		sid := st.storyOf[offset+i]
-		if ids[i] == 0 || sid == 0 {
+	for g, sid := range st.storyOf {
+		if sid == 0 {
 			continue
 		}
-		at := reportedAt(na, t).Unix()
-		terms := slices.Clone(st.choice[offset+i].Terms)
+		terms := slices.Clone(st.choice[g].Terms)
 		slices.Sort(terms)
 		for _, term := range slices.Compact(terms) {
-			args = append(args, p.WorkspaceID, int64(term), at, ids[i], sid)
+			args = append(args, p.WorkspaceID, int64(term), st.at[g].Unix(), st.ids[g], sid)
 			rows++
 		}
+		if articles++; articles == articleBatch {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 	}
-	if rows == 0 {
-		return nil
-	}
-	query := multiRowInsert(`INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id) VALUES `,
-		5, rows, ` ON CONFLICT DO NOTHING`)
-	if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
-		return fmt.Errorf("save story terms of source %d: %w", p.SourceID, err)
-	}
-	return nil
+	return flush()
 }
 
 // finishStories ends the save's placement once its articles are stored:
-// the merges, the changed stories' rows, and the document frequencies.
+// the new stories, the term index entries, the merges, the changed
+// stories' rows, and the document frequencies.
 func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
+	st.tallyUp()
+	if err := s.insertStories(ctx, tx, p, st); err != nil {
+		return err
+	}
+	if err := s.insertTerms(ctx, tx, p, st); err != nil {
+		return err
+	}
 	if err := s.mergeStories(ctx, tx, p, st); err != nil {
 		return err
 	}
@@ -519,8 +548,8 @@ func (s *Store) mergeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 func (s *Store) writeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
 	ids := make([]int64, 0, len(st.tally))
 	for id, tl := range st.tally {
-		if tl.fresh && tl.count == 1 {
-			continue // written whole when it was created
+		if tl.fresh {
+			continue // written whole by insertStories
 		}
 		ids = append(ids, id)
 	}

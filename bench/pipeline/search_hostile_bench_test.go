@@ -79,4 +79,7 @@ func seedHostile(tb testing.TB, d *benchDB) {
 			tb.Fatal(err)
 		}
 	}
+	if _, err := d.store.IndexSearchText(ctx); err != nil {
+		tb.Fatal(err)
+	}
 }

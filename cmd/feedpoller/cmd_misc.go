@@ -29,10 +29,15 @@ func runMigrate(ctx context.Context, env *cliEnv, args []string) error {
 	}
 	if len(applied) > 0 {
 		fmt.Fprintf(env.stdout, "database (%s) migrated to schema version %d (applied %s)\n", st.Dialect(), latest, versions(applied))
-		return nil
+	} else {
+		fmt.Fprintf(env.stdout, "database (%s) is at the latest schema version, %d\n", st.Dialect(), latest)
 	}
-	fmt.Fprintf(env.stdout, "database (%s) is at the latest schema version, %d\n", st.Dialect(), latest)
-	return nil
+	// serve does this in the background; migrate finishes it first.
+	n, err := st.IndexSearchText(ctx)
+	if n > 0 {
+		fmt.Fprintf(env.stdout, "search vectors computed for %d articles\n", n)
+	}
+	return err
 }
 
 func versions(vs []int) string {

@@ -87,6 +87,7 @@ func runServe(ctx context.Context, env *cliEnv, args []string) error {
 		return err
 	}
 	go pruneStoryTerms(ctx, a.store, cfg.Stories.Window, pruneEvery, log)
+	go indexSearchText(ctx, a.store, pruneEvery, log)
 	mcpSrv, err := mcp.New(mcp.Options{Store: a.store, Service: a.svc, AdminToken: cfg.AdminToken, Version: Version, Log: log,
 		AllowedHosts: mcpAllowedHosts(cfg)})
 	if err != nil {

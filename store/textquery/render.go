@@ -1,6 +1,11 @@
 package textquery
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/feedpoller/feedpoller/store/lexemes"
+)
 
 // FTS5 renders the query as an FTS5 MATCH expression. Every term becomes
 // a string of its words ("node js", which the tokenizer reads as a
@@ -49,39 +54,83 @@ func fts5Term(t Term) string {
 	return s
 }
 
-// Config is the text search configuration of the PostgreSQL index.
-const Config = "english"
-
 // TSQuery renders the query as a PostgreSQL expression of type tsquery,
-// with ? placeholders and their arguments. A word or phrase is
-// websearch_to_tsquery of the term as typed, quoted (which never fails on
-// any input, and parses the term as to_tsvector parsed the documents: node.js
-// stays one lexeme); a prefix is to_tsquery of its words, which hold
-// letters and digits only, joined by <-> with :* on the last.
+// with ? placeholders and their arguments: one tsquery literal of the
+// lexemes of its terms, made by package lexemes as the documents' vectors
+// were (so the server's text parser never reads the query either). A
+// term of several words ("release notes", node.js) is a phrase of their
+// lexemes, <-> between neighbours and <N> across stop words; a prefix's
+// last word is matched with :*, or as its stem (lexemes.PrefixOf). A term of stop words
+// only matches nothing and is left out, as PostgreSQL's own query
+// functions did; a query left with nothing matches nothing.
 func (q Query) TSQuery() (string, []any) {
-	var args []any
-	leaf := func(t Term) string {
-		if t.Kind == Prefix {
-			quoted := make([]string, len(t.Words))
-			copy(quoted, t.Words)
-			quoted[len(quoted)-1] += ":*"
-			args = append(args, strings.Join(quoted, " <-> "))
-			return "to_tsquery('" + Config + "', ?)"
+	return "?::tsquery", []any{q.tsquery()}
+}
+
+func (q Query) tsquery() string {
+	var and []string
+	for _, g := range q.Groups {
+		var alts []string
+		for _, t := range g {
+			if s := tsTerm(t); s != "" {
+				alts = append(alts, s)
+			}
 		}
-		args = append(args, `"`+strings.ReplaceAll(t.Raw, `"`, " ")+`"`)
-		return "websearch_to_tsquery('" + Config + "', ?)"
-	}
-	and := make([]string, len(q.Groups))
-	for i, g := range q.Groups {
-		alts := make([]string, len(g))
-		for j, t := range g {
-			alts[j] = leaf(t)
+		switch len(alts) {
+		case 0:
+		case 1:
+			and = append(and, alts[0])
+		default:
+			and = append(and, "("+strings.Join(alts, " | ")+")")
 		}
-		and[i] = "(" + strings.Join(alts, " || ") + ")"
 	}
-	out := strings.Join(and, " && ")
+	if len(and) == 0 {
+		return ""
+	}
 	for _, t := range q.Exclude {
-		out += " && !!" + leaf(t)
+		if s := tsTerm(t); s != "" {
+			and = append(and, "!"+s)
+		}
 	}
-	return "(" + out + ")", args
+	return strings.Join(and, " & ")
+}
+
+// tsTerm is one term as a tsquery: a lexeme, or a parenthesised phrase;
+// "" when it has no lexeme.
+func tsTerm(t Term) string {
+	var words []string
+	lexemes.Each(t.Raw, func(start, end int) { words = append(words, t.Raw[start:end]) })
+	var items []string
+	gap := 0 // positions since the last item
+	for i, w := range words {
+		gap++
+		var item string
+		if t.Kind == Prefix && i == len(words)-1 {
+			prefix, stem := lexemes.PrefixOf(w)
+			item = lexemes.Quote(prefix) + ":*"
+			if stem != "" {
+				item = "(" + item + " | " + lexemes.Quote(stem) + ")"
+			}
+		} else if lex := lexemes.Lexeme(w); lex != "" {
+			item = lexemes.Quote(lex)
+		} else {
+			continue
+		}
+		switch {
+		case len(items) == 0:
+		case gap == 1:
+			items = append(items, "<->")
+		default:
+			items = append(items, "<"+strconv.Itoa(gap)+">")
+		}
+		items = append(items, item)
+		gap = 0
+	}
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return "(" + strings.Join(items, " ") + ")"
 }

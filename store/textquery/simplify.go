@@ -3,6 +3,8 @@ package textquery
 import (
 	"slices"
 	"strings"
+
+	"github.com/feedpoller/feedpoller/store/lexemes"
 )
 
 // simplified drops what cannot change which articles match but costs the
@@ -62,7 +64,7 @@ func (t Term) isStopWord() bool {
 		return false
 	}
 	for _, w := range t.Words {
-		if !stopWords[w] {
+		if !lexemes.IsStopWord(w) {
 			return false
 		}
 	}
@@ -100,19 +102,3 @@ func groupKey(g []Term) string {
 	slices.Sort(keys)
 	return strings.Join(keys, "\x00")
 }
-
-// stopWords are the English stop words PostgreSQL's english text search
-// configuration ignores (the Snowball project's English list).
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`i me my myself we our ours ourselves you your yours yourself yourselves
-		he him his himself she her hers herself it its itself they them their theirs themselves what which who
-		whom this that these those am is are was were be been being have has had having do does did doing a an
-		the and but if or because as until while of at by for with about against between into through during
-		before after above below to from up down in out on off over under again further then once here there
-		when where why how all any both each few more most other some such no nor not only own same so than too
-		very s t can will just don should now`) {
-		m[w] = true
-	}
-	return m
-}()

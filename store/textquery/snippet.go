@@ -3,12 +3,11 @@ package textquery
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/blevesearch/snowballstem"
-	"github.com/blevesearch/snowballstem/english"
 	"github.com/blevesearch/snowballstem/porter"
-	"golang.org/x/text/unicode/norm"
+
+	"github.com/feedpoller/feedpoller/store/lexemes"
 )
 
 // Stemmer reduces a folded word (lower case, accents removed) to the stem
@@ -27,17 +26,6 @@ func Porter(word string) string {
 	return env.Current()
 }
 
-// English is the stemmer of PostgreSQL's english configuration (the
-// Snowball English stemmer); numbers are kept as they are.
-func English(word string) string {
-	if len(word) < 3 || !hasLetter(word) {
-		return word
-	}
-	env := snowballstem.NewEnv(word)
-	english.Stem(env)
-	return env.Current()
-}
-
 func asciiLetters(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 'a' || c > 'z' {
@@ -45,10 +33,6 @@ func asciiLetters(s string) bool {
 		}
 	}
 	return true
-}
-
-func hasLetter(s string) bool {
-	return strings.IndexFunc(s, unicode.IsLetter) >= 0
 }
 
 // Highlighter finds a query's terms in text the way the engines match
@@ -82,7 +66,7 @@ func (q Query) Highlighter(stem Stemmer) *Highlighter {
 		for _, t := range g {
 			ht := hlTerm{stems: make([]string, len(t.Words)), prefix: t.Kind == Prefix}
 			for i, w := range t.Words {
-				w = fold(w)
+				w = lexemes.Fold(w)
 				if !(ht.prefix && i == len(t.Words)-1) {
 					w = h.stemOf(w)
 				}
@@ -155,28 +139,13 @@ func (h *Highlighter) Snippet(text string, more bool, maxTokens int) (snippet st
 }
 
 // tokens splits text into words as the engines' tokenizers do: runs of
-// letters, digits and combining marks.
+// letters, digits and combining marks (lexemes.Each).
 func (h *Highlighter) tokens(text string) []textWord {
 	var toks []textWord
-	inWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) }
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !inWord(r) {
-			i += size
-			continue
-		}
-		j := i + size
-		for j < len(text) {
-			r, size := utf8.DecodeRuneInString(text[j:])
-			if !inWord(r) {
-				break
-			}
-			j += size
-		}
-		f := fold(text[i:j])
-		toks = append(toks, textWord{start: i, end: j, folded: f, stem: h.stemOf(f)})
-		i = j
-	}
+	lexemes.Each(text, func(start, end int) {
+		f := lexemes.Fold(text[start:end])
+		toks = append(toks, textWord{start: start, end: end, folded: f, stem: h.stemOf(f)})
+	})
 	return toks
 }
 
@@ -246,26 +215,4 @@ func bestWindow(ms []hlMatch, terms, maxTokens int) int {
 		last = ms[k].pos + ms[k].n
 	}
 	return max(0, first-(maxTokens-(last-first))/2)
-}
-
-// fold lower-cases a word and removes its diacritics, as SQLite's
-// unicode61 tokenizer (remove_diacritics 2) does.
-func fold(w string) string {
-	ascii := true
-	for i := 0; i < len(w); i++ {
-		if w[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return strings.ToLower(w)
-	}
-	var b strings.Builder
-	for _, r := range norm.NFD.String(w) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
 }

@@ -3,6 +3,8 @@ package textquery
 import (
 	"strings"
 	"testing"
+
+	"github.com/feedpoller/feedpoller/store/lexemes"
 )
 
 func TestSnippetHighlightsAsTheEnginesMatch(t *testing.T) {
@@ -15,7 +17,7 @@ func TestSnippetHighlightsAsTheEnginesMatch(t *testing.T) {
 	}{
 		{`released`, `Go 1.26 was Released today with a new release process.`, Porter, false,
 			`Go 1.26 was **Released** today with a new **release** process.`, true},
-		{`released`, `Go 1.26 was Released today.`, English, false, `Go 1.26 was **Released** today.`, true},
+		{`released`, `Go 1.26 was Released today.`, lexemes.English, false, `Go 1.26 was **Released** today.`, true},
 		{`"release notes"`, `See the release of notes, then the Release Notes.`, Porter, false,
 			`See the release of notes, then the **Release Notes**.`, true},
 		{`vuln*`, `A vulnerability in OpenSSL.`, Porter, false, `A **vulnerability** in OpenSSL.`, true},

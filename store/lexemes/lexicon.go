@@ -1,0 +1,65 @@
+package lexemes
+
+import "sync"
+
+// Lexicon remembers the lexeme of the words it has read, for every
+// document a process indexes: stemming is most of a vector's cost, and
+// articles share most of their words. It holds at most a fixed number of
+// words, starting over when full. Safe for concurrent use; a nil
+// Lexicon remembers nothing.
+type Lexicon struct {
+	mu    sync.Mutex
+	words map[string]string // folded word → lexeme ("" for a stop word)
+	max   int
+}
+
+// NewLexicon remembers up to max words (a few megabytes for 50 000).
+func NewLexicon(max int) *Lexicon {
+	return &Lexicon{words: map[string]string{}, max: max}
+}
+
+// Article is Article (the package function) through the lexicon.
+func (l *Lexicon) Article(title, summary, body string, bodyWeight Weight) string {
+	return l.Document(Part{title, A, TitleChars}, Part{summary, B, SummaryChars}, Part{body, bodyWeight, BodyChars})
+}
+
+// Document is Document (the package function) through the lexicon.
+func (l *Lexicon) Document(parts ...Part) string {
+	texts := make([]string, len(parts))
+	size := 0
+	for i, p := range parts {
+		texts[i] = cut(p.Text, p.MaxChars)
+		size += len(texts[i])
+	}
+	// Sized for prose (a word in 6 bytes, a different one in 12 of a
+	// short text, fewer in a long one), so that they are not grown word
+	// by word.
+	distinct := min(size/12, 512)
+	d := document{lexicon: l, index: make(map[string]int, distinct), words: make(map[string]int, distinct),
+		entries: make([]entry, 0, distinct), occurrences: make([]occurrence, 0, size/6)}
+	for i, p := range parts {
+		d.add(texts[i], p.Weight)
+	}
+	return d.literal()
+}
+
+// lexeme is lexemeOf(folded), remembered.
+func (l *Lexicon) lexeme(folded string) string {
+	if l == nil {
+		return lexemeOf(folded)
+	}
+	l.mu.Lock()
+	lex, ok := l.words[folded]
+	l.mu.Unlock()
+	if ok {
+		return lex
+	}
+	lex = lexemeOf(folded)
+	l.mu.Lock()
+	if len(l.words) >= l.max {
+		l.words = make(map[string]string, l.max)
+	}
+	l.words[folded] = lex
+	l.mu.Unlock()
+	return lex
+}
