@@ -314,7 +314,7 @@ func DocCounts(arrivals []Arrival) []model.StoryDocCount {
 // joined story into late. A centroid keeps no words, so it names no
 // shared terms.
 func lateReasonText(from, into int64, score float64) string {
-	return fmt.Sprintf("joined story %d late: it started story %d, which a later poll found similar to this one, score %.2f", into, from, score)
+	return fmt.Sprintf("joined story %d late: the story it started, %d, was merged into it after a later poll grew it, score %.2f", into, from, score)
 }
 
 // reasonText is a Reason in the words stored with the article: the story

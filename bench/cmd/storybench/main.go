@@ -13,6 +13,7 @@
 //	go run ./bench/cmd/storybench -ecb DIR -dev     # development topics only, per seed and mean
 //	go run ./bench/cmd/storybench -ecb DIR -dev -background TXTDIR   # frequencies warmed with other news first
 //	go run ./bench/cmd/storybench -ecb DIR -dev -reexamine           # articles moved between stories (not in the daemon)
+//	go run ./bench/cmd/storybench -ecb DIR -dev -late-joins=false    # without late joins
 package main
 
 import (
