@@ -12,14 +12,14 @@ const (
 	// DefaultGroupThreshold is the cosine similarity between an article
 	// and the centroid of a one-article story at which the article joins
 	// the story.
-	DefaultGroupThreshold = 0.22
+	DefaultGroupThreshold = 0.18
 	// DefaultSizeMargin is how much more a large story asks (see
 	// GroupOptions.SizeMargin).
 	DefaultSizeMargin = 0.12
 	// DefaultMergeThreshold is the similarity an article must also have
 	// with a second story (of one article; larger ones ask the size
 	// margin more) for the two to merge through it.
-	DefaultMergeThreshold = 0.37
+	DefaultMergeThreshold = 0.38
 	// DefaultIndexTerms is how many of an article's heaviest features the
 	// term index holds, and how many it looks up for a new article.
 	DefaultIndexTerms = 12
@@ -66,6 +66,11 @@ type GroupOptions struct {
 	// MaxCompared bounds the candidate stories compared in full (0:
 	// DefaultMaxCompared).
 	MaxCompared int
+	// NoLateJoins turns late joins off (latejoin.go): by default a
+	// batch's decision ends with every one-article story it compared
+	// joining a stored story the batch changed that it now clears. The
+	// thresholds above were chosen with late joins on.
+	NoLateJoins bool
 }
 
 // DefaultGroupOptions are the shipped grouping options, every field set.
@@ -183,6 +188,10 @@ type Merge struct {
 	From     int64
 	Into     int64
 	IntoItem int
+	// Late marks a late join: From was a one-article story the batch did
+	// not change, and Reason is why its article joined Into.
+	Late   bool
+	Reason Reason
 }
 
 // Grouping is the decision for one batch: a placement per arrival, the
@@ -278,6 +287,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 	itemStory := make([]storyKey, len(arrivals))
 	g := &Grouping{Placements: make([]Placement, len(arrivals)), Stored: map[int64]Centroid{}, Started: map[int]Centroid{}}
 	touched := map[storyKey]bool{}
+	compared := map[storyKey]bool{} // stored stories compared in full
 	for i := range arrivals {
 		a := &arrivals[i]
 		aw := weighed[i]
@@ -338,6 +348,9 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 			if !ok {
 				continue // a story the lookup had no centroid for
 			}
+			if k > 0 {
+				compared[k] = true
+			}
 			cv := c.vectorFor(aw)
 			sc := dot(vec, cv)
 			cands = append(cands, scored{k, sc, sc - o.SizeMargin*(1-1/float64(max(c.Articles, 1))), cv})
@@ -389,6 +402,19 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 		touched[win] = true
 		itemStory[i] = win
 		g.Placements[i] = pl
+	}
+	if !o.NoLateJoins {
+		targets := map[storyKey]time.Time{} // stored stories the batch changed: its latest article there
+		for i := range arrivals {
+			if k := resolve(itemStory[i]); k > 0 && arrivals[i].At.After(targets[k]) {
+				targets[k] = arrivals[i].At
+			}
+		}
+		late := lateJoins(lateCandidates(compared, touched, cents, resolve, found.Postings), targets, cents, into, o)
+		for _, m := range late {
+			touched[storyKey(m.Into)] = true
+		}
+		g.Merges = append(g.Merges, late...)
 	}
 	// Final stories: an arrival placed in a story later merged follows it.
 	for i := range arrivals {

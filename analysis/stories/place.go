@@ -267,7 +267,11 @@ func (p *Placer) placement(g *Grouping, revisions map[int64]int64) model.StoryPl
 		}
 	}
 	for _, m := range g.Merges {
-		out.Merges = append(out.Merges, model.StoryMerge{From: m.From, Into: final(m.Into)})
+		sm := model.StoryMerge{From: m.From, Into: final(m.Into)}
+		if m.Late {
+			sm.Reason = lateReasonText(m.From, sm.Into, m.Reason.Score)
+		}
+		out.Merges = append(out.Merges, sm)
 		out.Updates = append(out.Updates, model.StoryUpdate{ID: m.From, Revision: revisions[m.From]})
 	}
 	for id, c := range g.Stored {
@@ -304,6 +308,13 @@ func DocCounts(arrivals []Arrival) []model.StoryDocCount {
 		return cmp.Compare(a.Term, b.Term)
 	})
 	return out
+}
+
+// lateReasonText is the reason of an article whose story of its own
+// joined story into late. A centroid keeps no words, so it names no
+// shared terms.
+func lateReasonText(from, into int64, score float64) string {
+	return fmt.Sprintf("joined story %d late: the story it started, %d, was merged into it after a later poll grew it, score %.2f", into, from, score)
 }
 
 // reasonText is a Reason in the words stored with the article: the story
