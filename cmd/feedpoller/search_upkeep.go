@@ -18,9 +18,7 @@ type searchIndexer interface {
 // finds it by most words; nothing pending costs one look at an empty
 // index. A failure is logged and tried again at the next round.
 func indexSearchText(ctx context.Context, ix searchIndexer, every time.Duration, log *slog.Logger) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
+	everyInterval(ctx, every, func(ctx context.Context) {
 		n, err := ix.IndexSearchText(ctx)
 		switch {
 		case err != nil && ctx.Err() == nil:
@@ -28,10 +26,5 @@ func indexSearchText(ctx context.Context, ix searchIndexer, every time.Duration,
 		case n > 0:
 			log.Info("search vectors computed", "articles", n)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }

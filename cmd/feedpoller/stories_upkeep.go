@@ -42,9 +42,7 @@ const pruneEvery = time.Hour
 // stay the size of one window. A failure is logged and tried again at the
 // next round.
 func pruneStoryTerms(ctx context.Context, p termPruner, window, every time.Duration, log *slog.Logger) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
+	everyInterval(ctx, every, func(ctx context.Context) {
 		now := time.Now()
 		n, err := p.PruneStoryTerms(ctx, now.Add(-window), now.Add(-max(window, stories.DefaultDocFreqWindow)))
 		switch {
@@ -53,10 +51,5 @@ func pruneStoryTerms(ctx context.Context, p termPruner, window, every time.Durat
 		case n > 0:
 			log.Info("story terms pruned", "rows", n, "window", window.String())
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
