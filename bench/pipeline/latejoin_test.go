@@ -35,7 +35,7 @@ func TestSaveWritesALateJoin(t *testing.T) {
 			ctx := context.Background()
 			t0 := time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC)
 			at := func(i int) time.Time { return t0.Add(time.Duration(i) * time.Hour) }
-			opts := []stories.GroupOptions{{}, {Threshold: 0.98, MergeThreshold: 0.99}, {MergeThreshold: 0.99, NoLateJoins: !late}}
+			opts := []stories.GroupOptions{{}, {Threshold: 0.98, MergeThreshold: 0.99}, {MergeThreshold: 0.99, LateJoins: late}}
 			for i, o := range opts {
 				p := storyPoll(t, d, lateJoinTexts[i], i, 1, at, false)
 				pl, err := stories.NewPlacer([]stories.Arrival{{Profile: stories.NewProfile(lateJoinTexts[i].title, lateJoinTexts[i].body), At: at(i)}}, o)
