@@ -90,9 +90,9 @@ func NewStory() StoryChoice { return StoryChoice{JoinsArticle: -1} }
 // StoryMerge folds story From into story Into: From's articles and content
 // items move to Into, and From is marked as merged into it. Reason is set
 // for a late join (From a story of one article that a later poll's
-// placement found to belong to Into): why that article is in Into now,
-// in words for its story_reason (the save does not write it yet). A merge
-// through a new article has none; the articles it moves keep theirs.
+// placement found to belong to Into): why that article is in Into now, in
+// words, written as the story_reason of From's articles. A merge through
+// a new article has none; the articles it moves keep theirs.
 type StoryMerge struct {
 	From, Into int64
 	Reason     string

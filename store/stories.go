@@ -500,14 +500,16 @@ func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 // mergeStories folds each merge's From story into its Into story: From's
 // articles and content items move to Into, From (and any story merged
 // into it before) is marked merged into Into, so its id keeps naming
-// where its articles went, and From's tally is added to Into's. Three
+// where its articles went, and From's tally is added to Into's. A merge
+// with a reason (a late join) also writes it as the story_reason of
+// From's articles, in the same statement that moves them. Three
 // statements for all the merges of the save.
 func (s *Store) mergeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
 	if len(st.merges) == 0 {
 		return nil
 	}
-	var cases strings.Builder
-	var caseArgs []any
+	var cases, reasons strings.Builder
+	var caseArgs, reasonArgs []any
 	froms := make([]int64, 0, len(st.merges))
 	for _, m := range st.merges {
 		from, into := st.tally[m.From], st.tally[m.Into]
@@ -519,12 +521,24 @@ func (s *Store) mergeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 		cases.WriteString(` WHEN ? THEN CAST(? AS BIGINT)`)
 		caseArgs = append(caseArgs, m.From, m.Into)
 		froms = append(froms, m.From)
+		if m.Reason != "" {
+			reasons.WriteString(` WHEN ? THEN ?`)
+			reasonArgs = append(reasonArgs, m.From, m.Reason)
+		}
 		st.counts.Merged++
 	}
 	doing := fmt.Sprintf("save stories of source %d: merge %d stories", p.SourceID, len(froms))
 	for _, table := range []string{"feed_articles", "content_items"} {
-		args := append(slices.Clone(caseArgs), p.WorkspaceID, s.d.int64List(froms))
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE `+table+` SET story_id = CASE story_id`+cases.String()+` END
+		args := slices.Clone(caseArgs)
+		set := `story_id = CASE story_id` + cases.String() + ` END`
+		if table == "feed_articles" && reasons.Len() > 0 {
+			// A late join's article gets the reason it is in Into now;
+			// the articles a merge through a new article moves keep theirs.
+			set += `, story_reason = CASE story_id` + reasons.String() + ` ELSE story_reason END`
+			args = append(args, reasonArgs...)
+		}
+		args = append(args, p.WorkspaceID, s.d.int64List(froms))
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE `+table+` SET `+set+`
 			WHERE `+sameWorkspace+` AND `+s.d.int64In("story_id")), args...); err != nil {
 			return fmt.Errorf("%s: move %s: %w", doing, table, err)
 		}

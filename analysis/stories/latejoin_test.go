@@ -56,7 +56,7 @@ func placeLateJoinPolls(t *testing.T, opts GroupOptions) (mem *MemGroups, first,
 func TestOneArticleStoryJoinsLate(t *testing.T) {
 	for _, late := range []bool{false, true} {
 		t.Run(map[bool]string{false: "without late joins", true: "with late joins"}[late], func(t *testing.T) {
-			mem, s1, s2 := placeLateJoinPolls(t, GroupOptions{MergeThreshold: 0.99, NoLateJoins: !late})
+			mem, s1, s2 := placeLateJoinPolls(t, GroupOptions{MergeThreshold: 0.99, LateJoins: late})
 			_, s3, g, err := mem.Place(context.Background(), 1, lateJoinPolls[2])
 			if err != nil {
 				t.Fatal(err)
@@ -124,7 +124,7 @@ func (v memView) StoryStates(_ context.Context, _ int64, ids []int64) ([]model.S
 // one-article story's revision checked like any merged story's, and no
 // statement more than the lookup's three.
 func TestPlacerJoinsLateAsMemGroups(t *testing.T) {
-	opts := GroupOptions{MergeThreshold: 0.99}
+	opts := GroupOptions{MergeThreshold: 0.99, LateJoins: true}
 	mem, s1, s2 := placeLateJoinPolls(t, opts)
 	poll := lateJoinPolls[2]
 	g, _, err := mem.Decide(context.Background(), 1, poll)

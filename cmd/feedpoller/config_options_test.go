@@ -43,7 +43,7 @@ var notConfigurable = map[string]string{
 	"Poller.Pipeline.StoryOptions.PerTermLimit":   "tuned with the grouping (docs/digest.md)",
 	"Poller.Pipeline.StoryOptions.SizeMargin":     "tuned with the grouping (docs/digest.md)",
 	"Poller.Pipeline.StoryOptions.MaxCompared":    "tuned with the grouping (docs/digest.md)",
-	"Poller.Pipeline.StoryOptions.NoLateJoins":    "part of the grouping the thresholds were tuned with (docs/digest.md)",
+	"Poller.Pipeline.StoryOptions.LateJoins":      "an alternative grouping measured on ECB+, off in the daemon (docs/digest.md)",
 	"Poller.Pipeline.StoryDocFreqWindow":          "tuned with the grouping (docs/digest.md)",
 }
 

@@ -13,7 +13,7 @@
 //	go run ./bench/cmd/storybench -ecb DIR -dev     # development topics only, per seed and mean
 //	go run ./bench/cmd/storybench -ecb DIR -dev -background TXTDIR   # frequencies warmed with other news first
 //	go run ./bench/cmd/storybench -ecb DIR -dev -reexamine           # articles moved between stories (not in the daemon)
-//	go run ./bench/cmd/storybench -ecb DIR -dev -late-joins=false    # without late joins
+//	go run ./bench/cmd/storybench -ecb DIR -dev -late-joins          # with late joins (off in the daemon)
 package main
 
 import (
@@ -53,7 +53,7 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&opts.IndexTerms, "index-terms", 0, "index terms per article (0: the default)")
 	fs.IntVar(&opts.PerTermLimit, "per-term", 0, "postings per term and lookup (0: the default)")
 	fs.IntVar(&opts.MaxCompared, "max-compared", 0, "candidate stories compared per arrival (0: the default)")
-	lateJoins := fs.Bool("late-joins", true, "one-article stories join a story a later poll changed once they clear it (-late-joins=false: off)")
+	lateJoins := fs.Bool("late-joins", false, "one-article stories join a story a later poll changed once they clear it (off by default, as in the daemon)")
 	background := fs.String("background", "", "a folder of plain-text articles (one per .txt file), counted in the document frequencies before the stream and never placed")
 	reexamine := fs.Bool("reexamine", false, "move articles between stories after each poll (MemGroups.Reexamine): a measurement of what the daemon does not do")
 	devOnly := fs.Bool("dev", false, "print the grouping figures of the development topics only, per seed and their mean (what tuning looks at)")
@@ -64,7 +64,7 @@ func run(args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	opts.NoLateJoins = !*lateJoins
+	opts.LateJoins = *lateJoins
 	if *dir == "" {
 		return fmt.Errorf("-ecb is required: the ECB+ folder of the ECB+ corpus")
 	}
@@ -91,7 +91,7 @@ func run(args []string, out io.Writer) error {
 	}
 	if *sweep {
 		// Tuning looks at the development topics of the first seed only.
-		return sweepDev(out, buildStream(docs, seeds[0]), su, opts.NoLateJoins, *ths, *margins, *merges)
+		return sweepDev(out, buildStream(docs, seeds[0]), su, opts.LateJoins, *ths, *margins, *merges)
 	}
 	var all [][4]scores
 	var labels []string
@@ -203,7 +203,7 @@ func addScores(a, b scores, w float64) scores {
 
 // sweepDev prints the development topics' figures over a grid of
 // options, two runs at a time.
-func sweepDev(out io.Writer, st stream, su setup, noLateJoins bool, ths, margins, merges string) error {
+func sweepDev(out io.Writer, st stream, su setup, lateJoins bool, ths, margins, merges string) error {
 	dev := func(i int) bool { return st.Articles[i].Topic <= lastDevTopic }
 	profiles := profilesOf(st)
 	baseTh, best, sim := tuneBaseline(st, dev)
@@ -213,7 +213,7 @@ func sweepDev(out io.Writer, st stream, su setup, noLateJoins bool, ths, margins
 	for _, th := range floats(ths) {
 		for _, mg := range floats(margins) {
 			for _, up := range floats(merges) {
-				grid = append(grid, stories.GroupOptions{Threshold: th, SizeMargin: mg, MergeThreshold: min(1, th+up), NoLateJoins: noLateJoins})
+				grid = append(grid, stories.GroupOptions{Threshold: th, SizeMargin: mg, MergeThreshold: min(1, th+up), LateJoins: lateJoins})
 			}
 		}
 	}
