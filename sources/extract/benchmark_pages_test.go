@@ -70,7 +70,7 @@ func bestCPU(n int, fn func()) time.Duration {
 // hits both alike. This is the speed target of docs/extraction.md without
 // the process start-up that the `feedpoller extract` command pays:
 //
-//	FEEDPOLLER_EXTRACTION_BENCHMARK=../shared/extraction-benchmark \
+//	FEEDPOLLER_EXTRACTION_BENCHMARK=DIR \
 //	    go test -run '^$' -bench BenchmarkBenchmarkPages -benchtime 1x ./sources/extract
 func BenchmarkBenchmarkPages(b *testing.B) {
 	pages := loadBenchmarkPages(b)
@@ -128,7 +128,7 @@ func meanOf(xs []float64) float64 {
 // page, beside Extract without counting on the same pages, and checks
 // every count against tiktoken-go on the first pass:
 //
-//	FEEDPOLLER_EXTRACTION_BENCHMARK=../shared/extraction-benchmark \
+//	FEEDPOLLER_EXTRACTION_BENCHMARK=DIR \
 //	    go test -run '^$' -bench BenchmarkTokenCountPages -benchtime 1x ./sources/extract
 func BenchmarkTokenCountPages(b *testing.B) {
 	pages := loadBenchmarkPages(b)
