@@ -36,10 +36,14 @@ const articleColumnCount = 28
 // on, and the row is counted as a duplicate instead of failing the poll.
 // Only the rows RETURNING reports were inserted, so only they are
 // promoted.
-func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, arts []model.NewArticle, t time.Time) (map[articleKey]int64, error) {
-	columns, vector := articleColumnCount, s.searchVectorColumn()
-	if vector != "" {
-		columns, vector = columns+1, ", "+vector
+//
+// vectors are the articles' search vectors (searchVectors), nil when the
+// INSERT writes none.
+func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, arts []model.NewArticle, vectors []string,
+	t time.Time) (map[articleKey]int64, error) {
+	columns, vector := articleColumnCount, ""
+	if vectors != nil {
+		columns, vector = columns+1, ", "+s.searchVectorColumn()
 	}
 	query := multiRowInsert(`INSERT INTO feed_articles (workspace_id, feed_source_id, external_url, external_id, title, author,
 		published_at, summary, content_markdown, extraction_method, word_count, relevance_score, matched_terms,
@@ -48,12 +52,12 @@ func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSav
 		story_id, reported_at, extractive_summary, story_reason`+vector+`) VALUES `, columns, len(arts),
 		` ON CONFLICT (workspace_id, external_url, revision) DO NOTHING RETURNING id, external_url, revision`)
 	args := make([]any, 0, len(arts)*columns)
-	for _, na := range arts {
+	for i, na := range arts {
 		args = append(args, articleArgs(p, na.Article, t)...)
 		args = append(args, na.Article.StoryID, reportedAt(na, t), na.Article.ExtractiveSummary,
 			na.Article.StoryReason)
-		if vector != "" {
-			args = append(args, s.searchVectorOf(na.Article))
+		if vectors != nil {
+			args = append(args, vectors[i])
 		}
 	}
 	var rows []struct {

@@ -15,6 +15,7 @@ import (
 // ErrNotFound, and nothing is stored.
 func (s *Store) SavePush(ctx context.Context, p model.PushSave) (model.SaveCounts, error) {
 	ps := cleaned(model.PollSave{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Articles: p.Articles, Run: p.Run, Stories: p.Stories})
+	vectors := s.searchVectors(ps.Articles)
 	var c model.SaveCounts
 	err := s.inTx(ctx, fmt.Sprintf("save push to source %d", p.SourceID), func(tx *sqlx.Tx) error {
 		// The source row first: it must exist, and on PostgreSQL its lock
@@ -32,7 +33,7 @@ func (s *Store) SavePush(ctx context.Context, p model.PushSave) (model.SaveCount
 		}
 		// Then as a poll's save: stories, articles, promotions and their
 		// webhook deliveries (save.go).
-		if c, err = s.saveArticles(ctx, tx, ps); err != nil {
+		if c, err = s.saveArticles(ctx, tx, ps, vectors); err != nil {
 			return err
 		}
 		ps.Run.ItemsNew, ps.Run.ItemsPromoted = c.New, c.Promoted

@@ -18,7 +18,8 @@ const articleBatch = 200
 // statements does not grow with the number of items. Every text field is
 // made storable first (see CleanText), the same way in both databases.
 func (s *Store) SavePoll(ctx context.Context, p model.PollSave) (model.SaveCounts, error) {
-	c, err := s.savePoll(ctx, cleaned(p))
+	p = cleaned(p)
+	c, err := s.savePoll(ctx, p, s.searchVectors(p.Articles))
 	s.noteWrite(ctx, "saving polls", err)
 	return c, refused(err)
 }
@@ -28,7 +29,7 @@ func (s *Store) SavePoll(ctx context.Context, p model.PollSave) (model.SaveCount
 // outbox row, a story assignment) is a step of saveBatch after promote,
 // taking the promoted rows it returns: it then commits or rolls back with
 // the promotion itself.
-func (s *Store) savePoll(ctx context.Context, p model.PollSave) (model.SaveCounts, error) {
+func (s *Store) savePoll(ctx context.Context, p model.PollSave, vectors []string) (model.SaveCounts, error) {
 	if len(p.Articles) == 0 {
 		if stmt := s.d.bookkeepingOnly(); stmt != "" {
 			// The 304 path: one round trip for the whole bookkeeping.
@@ -47,7 +48,7 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave) (model.SaveCount
 		return model.SaveCounts{}, err
 	}
 	// 2. Stories, articles and promotions.
-	c, err := s.saveArticles(ctx, tx, p)
+	c, err := s.saveArticles(ctx, tx, p, vectors)
 	if err != nil {
 		return model.SaveCounts{}, err
 	}
@@ -69,7 +70,7 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave) (model.SaveCount
 // the articles, each inserted with its story, and their promotions a
 // batch at a time, then the stories' own rows: new stories, term index
 // entries, merges, counts and centroids, document frequencies.
-func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave) (model.SaveCounts, error) {
+func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, vectors []string) (model.SaveCounts, error) {
 	st, err := s.beginStories(ctx, tx, p)
 	if err != nil {
 		return model.SaveCounts{}, err
@@ -78,7 +79,11 @@ func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave)
 	targets := &deliveryTargets{}
 	for start := 0; start < len(p.Articles); start += articleBatch {
 		end := min(start+articleBatch, len(p.Articles))
-		got, err := s.saveBatch(ctx, tx, p, st, start, p.Articles[start:end], targets)
+		var batchVectors []string
+		if vectors != nil {
+			batchVectors = vectors[start:end]
+		}
+		got, err := s.saveBatch(ctx, tx, p, st, start, p.Articles[start:end], batchVectors, targets)
 		if err != nil {
 			return model.SaveCounts{}, err
 		}
@@ -97,10 +102,10 @@ func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave)
 // webhook deliveries of those promotions (deliveries.go). offset is the
 // batch's first article in the poll.
 func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int, arts []model.NewArticle,
-	targets *deliveryTargets) (model.SaveCounts, error) {
+	vectors []string, targets *deliveryTargets) (model.SaveCounts, error) {
 	t := now()
 	st.joinStored(offset, arts)
-	inserted, err := s.insertArticles(ctx, tx, p, arts, t)
+	inserted, err := s.insertArticles(ctx, tx, p, arts, vectors, t)
 	if err != nil {
 		return model.SaveCounts{}, err
 	}

@@ -32,9 +32,21 @@ func (s *Store) searchVectorColumn() string {
 	return s.d.searchVectorColumn()
 }
 
-// searchVectorOf is the search vector of an article about to be saved.
-func (s *Store) searchVectorOf(a model.FeedArticle) string {
-	return s.articleVector(a.Title, storedSummary(a), a.ContentMarkdown, a.ExtractionMethod)
+// searchVectors are the search vectors of a save's articles, one per
+// article, or nil when the INSERT writes none (searchVectorColumn). A save
+// computes them before its transaction opens: they are the larger part of
+// the daemon's work for the index, and inside the transaction they would
+// lengthen the time its locks are held.
+func (s *Store) searchVectors(arts []model.NewArticle) []string {
+	if s.searchVectorColumn() == "" {
+		return nil
+	}
+	out := make([]string, len(arts))
+	for i, na := range arts {
+		a := na.Article
+		out[i] = s.articleVector(a.Title, storedSummary(a), a.ContentMarkdown, a.ExtractionMethod)
+	}
+	return out
 }
 
 // articleVector is the search vector of an article as stored: title,
