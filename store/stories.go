@@ -310,16 +310,21 @@ func (s *Store) lockStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, 
 // article. A story none of whose articles was inserted (another poll
 // stored them first) is never written.
 func (s *Store) reserveStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
-	var roots []int
+	isRoot := make([]bool, len(st.choice))
 	for g, c := range st.choice {
-		if r := st.rootOf(g); c.StoryID == 0 && !slices.Contains(roots, r) {
+		if c.StoryID == 0 {
+			isRoot[st.rootOf(g)] = true
+		}
+	}
+	var roots []int // in order
+	for r, ok := range isRoot {
+		if ok {
 			roots = append(roots, r)
 		}
 	}
 	if len(roots) == 0 {
 		return nil
 	}
-	slices.Sort(roots)
 	if stmt := s.d.deferStoryKeys(); stmt != "" {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("save stories of source %d: defer the references to stories: %w", p.SourceID, err)
