@@ -277,15 +277,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 	}
 	// into resolves stories merged during this decision.
 	into := map[storyKey]storyKey{}
-	resolve := func(k storyKey) storyKey {
-		for {
-			n, ok := into[k]
-			if !ok {
-				return k
-			}
-			k = n
-		}
-	}
+	resolve := func(k storyKey) storyKey { return survivor(into, k) }
 	itemStory := make([]storyKey, len(arrivals))
 	g := &Grouping{Placements: make([]Placement, len(arrivals)), Stored: map[int64]Centroid{}, Started: map[int]Centroid{}}
 	touched := map[storyKey]bool{}

@@ -51,15 +51,7 @@ func (m *MemGroups) workspace(id int64) *memWorkspace {
 }
 
 // resolve follows merges to the story that holds an id's articles now.
-func (w *memWorkspace) resolve(id int64) int64 {
-	for {
-		n, ok := w.mergedTo[id]
-		if !ok {
-			return id
-		}
-		id = n
-	}
-}
+func (w *memWorkspace) resolve(id int64) int64 { return survivor(w.mergedTo, id) }
 
 // lookup returns, per term, the perTerm most recent postings reported at
 // or after since, with their stories resolved, and those stories'

@@ -257,17 +257,8 @@ func (p *Placer) placement(g *Grouping, revisions map[int64]int64) model.StoryPl
 	for _, m := range g.Merges {
 		into[m.From] = m.Into
 	}
-	final := func(id int64) int64 {
-		for {
-			n, ok := into[id]
-			if !ok {
-				return id
-			}
-			id = n
-		}
-	}
 	for _, m := range g.Merges {
-		sm := model.StoryMerge{From: m.From, Into: final(m.Into)}
+		sm := model.StoryMerge{From: m.From, Into: survivor(into, m.Into)}
 		if m.Late {
 			sm.Reason = lateReasonText(m.From, sm.Into, m.Reason.Score)
 		}

@@ -43,3 +43,15 @@ func mix64(z uint64) uint64 {
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
 }
+
+// survivor follows a chain of merges (each id to the story it was merged
+// into) to the story that holds id's articles now.
+func survivor[K comparable](into map[K]K, id K) K {
+	for {
+		n, ok := into[id]
+		if !ok {
+			return id
+		}
+		id = n
+	}
+}
