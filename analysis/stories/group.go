@@ -347,7 +347,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 			}
 			cv := c.vectorFor(aw)
 			sc := dot(vec, cv)
-			cands = append(cands, scored{k, sc, sc - o.SizeMargin*(1-1/float64(max(c.Articles, 1))), cv})
+			cands = append(cands, scored{k, sc, o.clearance(sc, c.Articles), cv})
 		}
 		slices.SortStableFunc(cands, func(x, y scored) int {
 			if c := cmp.Compare(y.clear, x.clear); c != 0 {
@@ -473,4 +473,12 @@ func sharedTerms(a, b []weighted) []uint32 {
 	var both []weighted
 	eachShared(a, b, func(term uint32, wa, wb float64) { both = append(both, weighted{term, wa * wb}) })
 	return topTerms(both, SharedTerms)
+}
+
+// clearance is how far a story of articles articles, scoring score
+// against an arrival, is over the join rule: the score less the size
+// margin, which grows towards SizeMargin as the story grows, so that a
+// big story does not absorb the next event of its kind.
+func (o GroupOptions) clearance(score float64, articles int) float64 {
+	return score - o.SizeMargin*(1-1/float64(max(articles, 1)))
 }

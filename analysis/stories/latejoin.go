@@ -76,7 +76,7 @@ func lateJoins(cands []lateCandidate, targets map[storyKey]time.Time, cents map[
 			tc := cents[t]
 			tv := tc.vectorFor(w)
 			sc := dot(w.vec, tv)
-			clear := sc - o.SizeMargin*(1-1/float64(max(tc.Articles, 1)))
+			clear := o.clearance(sc, tc.Articles)
 			if best == 0 || clear > bestClear {
 				best, bestClear, bestScore, bestVec = t, clear, sc, tv
 			}

@@ -84,12 +84,12 @@ func (m *MemGroups) reexamine(w *memWorkspace, look []int64, now time.Time) {
 			ownClear := -1.0
 			if own.Articles > 1 {
 				rest := own.minus(unitFeatures(aw.p))
-				ownClear = dot(aw.vec, rest.vectorFor(aw)) - o.SizeMargin*(1-1/float64(rest.Articles))
+				ownClear = o.clearance(dot(aw.vec, rest.vectorFor(aw)), rest.Articles)
 			}
 			best, bestClear := int64(0), 0.0
 			for _, t := range w.neighbours(a, s, now, o) {
 				c := w.stories[t]
-				clear := dot(aw.vec, c.vectorFor(aw)) - o.SizeMargin*(1-1/float64(max(c.Articles, 1)))
+				clear := o.clearance(dot(aw.vec, c.vectorFor(aw)), c.Articles)
 				if best == 0 || clear > bestClear {
 					best, bestClear = t, clear
 				}
