@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/feedpoller/feedpoller/analysis/stories"
 )
@@ -73,7 +74,7 @@ func Summarize(markdown string, opts Options) string {
 			if pos >= MaxConsidered {
 				break
 			}
-			if n := len(strings.Fields(s)); n >= minSentenceWords && n <= maxSentenceWords && complete(s) && !IsDateStamp(s) {
+			if n := countFields(s); n >= minSentenceWords && n <= maxSentenceWords && complete(s) && !IsDateStamp(s) {
 				cands = append(cands, newSentence(s, pos))
 			}
 			pos++
@@ -155,6 +156,20 @@ func newSentence(text string, pos int) *sentence {
 	}
 	s.norm = math.Sqrt(s.norm)
 	return s
+}
+
+// countFields is len(strings.Fields(s)) without the slice.
+func countFields(s string) int {
+	n, inWord := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			inWord = false
+		} else if !inWord {
+			inWord = true
+			n++
+		}
+	}
+	return n
 }
 
 // rank scores the sentences by centrality and position, and reports

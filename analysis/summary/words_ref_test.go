@@ -1,0 +1,95 @@
+package summary
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// countFields and DependsOnEarlier read fewer words than they did (no
+// slice of every word of a sentence); on every sentence of realistic news
+// and converted real pages they must answer as the straightforward
+// readings below do.
+func TestWordReadingMatchesReference(t *testing.T) {
+	cases := []string{"", " ", "one", " two  words ", "tab\tand\nnewline", "nbsp\u00a0inside", "ideographic\u3000space",
+		"bad \xff utf8", "\u0085next line", "é à  ü", "However, it rained.", "In addition to that", "This week it rained.",
+		"“They said so,” she said.", "(It was) late", "At the same time, prices fell."}
+	for _, text := range summaryTexts(t) {
+		for _, p := range paragraphs(text) {
+			cases = append(cases, p)
+			cases = append(cases, sentences(p)...)
+		}
+	}
+	for _, s := range cases {
+		if got, want := countFields(s), len(strings.Fields(s)); got != want {
+			t.Errorf("countFields(%.40q) = %d, strings.Fields gives %d", s, got, want)
+		}
+		if got, want := DependsOnEarlier(s), referenceDependsOnEarlier(s); got != want {
+			t.Errorf("DependsOnEarlier(%.40q) = %v, the reference %v", s, got, want)
+		}
+	}
+	if len(cases) < 500 {
+		t.Fatalf("only %d sentences compared", len(cases))
+	}
+}
+
+// summaryTexts are the story set's articles and the extraction tests'
+// converted pages, by name.
+func summaryTexts(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, a := range storySet(t) {
+		out[a.ID] = a.Markdown
+	}
+	for _, dir := range []string{"pages", "fragments"} {
+		files, err := filepath.Glob(filepath.Join("..", "..", "sources", "extract", "testdata", dir, "*.md"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no converted pages in %s: %v", dir, err)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[f] = string(b)
+		}
+	}
+	return out
+}
+
+// referenceDependsOnEarlier is DependsOnEarlier as it was: every word split.
+func referenceDependsOnEarlier(sentence string) bool {
+	s := strings.TrimLeftFunc(sentence, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(openers, r)
+	})
+	words := strings.Fields(s)
+	if len(words) == 0 {
+		return false
+	}
+	key := func(i int) string {
+		if i >= len(words) {
+			return ""
+		}
+		return strings.ToLower(strings.TrimRight(words[i], ",;:"))
+	}
+	first := key(0)
+	comma := strings.HasSuffix(words[0], ",")
+	switch {
+	case connectives[first], pointers[first]:
+		return true
+	case connectivesWithComma[first]:
+		return comma
+	case first == "this" || first == "that":
+		return !timeNouns[key(1)]
+	}
+	if len(words) > 1 {
+		two := first + " " + key(1)
+		if phraseConnectives[two] || len(words) > 2 && phraseConnectives[two+" "+key(2)] ||
+			len(words) > 3 && phraseConnectives[two+" "+key(2)+" "+key(3)] {
+			return true
+		}
+	}
+	return false
+}
