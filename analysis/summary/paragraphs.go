@@ -15,18 +15,33 @@ import (
 // paragraph too); links keep their text.
 func paragraphs(markdown string) []string {
 	var out []string
+	eachParagraph(markdown, func(p string) bool {
+		out = append(out, p)
+		return true
+	})
+	return out
+}
+
+// eachParagraph calls yield with the paragraphs of markdown, in order,
+// until it returns false: a caller that needs the opening paragraphs
+// only does not read the rest of a long article.
+func eachParagraph(markdown string, yield func(string) bool) {
 	var cur []string
+	more := true
 	flush := func() {
 		if len(cur) > 0 {
 			p := stripDateStamp(trimTeaser(strings.Join(cur, " ")))
 			if p != "" && !stories.IsFurniture(p) && !IsDateStamp(p) {
-				out = append(out, p)
+				more = yield(p)
 			}
 			cur = cur[:0]
 		}
 	}
 	fenced := false
 	for raw := range strings.Lines(markdown) {
+		if !more {
+			return
+		}
 		line := strings.TrimSpace(raw)
 		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
 			fenced = !fenced
@@ -51,8 +66,9 @@ func paragraphs(markdown string) []string {
 			cur = append(cur, t)
 		}
 	}
-	flush()
-	return out
+	if more {
+		flush()
+	}
 }
 
 // teaserEnds are what feeds put after a cut-off excerpt.

@@ -60,15 +60,11 @@ func Summarize(markdown string, opts Options) string {
 	if opts.MaxChars <= 0 {
 		opts.MaxChars = DefaultMaxChars
 	}
-	paras := paragraphs(markdown)
-	if len(paras) == 0 {
-		return ""
-	}
 	var cands []*sentence
-	pos := 0
-	for _, p := range paras {
-		if pos >= MaxConsidered {
-			break // the rest of the text is not split at all
+	first, pos := "", 0
+	eachParagraph(markdown, func(p string) bool {
+		if first == "" {
+			first = p
 		}
 		for _, s := range sentences(p) {
 			if pos >= MaxConsidered {
@@ -79,13 +75,18 @@ func Summarize(markdown string, opts Options) string {
 			}
 			pos++
 		}
+		// The rest of the text is not read at all.
+		return pos < MaxConsidered
+	})
+	if first == "" {
+		return ""
 	}
 	var chosen []*sentence
 	if len(cands) > 2 && rank(cands) {
 		chosen = pick(cands, opts.MaxSentences)
 	}
 	if len(chosen) == 0 {
-		return fit(lead(paras[0]), opts)
+		return fit(lead(first), opts)
 	}
 	texts := make([]string, len(chosen))
 	for i, s := range chosen {

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,4 +93,68 @@ func referenceDependsOnEarlier(sentence string) bool {
 		}
 	}
 	return false
+}
+// Summarize stops reading an article once it has its MaxConsidered
+// sentences; its summaries must be those of reading every paragraph (the
+// computation before that change, below), on short texts and on long
+// ones made of many articles.
+func TestSummarizeMatchesReference(t *testing.T) {
+	texts := summaryTexts(t)
+	var long strings.Builder
+	n := 0
+	for _, a := range storySet(t) {
+		long.WriteString(a.Markdown + "\n\n")
+		if n++; n%25 == 0 {
+			texts[fmt.Sprintf("long-%d", n)] = long.String()
+		}
+	}
+	for name, text := range texts {
+		for _, opts := range []Options{{}, {MaxSentences: 1, MaxChars: 120}} {
+			if got, want := Summarize(text, opts), referenceSummarize(text, opts); got != want {
+				t.Errorf("%s %+v: summary\n%q\nthe reference\n%q", name, opts, got, want)
+			}
+		}
+	}
+}
+
+// referenceSummarize is Summarize as it was: every paragraph read.
+func referenceSummarize(markdown string, opts Options) string {
+	if opts.MaxSentences <= 0 {
+		opts.MaxSentences = DefaultMaxSentences
+	}
+	if opts.MaxChars <= 0 {
+		opts.MaxChars = DefaultMaxChars
+	}
+	paras := paragraphs(markdown)
+	if len(paras) == 0 {
+		return ""
+	}
+	var cands []*sentence
+	pos := 0
+	for _, p := range paras {
+		if pos >= MaxConsidered {
+			break
+		}
+		for _, s := range sentences(p) {
+			if pos >= MaxConsidered {
+				break
+			}
+			if n := len(strings.Fields(s)); n >= minSentenceWords && n <= maxSentenceWords && complete(s) && !IsDateStamp(s) {
+				cands = append(cands, newSentence(s, pos))
+			}
+			pos++
+		}
+	}
+	var chosen []*sentence
+	if len(cands) > 2 && rank(cands) {
+		chosen = pick(cands, opts.MaxSentences)
+	}
+	if len(chosen) == 0 {
+		return fit(lead(paras[0]), opts)
+	}
+	texts := make([]string, len(chosen))
+	for i, s := range chosen {
+		texts[i] = s.text
+	}
+	return fit(texts, opts)
 }
