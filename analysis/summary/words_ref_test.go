@@ -94,6 +94,7 @@ func referenceDependsOnEarlier(sentence string) bool {
 	}
 	return false
 }
+
 // Summarize stops reading an article once it has its MaxConsidered
 // sentences; its summaries must be those of reading every paragraph (the
 // computation before that change, below), on short texts and on long
