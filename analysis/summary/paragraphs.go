@@ -138,32 +138,6 @@ func tailWords(s string, n int) int {
 	return 0
 }
 
-// collapseSpace is strings.Join(strings.Fields(s), " ") in one pass,
-// written to b.
-func collapseSpace(b *strings.Builder, s string) {
-	space := false
-	for i, r := range s {
-		if unicode.IsSpace(r) {
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		if r < utf8.RuneSelf {
-			b.WriteByte(byte(r))
-			continue
-		}
-		if r == utf8.RuneError {
-			_, size := utf8.DecodeRuneInString(s[i:])
-			b.WriteString(s[i : i+size])
-			continue
-		}
-		b.WriteRune(r)
-	}
-}
-
 // plain removes inline Markdown from a line: images, link targets,
 // emphasis and code marks, inline HTML tags.
 func plain(line string) string {
@@ -201,8 +175,7 @@ func plain(line string) string {
 			i++
 		}
 	}
-	var out strings.Builder
-	out.Grow(b.Len())
-	collapseSpace(&out, b.String())
-	return out.String()
+	// Most lines already have single spaces: they are kept as they are,
+	// not copied.
+	return OneLine(b.String())
 }

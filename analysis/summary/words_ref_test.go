@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/feedpoller/feedpoller/analysis/mdtext"
 )
 
 // countFields and DependsOnEarlier read fewer words than they did (no
@@ -158,4 +161,90 @@ func referenceSummarize(markdown string, opts Options) string {
 		texts[i] = s.text
 	}
 	return fit(texts, opts)
+}
+
+// plain keeps a line whose spaces are already single as it is; on every
+// line of the texts it must give what collapsing every line's spaces
+// (the computation before that change, below) gave.
+func TestPlainMatchesReference(t *testing.T) {
+	lines := []string{"", "  two  spaces ", "a\u00a0b", "tab\tin", "*emph*  and `code`", "[link](https://x.example/a b) end "}
+	for _, text := range summaryTexts(t) {
+		for l := range strings.Lines(text) {
+			lines = append(lines, strings.TrimLeft(strings.TrimSpace(l), "> "))
+		}
+	}
+	for _, l := range lines {
+		if got, want := plain(l), referencePlain(l); got != want {
+			t.Errorf("plain(%.60q) = %.60q, the reference %.60q", l, got, want)
+		}
+	}
+}
+
+// referencePlain is plain as it was: every line's spaces collapsed into
+// a new string.
+func referencePlain(line string) string {
+	var b strings.Builder
+	b.Grow(len(line))
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch {
+		case c == '!' && i+1 < len(line) && line[i+1] == '[':
+			j := strings.IndexByte(line[i:], ']')
+			if j < 0 {
+				i = len(line)
+				continue
+			}
+			i += j + 1
+			if i < len(line) && line[i] == '(' {
+				i = mdtext.SkipParens(line, i)
+			}
+		case c == ']' && i+1 < len(line) && line[i+1] == '(':
+			i = mdtext.SkipParens(line, i+1)
+		case c == '[' || c == '*' || c == '`' || c == '\\':
+			i++
+		case c == '_' && (i == 0 || i+1 == len(line) || line[i-1] == ' ' || line[i+1] == ' '):
+			i++
+		case c == '<':
+			j := strings.IndexByte(line[i:], '>')
+			if j < 0 {
+				b.WriteByte(c)
+				i++
+				continue
+			}
+			i += j + 1
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	var out strings.Builder
+	out.Grow(b.Len())
+	collapseSpace(&out, b.String())
+	return out.String()
+}
+
+// collapseSpace is strings.Join(strings.Fields(s), " ") in one pass,
+// written to b.
+func collapseSpace(b *strings.Builder, s string) {
+	space := false
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if r < utf8.RuneSelf {
+			b.WriteByte(byte(r))
+			continue
+		}
+		if r == utf8.RuneError {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			b.WriteString(s[i : i+size])
+			continue
+		}
+		b.WriteRune(r)
+	}
 }
