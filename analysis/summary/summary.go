@@ -144,7 +144,8 @@ func complete(s string) bool {
 func newSentence(text string, pos int) *sentence {
 	ws := stories.ContentWords(text)
 	slices.Sort(ws)
-	s := &sentence{text: text, pos: pos, dependent: DependsOnEarlier(text)}
+	s := &sentence{text: text, pos: pos, dependent: DependsOnEarlier(text),
+		words: make([]uint64, 0, len(ws)), freq: make([]float64, 0, len(ws))}
 	for i := 0; i < len(ws); {
 		j := i
 		for j < len(ws) && ws[j] == ws[i] {
