@@ -1,10 +1,10 @@
 package mdtext
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/feedpoller/feedpoller/internal/testpages"
 )
 
 func TestIsListItem(t *testing.T) {
@@ -36,20 +36,10 @@ func TestOneLineIsFieldsJoined(t *testing.T) {
 	texts := []string{"", " ", "one", "two words", " lead", "trail ", "a  b", "tab\tin", "cr\rin", "nl\nin",
 		"a\u00a0b", "a\u2003b", "a\u3000b", "a\u1680b", "a\u2028b", "\u0085next", "bad \xff\xfe byte \xe2\x80 cut",
 		"a real \ufffd replacement", "Å and … and ü", "x\x7fy", "end\u202f"}
-	for _, dir := range []string{"pages", "fragments"} {
-		files, err := filepath.Glob(filepath.Join("..", "..", "sources", "extract", "testdata", dir, "*"))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("no test pages in %s: %v", dir, err)
-		}
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			texts = append(texts, string(b))
-			for l := range strings.Lines(string(b)) {
-				texts = append(texts, l, strings.TrimSpace(l))
-			}
+	for _, text := range testpages.Read(t, "../..", testpages.Pages) {
+		texts = append(texts, text)
+		for l := range strings.Lines(text) {
+			texts = append(texts, l, strings.TrimSpace(l))
 		}
 	}
 	for _, s := range texts {

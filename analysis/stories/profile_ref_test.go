@@ -3,11 +3,12 @@ package stories
 import (
 	"cmp"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/feedpoller/feedpoller/internal/testpages"
 )
 
 // The profile is computed through remembered stems and one table of
@@ -20,18 +21,8 @@ func TestProfileMatchesReference(t *testing.T) {
 	for _, a := range loadStorySet(t) {
 		docs = append(docs, doc{a.ID, a.Title, a.Markdown})
 	}
-	for _, dir := range []string{"pages", "fragments"} {
-		files, err := filepath.Glob(filepath.Join("..", "..", "sources", "extract", "testdata", dir, "*.md"))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("no converted pages in %s: %v", dir, err)
-		}
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			docs = append(docs, doc{f, filepath.Base(f), string(b)})
-		}
+	for name, text := range testpages.Read(t, "../..", testpages.Converted) {
+		docs = append(docs, doc{name, filepath.Base(name), text})
 	}
 	shared := NewStems(50000)
 	tiny := NewStems(3) // starts over every few words

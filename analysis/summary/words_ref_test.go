@@ -2,14 +2,13 @@ package summary
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/feedpoller/feedpoller/analysis/mdtext"
+	"github.com/feedpoller/feedpoller/internal/testpages"
 )
 
 // countFields and DependsOnEarlier read fewer words than they did (no
@@ -47,18 +46,8 @@ func summaryTexts(t *testing.T) map[string]string {
 	for _, a := range storySet(t) {
 		out[a.ID] = a.Markdown
 	}
-	for _, dir := range []string{"pages", "fragments"} {
-		files, err := filepath.Glob(filepath.Join("..", "..", "sources", "extract", "testdata", dir, "*.md"))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("no converted pages in %s: %v", dir, err)
-		}
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[f] = string(b)
-		}
+	for name, text := range testpages.Read(t, "../..", testpages.Converted) {
+		out[name] = text
 	}
 	return out
 }
