@@ -1,5 +1,6 @@
-// Package mdtext holds the small Markdown reading rules that story
-// detection and summaries share, so both read a line the same way.
+// Package mdtext holds the small Markdown and text reading rules that
+// story detection, summaries and extraction share, so they read a line
+// the same way.
 package mdtext
 
 import "strings"
@@ -33,4 +34,25 @@ func SkipParens(s string, i int) int {
 		}
 	}
 	return len(s)
+}
+
+// OneLine is strings.Join(strings.Fields(s), " "): s on one line with
+// single spaces. Text that already is (most lines of an article, titles)
+// is returned as it is, without a copy.
+func OneLine(s string) string {
+	clean := s == "" || s[0] != ' ' && s[len(s)-1] != ' '
+	for i := 0; clean && i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			clean = s[i+1] != ' '
+		case c < ' ', c == 0x85, c == 0xA0, c >= 0xE1 && c <= 0xE3:
+			// control characters, and bytes that may belong to a
+			// Unicode space: the slow path decides
+			clean = false
+		}
+	}
+	if clean {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
 }

@@ -112,7 +112,9 @@ func cpuTime(b *testing.B) time.Duration {
 }
 
 // BenchmarkProfile measures computing a profile against the size of the
-// article (MB/s is its throughput).
+// article (MB/s is its throughput): alone (NewProfile, every word
+// stemmed) and through stems the process already remembers, as the
+// pipeline computes them (Stems).
 func BenchmarkProfile(b *testing.B) {
 	for _, words := range []int{100, 500, 2000, 8000} {
 		text := synthText(b, words)
@@ -121,6 +123,15 @@ func BenchmarkProfile(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				NewProfile("A headline of eight words for the bench", text)
+			}
+		})
+		stems := NewStems(50000)
+		stems.Profile("A headline of eight words for the bench", text)
+		b.Run(fmt.Sprintf("stems/words=%d", words), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				stems.Profile("A headline of eight words for the bench", text)
 			}
 		})
 	}

@@ -18,6 +18,10 @@ type token struct {
 	// opened a sentence (so the capital says nothing); digit: it holds a
 	// digit (a figure, a date, a version).
 	capital, sentenceStart, digit bool
+	// id numbers the distinct texts of one tokenizer's tokens, from 0 in
+	// the order first met, so that what depends on the text alone (stop
+	// word, stem, hash) is worked out once per word.
+	id int32
 }
 
 // tokenizer splits lines of Markdown into tokens. It keeps one scratch
@@ -25,6 +29,23 @@ type token struct {
 type tokenizer struct {
 	buf []byte
 	cur []byte
+	// ids and words: each distinct text once (token.id).
+	ids   map[string]int32
+	words []string
+}
+
+// intern returns the text and id of the word in tz.cur.
+func (tz *tokenizer) intern() (string, int32) {
+	if id, ok := tz.ids[string(tz.cur)]; ok {
+		return tz.words[id], id
+	}
+	if tz.ids == nil {
+		tz.ids = make(map[string]int32, 64)
+	}
+	w, id := string(tz.cur), int32(len(tz.words))
+	tz.ids[w] = id
+	tz.words = append(tz.words, w)
+	return w, id
 }
 
 // appendTokens appends the tokens of line to dst. A sentence opens at the
@@ -43,7 +64,7 @@ func (tz *tokenizer) appendTokens(dst []token, line string) []token {
 	skipRest := false // after an apostrophe: the rest of the word is dropped
 	flush := func() {
 		if len(tz.cur) > 0 {
-			cur.text = string(tz.cur)
+			cur.text, cur.id = tz.intern()
 			cur.sentenceStart = sentence
 			dst = append(dst, cur)
 			sentence = false

@@ -151,7 +151,8 @@ func skipToSpace(s string, i int) int {
 // stages that compare texts the same way (the extractive summary).
 func ContentWords(text string) []uint64 {
 	var wh wordHasher
-	words := wh.appendWords(nil, text)
+	// A word and its space in about six bytes: grown once at most.
+	words := wh.appendWords(make([]uint64, 0, len(text)/6+1), text)
 	out := words[:0]
 	for _, w := range words {
 		if _, stop := stopWords[w]; !stop {

@@ -16,7 +16,13 @@ func DependsOnEarlier(sentence string) bool {
 	s := strings.TrimLeftFunc(sentence, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(openers, r)
 	})
-	words := strings.Fields(s)
+	// Four words at most are read: the longest phrase connective.
+	words := make([]string, 0, 4)
+	for w := range strings.FieldsSeq(s) {
+		if words = append(words, w); len(words) == 4 {
+			break
+		}
+	}
 	if len(words) == 0 {
 		return false
 	}

@@ -15,18 +15,33 @@ import (
 // paragraph too); links keep their text.
 func paragraphs(markdown string) []string {
 	var out []string
+	eachParagraph(markdown, func(p string) bool {
+		out = append(out, p)
+		return true
+	})
+	return out
+}
+
+// eachParagraph calls yield with the paragraphs of markdown, in order,
+// until it returns false: a caller that needs the opening paragraphs
+// only does not read the rest of a long article.
+func eachParagraph(markdown string, yield func(string) bool) {
 	var cur []string
+	more := true
 	flush := func() {
 		if len(cur) > 0 {
 			p := stripDateStamp(trimTeaser(strings.Join(cur, " ")))
 			if p != "" && !stories.IsFurniture(p) && !IsDateStamp(p) {
-				out = append(out, p)
+				more = yield(p)
 			}
 			cur = cur[:0]
 		}
 	}
 	fenced := false
 	for raw := range strings.Lines(markdown) {
+		if !more {
+			return
+		}
 		line := strings.TrimSpace(raw)
 		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
 			fenced = !fenced
@@ -51,8 +66,9 @@ func paragraphs(markdown string) []string {
 			cur = append(cur, t)
 		}
 	}
-	flush()
-	return out
+	if more {
+		flush()
+	}
 }
 
 // teaserEnds are what feeds put after a cut-off excerpt.
@@ -122,32 +138,6 @@ func tailWords(s string, n int) int {
 	return 0
 }
 
-// collapseSpace is strings.Join(strings.Fields(s), " ") in one pass,
-// written to b.
-func collapseSpace(b *strings.Builder, s string) {
-	space := false
-	for i, r := range s {
-		if unicode.IsSpace(r) {
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		if r < utf8.RuneSelf {
-			b.WriteByte(byte(r))
-			continue
-		}
-		if r == utf8.RuneError {
-			_, size := utf8.DecodeRuneInString(s[i:])
-			b.WriteString(s[i : i+size])
-			continue
-		}
-		b.WriteRune(r)
-	}
-}
-
 // plain removes inline Markdown from a line: images, link targets,
 // emphasis and code marks, inline HTML tags.
 func plain(line string) string {
@@ -185,8 +175,7 @@ func plain(line string) string {
 			i++
 		}
 	}
-	var out strings.Builder
-	out.Grow(b.Len())
-	collapseSpace(&out, b.String())
-	return out.String()
+	// Most lines already have single spaces: they are kept as they are,
+	// not copied.
+	return OneLine(b.String())
 }

@@ -15,7 +15,7 @@ func teaserCutSlow(p, marker string) int {
 	return -1
 }
 
-// TestTailSearchesAgreeWithWholeText: the one-pass space collapse equals
+// TestTailSearchesAgreeWithWholeText: the space collapse (OneLine) equals
 // strings.Join(strings.Fields(s), " ") and the tail search finds the
 // marker the search of the whole paragraph found, for texts with Unicode
 // spaces, invalid UTF-8, markers glued to words and markers just outside
@@ -27,13 +27,11 @@ func TestTailSearchesAgreeWithWholeText(t *testing.T) {
 		"The council met. It voted on one two three four five six seven eight… Read more",
 		"word… one two three four five six seven eight", "word … one two three four five six seven eight",
 		"… one two three four five six seven eight nine", "Read more Read more Read more",
-		"x...y... and so on", "Continue reading\u00a0→", strings.Repeat("long paragraph text ", 200) + "[...] Keep reading",
+		"x...y... and so on", "Continue reading\u00a0→", "\u0085next", "a\u2028b", "a\u1680b", "tab\tin", "cr\rin", strings.Repeat("long paragraph text ", 200) + "[...] Keep reading",
 	}
 	for _, s := range texts {
-		var b strings.Builder
-		collapseSpace(&b, s)
-		if want := strings.Join(strings.Fields(s), " "); b.String() != want {
-			t.Errorf("collapseSpace(%q) = %q, want %q", s, b.String(), want)
+		if got, want := OneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", s, got, want)
 		}
 		for _, e := range teaserEnds {
 			if got, want := teaserCut(s, tailWords(s, 8), e), teaserCutSlow(s, e); got != want {

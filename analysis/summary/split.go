@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/feedpoller/feedpoller/analysis/mdtext"
 )
 
 // Sentences splits plain text (a paragraph; any run of white space counts
@@ -44,23 +46,7 @@ func FirstSentence(text string) string {
 
 // OneLine puts text on one line with single spaces, as Sentences reads
 // it. Text that already is (titles, summaries) is returned as it is.
-func OneLine(s string) string {
-	clean := s == "" || s[0] != ' ' && s[len(s)-1] != ' '
-	for i := 0; clean && i < len(s); i++ {
-		switch c := s[i]; {
-		case c == ' ':
-			clean = s[i+1] != ' '
-		case c < ' ', c == 0x85, c == 0xA0, c >= 0xE1 && c <= 0xE3:
-			// control characters, and bytes that may belong to a
-			// Unicode space: the slow path decides
-			clean = false
-		}
-	}
-	if clean {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
-}
+func OneLine(s string) string { return mdtext.OneLine(s) }
 
 // closers may follow an end mark and belong to its sentence; openers may
 // start the next sentence.

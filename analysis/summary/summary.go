@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/feedpoller/feedpoller/analysis/stories"
 )
@@ -59,32 +60,33 @@ func Summarize(markdown string, opts Options) string {
 	if opts.MaxChars <= 0 {
 		opts.MaxChars = DefaultMaxChars
 	}
-	paras := paragraphs(markdown)
-	if len(paras) == 0 {
-		return ""
-	}
 	var cands []*sentence
-	pos := 0
-	for _, p := range paras {
-		if pos >= MaxConsidered {
-			break // the rest of the text is not split at all
+	first, pos := "", 0
+	eachParagraph(markdown, func(p string) bool {
+		if first == "" {
+			first = p
 		}
 		for _, s := range sentences(p) {
 			if pos >= MaxConsidered {
 				break
 			}
-			if n := len(strings.Fields(s)); n >= minSentenceWords && n <= maxSentenceWords && complete(s) && !IsDateStamp(s) {
+			if n := countFields(s); n >= minSentenceWords && n <= maxSentenceWords && complete(s) && !IsDateStamp(s) {
 				cands = append(cands, newSentence(s, pos))
 			}
 			pos++
 		}
+		// The rest of the text is not read at all.
+		return pos < MaxConsidered
+	})
+	if first == "" {
+		return ""
 	}
 	var chosen []*sentence
 	if len(cands) > 2 && rank(cands) {
 		chosen = pick(cands, opts.MaxSentences)
 	}
 	if len(chosen) == 0 {
-		return fit(lead(paras[0]), opts)
+		return fit(lead(first), opts)
 	}
 	texts := make([]string, len(chosen))
 	for i, s := range chosen {
@@ -142,7 +144,8 @@ func complete(s string) bool {
 func newSentence(text string, pos int) *sentence {
 	ws := stories.ContentWords(text)
 	slices.Sort(ws)
-	s := &sentence{text: text, pos: pos, dependent: DependsOnEarlier(text)}
+	s := &sentence{text: text, pos: pos, dependent: DependsOnEarlier(text),
+		words: make([]uint64, 0, len(ws)), freq: make([]float64, 0, len(ws))}
 	for i := 0; i < len(ws); {
 		j := i
 		for j < len(ws) && ws[j] == ws[i] {
@@ -155,6 +158,20 @@ func newSentence(text string, pos int) *sentence {
 	}
 	s.norm = math.Sqrt(s.norm)
 	return s
+}
+
+// countFields is len(strings.Fields(s)) without the slice.
+func countFields(s string) int {
+	n, inWord := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			inWord = false
+		} else if !inWord {
+			inWord = true
+			n++
+		}
+	}
+	return n
 }
 
 // rank scores the sentences by centrality and position, and reports

@@ -45,9 +45,16 @@ type extraction struct {
 // tokens counts the chosen extraction's tokens (raw HTML and Markdown,
 // both encodings) into its stats.
 func (e *extraction) tokens() {
-	if e.method != "" {
-		e.stats.CountTokens(e.fragment+string(e.page), e.markdown)
+	if e.method == "" {
+		return
 	}
+	// A tier has a fragment or a page: the fragment is counted as it is,
+	// not copied into a new string.
+	raw := e.fragment
+	if len(e.page) > 0 {
+		raw += string(e.page)
+	}
+	e.stats.CountTokens(raw, e.markdown)
 }
 
 func (e extraction) words() int { return e.stats.WordCount }

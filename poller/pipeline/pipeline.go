@@ -50,6 +50,10 @@ const (
 	DefaultMaxMarkdownBytes  = 1 << 20
 )
 
+// profileStems is how many words' stems the story profiles remember: the
+// common words of every language the articles are in, a few megabytes.
+const profileStems = 50000
+
 // Options configures a Pipeline. A zero field takes its default; the
 // poller fills Lookup, Profiles, Stories and Log from its own.
 type Options struct {
@@ -112,6 +116,8 @@ func (o Options) withDefaults() Options {
 type Pipeline struct {
 	opts Options
 	log  *slog.Logger
+	// stems are the story profiles' stems, shared by every batch.
+	stems *stories.Stems
 }
 
 // New fills in the defaults of opts and refuses what it cannot work with,
@@ -137,7 +143,7 @@ func New(opts Options) (*Pipeline, error) {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
-	return &Pipeline{opts: opts, log: opts.Log}, nil
+	return &Pipeline{opts: opts, log: opts.Log, stems: stories.NewStems(profileStems)}, nil
 }
 
 // Batch is the feed items of one source that enter the pipeline together:
@@ -225,7 +231,7 @@ func (p *Pipeline) Run(ctx context.Context, b Batch) (Result, error) {
 	}
 	score(scorer, items)
 	promote(scorer, items)
-	summarize(items, time.Now())
+	summarize(items, p.stems, time.Now())
 	plan, err := p.cluster(src, items)
 	if err != nil {
 		return Result{}, err

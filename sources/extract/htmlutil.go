@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/feedpoller/feedpoller/analysis/mdtext"
 )
 
 // attr returns the value of the named attribute, or "" when absent.
@@ -83,7 +85,7 @@ func nodeText(n *html.Node, sep string) string {
 
 // collapseSpace trims s and folds every run of white space into one space.
 func collapseSpace(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return mdtext.OneLine(s)
 }
 
 // classID returns the class and id attributes of n, lower-cased, for

@@ -40,6 +40,15 @@ var hideSpecials = strings.NewReplacer(
 	string(sentinelStar), "\uFFFD",
 )
 
+// showSpecials turns the hidden characters back into their literal form;
+// showLinkSpecials does so for "<", ">" and "&" only (a link destination's
+// reading). Built once: a replacer costs more to build than to run on an
+// article.
+var (
+	showSpecials     = strings.NewReplacer(string(sentinelLT), "<", string(sentinelGT), ">", string(sentinelAmp), "&", string(sentinelStar), "*")
+	showLinkSpecials = strings.NewReplacer(string(sentinelLT), "<", string(sentinelGT), ">", string(sentinelAmp), "&")
+)
+
 // registerTextEscaping hides "<", ">" and "&" of text nodes from the
 // converter's own entity replacement, which runs later.
 func registerTextEscaping(conv *converter.Converter) {
@@ -72,7 +81,7 @@ func restoreSpecials(md string) string {
 	}
 	// Decisions look at the text as it will read, with the other hidden
 	// characters already in their literal form.
-	plain := strings.NewReplacer(string(sentinelLT), "<", string(sentinelGT), ">", string(sentinelAmp), "&", string(sentinelStar), "*").Replace(md)
+	plain := showSpecials.Replace(md)
 	var b strings.Builder
 	b.Grow(len(md) + 16)
 	lineStart := 0 // in plain

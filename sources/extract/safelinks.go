@@ -81,7 +81,7 @@ func SafeDestination(dest string, image bool) bool {
 // converter's own placeholders for "<", ">" and "&") and what a browser
 // ignores or decodes before it looks at the scheme.
 func readAsBrowser(dest string) string {
-	s := strings.NewReplacer(string(sentinelLT), "<", string(sentinelGT), ">", string(sentinelAmp), "&").Replace(dest)
+	s := showLinkSpecials.Replace(dest)
 	for range 3 { // nested encodings: "&amp;#115;", "%2526", ...
 		prev := s
 		s = unescapeBackslashes(html.UnescapeString(s))

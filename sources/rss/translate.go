@@ -61,7 +61,10 @@ func (t rssTranslator) Translate(feed interface{}) (*gofeed.Feed, error) {
 		return nil, errWrongFeedType
 	}
 	*t.hints = rssHints(rf)
-	out, err := (&gofeed.DefaultRSSTranslator{}).Translate(rf)
+	// The item's and feed's Image are never read (media.go finds an
+	// item's image from what it declares), and the fallback that fills
+	// them parses every item's HTML a second time.
+	out, err := (&gofeed.DefaultRSSTranslator{DisableContentImageScan: true}).Translate(rf)
 	if err != nil || len(out.Items) != len(rf.Items) {
 		return out, err
 	}

@@ -1,21 +1,17 @@
 package lexemes
 
-import "sync"
+import "github.com/feedpoller/feedpoller/internal/memo"
 
 // Lexicon remembers the lexeme of the words it has read, for every
 // document a process indexes: stemming is most of a vector's cost, and
 // articles share most of their words. It holds at most a fixed number of
 // words, starting over when full. Safe for concurrent use; a nil
 // Lexicon remembers nothing.
-type Lexicon struct {
-	mu    sync.Mutex
-	words map[string]string // folded word → lexeme ("" for a stop word)
-	max   int
-}
+type Lexicon struct{ words *memo.Words } // folded word → lexeme ("" for a stop word)
 
 // NewLexicon remembers up to max words (a few megabytes for 50 000).
 func NewLexicon(max int) *Lexicon {
-	return &Lexicon{words: map[string]string{}, max: max}
+	return &Lexicon{words: memo.NewWords(max)}
 }
 
 // Article is Article (the package function) through the lexicon.
@@ -48,18 +44,5 @@ func (l *Lexicon) lexeme(folded string) string {
 	if l == nil {
 		return lexemeOf(folded)
 	}
-	l.mu.Lock()
-	lex, ok := l.words[folded]
-	l.mu.Unlock()
-	if ok {
-		return lex
-	}
-	lex = lexemeOf(folded)
-	l.mu.Lock()
-	if len(l.words) >= l.max {
-		l.words = make(map[string]string, l.max)
-	}
-	l.words[folded] = lex
-	l.mu.Unlock()
-	return lex
+	return l.words.Of(folded, lexemeOf)
 }

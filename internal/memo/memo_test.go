@@ -1,0 +1,46 @@
+package memo
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestWordsRemembersAndStartsOver(t *testing.T) {
+	calls := 0
+	upper := func(s string) string { calls++; return strings.ToUpper(s) }
+	w := NewWords(2)
+	for _, word := range []string{"a", "b", "a", "b"} {
+		if got := w.Of(word, upper); got != strings.ToUpper(word) {
+			t.Fatalf("Of(%q) = %q", word, got)
+		}
+	}
+	if calls != 2 {
+		t.Errorf("%d calls for two words asked twice, want 2", calls)
+	}
+	w.Of("c", upper) // full: starts over with c
+	w.Of("a", upper)
+	if calls != 4 || len(w.words) != 2 {
+		t.Errorf("after starting over: %d calls, %d words remembered", calls, len(w.words))
+	}
+	var none *Words
+	if got := none.Of("x", upper); got != "X" || calls != 5 {
+		t.Errorf("nil Words: %q after %d calls", got, calls)
+	}
+}
+
+func TestWordsConcurrentUse(t *testing.T) {
+	w := NewWords(8)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 200 {
+				word := string(rune('a' + (g+i)%20))
+				if got := w.Of(word, strings.ToUpper); got != strings.ToUpper(word) {
+					t.Errorf("Of(%q) = %q", word, got)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
