@@ -26,12 +26,13 @@ func TestReexaminationMovesAMisplacedArticle(t *testing.T) {
 		reexamine bool
 	}{{"without re-examination", false}, {"with re-examination", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			mem, err := NewMemGroups(GroupOptions{})
+			opts := GroupOptions{ReexamineMembers: -1}
+			if tc.reexamine {
+				opts.ReexamineMembers = 0 // the default
+			}
+			mem, err := NewMemGroups(opts)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if tc.reexamine {
-				mem.Reexamine()
 			}
 			ctx := context.Background()
 			place := func(a Arrival) (int64, int64) {

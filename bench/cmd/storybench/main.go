@@ -55,7 +55,7 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&opts.MaxCompared, "max-compared", 0, "candidate stories compared per arrival (0: the default)")
 	lateJoins := fs.Bool("late-joins", false, "one-article stories join a story a later poll changed once they clear it (off by default, as in the daemon)")
 	background := fs.String("background", "", "a folder of plain-text articles (one per .txt file), counted in the document frequencies before the stream and never placed")
-	reexamine := fs.Bool("reexamine", false, "move articles between stories after each poll (MemGroups.Reexamine): a measurement of what the daemon does not do")
+	reexamine := fs.Int("reexamine", stories.DefaultReexamineMembers, "re-examine this many of each story's most recent members after each poll, as the daemon does (0: no re-examination, to compare)")
 	devOnly := fs.Bool("dev", false, "print the grouping figures of the development topics only, per seed and their mean (what tuning looks at)")
 	sweep := fs.Bool("sweep", false, "print development-topic figures over the grid below, and nothing of the test topics")
 	ths := fs.String("sweep-threshold", "0.18,0.20,0.22,0.24,0.26", "thresholds of the sweep")
@@ -65,6 +65,10 @@ func run(args []string, out io.Writer) error {
 		return err
 	}
 	opts.LateJoins = *lateJoins
+	opts.ReexamineMembers = *reexamine
+	if *reexamine <= 0 {
+		opts.ReexamineMembers = -1
+	}
 	if *dir == "" {
 		return fmt.Errorf("-ecb is required: the ECB+ folder of the ECB+ corpus")
 	}
@@ -72,7 +76,7 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	su := setup{reexamine: *reexamine}
+	var su setup
 	if *background != "" {
 		if su.background, err = loadBackground(*background); err != nil {
 			return err
@@ -258,11 +262,9 @@ func profilesOf(st stream) []stories.Profile {
 }
 
 // setup is how grouping runs beside its options: the background counted
-// in the document frequencies first (-background) and re-examination
-// (-reexamine).
+// in the document frequencies first (-background).
 type setup struct {
 	background []stories.Profile
-	reexamine  bool
 }
 
 // groupProfiles runs grouping over the stream's polls, one Place per
@@ -274,9 +276,6 @@ func groupProfiles(st stream, profiles []stories.Profile, su setup, opts stories
 		return nil, err
 	}
 	mem.Count(1, su.background)
-	if su.reexamine {
-		mem.Reexamine()
-	}
 	ctx := context.Background()
 	ids := make([]int64, len(st.Articles))
 	for _, p := range st.Polls {
