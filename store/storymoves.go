@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -19,6 +20,15 @@ import (
 // (moveArticles) and the first and last reports of the stories they
 // leave (recountLeft), a constant number of statements per poll.
 
+// memberRow is a row of the members statement.
+type memberRow struct {
+	ID         int64     `db:"id"`
+	Story      int64     `db:"story_id"`
+	ReportedAt time.Time `db:"reported_at"`
+	Profile    []byte    `db:"story_profile"`
+	Terms      string    `db:"terms"`
+}
+
 func (v storyView) StoryMembers(ctx context.Context, q model.StoryMemberQuery) ([]model.StoryMember, error) {
 	if q.PerStory <= 0 {
 		return nil, fmt.Errorf("read story members of workspace %d: %d members per story asked for", q.WorkspaceID, q.PerStory)
@@ -26,19 +36,31 @@ func (v storyView) StoryMembers(ctx context.Context, q model.StoryMemberQuery) (
 	if len(q.Stories) == 0 {
 		return nil, nil
 	}
-	var rows []struct {
-		ID         int64     `db:"id"`
-		Story      int64     `db:"story_id"`
-		ReportedAt time.Time `db:"reported_at"`
-		Profile    []byte    `db:"story_profile"`
-		Terms      string    `db:"terms"`
-	}
+	var rows []memberRow
 	if err := v.tx.SelectContext(ctx, &rows, v.s.d.storyMembers(q.PerStory), q.WorkspaceID, v.s.d.int64List(q.Stories),
 		q.Since.UTC(), q.Until.UTC()); err != nil {
 		return nil, fmt.Errorf("read members of %d stories of workspace %d: %w", len(q.Stories), q.WorkspaceID, err)
 	}
-	out := make([]model.StoryMember, len(rows))
+	// Per story the PerStory latest (ties: the higher id); the statement
+	// may answer more where articles tie on the last time.
+	slices.SortFunc(rows, func(a, b memberRow) int {
+		if c := cmp.Compare(a.Story, b.Story); c != 0 {
+			return c
+		}
+		if c := b.ReportedAt.Compare(a.ReportedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.ID, a.ID)
+	})
+	out := make([]model.StoryMember, 0, len(rows))
+	n := 0
 	for i, r := range rows {
+		if i == 0 || r.Story != rows[i-1].Story {
+			n = 0
+		}
+		if n++; n > q.PerStory {
+			continue
+		}
 		m := model.StoryMember{ArticleID: r.ID, StoryID: r.Story, ReportedAt: r.ReportedAt.UTC(), Profile: r.Profile}
 		for f := range strings.SplitSeq(r.Terms, ",") {
 			if f == "" {
@@ -50,7 +72,7 @@ func (v storyView) StoryMembers(ctx context.Context, q model.StoryMemberQuery) (
 			}
 			m.Terms = append(m.Terms, uint32(t))
 		}
-		out[i] = m
+		out = append(out, m)
 	}
 	return out, nil
 }

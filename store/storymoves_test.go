@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -126,6 +128,78 @@ func TestSaveReexaminesStoredArticles(t *testing.T) {
 		}
 		if n := count(t, s, `SELECT COUNT(*) FROM feed_articles WHERE story_profile IS NOT NULL AND workspace_id = ?`, ws.ID); n == 0 {
 			t.Error("no article was stored with its profile")
+		}
+	})
+}
+
+// membersPlacer reads the members of one story through the save's view
+// and starts a story for every article.
+type membersPlacer struct {
+	q   model.StoryMemberQuery
+	got []model.StoryMember
+}
+
+func (m *membersPlacer) PlaceStories(ctx context.Context, view model.StoryView, req model.StoryRequest) (model.StoryPlacement, error) {
+	q := m.q
+	q.WorkspaceID = req.WorkspaceID
+	got, err := view.StoryMembers(ctx, q)
+	m.got = got
+	out := model.StoryPlacement{Articles: make([]model.StoryChoice, len(req.Facts))}
+	for i := range out.Articles {
+		out.Articles[i] = model.NewStory()
+	}
+	return out, err
+}
+
+// TestStoryMembersReadsTheLatest: a story's members come back as
+// re-examination reads them: per story the PerStory latest reported
+// within [Since, Until] (ties: the higher id), each with its profile and
+// its index terms, whatever the story's size; an article stored before
+// profiles has none.
+func TestStoryMembersReadsTheLatest(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		var arts []model.NewArticle
+		for i := range 12 {
+			// Two articles each hour: the later of a pair has the higher id.
+			a := storyArticle(fmt.Sprintf("https://a.example/%d", i), "Quake off Chile", wire, t0.Add(time.Duration(i/2)*time.Hour), true)
+			a.Article.ContentTextHash = fmt.Sprintf("hash-%d", i)
+			arts = append(arts, a)
+		}
+		// All in one story: the first starts it, the others join it.
+		p := placerWith(t, arts, stories.GroupOptions{})
+		savePoll(t, s, ws, srcs[0], p, arts...)
+		story := storyOf(t, s, "https://a.example/0")
+		if n := count(t, s, `SELECT COUNT(*) FROM feed_articles WHERE story_id = ?`, story); n != 12 {
+			t.Fatalf("%d articles in the story, want all 12", n)
+		}
+		// One stored without a profile, as before this version.
+		if _, err := s.DB().Exec(s.DB().Rebind(`UPDATE feed_articles SET story_profile = NULL WHERE external_url = ?`), "https://a.example/9"); err != nil {
+			t.Fatal(err)
+		}
+		m := &membersPlacer{q: model.StoryMemberQuery{Stories: []int64{story, story + 1000}, Since: t0.Add(time.Hour), Until: t0.Add(4 * time.Hour), PerStory: 5}}
+		savePoll(t, s, ws, srcs[1], m, storyArticle("https://b.example/x", "Rates", other, t0, false))
+		var got []string
+		for _, mb := range m.got {
+			url := text(t, s, `SELECT external_url FROM feed_articles WHERE id = ?`, mb.ArticleID)
+			got = append(got, strings.TrimPrefix(url, "https://a.example/"))
+			if mb.StoryID != story {
+				t.Errorf("member %s of story %d, want %d", url, mb.StoryID, story)
+			}
+			terms := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE feed_article_id = ?`, mb.ArticleID)
+			if len(mb.Terms) != terms || terms == 0 {
+				t.Errorf("member %s has %d index terms, the index %d", url, len(mb.Terms), terms)
+			}
+			if _, err := stories.DecodeProfile(mb.Profile); (err != nil) != (url == "https://a.example/9") {
+				t.Errorf("member %s: profile %d bytes, decoding: %v", url, len(mb.Profile), err)
+			}
+		}
+		slices.Sort(got)
+		// Reported 1h..4h: articles 2..9; the five latest, ties to the
+		// higher id: 9, 8 (4h), 7, 6 (3h), 5 (2h, the later of 4 and 5).
+		if want := []string{"5", "6", "7", "8", "9"}; !slices.Equal(got, want) {
+			t.Errorf("members %v, want %v", got, want)
 		}
 	})
 }

@@ -13,8 +13,8 @@ import (
 // reexamination is what the placer reads and decides to re-examine a
 // save's stories after its decision (see reexamine): four statements
 // whatever the number of articles (the members, the frequencies of
-// their features, the term index, the candidate stories), fewer when
-// there is nothing to look at.
+// their features, the term index, the candidate stories), one when the
+// stories looked at have no member to re-examine.
 type reexamination struct {
 	re        *Reexamination
 	profiles  map[int64]*Profile // of the members, for the reasons
@@ -86,25 +86,26 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 		cents[id] = c
 	}
 	out := &reexamination{profiles: map[int64]*Profile{}, revisions: map[int64]int64{}}
-	var missing []int64
-	for _, id := range newReexamCandidates(ms, postings, now, o).union {
-		if _, ok := cents[id]; !ok {
-			missing = append(missing, id)
-		}
+	// The candidates' states are read in one statement, also when the
+	// decision read them all already (then the members' own stories are
+	// asked, and what is known is kept): a poll that re-examines makes
+	// the same reads whatever it finds.
+	ids := newReexamCandidates(ms, postings, now, o).union
+	for _, m := range ms {
+		ids = append(ids, m.StoryID)
 	}
-	if len(missing) > 0 {
-		states, err := view.StoryStates(ctx, ws, missing)
-		if err != nil {
-			return nil, fmt.Errorf("re-examine stories: %w", err)
+	slices.Sort(ids)
+	states, err := view.StoryStates(ctx, ws, slices.Compact(ids))
+	if err != nil {
+		return nil, fmt.Errorf("re-examine stories: %w", err)
+	}
+	for _, st := range states {
+		if _, known := cents[st.ID]; known || st.MergedInto != 0 || len(st.Centroid) == 0 {
+			continue
 		}
-		for _, st := range states {
-			if st.MergedInto != 0 || len(st.Centroid) == 0 {
-				continue
-			}
-			if c, err := DecodeCentroid(st.Centroid, st.Articles); err == nil {
-				cents[st.ID] = c
-				out.revisions[st.ID] = st.Revision
-			}
+		if c, err := DecodeCentroid(st.Centroid, st.Articles); err == nil {
+			cents[st.ID] = c
+			out.revisions[st.ID] = st.Revision
 		}
 	}
 	for i := range ms {
@@ -115,7 +116,8 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 }
 
 // readMemberFreqs adds to df the frequencies of the members' features it
-// does not hold yet, in one statement.
+// does not hold yet, in one statement (made also when it holds them all,
+// so that every poll that re-examines makes the same reads).
 func (p *Placer) readMemberFreqs(ctx context.Context, view model.StoryView, ws int64, ms []StoredMember, df *docFreq, since time.Time) error {
 	var missing []uint32
 	for _, m := range ms {
@@ -124,9 +126,6 @@ func (p *Placer) readMemberFreqs(ctx context.Context, view model.StoryView, ws i
 				missing = append(missing, f.Term)
 			}
 		}
-	}
-	if len(missing) == 0 {
-		return nil
 	}
 	slices.Sort(missing)
 	missing = slices.Compact(missing)

@@ -173,3 +173,70 @@ func TestPlacerReexaminesStorySetAsMemGroups(t *testing.T) {
 		placeBoth(t, mem, &stored, poll, GroupOptions{})
 	}
 }
+
+// membersView records what re-examination reads of the members.
+type membersView struct {
+	*countingView
+	queries []model.StoryMemberQuery
+	members int
+}
+
+func (v *membersView) StoryMembers(ctx context.Context, q model.StoryMemberQuery) ([]model.StoryMember, error) {
+	v.queries = append(v.queries, q)
+	out, err := v.countingView.StoryMembers(ctx, q)
+	v.members += len(out)
+	return out, err
+}
+
+// What a placement reads does not grow with a story's size or with the
+// number of articles saved: into a workspace whose one story holds 40
+// reports within the window, polls of 1 and of 20 more reports make the
+// same reads (the lookup's three and re-examination's four),
+// and re-examination reads the story's latest DefaultReexamineMembers
+// members only.
+func TestReexaminationReadsAreBounded(t *testing.T) {
+	archive := newSynthArchive(t, 5)
+	title, body := archive.Article()
+	mem, err := NewMemGroups(GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var background []Profile
+	for range 200 {
+		background = append(background, NewProfile(archive.Article()))
+	}
+	mem.Count(1, background)
+	report := func(i int) Arrival {
+		return Arrival{Profile: NewProfile(title, body), At: groupT0.Add(time.Duration(i) * time.Minute)}
+	}
+	for i := range 40 {
+		if _, _, _, err := mem.Place(context.Background(), 1, []Arrival{report(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(mem.workspace(1).stories); n != 1 {
+		t.Fatalf("%d stories, the test needs the 40 reports in one", n)
+	}
+	reads := map[int]int{}
+	for _, n := range []int{1, 20} {
+		var poll []Arrival
+		for i := range n {
+			poll = append(poll, report(100+i))
+		}
+		p, err := NewPlacer(poll, GroupOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		view := &membersView{countingView: &countingView{StoryView: memView{mem.workspace(1)}}}
+		if _, err := p.PlaceStories(context.Background(), view, model.StoryRequest{WorkspaceID: 1, Facts: make([]*model.StoryFacts, n)}); err != nil {
+			t.Fatal(err)
+		}
+		reads[n] = view.calls
+		if len(view.queries) != 1 || view.queries[0].PerStory != DefaultReexamineMembers || view.members > DefaultReexamineMembers {
+			t.Errorf("poll of %d: member reads %+v gave %d members, want one read of at most %d", n, view.queries, view.members, DefaultReexamineMembers)
+		}
+	}
+	if reads[1] != 7 || reads[20] != 7 {
+		t.Errorf("reads by poll size %v, want 7 for each", reads)
+	}
+}
