@@ -68,11 +68,11 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 		return nil, err
 	}
 	index, err := view.StoryPostings(ctx, model.StoryTermQuery{WorkspaceID: ws, Terms: memberTerms(ms), Since: now.Add(-o.Window),
-		PerTerm: o.PerTermLimit, Stored: true})
+		PerTerm: reexaminePerTerm, Stored: true})
 	if err != nil {
 		return nil, fmt.Errorf("re-examine stories: %w", err)
 	}
-	postings := newestPostings(index, o.PerTermLimit)
+	postings := newestPostings(index, reexaminePerTerm)
 	for i := range postings {
 		postings[i].StoryID = resolve(postings[i].StoryID)
 	}
@@ -90,7 +90,8 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 	// decision read them all already (then the members' own stories are
 	// asked, and what is known is kept): a poll that re-examines makes
 	// the same reads whatever it finds.
-	ids := newReexamCandidates(ms, postings, now, o).union
+	rc := newReexamCandidates(ms, postings, now, o)
+	ids := slices.Clone(rc.union)
 	for _, m := range ms {
 		ids = append(ids, m.StoryID)
 	}
@@ -111,7 +112,7 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 	for i := range ms {
 		out.profiles[ms[i].ArticleID] = &ms[i].Profile
 	}
-	out.re = reexamine(ms, postings, cents, withCounted(df, p.arrivals), now, o)
+	out.re = reexamine(ms, postings, rc, cents, withCounted(df, p.arrivals), now, o)
 	return out, nil
 }
 

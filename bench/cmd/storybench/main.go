@@ -3,7 +3,8 @@
 // bench/README.md for where to get it). It draws a week of reporting
 // times and outlet polls for the articles (stream.go), runs grouping
 // online over the polls in the order the daemon would see them, through
-// the code the daemon runs (stories.Group over stories.MemGroups), and
+// the code the daemon runs (stories.Group and re-examination over
+// stories.MemGroups), and
 // prints pairwise and B³ precision, recall and F1 for the development
 // topics 1–35 and the test topics 36–45, beside a plain TF-IDF cosine
 // baseline whose threshold is tuned on topics 1–35 (baseline.go).
@@ -12,7 +13,7 @@
 //	go run ./bench/cmd/storybench -ecb DIR -sweep   # development topics only
 //	go run ./bench/cmd/storybench -ecb DIR -dev     # development topics only, per seed and mean
 //	go run ./bench/cmd/storybench -ecb DIR -dev -background TXTDIR   # frequencies warmed with other news first
-//	go run ./bench/cmd/storybench -ecb DIR -dev -reexamine           # articles moved between stories (not in the daemon)
+//	go run ./bench/cmd/storybench -ecb DIR -dev -reexamine 0         # without re-examination (on in the daemon), to compare
 //	go run ./bench/cmd/storybench -ecb DIR -dev -late-joins          # with late joins (off in the daemon)
 package main
 
