@@ -67,6 +67,8 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 	if err := p.readMemberFreqs(ctx, view, ws, ms, df, dfSince); err != nil {
 		return nil, err
 	}
+	counted := withCounted(df, p.arrivals)
+	ms = narrowTerms(ms, counted, reexamineTerms)
 	index, err := view.StoryPostings(ctx, model.StoryTermQuery{WorkspaceID: ws, Terms: memberTerms(ms), Since: now.Add(-o.Window),
 		PerTerm: reexaminePerTerm, Stored: true})
 	if err != nil {
@@ -112,7 +114,7 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 	for i := range ms {
 		out.profiles[ms[i].ArticleID] = &ms[i].Profile
 	}
-	out.re = reexamine(ms, postings, rc, cents, withCounted(df, p.arrivals), now, o)
+	out.re = reexamine(ms, postings, rc, cents, counted, now, o)
 	return out, nil
 }
 

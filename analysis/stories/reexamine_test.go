@@ -34,6 +34,10 @@ func TestReexaminationMovesAMisplacedArticle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// A background archive, so that words weigh as in a workspace.
+			for _, a := range loadStorySet(t) {
+				mem.Count(1, []Profile{NewProfile(a.Title, a.Markdown)})
+			}
 			ctx := context.Background()
 			place := func(a Arrival) (int64, int64) {
 				t.Helper()
