@@ -46,15 +46,9 @@ func (w *memWorkspace) record(arrivals []Arrival, articles, stories []int64, g *
 }
 
 // looked is the stored stories re-examination looks at after a poll
-// (see reexamined): of those the lookup found, the ones the daemon's
-// placer reads, those the decision compared.
+// (see reexamined).
 func (w *memWorkspace) looked(arrivals []Arrival, g *Grouping, found *Lookup, o GroupOptions) []int64 {
-	perArrival := make([][]uint32, len(g.Placements))
-	for i, p := range g.Placements {
-		perArrival[i] = p.Terms
-	}
-	compared := (&Placer{opts: o, arrivals: arrivals}).compared(found.Postings, perArrival)
-	return reexamined(g, compared, w.resolve)
+	return reexamined(arrivals, g, found, o, w.resolve)
 }
 
 // latest is the members re-examination looks at of the stories ids (see

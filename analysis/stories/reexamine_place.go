@@ -21,7 +21,8 @@ type reexamination struct {
 	revisions map[int64]int64    // of the candidate stories read
 }
 
-// reexamine re-examines the stories the decision g changed or compared.
+// reexamine re-examines the stories the decision g changed or compared
+// (see reexamined).
 // found is what the decision's lookup read, df the frequencies it read
 // (the members' features are added to them), now the earliest of the
 // save's articles.
@@ -33,7 +34,7 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 		into[m.From] = m.Into
 	}
 	resolve := func(id int64) int64 { return survivor(into, id) }
-	look := reexamined(g, sortedKeys(found.Stories), resolve)
+	look := reexamined(p.arrivals, g, found, o, resolve)
 	if len(look) == 0 {
 		return nil, nil
 	}
