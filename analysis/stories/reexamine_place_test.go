@@ -85,8 +85,7 @@ func placeBoth(t *testing.T, mem *MemGroups, stored *[]int64, poll []Arrival, op
 // Lohan story, moves out of it (a move); two Reid reports kept alone
 // become one story (the lone one's story emptied, merged).
 func TestPlacerReexaminesAsMemGroups(t *testing.T) {
-	lohan := arrival("Lindsay Lohan checks into Betty Ford Center",
-		"Lindsay Lohan has checked into the Betty Ford Center in Rancho Mirage to begin a 90-day court-ordered stay, her lawyer Shawn Holley said.", 0)
+	lohan := lohanCheckIn()
 	reid := []Arrival{
 		arrival("Tara Reid checks into Promises in Malibu",
 			"Actress Tara Reid checked into the Promises Treatment Center in Malibu, publicist Jack Ketsoyan said.", time.Hour),
