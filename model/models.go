@@ -164,6 +164,9 @@ type ArticleStory struct {
 	// StoryReason is the stories side's account of the placement ("" when
 	// the article started its story).
 	StoryReason string `db:"story_reason" json:"-"`
+	// StoryProfile is the article's profile in stored form, written with
+	// it for re-examination (never read into this struct).
+	StoryProfile []byte `db:"-" json:"-"`
 }
 
 // ContentItem is an article that passed relevance and content-hash dedup.

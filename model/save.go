@@ -64,4 +64,5 @@ func (c *SaveCounts) Add(o SaveCounts) {
 	c.Stories.Joined += o.Stories.Joined
 	c.Stories.Started += o.Stories.Started
 	c.Stories.Merged += o.Stories.Merged
+	c.Stories.Moved += o.Stories.Moved
 }

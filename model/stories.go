@@ -13,12 +13,17 @@ type StoryFacts struct {
 
 // StoryTermQuery asks a workspace's term index for the entries of Terms
 // reported at or after Since: for each term the PerTerm most recently
-// reported (ties: the higher article id first).
+// reported (ties: the higher article id first). A placement's lookup
+// waits for other saves placing articles under the same terms; Stored
+// marks a read of stored articles' terms (re-examination), which does
+// not: its writes are guarded by the revisions of the stories it
+// changes, and waiting there, after the lookup's locks, could deadlock.
 type StoryTermQuery struct {
 	WorkspaceID int64
 	Terms       []uint32
 	Since       time.Time
 	PerTerm     int
+	Stored      bool
 }
 
 // StoryPosting is one entry of the term index: the article has Term among
@@ -51,6 +56,28 @@ type StoryDocFreq struct {
 	Terms map[uint32]int
 }
 
+// StoryMemberQuery asks for the members of stories as re-examination
+// reads them: for each of Stories, the PerStory articles reported latest
+// between Since and Until (ties: the higher article id first).
+type StoryMemberQuery struct {
+	WorkspaceID int64
+	Stories     []int64
+	Since       time.Time
+	Until       time.Time
+	PerStory    int
+}
+
+// StoryMember is a stored article of a story: when it counts as
+// reported, its profile in stored form (nil: stored before profiles were
+// kept) and its index terms (those the term index still holds).
+type StoryMember struct {
+	ArticleID  int64
+	StoryID    int64
+	ReportedAt time.Time
+	Profile    []byte
+	Terms      []uint32
+}
+
 // StoryView reads a workspace's stories inside a save's transaction. Each
 // call is one statement.
 type StoryView interface {
@@ -61,6 +88,8 @@ type StoryView interface {
 	StoryPostings(ctx context.Context, q StoryTermQuery) ([]StoryPosting, error)
 	// StoryStates reads the stories ids name (unknown ids are left out).
 	StoryStates(ctx context.Context, workspaceID int64, ids []int64) ([]StoryState, error)
+	// StoryMembers reads the latest members of stories.
+	StoryMembers(ctx context.Context, q StoryMemberQuery) ([]StoryMember, error)
 }
 
 // StoryRequest is what a save asks its StoryPlacer: the stories of its new
@@ -76,12 +105,14 @@ type StoryRequest struct {
 // other article of the same save starts), or neither (it starts a story).
 // Reason says why, in words stored with the article ("" when it starts a
 // story). Terms are the article's index terms: the save files it under
-// them in the term index.
+// them in the term index. Profile is what grouping compares of the
+// article, in stored form, written with it (nil: none).
 type StoryChoice struct {
 	StoryID      int64
 	JoinsArticle int
 	Reason       string
 	Terms        []uint32
+	Profile      []byte
 }
 
 // NewStory is the choice of an article that starts a story of its own.
@@ -98,6 +129,18 @@ type StoryMerge struct {
 	Reason     string
 }
 
+// StoryMove moves a stored article, reported at ReportedAt, from stored
+// story From to stored story Into, with the reason it is in Into now:
+// the article, its content items and its term index entries carry Into's
+// id afterwards. (A move of a story's last article is a StoryMerge with
+// a reason instead, so that the story's id keeps resolving.)
+type StoryMove struct {
+	ArticleID  int64
+	From, Into int64
+	ReportedAt time.Time
+	Reason     string
+}
+
 // StoryUpdate is a stored story's centroid after a placement, in stored
 // form, and the revision of the story the placement read (the save writes
 // it only when the story is still at that revision).
@@ -110,14 +153,16 @@ type StoryUpdate struct {
 // StoryPlacement is a StoryPlacer's answer: one choice per article of the
 // request, in order; the centroid of each story an article starts
 // (Started, by that article's position); the stored stories it changes
-// (Updates, merged-away ones included) and the merges; and the document
-// counts of the articles' features, which the save adds to the
-// workspace's document frequencies.
+// (Updates, merged-away ones and those moves leave or join included), the
+// merges and the moves of stored articles (made after the merges); and
+// the document counts of the articles' features, which the save adds to
+// the workspace's document frequencies.
 type StoryPlacement struct {
 	Articles []StoryChoice
 	Started  map[int][]byte
 	Updates  []StoryUpdate
 	Merges   []StoryMerge
+	Moves    []StoryMove
 	Counts   []StoryDocCount
 }
 
@@ -157,9 +202,10 @@ type StoryPlacer interface {
 }
 
 // StoryCounts are what a save's placement did: articles that joined a
-// stored or new story, stories started, stories merged into another.
+// stored or new story, stories started, stories merged into another,
+// stored articles moved to another story.
 type StoryCounts struct {
-	Joined, Started, Merged int
+	Joined, Started, Merged, Moved int
 }
 
 // ReportedAt is when an article counts as reported: its publication time

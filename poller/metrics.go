@@ -29,7 +29,8 @@ type Metrics struct {
 	SourcesDisabled *prometheus.GaugeVec
 	// StoryPlacements counts what saves did with their new articles'
 	// stories: articles that joined a story (stored or started by the
-	// same save), stories started, stories merged into another.
+	// same save), stories started, stories merged into another, stored
+	// articles moved to another story by re-examination.
 	StoryPlacements *prometheus.CounterVec
 }
 
@@ -73,10 +74,10 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		}, []string{"source_type"}),
 		StoryPlacements: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "feedpoller_story_placements_total",
-			Help: "Story placements of new articles: joined (an existing story), started (a new story), merged (stories folded into another).",
+			Help: "Story placements of new articles: joined (an existing story), started (a new story), merged (stories folded into another), moved (stored articles re-examined into another story).",
 		}, []string{"result"}),
 	}
-	for _, r := range []string{"joined", "started", "merged"} {
+	for _, r := range []string{"joined", "started", "merged", "moved"} {
 		m.StoryPlacements.WithLabelValues(r)
 	}
 	for _, k := range schedule.Kinds() {
@@ -132,4 +133,5 @@ func (m *Metrics) countItems(out model.PollOutcome) {
 	m.StoryPlacements.WithLabelValues("joined").Add(float64(out.Stories.Joined))
 	m.StoryPlacements.WithLabelValues("started").Add(float64(out.Stories.Started))
 	m.StoryPlacements.WithLabelValues("merged").Add(float64(out.Stories.Merged))
+	m.StoryPlacements.WithLabelValues("moved").Add(float64(out.Stories.Moved))
 }

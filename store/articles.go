@@ -22,7 +22,7 @@ func keyOf(a model.FeedArticle) articleKey { return articleKey{a.ExternalURL, ma
 
 // articleColumnCount is the number of placeholders per row of
 // insertArticles.
-const articleColumnCount = 28
+const articleColumnCount = 29
 
 // insertArticles inserts one batch of a poll's articles in one statement
 // created at t, and returns the ids of the rows it inserted, by key.
@@ -49,13 +49,13 @@ func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSav
 		published_at, summary, content_markdown, extraction_method, word_count, relevance_score, matched_terms,
 		content_text_hash, revision, previous_article_id, reading_time_seconds, input_tokens, output_tokens,
 		quality_score, language, created_at, input_tokens_o200k, output_tokens_o200k,
-		story_id, reported_at, extractive_summary, story_reason`+vector+`) VALUES `, columns, len(arts),
+		story_id, reported_at, extractive_summary, story_reason, story_profile`+vector+`) VALUES `, columns, len(arts),
 		` ON CONFLICT (workspace_id, external_url, revision) DO NOTHING RETURNING id, external_url, revision`)
 	args := make([]any, 0, len(arts)*columns)
 	for i, na := range arts {
 		args = append(args, articleArgs(p, na.Article, t)...)
 		args = append(args, na.Article.StoryID, reportedAt(na, t), na.Article.ExtractiveSummary,
-			na.Article.StoryReason)
+			na.Article.StoryReason, nullBytes(na.Article.StoryProfile))
 		if vectors != nil {
 			args = append(args, vectors[i])
 		}
@@ -73,6 +73,15 @@ func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSav
 		ids[articleKey{r.URL, r.Revision}] = r.ID
 	}
 	return ids, nil
+}
+
+// nullBytes is b as a parameter, NULL when nil (an article stored
+// without a profile).
+func nullBytes(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return b
 }
 
 // articleArgs are one row's parameters of insertArticles.

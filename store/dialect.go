@@ -82,6 +82,14 @@ type dialect interface {
 	// term at least the perTerm newest (ties: the higher article id),
 	// more only where entries tie on the last reported_unix.
 	storyPostings(perTerm int) string
+	// storyMembers is StoryMembers' statement. Its parameters: the
+	// workspace, the stories (as int64List gives them), the earliest and
+	// the latest reported_at. It answers (id, story_id, reported_at,
+	// story_profile, terms) rows, terms the article's term index entries
+	// as a comma-separated list: per story at least the perStory latest
+	// reported, more only where articles tie on the last time, through
+	// the (story_id, reported_at) index.
+	storyMembers(perStory int) string
 	// lockStoryTerms is a statement that holds, until the transaction
 	// ends, a lock on each of the keys (workspace << 32 | term) of its
 	// list parameter, taken in the list's order; "" where transactions

@@ -206,6 +206,16 @@ func (postgres) storyPostings(perTerm int) string {
 		LEFT JOIN stories s ON s.id = m.story_id`
 }
 
+// storyMembers: a LATERAL index range scan with LIMIT per story.
+func (postgres) storyMembers(perStory int) string {
+	return `SELECT m.id, m.story_id, m.reported_at, m.story_profile,
+			array_to_string(ARRAY(SELECT t.term FROM story_terms t WHERE t.feed_article_id = m.id ORDER BY t.term), ',') AS terms
+		FROM unnest($2::bigint[]) AS k(story)
+		CROSS JOIN LATERAL (SELECT a.id, a.story_id, a.reported_at, a.story_profile FROM feed_articles a
+			WHERE a.story_id = k.story AND a.reported_at >= $3 AND a.reported_at <= $4 AND +a.workspace_id = $1
+			ORDER BY a.reported_at DESC, a.id DESC LIMIT ` + strconv.Itoa(perStory) + `) AS m`
+}
+
 // lockStoryTerms: transaction-scoped advisory locks, one per key, taken
 // in the order of the sorted array.
 func (postgres) lockStoryTerms() string {

@@ -215,6 +215,24 @@ func (sqliteDialect) storyPostings(perTerm int) string {
 		LEFT JOIN stories s ON s.id = t.story_id`
 }
 
+// storyMembers: as storyPostings, per story (from a JSON array
+// parameter) a scalar subquery finds the julianday of its perStory-th
+// latest article in range (an index range scan newest first with
+// OFFSET), and the join reads the articles from there on along the
+// (story_id, julianday(reported_at)) index: at least perStory per story,
+// more only where articles tie on the last time (StoryMembers trims).
+func (sqliteDialect) storyMembers(perStory int) string {
+	return `WITH k(story) AS (SELECT DISTINCT value FROM json_each(?2))
+		SELECT a.id, a.story_id, a.reported_at, a.story_profile,
+			COALESCE((SELECT group_concat(term, ',') FROM (SELECT t.term FROM story_terms t WHERE t.feed_article_id = a.id ORDER BY t.term)), '') AS terms
+		FROM k JOIN feed_articles a ON a.story_id = k.story
+			AND julianday(a.reported_at) >= MAX(julianday(?3), COALESCE((SELECT julianday(a2.reported_at) FROM feed_articles a2
+				WHERE a2.story_id = k.story AND julianday(a2.reported_at) >= julianday(?3) AND julianday(a2.reported_at) <= julianday(?4)
+				ORDER BY julianday(a2.reported_at) DESC LIMIT 1 OFFSET ` + strconv.Itoa(perStory-1) + `), julianday(?3)))
+			AND julianday(a.reported_at) <= julianday(?4)
+		WHERE +a.workspace_id = ?1`
+}
+
 func (sqliteDialect) lockStoryTerms() string { return "" }
 
 // reserveStoryIDs: the ids after the highest one ever given (stories is

@@ -83,7 +83,7 @@ func (v storyView) StoryPostings(ctx context.Context, q model.StoryTermQuery) ([
 	// reads its entries. Otherwise two polls carrying one event, saved at
 	// once, would each start a story for it. Saves that share no term do
 	// not wait on each other.
-	if stmt := v.s.d.lockStoryTerms(); stmt != "" {
+	if stmt := v.s.d.lockStoryTerms(); stmt != "" && !q.Stored {
 		slices.Sort(keys)
 		var n int64
 		if err := v.tx.GetContext(ctx, &n, v.s.q(stmt), v.s.d.int64List(slices.Compact(keys))); err != nil {
@@ -359,6 +359,7 @@ func (st *storySave) storyFor(g int) int64 {
 func (st *storySave) joinStored(offset int, arts []model.NewArticle) {
 	for i := range arts {
 		arts[i].Article.StoryReason = st.choice[offset+i].Reason
+		arts[i].Article.StoryProfile = st.choice[offset+i].Profile
 		id := st.storyFor(offset + i)
 		arts[i].Article.StoryID = &id
 	}
@@ -483,10 +484,14 @@ func (s *Store) insertTerms(ctx context.Context, tx *sqlx.Tx, p model.PollSave, 
 }
 
 // finishStories ends the save's placement once its articles are stored:
-// the new stories, the term index entries, the merges, the changed
-// stories' rows, and the document frequencies.
+// the new stories, the term index entries, the merges, the moves of
+// stored articles, the changed stories' rows, and the document
+// frequencies.
 func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
 	st.tallyUp()
+	if err := st.tallyMoves(p); err != nil {
+		return err
+	}
 	if err := s.insertStories(ctx, tx, p, st); err != nil {
 		return err
 	}
@@ -496,7 +501,13 @@ func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 	if err := s.mergeStories(ctx, tx, p, st); err != nil {
 		return err
 	}
+	if err := s.moveArticles(ctx, tx, p, st.placed.Moves); err != nil {
+		return err
+	}
 	if err := s.writeStories(ctx, tx, p, st); err != nil {
+		return err
+	}
+	if err := s.recountLeft(ctx, tx, p, st); err != nil {
 		return err
 	}
 	return s.addDocFreq(ctx, tx, p, st.placed.Counts)

@@ -73,6 +73,10 @@ type GroupOptions struct {
 	// ECB+ topics 1–35 bought a little F1 with lower precision (see
 	// docs/digest.md).
 	LateJoins bool
+	// ReexamineMembers is how many of a story's most recently reported
+	// members re-examination looks at again after a poll (reexamine.go;
+	// 0: DefaultReexamineMembers; negative: none, re-examination off).
+	ReexamineMembers int
 }
 
 // DefaultGroupOptions are the shipped grouping options, every field set.
@@ -113,6 +117,9 @@ func (o GroupOptions) withDefaults() (GroupOptions, error) {
 	}
 	if o.SizeMargin == 0 {
 		o.SizeMargin = DefaultSizeMargin
+	}
+	if o.ReexamineMembers == 0 {
+		o.ReexamineMembers = DefaultReexamineMembers
 	}
 	switch {
 	case !(o.Threshold > 0 && o.Threshold <= 1): // NaN too

@@ -1,6 +1,7 @@
 package stories
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"testing"
@@ -119,12 +120,36 @@ func (v memView) StoryStates(_ context.Context, _ int64, ids []int64) ([]model.S
 	return out, nil
 }
 
+func (v memView) StoryMembers(_ context.Context, q model.StoryMemberQuery) ([]model.StoryMember, error) {
+	var out []model.StoryMember
+	for _, s := range q.Stories {
+		var ms []StoredMember
+		for _, a := range v.w.mem.members[s] {
+			if at := v.w.mem.at[a]; !at.Before(q.Since) && !at.After(q.Until) {
+				ms = append(ms, StoredMember{ArticleID: a, StoryID: s, At: at})
+			}
+		}
+		slices.SortFunc(ms, func(a, b StoredMember) int {
+			if c := b.At.Compare(a.At); c != 0 {
+				return c
+			}
+			return cmp.Compare(b.ArticleID, a.ArticleID)
+		})
+		for _, m := range ms[:min(len(ms), q.PerStory)] {
+			terms := slices.Sorted(slices.Values(v.w.mem.terms[m.ArticleID]))
+			out = append(out, model.StoryMember{ArticleID: m.ArticleID, StoryID: s, ReportedAt: m.At,
+				Profile: EncodeProfile(v.w.mem.profile[m.ArticleID], terms), Terms: terms})
+		}
+	}
+	return out, nil
+}
+
 // The daemon's placer decides a late join as MemGroups does, from what
 // its one lookup read: the same choices and the same merge, the
 // one-article story's revision checked like any merged story's, and no
 // statement more than the lookup's three.
 func TestPlacerJoinsLateAsMemGroups(t *testing.T) {
-	opts := GroupOptions{MergeThreshold: 0.99, LateJoins: true}
+	opts := GroupOptions{MergeThreshold: 0.99, LateJoins: true, ReexamineMembers: -1}
 	mem, s1, s2 := placeLateJoinPolls(t, opts)
 	poll := lateJoinPolls[2]
 	g, _, err := mem.Decide(context.Background(), 1, poll)
@@ -181,6 +206,11 @@ func (v *countingView) StoryDocFreq(ctx context.Context, ws int64, terms []uint3
 func (v *countingView) StoryPostings(ctx context.Context, q model.StoryTermQuery) ([]model.StoryPosting, error) {
 	v.calls++
 	return v.StoryView.StoryPostings(ctx, q)
+}
+
+func (v *countingView) StoryMembers(ctx context.Context, q model.StoryMemberQuery) ([]model.StoryMember, error) {
+	v.calls++
+	return v.StoryView.StoryMembers(ctx, q)
 }
 
 func (v *countingView) StoryStates(ctx context.Context, ws int64, ids []int64) ([]model.StoryState, error) {

@@ -2,7 +2,6 @@ package stories
 
 import (
 	"context"
-	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -14,12 +13,11 @@ import (
 // one batch through it exactly as a poll's save does: one lookup, the
 // decision, then the writes. It is safe for concurrent use.
 type MemGroups struct {
-	mu          sync.Mutex
-	opts        GroupOptions
-	reexamining bool
-	workspaces  map[int64]*memWorkspace
-	nextStory   int64
-	nextArt     int64
+	mu         sync.Mutex
+	opts       GroupOptions
+	workspaces map[int64]*memWorkspace
+	nextStory  int64
+	nextArt    int64
 }
 
 type memWorkspace struct {
@@ -145,6 +143,18 @@ func (m *MemGroups) Place(_ context.Context, workspaceID int64, arrivals []Arriv
 	for i, c := range g.Started {
 		w.stories[started[i]] = c
 	}
+	// Re-examination reads what the daemon's save reads: the stored
+	// articles and the term index before the poll's articles join them.
+	var re *Reexamination
+	if m.opts.ReexamineMembers > 0 {
+		now := earliest(arrivals)
+		w.followMerges(g)
+		ms := w.latest(w.looked(arrivals, g, found, m.opts), now, m.opts)
+		df := withCounted(w.vocab, arrivals)
+		ms = narrowTerms(ms, df, reexamineTerms)
+		postings := w.lookup(memberTerms(ms), now.Add(-m.opts.Window), reexaminePerTerm).Postings
+		re = reexamine(ms, postings, newReexamCandidates(ms, postings, now, m.opts), w.stories, df, now, m.opts)
+	}
 	for i, p := range g.Placements {
 		switch {
 		case p.StoryID > 0:
@@ -168,13 +178,12 @@ func (m *MemGroups) Place(_ context.Context, workspaceID int64, arrivals []Arriv
 	for i := range arrivals {
 		w.vocab.Add(&arrivals[i].Profile)
 	}
-	if m.reexamining {
+	if re != nil {
+		w.apply(re)
 		w.record(arrivals, articles, stories, g)
-		look := slices.Collect(maps.Keys(found.Stories))
-		for i := range arrivals {
-			look = append(look, stories[i])
+		for i := range stories {
+			stories[i] = w.resolve(stories[i])
 		}
-		m.reexamine(w, look, earliest(arrivals))
 	}
 	return articles, stories, g, nil
 }
@@ -197,15 +206,4 @@ func (m *MemGroups) Count(workspaceID int64, profiles []Profile) {
 	for i := range profiles {
 		w.vocab.Add(&profiles[i])
 	}
-}
-
-// Reexamine turns on re-examination, which the daemon does not run:
-// after each batch, every member (within the window) of the stories the
-// batch touched or looked up moves to another story it now clears more
-// than its own. It measures what moving articles between stories would
-// give; call it before the first Place.
-func (m *MemGroups) Reexamine() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.reexamining = true
 }

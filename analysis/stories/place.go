@@ -112,7 +112,15 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	if err != nil {
 		return model.StoryPlacement{}, fmt.Errorf("place stories of workspace %d: %w", ws, err)
 	}
-	return p.placement(g, revisions), nil
+	var moved *reexamination
+	if p.opts.ReexamineMembers > 0 {
+		if moved, err = p.reexamine(ctx, view, ws, g, found, df, dfSince, since.Add(p.opts.Window)); err != nil {
+			return model.StoryPlacement{}, fmt.Errorf("place stories of workspace %d: %w", ws, err)
+		}
+	}
+	out := p.placement(g, revisions)
+	withMoves(&out, moved, revisions)
+	return out, nil
 }
 
 // lookup builds Group's lookup from the term index's postings, at most
@@ -123,26 +131,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 // df.
 func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, postings []model.StoryPosting,
 	perArrival [][]uint32, df *docFreq, dfSince time.Time) (*Lookup, map[int64]int64, error) {
-	slices.SortFunc(postings, func(a, b model.StoryPosting) int {
-		if c := cmp.Compare(a.Term, b.Term); c != 0 {
-			return c
-		}
-		if c := b.ReportedAt.Compare(a.ReportedAt); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.ArticleID, a.ArticleID)
-	})
-	found := &Lookup{Stories: map[int64]Centroid{}}
-	perTerm := 0
-	for i, ps := range postings {
-		if i == 0 || ps.Term != postings[i-1].Term {
-			perTerm = 0
-		}
-		if perTerm++; perTerm > p.opts.PerTermLimit {
-			continue
-		}
-		found.Postings = append(found.Postings, Posting{Term: ps.Term, ArticleID: ps.ArticleID, StoryID: ps.StoryID, At: ps.ReportedAt})
-	}
+	found := &Lookup{Stories: map[int64]Centroid{}, Postings: newestPostings(postings, p.opts.PerTermLimit)}
 	ids := p.compared(found.Postings, perArrival)
 	revisions := map[int64]int64{}
 	if len(ids) == 0 {
@@ -184,6 +173,33 @@ func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, pos
 		}
 	}
 	return found, revisions, nil
+}
+
+// newestPostings is the index entries read, at most perTerm per term
+// (the newest; ties: the higher article id), by term: the same on both
+// databases.
+func newestPostings(postings []model.StoryPosting, perTerm int) []Posting {
+	slices.SortFunc(postings, func(a, b model.StoryPosting) int {
+		if c := cmp.Compare(a.Term, b.Term); c != 0 {
+			return c
+		}
+		if c := b.ReportedAt.Compare(a.ReportedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.ArticleID, a.ArticleID)
+	})
+	out := make([]Posting, 0, len(postings))
+	n := 0
+	for i, ps := range postings {
+		if i == 0 || ps.Term != postings[i-1].Term {
+			n = 0
+		}
+		if n++; n > perTerm {
+			continue
+		}
+		out = append(out, Posting{Term: ps.Term, ArticleID: ps.ArticleID, StoryID: ps.StoryID, At: ps.ReportedAt})
+	}
+	return out
 }
 
 // compared is the stored stories Group may compare an arrival with: for
@@ -243,7 +259,8 @@ func (p *Placer) placement(g *Grouping, revisions map[int64]int64) model.StoryPl
 	out := model.StoryPlacement{Articles: make([]model.StoryChoice, len(g.Placements)), Started: map[int][]byte{},
 		Counts: DocCounts(p.arrivals)}
 	for i, pl := range g.Placements {
-		out.Articles[i] = model.StoryChoice{StoryID: pl.StoryID, JoinsArticle: pl.JoinsItem, Terms: pl.Terms}
+		out.Articles[i] = model.StoryChoice{StoryID: pl.StoryID, JoinsArticle: pl.JoinsItem, Terms: pl.Terms,
+			Profile: EncodeProfile(&p.arrivals[i].Profile, pl.Terms)}
 		if !pl.NewStory() {
 			out.Articles[i].Reason = reasonText(pl.Reason, &p.arrivals[i].Profile)
 		}

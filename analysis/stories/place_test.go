@@ -39,6 +39,12 @@ func (v *recordingView) StoryStates(context.Context, int64, []int64) ([]model.St
 	return []model.StoryState{v.state}, nil
 }
 
+// StoryMembers answers the stored article without a profile, as one
+// stored before profiles were kept: it is not re-examined.
+func (v *recordingView) StoryMembers(context.Context, model.StoryMemberQuery) ([]model.StoryMember, error) {
+	return []model.StoryMember{{ArticleID: 500, StoryID: 77, ReportedAt: groupT0}}, nil
+}
+
 // storedLohan is the view of a workspace whose story 77 holds the first
 // Lohan report, its centroid stored by encode.
 func storedLohan(t *testing.T, encode func(Centroid) []byte) *recordingView {

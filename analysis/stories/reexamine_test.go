@@ -6,13 +6,19 @@ import (
 	"time"
 )
 
+// lohanCheckIn is the report of an event of the re-examination tests'
+// kind (a rehab check-in) that the Reid reports are not about.
+func lohanCheckIn() Arrival {
+	return arrival("Lindsay Lohan checks into Betty Ford Center",
+		"Lindsay Lohan has checked into the Betty Ford Center in Rancho Mirage to begin a 90-day court-ordered stay, her lawyer Shawn Holley said.", 0)
+}
+
 // With re-examination, an article that joined the wrong story moves to
 // its own event's story once that story has formed; without it, it
 // stays. (The options are bent: the first Reid report joins the Lohan
 // story, the second starts one of its own, and no report merges the two.)
 func TestReexaminationMovesAMisplacedArticle(t *testing.T) {
-	lohan := arrival("Lindsay Lohan checks into Betty Ford Center",
-		"Lindsay Lohan has checked into the Betty Ford Center in Rancho Mirage to begin a 90-day court-ordered stay, her lawyer Shawn Holley said.", 0)
+	lohan := lohanCheckIn()
 	reid := []Arrival{
 		arrival("Tara Reid checks into Promises rehab in Malibu",
 			"Perennial party girl Tara Reid checked herself into the Promises Treatment Center in Malibu, her publicist Jack Ketsoyan told People magazine, as Lohan did.", time.Hour),
@@ -26,12 +32,17 @@ func TestReexaminationMovesAMisplacedArticle(t *testing.T) {
 		reexamine bool
 	}{{"without re-examination", false}, {"with re-examination", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			mem, err := NewMemGroups(GroupOptions{})
+			opts := GroupOptions{ReexamineMembers: -1}
+			if tc.reexamine {
+				opts.ReexamineMembers = 0 // the default
+			}
+			mem, err := NewMemGroups(opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc.reexamine {
-				mem.Reexamine()
+			// A background archive, so that words weigh as in a workspace.
+			for _, a := range loadStorySet(t) {
+				mem.Count(1, []Profile{NewProfile(a.Title, a.Markdown)})
 			}
 			ctx := context.Background()
 			place := func(a Arrival) (int64, int64) {

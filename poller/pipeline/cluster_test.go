@@ -44,6 +44,17 @@ func (f *fakeView) StoryStates(context.Context, int64, []int64) ([]model.StorySt
 	return f.states, f.err
 }
 
+// StoryMembers answers article 500 without a profile, as one stored
+// before profiles were kept: nothing to re-examine.
+func (f *fakeView) StoryMembers(context.Context, model.StoryMemberQuery) ([]model.StoryMember, error) {
+	f.calls++
+	var out []model.StoryMember
+	if len(f.states) > 0 {
+		out = append(out, model.StoryMember{ArticleID: 500, StoryID: 77})
+	}
+	return out, f.err
+}
+
 // storedStory is a view holding story 77 of article 500, the given
 // report, reported at at.
 func storedStory(t *testing.T, title, body string, at time.Time) *fakeView {
@@ -117,8 +128,8 @@ func TestRunPlacesStories(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if view.calls != 3 {
-		t.Errorf("%d reads, want 3 (document frequencies, term index, stories)", view.calls)
+	if view.calls != 4 {
+		t.Errorf("%d reads, want 4 (document frequencies, term index, stories, members to re-examine)", view.calls)
 	}
 	r1, q, r2 := placed.Articles[0], placed.Articles[1], placed.Articles[2]
 	if q.StoryID != 77 || !strings.Contains(q.Reason, "article 500") || !strings.Contains(q.Reason, `"valparaiso"`) {

@@ -3,7 +3,8 @@
 // bench/README.md for where to get it). It draws a week of reporting
 // times and outlet polls for the articles (stream.go), runs grouping
 // online over the polls in the order the daemon would see them, through
-// the code the daemon runs (stories.Group over stories.MemGroups), and
+// the code the daemon runs (stories.Group and re-examination over
+// stories.MemGroups), and
 // prints pairwise and B³ precision, recall and F1 for the development
 // topics 1–35 and the test topics 36–45, beside a plain TF-IDF cosine
 // baseline whose threshold is tuned on topics 1–35 (baseline.go).
@@ -12,7 +13,7 @@
 //	go run ./bench/cmd/storybench -ecb DIR -sweep   # development topics only
 //	go run ./bench/cmd/storybench -ecb DIR -dev     # development topics only, per seed and mean
 //	go run ./bench/cmd/storybench -ecb DIR -dev -background TXTDIR   # frequencies warmed with other news first
-//	go run ./bench/cmd/storybench -ecb DIR -dev -reexamine           # articles moved between stories (not in the daemon)
+//	go run ./bench/cmd/storybench -ecb DIR -dev -reexamine 0         # without re-examination (on in the daemon), to compare
 //	go run ./bench/cmd/storybench -ecb DIR -dev -late-joins          # with late joins (off in the daemon)
 package main
 
@@ -55,7 +56,7 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&opts.MaxCompared, "max-compared", 0, "candidate stories compared per arrival (0: the default)")
 	lateJoins := fs.Bool("late-joins", false, "one-article stories join a story a later poll changed once they clear it (off by default, as in the daemon)")
 	background := fs.String("background", "", "a folder of plain-text articles (one per .txt file), counted in the document frequencies before the stream and never placed")
-	reexamine := fs.Bool("reexamine", false, "move articles between stories after each poll (MemGroups.Reexamine): a measurement of what the daemon does not do")
+	reexamine := fs.Int("reexamine", stories.DefaultReexamineMembers, "re-examine this many of each story's most recent members after each poll, as the daemon does (0: no re-examination, to compare)")
 	devOnly := fs.Bool("dev", false, "print the grouping figures of the development topics only, per seed and their mean (what tuning looks at)")
 	sweep := fs.Bool("sweep", false, "print development-topic figures over the grid below, and nothing of the test topics")
 	ths := fs.String("sweep-threshold", "0.18,0.20,0.22,0.24,0.26", "thresholds of the sweep")
@@ -65,6 +66,10 @@ func run(args []string, out io.Writer) error {
 		return err
 	}
 	opts.LateJoins = *lateJoins
+	opts.ReexamineMembers = *reexamine
+	if *reexamine <= 0 {
+		opts.ReexamineMembers = -1
+	}
 	if *dir == "" {
 		return fmt.Errorf("-ecb is required: the ECB+ folder of the ECB+ corpus")
 	}
@@ -72,7 +77,7 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	su := setup{reexamine: *reexamine}
+	var su setup
 	if *background != "" {
 		if su.background, err = loadBackground(*background); err != nil {
 			return err
@@ -258,11 +263,9 @@ func profilesOf(st stream) []stories.Profile {
 }
 
 // setup is how grouping runs beside its options: the background counted
-// in the document frequencies first (-background) and re-examination
-// (-reexamine).
+// in the document frequencies first (-background).
 type setup struct {
 	background []stories.Profile
-	reexamine  bool
 }
 
 // groupProfiles runs grouping over the stream's polls, one Place per
@@ -274,9 +277,6 @@ func groupProfiles(st stream, profiles []stories.Profile, su setup, opts stories
 		return nil, err
 	}
 	mem.Count(1, su.background)
-	if su.reexamine {
-		mem.Reexamine()
-	}
 	ctx := context.Background()
 	ids := make([]int64, len(st.Articles))
 	for _, p := range st.Polls {

@@ -1,0 +1,224 @@
+package stories
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/feedpoller/feedpoller/model"
+)
+
+// reexamination is what the placer reads and decides to re-examine a
+// save's stories after its decision (see reexamine): four statements
+// whatever the number of articles (the members, the frequencies of
+// their features, the term index, the candidate stories), one when the
+// stories looked at have no member to re-examine.
+type reexamination struct {
+	re        *Reexamination
+	profiles  map[int64]*Profile // of the members, for the reasons
+	revisions map[int64]int64    // of the candidate stories read
+}
+
+// reexamine re-examines the stories the decision g changed or compared
+// (see reexamined).
+// found is what the decision's lookup read, df the frequencies it read
+// (the members' features are added to them), now the earliest of the
+// save's articles.
+func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, g *Grouping, found *Lookup,
+	df *docFreq, dfSince, now time.Time) (*reexamination, error) {
+	o := p.opts
+	into := map[int64]int64{}
+	for _, m := range g.Merges {
+		into[m.From] = m.Into
+	}
+	resolve := func(id int64) int64 { return survivor(into, id) }
+	look := reexamined(p.arrivals, g, found, o, resolve)
+	if len(look) == 0 {
+		return nil, nil
+	}
+	// The members of a merged-away story are stored under its id until
+	// the save moves them.
+	ask := slices.Clone(look)
+	for from := range into {
+		ask = append(ask, from)
+	}
+	slices.Sort(ask)
+	read, err := view.StoryMembers(ctx, model.StoryMemberQuery{WorkspaceID: ws, Stories: slices.Compact(ask),
+		Since: now.Add(-o.Window), Until: now.Add(o.Window), PerStory: o.ReexamineMembers})
+	if err != nil {
+		return nil, fmt.Errorf("re-examine stories: %w", err)
+	}
+	ms := make([]StoredMember, 0, len(read))
+	for _, r := range read {
+		if r.Profile == nil {
+			continue // stored before profiles were kept
+		}
+		prof, err := DecodeProfile(r.Profile)
+		if err != nil {
+			continue // another version's profile: not re-examined
+		}
+		ms = append(ms, StoredMember{ArticleID: r.ArticleID, StoryID: resolve(r.StoryID), At: r.ReportedAt, Profile: prof, Terms: r.Terms})
+	}
+	ms = latestMembers(ms, o.ReexamineMembers, now, o.Window)
+	if len(ms) == 0 {
+		return nil, nil
+	}
+	if err := p.readMemberFreqs(ctx, view, ws, ms, df, dfSince); err != nil {
+		return nil, err
+	}
+	counted := withCounted(df, p.arrivals)
+	ms = narrowTerms(ms, counted, reexamineTerms)
+	index, err := view.StoryPostings(ctx, model.StoryTermQuery{WorkspaceID: ws, Terms: memberTerms(ms), Since: now.Add(-o.Window),
+		PerTerm: reexaminePerTerm, Stored: true})
+	if err != nil {
+		return nil, fmt.Errorf("re-examine stories: %w", err)
+	}
+	postings := newestPostings(index, reexaminePerTerm)
+	for i := range postings {
+		postings[i].StoryID = resolve(postings[i].StoryID)
+	}
+	cents := make(map[int64]Centroid, len(found.Stories)+len(g.Stored))
+	for id, c := range found.Stories {
+		if resolve(id) == id {
+			cents[id] = c
+		}
+	}
+	for id, c := range g.Stored {
+		cents[id] = c
+	}
+	out := &reexamination{profiles: map[int64]*Profile{}, revisions: map[int64]int64{}}
+	// The candidates' states are read in one statement, also when the
+	// decision read them all already (then the members' own stories are
+	// asked, and what is known is kept): a poll that re-examines makes
+	// the same reads whatever it finds.
+	rc := newReexamCandidates(ms, postings, now, o)
+	ids := slices.Clone(rc.union)
+	for _, m := range ms {
+		ids = append(ids, m.StoryID)
+	}
+	slices.Sort(ids)
+	states, err := view.StoryStates(ctx, ws, slices.Compact(ids))
+	if err != nil {
+		return nil, fmt.Errorf("re-examine stories: %w", err)
+	}
+	for _, st := range states {
+		if _, known := cents[st.ID]; known || st.MergedInto != 0 || len(st.Centroid) == 0 {
+			continue
+		}
+		if c, err := DecodeCentroid(st.Centroid, st.Articles); err == nil {
+			cents[st.ID] = c
+			out.revisions[st.ID] = st.Revision
+		}
+	}
+	for i := range ms {
+		out.profiles[ms[i].ArticleID] = &ms[i].Profile
+	}
+	out.re = reexamine(ms, postings, rc, cents, counted, now, o)
+	return out, nil
+}
+
+// readMemberFreqs adds to df the frequencies of the members' features it
+// does not hold yet, in one statement (made also when it holds them all,
+// so that every poll that re-examines makes the same reads).
+func (p *Placer) readMemberFreqs(ctx context.Context, view model.StoryView, ws int64, ms []StoredMember, df *docFreq, since time.Time) error {
+	var missing []uint32
+	for _, m := range ms {
+		for _, f := range m.Profile.Features {
+			if _, ok := df.terms[f.Term]; !ok {
+				missing = append(missing, f.Term)
+			}
+		}
+	}
+	slices.Sort(missing)
+	missing = slices.Compact(missing)
+	more, err := view.StoryDocFreq(ctx, ws, missing, since)
+	if err != nil {
+		return fmt.Errorf("re-examine stories: %w", err)
+	}
+	for _, t := range missing {
+		df.terms[t] = more.Terms[t]
+	}
+	return nil
+}
+
+// sortedKeys is a map's keys, sorted.
+func sortedKeys[V any](m map[int64]V) []int64 {
+	ids := make([]int64, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// withMoves adds re-examination's moves to a placement: a move that
+// empties its story is a merge of that story (with the move's reason),
+// so merges and choices are followed to the stories that absorb them;
+// the others are moves. The centroids the moves changed go in Updates
+// with the revisions read, so the save's lock checks them like any other.
+func withMoves(out *model.StoryPlacement, r *reexamination, revisions map[int64]int64) {
+	if r == nil || len(r.re.Moves) == 0 {
+		return
+	}
+	into := map[int64]int64{}
+	for _, m := range out.Merges {
+		into[m.From] = m.Into
+	}
+	for _, mv := range r.re.Moves {
+		if mv.Empties {
+			into[mv.From] = mv.Into
+		}
+	}
+	rev := func(id int64) int64 {
+		if v, ok := revisions[id]; ok {
+			return v
+		}
+		return r.revisions[id]
+	}
+	updates := map[int64]model.StoryUpdate{}
+	for _, u := range out.Updates {
+		updates[u.ID] = u
+	}
+	for i := range out.Merges {
+		out.Merges[i].Into = survivor(into, out.Merges[i].Into)
+	}
+	for i := range out.Articles {
+		if id := out.Articles[i].StoryID; id > 0 {
+			out.Articles[i].StoryID = survivor(into, id)
+		}
+	}
+	for _, mv := range r.re.Moves {
+		reason := moveReasonText(mv, r.profiles[mv.ArticleID])
+		to := survivor(into, mv.Into)
+		if mv.Empties {
+			out.Merges = append(out.Merges, model.StoryMerge{From: mv.From, Into: to, Reason: reason})
+			updates[mv.From] = model.StoryUpdate{ID: mv.From, Revision: rev(mv.From)}
+			continue
+		}
+		out.Moves = append(out.Moves, model.StoryMove{ArticleID: mv.ArticleID, From: mv.From, Into: to, ReportedAt: mv.At, Reason: reason})
+	}
+	for id, c := range r.re.Stories {
+		updates[id] = model.StoryUpdate{ID: id, Revision: rev(id), Centroid: EncodeCentroid(c)}
+	}
+	out.Updates = out.Updates[:0]
+	for _, id := range sortedKeys(updates) {
+		out.Updates = append(out.Updates, updates[id])
+	}
+	slices.SortFunc(out.Updates, func(a, b model.StoryUpdate) int { return cmp.Compare(a.ID, b.ID) })
+}
+
+// moveReasonText is the reason of a re-examined article: the story it
+// left and how it scored there without it, then why it is in its new
+// story, as a placement words it.
+func moveReasonText(mv Move, p *Profile) string {
+	left := fmt.Sprintf("moved from story %d, where it was alone,", mv.From)
+	if !mv.Empties {
+		left = fmt.Sprintf("moved from story %d (score %.2f with its other articles)", mv.From, mv.OwnScore)
+	}
+	if p == nil {
+		p = &Profile{}
+	}
+	return left + " after a later poll; " + reasonText(mv.Reason, p)
+}

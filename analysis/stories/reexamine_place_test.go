@@ -1,0 +1,241 @@
+package stories
+
+import (
+	"context"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/feedpoller/feedpoller/model"
+)
+
+// placeBoth places one poll with the daemon's placer, reading MemGroups'
+// state before the poll through a save's view, then with MemGroups, and
+// checks that the two agree: every stored article ends in the story the
+// placement implies (its merges, then its moves), each new article that
+// joins a stored story is in it, and every story a move leaves or joins
+// is in the placement's updates (so the save's lock checks it). It
+// returns the placement's moves and the merges of emptied stories.
+func placeBoth(t *testing.T, mem *MemGroups, stored *[]int64, poll []Arrival, opts GroupOptions) (moves, emptied int) {
+	t.Helper()
+	ctx := context.Background()
+	p, err := NewPlacer(poll, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := &countingView{StoryView: memView{mem.workspace(1)}}
+	placed, err := p.PlaceStories(ctx, view, model.StoryRequest{WorkspaceID: 1, Facts: make([]*model.StoryFacts, len(poll))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The lookup's three reads, then the members, their frequencies, the
+	// index and the candidate stories: never more, whatever the poll.
+	if view.calls > 7 {
+		t.Errorf("%d reads, want at most 7", view.calls)
+	}
+	want := map[int64]int64{}
+	into := map[int64]int64{}
+	for _, m := range placed.Merges {
+		into[m.From] = m.Into
+		if m.Reason != "" {
+			emptied++
+		}
+	}
+	for _, a := range *stored {
+		want[a] = survivor(into, mem.StoryOf(1, a))
+	}
+	locked := map[int64]bool{}
+	for _, u := range placed.Updates {
+		locked[u.ID] = true
+	}
+	for _, m := range placed.Merges {
+		if !locked[m.From] || !locked[m.Into] {
+			t.Errorf("merge %+v: stories not all in the updates %+v", m, placed.Updates)
+		}
+	}
+	for _, mv := range placed.Moves {
+		want[mv.ArticleID] = mv.Into
+		moves++
+		if !locked[mv.From] || !locked[mv.Into] {
+			t.Errorf("move %+v: stories not all in the updates %+v", mv, placed.Updates)
+		}
+	}
+	mem.opts = opts.WithDefaults()
+	ids, _, _, err := mem.Place(ctx, 1, poll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range *stored {
+		if got := mem.StoryOf(1, a); got != want[a] {
+			t.Errorf("article %d is in story %d in memory, the placer's placement puts it in %d", a, got, want[a])
+		}
+	}
+	for i, c := range placed.Articles {
+		if c.StoryID > 0 && mem.StoryOf(1, ids[i]) != c.StoryID {
+			t.Errorf("new article %d is in story %d in memory, the placer put it in %d", i, mem.StoryOf(1, ids[i]), c.StoryID)
+		}
+	}
+	*stored = append(*stored, ids...)
+	return moves, emptied
+}
+
+// The daemon's placer re-examines as MemGroups does. Bent options place
+// Reid reports wrongly, then reports placed with the shipped options
+// make re-examination correct them: the first Reid report, put in the
+// Lohan story, moves out of it (a move); two Reid reports kept alone
+// become one story (the lone one's story emptied, merged).
+func TestPlacerReexaminesAsMemGroups(t *testing.T) {
+	lohan := lohanCheckIn()
+	reid := []Arrival{
+		arrival("Tara Reid checks into Promises in Malibu",
+			"Actress Tara Reid checked into the Promises Treatment Center in Malibu, publicist Jack Ketsoyan said.", time.Hour),
+		arrival("Tara Reid enters Promises in Malibu",
+			"Actress Tara Reid has entered the Promises Treatment Center in Malibu, publicist Jack Ketsoyan said on Tuesday.", 2*time.Hour),
+		arrival("Tara Reid enters Promises in Malibu, publicist says",
+			"Actress Tara Reid has entered the Promises Treatment Center in Malibu, publicist Jack Ketsoyan said on Tuesday.", 4*time.Hour),
+	}
+	// A background archive, so that words weigh as in a workspace.
+	var background []Profile
+	for _, a := range loadStorySet(t) {
+		background = append(background, NewProfile(a.Title, a.Markdown))
+	}
+	type step struct {
+		a    Arrival
+		opts GroupOptions
+	}
+	apart := GroupOptions{Threshold: 0.99, MergeThreshold: 0.99}
+	shipped := GroupOptions{MergeThreshold: 0.99} // no merge through the last report: moves only
+	for _, tc := range []struct {
+		name           string
+		steps          []step
+		moves, emptied int
+	}{
+		{"moved out of a story", []step{
+			{lohan, GroupOptions{}},
+			{reid[0], GroupOptions{Threshold: 0.01, MergeThreshold: 0.99, IndexTerms: MaxProfileFeatures}},
+			{reid[1], apart},
+			{reid[2], shipped},
+		}, 1, 0},
+		{"a lone report's story emptied", []step{
+			{lohan, GroupOptions{}},
+			{reid[0], apart},
+			{reid[1], apart},
+			{reid[2], shipped},
+		}, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mem, err := NewMemGroups(GroupOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem.Count(1, background)
+			var stored []int64
+			moves, emptied := 0, 0
+			for _, s := range tc.steps {
+				m, e := placeBoth(t, mem, &stored, []Arrival{s.a}, s.opts)
+				moves, emptied = moves+m, emptied+e
+			}
+			if moves != tc.moves || emptied != tc.emptied {
+				t.Errorf("%d moves and %d emptied stories, want %d and %d", moves, emptied, tc.moves, tc.emptied)
+			}
+			if mem.StoryOf(1, stored[1]) == mem.StoryOf(1, stored[0]) {
+				t.Errorf("the first Reid report is in the Lohan story")
+			}
+			for _, a := range stored[2:] {
+				if mem.StoryOf(1, a) != mem.StoryOf(1, stored[1]) {
+					t.Errorf("Reid report %d is in story %d, the first in %d", a, mem.StoryOf(1, a), mem.StoryOf(1, stored[1]))
+				}
+			}
+		})
+	}
+}
+
+// On the labelled story set, three articles a poll, placer and MemGroups
+// agree poll after poll.
+func TestPlacerReexaminesStorySetAsMemGroups(t *testing.T) {
+	arts := loadStorySet(t)
+	order := make([]int, len(arts))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return arts[order[a]].PublishedAt.Before(arts[order[b]].PublishedAt) })
+	mem, err := NewMemGroups(GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []int64
+	for start := 0; start < len(order); start += 3 {
+		var poll []Arrival
+		for _, i := range order[start:min(start+3, len(order))] {
+			poll = append(poll, Arrival{Profile: NewProfile(arts[i].Title, arts[i].Markdown), At: arts[i].PublishedAt})
+		}
+		placeBoth(t, mem, &stored, poll, GroupOptions{})
+	}
+}
+
+// membersView records what re-examination reads of the members.
+type membersView struct {
+	*countingView
+	queries []model.StoryMemberQuery
+	members int
+}
+
+func (v *membersView) StoryMembers(ctx context.Context, q model.StoryMemberQuery) ([]model.StoryMember, error) {
+	v.queries = append(v.queries, q)
+	out, err := v.countingView.StoryMembers(ctx, q)
+	v.members += len(out)
+	return out, err
+}
+
+// What a placement reads does not grow with a story's size or with the
+// number of articles saved: into a workspace whose one story holds 40
+// reports within the window, polls of 1 and of 20 more reports make the
+// same reads (the lookup's three and re-examination's four),
+// and re-examination reads the story's latest DefaultReexamineMembers
+// members only.
+func TestReexaminationReadsAreBounded(t *testing.T) {
+	archive := newSynthArchive(t, 5)
+	title, body := archive.Article()
+	mem, err := NewMemGroups(GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var background []Profile
+	for range 200 {
+		background = append(background, NewProfile(archive.Article()))
+	}
+	mem.Count(1, background)
+	report := func(i int) Arrival {
+		return Arrival{Profile: NewProfile(title, body), At: groupT0.Add(time.Duration(i) * time.Minute)}
+	}
+	for i := range 40 {
+		if _, _, _, err := mem.Place(context.Background(), 1, []Arrival{report(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(mem.workspace(1).stories); n != 1 {
+		t.Fatalf("%d stories, the test needs the 40 reports in one", n)
+	}
+	reads := map[int]int{}
+	for _, n := range []int{1, 20} {
+		var poll []Arrival
+		for i := range n {
+			poll = append(poll, report(100+i))
+		}
+		p, err := NewPlacer(poll, GroupOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		view := &membersView{countingView: &countingView{StoryView: memView{mem.workspace(1)}}}
+		if _, err := p.PlaceStories(context.Background(), view, model.StoryRequest{WorkspaceID: 1, Facts: make([]*model.StoryFacts, n)}); err != nil {
+			t.Fatal(err)
+		}
+		reads[n] = view.calls
+		if len(view.queries) != 1 || view.queries[0].PerStory != DefaultReexamineMembers || view.members > DefaultReexamineMembers {
+			t.Errorf("poll of %d: member reads %+v gave %d members, want one read of at most %d", n, view.queries, view.members, DefaultReexamineMembers)
+		}
+	}
+	if reads[1] != 7 || reads[20] != 7 {
+		t.Errorf("reads by poll size %v, want 7 for each", reads)
+	}
+}
