@@ -1,6 +1,10 @@
 package store
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"strings"
+)
 
 // RunReadOnly hands a query to the read-only connection without the
 // statement check, so tests can show the connection refuses writes by
@@ -20,3 +24,42 @@ func (s *Store) Searching(ctx context.Context, run func(ctx context.Context) err
 // SearchBytesExamined is how many bytes of text search snippets were
 // built from since the store was opened.
 func (s *Store) SearchBytesExamined() int64 { return s.searchExamined.Load() }
+
+// ExplainStoryPostings returns the plan of the term index read for the
+// terms of workspace ws reported at or after since (PostgreSQL: with
+// sequential scans priced out, as they are on a large archive, and run
+// under EXPLAIN ANALYZE in a transaction it rolls back).
+func (s *Store) ExplainStoryPostings(ctx context.Context, ws int64, terms []int64, since int64) (string, error) {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback()
+	if s.d.name() == Postgres {
+		if _, err := tx.ExecContext(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
+			return "", err
+		}
+	}
+	rows, err := tx.QueryContext(ctx, s.d.explainPrefix()+s.d.storyPostings(16), ws, s.d.int64List(terms), since)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return "", err
+	}
+	var lines []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return "", err
+		}
+		lines = append(lines, fmt.Sprint(vals[len(vals)-1]))
+	}
+	return strings.Join(lines, "\n"), rows.Err()
+}

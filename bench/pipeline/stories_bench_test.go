@@ -150,8 +150,9 @@ func growArchive(b *testing.B, d *benchDB, gen *storyfeeds.Synth, from, n int, e
 // candidate stories' centroids and revisions, the writes) and without any
 // (stories=none), side by side: the difference is what placement costs.
 // cpu-ms/article is this process's CPU (user + system) per new article,
-// profiling the articles included; stmts/op counts PostgreSQL's
-// statements per poll (pg_stat_statements).
+// profiling the articles included; on PostgreSQL, server-ms/article is
+// the server's time executing the poll's statements per new article and
+// stmts/op its statements per poll (both from pg_stat_statements).
 //
 //	go test -run XXX -bench StoryPlacement -benchtime 40x ./bench/pipeline/
 func BenchmarkStoryPlacement(b *testing.B) {
@@ -171,7 +172,7 @@ func BenchmarkStoryPlacement(b *testing.B) {
 					name := map[bool]string{true: "terms", false: "none"}[placed]
 					b.Run(fmt.Sprintf("%s/articles=%d/new=%d/stories=%s", dialect, n, k, name), func(b *testing.B) {
 						var cpu time.Duration
-						st0 := d.statements(b)
+						st0, srv0 := d.statements(b), d.serverTime(b)
 						for b.Loop() {
 							p := storyPoll(b, d, qgen, next, k, func(int) time.Time { return end }, placed)
 							next += k
@@ -184,6 +185,7 @@ func BenchmarkStoryPlacement(b *testing.B) {
 						b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N*k), "cpu-ms/article")
 						if d.dialect == store.Postgres {
 							b.ReportMetric(float64(d.statements(b)-st0)/float64(b.N), "stmts/op")
+							b.ReportMetric(float64((d.serverTime(b)-srv0).Microseconds())/1000/float64(b.N*k), "server-ms/article")
 						}
 					})
 				}
