@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -172,6 +173,7 @@ func BenchmarkStoryPlacement(b *testing.B) {
 		for _, n := range benchSizes() {
 			growArchive(b, d, gen, held, n, end, every)
 			held = n
+			logStoryBytes(b, d, n)
 			runtime.GC()
 			for _, k := range []int{1, 20} {
 				for _, placed := range []bool{true, false} {
@@ -198,6 +200,28 @@ func BenchmarkStoryPlacement(b *testing.B) {
 			}
 		}
 	}
+}
+
+// logStoryBytes logs what the placement's tables take per archived
+// article: table and indexes (PostgreSQL: pg_total_relation_size; SQLite:
+// the pages dbstat counts under the table and its indexes).
+func logStoryBytes(b *testing.B, d *benchDB, articles int) {
+	b.Helper()
+	q := `SELECT pg_total_relation_size(CAST($1 AS regclass)) /* bench-setup */`
+	if d.dialect == store.SQLite {
+		q = `SELECT COALESCE(SUM(s.pgsize), 0) FROM dbstat s JOIN sqlite_schema m ON m.name = s.name WHERE m.tbl_name = ?`
+	}
+	var line strings.Builder
+	for _, table := range []string{"story_terms", "story_doc_freq", "stories"} {
+		var bytes int64
+		if err := d.direct.QueryRow(q, table).Scan(&bytes); err != nil && d.dialect == store.Postgres {
+			b.Fatalf("size of %s: %v", table, err)
+		} else if err != nil {
+			b.Logf("size of %s: %v", table, err)
+		}
+		fmt.Fprintf(&line, " %s %.0f B/article;", table, float64(bytes)/float64(articles))
+	}
+	b.Logf("%s, %d articles:%s", d.dialect, articles, line.String())
 }
 
 // serverWork is the milliseconds PostgreSQL has spent planning and
