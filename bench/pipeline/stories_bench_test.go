@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/bench/internal/proc"
 	"github.com/feedpoller/feedpoller/internal/storyfeeds"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
@@ -156,10 +157,12 @@ func growArchive(b *testing.B, d *benchDB, gen *storyfeeds.Synth, from, n int, e
 // candidate stories' centroids and revisions, the writes) and without any
 // (stories=none), side by side: the difference is what placement costs.
 // cpu-ms/article is this process's CPU (user + system) per new article,
-// profiling the articles included; on PostgreSQL, server-ms/article is
-// the server's time planning and executing the poll's statements per new
-// article and stmts/op its statements per poll (both from
-// pg_stat_statements).
+// profiling the articles included. On PostgreSQL, server-cpu-ms/article
+// is the server's CPU per new article (the postmaster and its backends,
+// from /proc, in clock ticks of 10 ms: coarse for polls of one article),
+// server-ms/article the time it spent planning and executing the poll's
+// statements, which on a loaded machine includes waiting for a CPU, and
+// stmts/op its statements per poll (both from pg_stat_statements).
 //
 //	go test -run XXX -bench StoryPlacement -benchtime 40x ./bench/pipeline/
 func BenchmarkStoryPlacement(b *testing.B) {
@@ -180,7 +183,7 @@ func BenchmarkStoryPlacement(b *testing.B) {
 					name := map[bool]string{true: "terms", false: "none"}[placed]
 					b.Run(fmt.Sprintf("%s/articles=%d/new=%d/stories=%s", dialect, n, k, name), func(b *testing.B) {
 						var cpu time.Duration
-						st0, srv0 := d.statements(b), d.serverWork(b)
+						st0, srv0, cpu0 := d.statements(b), d.serverWork(b), d.serverCPU(b)
 						for b.Loop() {
 							p := storyPoll(b, d, qgen, next, k, func(int) time.Time { return end }, placed)
 							next += k
@@ -194,6 +197,7 @@ func BenchmarkStoryPlacement(b *testing.B) {
 						if d.dialect == store.Postgres {
 							b.ReportMetric(float64(d.statements(b)-st0)/float64(b.N), "stmts/op")
 							b.ReportMetric((d.serverWork(b)-srv0)/float64(b.N*k), "server-ms/article")
+							b.ReportMetric(float64((d.serverCPU(b)-cpu0).Microseconds())/1000/float64(b.N*k), "server-cpu-ms/article")
 						}
 					})
 				}
@@ -232,6 +236,20 @@ func (d *benchDB) serverWork(tb testing.TB) float64 {
 		return 0
 	}
 	return d.statStatements(tb, "total_exec_time + total_plan_time")
+}
+
+// serverCPU is the CPU the PostgreSQL server has used, backends
+// included (0 on SQLite).
+func (d *benchDB) serverCPU(tb testing.TB) time.Duration {
+	tb.Helper()
+	if d.dialect != store.Postgres {
+		return 0
+	}
+	c, err := proc.TreeCPU(cluster.PID())
+	if err != nil {
+		tb.Fatalf("server CPU: %v", err)
+	}
+	return c
 }
 
 // benchDialects and benchSizes narrow BenchmarkStoryPlacement when
