@@ -1,10 +1,6 @@
 package store
 
-import (
-	"context"
-	"fmt"
-	"strings"
-)
+import "context"
 
 // RunReadOnly hands a query to the read-only connection without the
 // statement check, so tests can show the connection refuses writes by
@@ -44,22 +40,5 @@ func (s *Store) ExplainStoryPostings(ctx context.Context, ws int64, terms []int6
 	if err != nil {
 		return "", err
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return "", err
-	}
-	var lines []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return "", err
-		}
-		lines = append(lines, fmt.Sprint(vals[len(vals)-1]))
-	}
-	return strings.Join(lines, "\n"), rows.Err()
+	return planText(rows)
 }
