@@ -20,3 +20,25 @@ func (s *Store) Searching(ctx context.Context, run func(ctx context.Context) err
 // SearchBytesExamined is how many bytes of text search snippets were
 // built from since the store was opened.
 func (s *Store) SearchBytesExamined() int64 { return s.searchExamined.Load() }
+
+// ExplainStoryPostings returns the plan of the term index read for the
+// terms of workspace ws reported at or after since (PostgreSQL: with
+// sequential scans priced out, as they are on a large archive, and run
+// under EXPLAIN ANALYZE in a transaction it rolls back).
+func (s *Store) ExplainStoryPostings(ctx context.Context, ws int64, terms []int64, since int64) (string, error) {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback()
+	if s.d.name() == Postgres {
+		if _, err := tx.ExecContext(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
+			return "", err
+		}
+	}
+	rows, err := tx.QueryContext(ctx, s.d.explainPrefix()+s.d.storyPostings(16), ws, s.d.int64List(terms), since)
+	if err != nil {
+		return "", err
+	}
+	return planText(rows)
+}

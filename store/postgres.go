@@ -196,14 +196,16 @@ func (postgres) bookkeepingOnly() string {
 }
 
 // storyPostings reads, per term, the newest perTerm entries of the term
-// index (a LATERAL index range scan with LIMIT).
+// index (a LATERAL index range scan with LIMIT). Merged stories are
+// looked up in stories_merged_id (merged ones only, migration 0019), not
+// in stories.
 func (postgres) storyPostings(perTerm int) string {
 	return `SELECT m.term, m.feed_article_id, COALESCE(s.merged_into, m.story_id) AS story_id, m.reported_unix
 		FROM unnest($2::bigint[]) AS k(term)
 		CROSS JOIN LATERAL (SELECT t.term, t.feed_article_id, t.story_id, t.reported_unix FROM story_terms t
 			WHERE t.workspace_id = $1 AND t.term = k.term AND t.reported_unix >= $3
 			ORDER BY t.reported_unix DESC, t.feed_article_id DESC LIMIT ` + strconv.Itoa(perTerm) + `) AS m
-		LEFT JOIN stories s ON s.id = m.story_id`
+		LEFT JOIN stories s ON s.id = m.story_id AND s.merged_into IS NOT NULL`
 }
 
 // storyMembers: a LATERAL index range scan with LIMIT per story.

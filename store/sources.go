@@ -175,10 +175,21 @@ func (s *Store) ExplainClaimDue(ctx context.Context, limit int) (string, error) 
 	if err != nil {
 		return "", fmt.Errorf("explain claim: %w", err)
 	}
+	plan, err := planText(rows)
+	if err != nil {
+		return "", fmt.Errorf("explain claim: %w", err)
+	}
+	return plan, nil
+}
+
+// planText reads the rows of an EXPLAIN as text, a line per row (each
+// row's last column: the plan line on PostgreSQL, the step's detail on
+// SQLite), and closes them.
+func planText(rows *sql.Rows) (string, error) {
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		return "", fmt.Errorf("explain claim: %w", err)
+		return "", err
 	}
 	var lines []string
 	for rows.Next() {
@@ -188,7 +199,7 @@ func (s *Store) ExplainClaimDue(ctx context.Context, limit int) (string, error) 
 			ptrs[i] = &vals[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			return "", fmt.Errorf("explain claim: %w", err)
+			return "", err
 		}
 		lines = append(lines, fmt.Sprint(vals[len(vals)-1]))
 	}

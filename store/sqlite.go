@@ -204,7 +204,9 @@ func (e *deniedError) Unwrap() error { return e.err }
 // array parameter), a scalar subquery finds the reported_unix of its
 // perTerm-th newest entry (an index range scan newest first with
 // OFFSET), and the join reads the entries from there on: the same bounded
-// read per term, in one statement.
+// read per term, in one statement. Merged stories are looked up in
+// stories_merged_id (merged ones only, migration 0019), not in stories:
+// named, because SQLite would rather look a row up by its rowid.
 func (sqliteDialect) storyPostings(perTerm int) string {
 	return `WITH k(term) AS (SELECT DISTINCT value FROM json_each(?2))
 		SELECT t.term, t.feed_article_id, COALESCE(s.merged_into, t.story_id) AS story_id, t.reported_unix
@@ -212,7 +214,7 @@ func (sqliteDialect) storyPostings(perTerm int) string {
 			AND t.reported_unix >= MAX(?3, COALESCE((SELECT t2.reported_unix FROM story_terms t2
 				WHERE t2.workspace_id = ?1 AND t2.term = k.term AND t2.reported_unix >= ?3
 				ORDER BY t2.reported_unix DESC LIMIT 1 OFFSET ` + strconv.Itoa(perTerm-1) + `), ?3))
-		LEFT JOIN stories s ON s.id = t.story_id`
+		LEFT JOIN stories s INDEXED BY stories_merged_id ON s.id = t.story_id AND s.merged_into IS NOT NULL`
 }
 
 // storyMembers: as storyPostings, per story (from a JSON array

@@ -45,24 +45,42 @@ func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []
 	for _, t := range terms {
 		list = append(list, int64(t))
 	}
-	var rows []struct {
-		Term int64 `db:"term"`
-		Docs int64 `db:"docs"`
-	}
 	q := `SELECT term, SUM(docs) AS docs FROM story_doc_freq WHERE workspace_id = ? AND period >= ? AND ` +
 		v.s.d.int64In("term") + ` GROUP BY term`
-	if err := v.tx.SelectContext(ctx, &rows, v.s.q(q), workspaceID, model.StoryPeriod(since), v.s.d.int64List(list)); err != nil {
+	out := &model.StoryDocFreq{Terms: make(map[uint32]int, len(terms))}
+	// Scanned by hand: a poll reads a thousand rows or more here, and
+	// mapping each onto a struct by reflection cost more than the read.
+	err := scanRows(ctx, v.tx, v.s.q(q), []any{workspaceID, model.StoryPeriod(since), v.s.d.int64List(list)}, func(r *sql.Rows) error {
+		var term, docs int64
+		if err := r.Scan(&term, &docs); err != nil {
+			return err
+		}
+		if term == docFreqAll {
+			out.Docs = int(docs)
+		} else {
+			out.Terms[uint32(term)] = int(docs)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("read document frequencies of workspace %d: %w", workspaceID, err)
 	}
-	out := &model.StoryDocFreq{Terms: make(map[uint32]int, len(rows))}
-	for _, r := range rows {
-		if r.Term == docFreqAll {
-			out.Docs = int(r.Docs)
-			continue
-		}
-		out.Terms[uint32(r.Term)] = int(r.Docs)
-	}
 	return out, nil
+}
+
+// scanRows runs a query in tx and hands each row to scan.
+func scanRows(ctx context.Context, tx *sqlx.Tx, query string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 func (v storyView) StoryPostings(ctx context.Context, q model.StoryTermQuery) ([]model.StoryPosting, error) {
@@ -90,19 +108,20 @@ func (v storyView) StoryPostings(ctx context.Context, q model.StoryTermQuery) ([
 			return nil, fmt.Errorf("lock story terms of workspace %d: %w", q.WorkspaceID, err)
 		}
 	}
-	var rows []struct {
-		Term    int64 `db:"term"`
-		Article int64 `db:"feed_article_id"`
-		Story   int64 `db:"story_id"`
-		Unix    int64 `db:"reported_unix"`
-	}
-	if err := v.tx.SelectContext(ctx, &rows, v.s.d.storyPostings(q.PerTerm), q.WorkspaceID, v.s.d.int64List(terms),
-		q.Since.Unix()); err != nil {
+	out := make([]model.StoryPosting, 0, len(terms)*q.PerTerm)
+	err := scanRows(ctx, v.tx, v.s.d.storyPostings(q.PerTerm), []any{q.WorkspaceID, v.s.d.int64List(terms), q.Since.Unix()},
+		func(r *sql.Rows) error {
+			var term, unix int64
+			var p model.StoryPosting
+			if err := r.Scan(&term, &p.ArticleID, &p.StoryID, &unix); err != nil {
+				return err
+			}
+			p.Term, p.ReportedAt = uint32(term), time.Unix(unix, 0).UTC()
+			out = append(out, p)
+			return nil
+		})
+	if err != nil {
 		return nil, fmt.Errorf("look up story terms of workspace %d: %w", q.WorkspaceID, err)
-	}
-	out := make([]model.StoryPosting, len(rows))
-	for i, r := range rows {
-		out[i] = model.StoryPosting{Term: uint32(r.Term), ArticleID: r.Article, StoryID: r.Story, ReportedAt: time.Unix(r.Unix, 0).UTC()}
 	}
 	return out, nil
 }

@@ -6,10 +6,12 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/bench/internal/proc"
 	"github.com/feedpoller/feedpoller/internal/storyfeeds"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
@@ -29,6 +31,11 @@ func newSynthNews(tb testing.TB, seed uint64) *storyfeeds.Synth {
 func storyDB(tb testing.TB, dialect string) *benchDB {
 	tb.Helper()
 	d := openDB(tb, dialect)
+	if dialect == store.Postgres {
+		// Planning is part of what a statement costs the server.
+		d.exec(tb, `ALTER SYSTEM SET pg_stat_statements.track_planning = on /* bench-setup */`)
+		d.exec(tb, `SELECT pg_reload_conf() /* bench-setup */`)
+	}
 	if _, err := d.store.CreateWorkspace(context.Background(), "stories", model.RelevanceProfile{}); err != nil {
 		tb.Fatal(err)
 	}
@@ -150,8 +157,12 @@ func growArchive(b *testing.B, d *benchDB, gen *storyfeeds.Synth, from, n int, e
 // candidate stories' centroids and revisions, the writes) and without any
 // (stories=none), side by side: the difference is what placement costs.
 // cpu-ms/article is this process's CPU (user + system) per new article,
-// profiling the articles included; stmts/op counts PostgreSQL's
-// statements per poll (pg_stat_statements).
+// profiling the articles included. On PostgreSQL, server-cpu-ms/article
+// is the server's CPU per new article (the postmaster and its backends,
+// from /proc, in clock ticks of 10 ms: coarse for polls of one article),
+// server-ms/article the time it spent planning and executing the poll's
+// statements, which on a loaded machine includes waiting for a CPU, and
+// stmts/op its statements per poll (both from pg_stat_statements).
 //
 //	go test -run XXX -bench StoryPlacement -benchtime 40x ./bench/pipeline/
 func BenchmarkStoryPlacement(b *testing.B) {
@@ -165,13 +176,14 @@ func BenchmarkStoryPlacement(b *testing.B) {
 		for _, n := range benchSizes() {
 			growArchive(b, d, gen, held, n, end, every)
 			held = n
+			logStoryBytes(b, d, n)
 			runtime.GC()
 			for _, k := range []int{1, 20} {
 				for _, placed := range []bool{true, false} {
 					name := map[bool]string{true: "terms", false: "none"}[placed]
 					b.Run(fmt.Sprintf("%s/articles=%d/new=%d/stories=%s", dialect, n, k, name), func(b *testing.B) {
 						var cpu time.Duration
-						st0 := d.statements(b)
+						st0, srv0, cpu0 := d.statements(b), d.serverWork(b), d.serverCPU(b)
 						for b.Loop() {
 							p := storyPoll(b, d, qgen, next, k, func(int) time.Time { return end }, placed)
 							next += k
@@ -184,12 +196,60 @@ func BenchmarkStoryPlacement(b *testing.B) {
 						b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N*k), "cpu-ms/article")
 						if d.dialect == store.Postgres {
 							b.ReportMetric(float64(d.statements(b)-st0)/float64(b.N), "stmts/op")
+							b.ReportMetric((d.serverWork(b)-srv0)/float64(b.N*k), "server-ms/article")
+							b.ReportMetric(float64((d.serverCPU(b)-cpu0).Microseconds())/1000/float64(b.N*k), "server-cpu-ms/article")
 						}
 					})
 				}
 			}
 		}
 	}
+}
+
+// logStoryBytes logs what the placement's tables take per archived
+// article: table and indexes (PostgreSQL: pg_total_relation_size; SQLite:
+// the pages dbstat counts under the table and its indexes).
+func logStoryBytes(b *testing.B, d *benchDB, articles int) {
+	b.Helper()
+	q := `SELECT pg_total_relation_size(CAST($1 AS regclass)) /* bench-setup */`
+	if d.dialect == store.SQLite {
+		q = `SELECT COALESCE(SUM(s.pgsize), 0) FROM dbstat s JOIN sqlite_schema m ON m.name = s.name WHERE m.tbl_name = ?`
+	}
+	var line strings.Builder
+	for _, table := range []string{"story_terms", "story_doc_freq", "stories"} {
+		var bytes int64
+		if err := d.direct.QueryRow(q, table).Scan(&bytes); err != nil && d.dialect == store.Postgres {
+			b.Fatalf("size of %s: %v", table, err)
+		} else if err != nil {
+			b.Logf("size of %s: %v", table, err)
+		}
+		fmt.Fprintf(&line, " %s %.0f B/article;", table, float64(bytes)/float64(articles))
+	}
+	b.Logf("%s, %d articles:%s", d.dialect, articles, line.String())
+}
+
+// serverWork is the milliseconds PostgreSQL has spent planning and
+// executing the benchmark database's statements (0 on SQLite).
+func (d *benchDB) serverWork(tb testing.TB) float64 {
+	tb.Helper()
+	if d.dialect != store.Postgres {
+		return 0
+	}
+	return d.statStatements(tb, "total_exec_time + total_plan_time")
+}
+
+// serverCPU is the CPU the PostgreSQL server has used, backends
+// included (0 on SQLite).
+func (d *benchDB) serverCPU(tb testing.TB) time.Duration {
+	tb.Helper()
+	if d.dialect != store.Postgres {
+		return 0
+	}
+	c, err := proc.TreeCPU(cluster.PID())
+	if err != nil {
+		tb.Fatalf("server CPU: %v", err)
+	}
+	return c
 }
 
 // benchDialects and benchSizes narrow BenchmarkStoryPlacement when

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/feedpoller/feedpoller/bench/internal/proc"
 )
 
 // fleet is the daemons of one run: one, or several replicas sharing one
@@ -73,7 +75,7 @@ func (f fleet) signal(sig syscall.Signal) error {
 func (f fleet) cpu() (time.Duration, error) {
 	var total time.Duration
 	for _, d := range f {
-		c, err := processCPU(d.pid())
+		c, err := proc.CPU(d.pid())
 		if err != nil {
 			return 0, err
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/feedpoller/feedpoller/bench/internal/proc"
 )
 
 // perfRecording is `perf record` sampling the daemons and their
@@ -81,8 +83,8 @@ func backends(postmaster int, db string) []int {
 		if err != nil {
 			continue
 		}
-		s, err := readProcStat(pid)
-		if err != nil || s.ppid != postmaster {
+		s, err := proc.ReadStat(pid)
+		if err != nil || s.PPID != postmaster {
 			continue
 		}
 		cmdline, err := os.ReadFile(filepath.Join(d, "cmdline"))

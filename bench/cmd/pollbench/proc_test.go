@@ -6,29 +6,16 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-func TestParseProcStat(t *testing.T) {
-	// A command name with spaces and a parenthesis must not shift fields.
-	line := "4242 (feed poller) x) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 75 3 4 20 0 9 0 123 456 789"
-	s, err := parseProcStat([]byte(line))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.ppid != 17 || s.utime != 250 || s.stime != 75 || s.cutime != 3 || s.cstime != 4 {
-		t.Fatalf("got %+v", s)
-	}
-	if _, err := parseProcStat([]byte("12 no-parens S 1")); err == nil {
-		t.Fatal("a line without a command name parsed")
-	}
-}
+	"github.com/feedpoller/feedpoller/bench/internal/proc"
+)
 
 func TestOwnProcessCPUAndMemory(t *testing.T) {
 	// Burn CPU until /proc shows it: the same readers measure the daemon.
 	// The loop ends on the CPU counter, not on a clock, so a busy machine
 	// only makes it take longer; the deadline only guards against a
 	// reader that never moves.
-	before, err := processCPU(os.Getpid())
+	before, err := proc.CPU(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,11 +25,11 @@ func TestOwnProcessCPUAndMemory(t *testing.T) {
 		for i := 0; i < 1_000_000; i++ {
 			x += math.Sqrt(x + 1)
 		}
-		after, err := processCPU(os.Getpid())
+		after, err := proc.CPU(os.Getpid())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if after-before >= 2*clockTick {
+		if after-before >= 2*proc.ClockTick {
 			break
 		}
 		if time.Now().After(deadline) {

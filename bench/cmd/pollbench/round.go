@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/bench/feedfarm"
+	"github.com/feedpoller/feedpoller/bench/internal/proc"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -121,7 +122,7 @@ func (r *run) dbCPU() time.Duration {
 	if r.pgPID == 0 {
 		return 0
 	}
-	d, _ := treeCPU(r.pgPID)
+	d, _ := proc.TreeCPU(r.pgPID)
 	return d
 }
 

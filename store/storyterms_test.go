@@ -1,0 +1,70 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// TestStoryPostingsReadNoStoryRows: the term index read follows merges
+// through the index of merged stories (stories_merged_id), never through
+// a story's own row, which carries its centroid: a read of thousands of
+// entries would otherwise read as many rows of stories.
+func TestStoryPostingsReadNoStoryRows(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://a.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		var arts []model.NewArticle
+		for i := range 40 {
+			arts = append(arts, storyArticle(fmt.Sprintf("https://a.example/%d", i), fmt.Sprintf("Harbour news %d", i),
+				fmt.Sprintf("Item %d about the harbour of town%d and its ferry.", i, i%5), t0.Add(time.Duration(i)*time.Minute), false))
+		}
+		savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
+		var terms []int64
+		if err := s.DB().Select(&terms, s.DB().Rebind(`SELECT DISTINCT term FROM story_terms WHERE workspace_id = ?`), ws.ID); err != nil {
+			t.Fatal(err)
+		}
+		if len(terms) == 0 {
+			t.Fatal("no term index entries: the poll did not exercise the read")
+		}
+		plan, err := s.ExplainStoryPostings(context.Background(), ws.ID, terms, t0.Add(-time.Hour).Unix())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(plan, "stories_merged_id") || strings.Contains(plan, "stories_pkey") ||
+			strings.Contains(plan, "INTEGER PRIMARY KEY") || strings.Contains(plan, "Seq Scan on stories") {
+			t.Errorf("the term index read looks stories up by their rows, not through stories_merged_id:\n%s", plan)
+		}
+	})
+}
+
+// TestStoryTermsGoWithTheirArticle: deleting an article deletes its term
+// index entries and leaves the others'.
+func TestStoryTermsGoWithTheirArticle(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://a.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		arts := []model.NewArticle{
+			storyArticle("https://a.example/quake", "Quake off Chile", wire, t0, false),
+			storyArticle("https://a.example/fair", "County fair opens", "The county fair opened on Saturday with a pie contest and a tractor parade.", t0, false),
+		}
+		savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
+		termsOf := `SELECT COUNT(*) FROM story_terms t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url = ?`
+		fair := count(t, s, termsOf, "https://a.example/fair")
+		if count(t, s, termsOf, "https://a.example/quake") == 0 || fair == 0 {
+			t.Fatal("the articles have no term index entries")
+		}
+		if _, err := s.DB().Exec(s.DB().Rebind(`DELETE FROM feed_articles WHERE external_url = ?`), "https://a.example/quake"); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM story_terms`); n != fair {
+			t.Errorf("%d term index entries after deleting an article, want the other article's %d", n, fair)
+		}
+	})
+}
