@@ -2,6 +2,7 @@ package stories
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -237,5 +238,27 @@ func TestReexaminationReadsAreBounded(t *testing.T) {
 	}
 	if reads[1] != 7 || reads[20] != 7 {
 		t.Errorf("reads by poll size %v, want 7 for each", reads)
+	}
+}
+
+// A member is compared with the reexamineCandidates stories that share
+// most of its index terms, not with all a placement would compare: of
+// six stories sharing 6, 5, …, 1 of its terms, the four sharing most.
+func TestReexaminationComparesFewStories(t *testing.T) {
+	o := GroupOptions{}.WithDefaults()
+	if o.MaxCompared <= reexamineCandidates {
+		t.Fatalf("MaxCompared %d: the test needs more than %d", o.MaxCompared, reexamineCandidates)
+	}
+	m := StoredMember{ArticleID: 1, StoryID: 1, At: groupT0, Terms: []uint32{11, 12, 13, 14, 15, 16}}
+	var postings []Posting
+	for s := range 6 {
+		for _, term := range m.Terms[:6-s] {
+			postings = append(postings, Posting{Term: term, ArticleID: int64(100 + s), StoryID: int64(10 + s), At: groupT0})
+		}
+	}
+	slices.SortStableFunc(postings, func(a, b Posting) int { return int(a.Term) - int(b.Term) })
+	rc := newReexamCandidates([]StoredMember{m}, postings, groupT0, o)
+	if want := []int64{10, 11, 12, 13}; !slices.Equal(rc.ranked[0], want) || !slices.Equal(rc.union, want) {
+		t.Errorf("compared with %v (union %v), want %v", rc.ranked[0], rc.union, want)
 	}
 }
