@@ -241,6 +241,80 @@ func TestReexaminationReadsAreBounded(t *testing.T) {
 	}
 }
 
+// readsView records the term index queries and the stories asked for,
+// in order.
+type readsView struct {
+	model.StoryView
+	terms  []model.StoryTermQuery
+	states [][]int64
+}
+
+func (v *readsView) StoryPostings(ctx context.Context, q model.StoryTermQuery) ([]model.StoryPosting, error) {
+	v.terms = append(v.terms, q)
+	return v.StoryView.StoryPostings(ctx, q)
+}
+
+func (v *readsView) StoryStates(ctx context.Context, ws int64, ids []int64) ([]model.StoryState, error) {
+	v.states = append(v.states, ids)
+	return v.StoryView.StoryStates(ctx, ws, ids)
+}
+
+// Re-examination reads again nothing the decision read: the term index
+// entries of the terms the decision looked up are taken from its read,
+// and the stories it read (or changed) are not asked for again. On the
+// labelled story set, three articles a poll, no poll's re-examination
+// asks for a term or a story the decision asked for, and the polls still
+// re-examine (their terms are read).
+func TestReexaminationRereadsNothingTheDecisionRead(t *testing.T) {
+	arts := loadStorySet(t)
+	order := make([]int, len(arts))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return arts[order[a]].PublishedAt.Before(arts[order[b]].PublishedAt) })
+	mem, err := NewMemGroups(GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	reexamined := 0
+	for start := 0; start < len(order); start += 3 {
+		var poll []Arrival
+		for _, i := range order[start:min(start+3, len(order))] {
+			poll = append(poll, Arrival{Profile: NewProfile(arts[i].Title, arts[i].Markdown), At: arts[i].PublishedAt})
+		}
+		p, err := NewPlacer(poll, GroupOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		view := &readsView{StoryView: memView{mem.workspace(1)}}
+		if _, err := p.PlaceStories(ctx, view, model.StoryRequest{WorkspaceID: 1, Facts: make([]*model.StoryFacts, len(poll))}); err != nil {
+			t.Fatal(err)
+		}
+		if len(view.terms) == 2 {
+			reexamined++
+			for _, term := range view.terms[1].Terms {
+				if slices.Contains(view.terms[0].Terms, term) {
+					t.Errorf("poll at %d: re-examination reads term %d of the index again", start, term)
+				}
+			}
+		}
+		if len(view.states) == 2 {
+			for _, id := range view.states[1] {
+				if slices.Contains(view.states[0], id) {
+					t.Errorf("poll at %d: re-examination reads story %d again", start, id)
+				}
+			}
+		}
+		if _, _, _, err := mem.Place(ctx, 1, poll); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if reexamined < 10 {
+		t.Errorf("%d polls re-examined, the test needs more", reexamined)
+	}
+}
+
 // A member is compared with the reexamineCandidates stories that share
 // most of its index terms, not with all a placement would compare: of
 // six stories sharing 6, 5, …, 1 of its terms, the four sharing most.
