@@ -151,25 +151,35 @@ func TestPlacerReexaminesAsMemGroups(t *testing.T) {
 	}
 }
 
-// On the labelled story set, three articles a poll, placer and MemGroups
-// agree poll after poll.
-func TestPlacerReexaminesStorySetAsMemGroups(t *testing.T) {
+// storySetPolls is the labelled story set in polls of size articles, in
+// reported order.
+func storySetPolls(t *testing.T, size int) [][]Arrival {
 	arts := loadStorySet(t)
 	order := make([]int, len(arts))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return arts[order[a]].PublishedAt.Before(arts[order[b]].PublishedAt) })
+	var polls [][]Arrival
+	for start := 0; start < len(order); start += size {
+		var poll []Arrival
+		for _, i := range order[start:min(start+size, len(order))] {
+			poll = append(poll, Arrival{Profile: NewProfile(arts[i].Title, arts[i].Markdown), At: arts[i].PublishedAt})
+		}
+		polls = append(polls, poll)
+	}
+	return polls
+}
+
+// On the labelled story set, three articles a poll, placer and MemGroups
+// agree poll after poll.
+func TestPlacerReexaminesStorySetAsMemGroups(t *testing.T) {
 	mem, err := NewMemGroups(GroupOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var stored []int64
-	for start := 0; start < len(order); start += 3 {
-		var poll []Arrival
-		for _, i := range order[start:min(start+3, len(order))] {
-			poll = append(poll, Arrival{Profile: NewProfile(arts[i].Title, arts[i].Markdown), At: arts[i].PublishedAt})
-		}
+	for _, poll := range storySetPolls(t, 3) {
 		placeBoth(t, mem, &stored, poll, GroupOptions{})
 	}
 }
@@ -266,23 +276,13 @@ func (v *readsView) StoryStates(ctx context.Context, ws int64, ids []int64) ([]m
 // asks for a term or a story the decision asked for, and the polls still
 // re-examine (their terms are read).
 func TestReexaminationRereadsNothingTheDecisionRead(t *testing.T) {
-	arts := loadStorySet(t)
-	order := make([]int, len(arts))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return arts[order[a]].PublishedAt.Before(arts[order[b]].PublishedAt) })
 	mem, err := NewMemGroups(GroupOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 	reexamined := 0
-	for start := 0; start < len(order); start += 3 {
-		var poll []Arrival
-		for _, i := range order[start:min(start+3, len(order))] {
-			poll = append(poll, Arrival{Profile: NewProfile(arts[i].Title, arts[i].Markdown), At: arts[i].PublishedAt})
-		}
+	for n, poll := range storySetPolls(t, 3) {
 		p, err := NewPlacer(poll, GroupOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -295,14 +295,14 @@ func TestReexaminationRereadsNothingTheDecisionRead(t *testing.T) {
 			reexamined++
 			for _, term := range view.terms[1].Terms {
 				if slices.Contains(view.terms[0].Terms, term) {
-					t.Errorf("poll at %d: re-examination reads term %d of the index again", start, term)
+					t.Errorf("poll %d: re-examination reads term %d of the index again", n, term)
 				}
 			}
 		}
 		if len(view.states) == 2 {
 			for _, id := range view.states[1] {
 				if slices.Contains(view.states[0], id) {
-					t.Errorf("poll at %d: re-examination reads story %d again", start, id)
+					t.Errorf("poll %d: re-examination reads story %d again", n, id)
 				}
 			}
 		}
