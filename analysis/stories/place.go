@@ -114,7 +114,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	}
 	var moved *reexamination
 	if p.opts.ReexamineMembers > 0 {
-		if moved, err = p.reexamine(ctx, view, ws, g, found, df, dfSince, since.Add(p.opts.Window)); err != nil {
+		if moved, err = p.reexamine(ctx, view, ws, g, found, union, df, dfSince, since.Add(p.opts.Window)); err != nil {
 			return model.StoryPlacement{}, fmt.Errorf("place stories of workspace %d: %w", ws, err)
 		}
 	}

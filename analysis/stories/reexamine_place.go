@@ -23,10 +23,10 @@ type reexamination struct {
 
 // reexamine re-examines the stories the decision g changed or compared
 // (see reexamined).
-// found is what the decision's lookup read, df the frequencies it read
-// (the members' features are added to them), now the earliest of the
-// save's articles.
-func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, g *Grouping, found *Lookup,
+// found is what the decision's lookup read for the index terms looked
+// (sorted), df the frequencies it read (the members' features are added
+// to them), now the earliest of the save's articles.
+func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, g *Grouping, found *Lookup, looked []uint32,
 	df *docFreq, dfSince, now time.Time) (*reexamination, error) {
 	o := p.opts
 	into := map[int64]int64{}
@@ -68,17 +68,6 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 	if err := p.readMemberFreqs(ctx, view, ws, ms, df, dfSince); err != nil {
 		return nil, err
 	}
-	counted := withCounted(df, p.arrivals)
-	ms = narrowTerms(ms, counted, reexamineTerms)
-	index, err := view.StoryPostings(ctx, model.StoryTermQuery{WorkspaceID: ws, Terms: memberTerms(ms), Since: now.Add(-o.Window),
-		PerTerm: reexaminePerTerm, Stored: true})
-	if err != nil {
-		return nil, fmt.Errorf("re-examine stories: %w", err)
-	}
-	postings := newestPostings(index, reexaminePerTerm)
-	for i := range postings {
-		postings[i].StoryID = resolve(postings[i].StoryID)
-	}
 	cents := make(map[int64]Centroid, len(found.Stories)+len(g.Stored))
 	for id, c := range found.Stories {
 		if resolve(id) == id {
@@ -88,23 +77,30 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 	for id, c := range g.Stored {
 		cents[id] = c
 	}
-	out := &reexamination{profiles: map[int64]*Profile{}, revisions: map[int64]int64{}}
-	// The candidates' states are read in one statement, also when the
-	// decision read them all already (then the members' own stories are
-	// asked, and what is known is kept): a poll that re-examines makes
-	// the same reads whatever it finds.
-	rc := newReexamCandidates(ms, postings, now, o)
-	ids := slices.Clone(rc.union)
-	for _, m := range ms {
-		ids = append(ids, m.StoryID)
+	counted := withCounted(df, p.arrivals)
+	ms = narrowTerms(ms, counted, reexamineTerms)
+	known, unread := p.knownPostings(found, looked, memberTerms(ms))
+	index, err := view.StoryPostings(ctx, model.StoryTermQuery{WorkspaceID: ws, Terms: unread, Since: now.Add(-o.Window),
+		PerTerm: reexaminePerTerm, Stored: true})
+	if err != nil {
+		return nil, fmt.Errorf("re-examine stories: %w", err)
 	}
-	slices.Sort(ids)
-	states, err := view.StoryStates(ctx, ws, slices.Compact(ids))
+	postings := append(known, newestPostings(index, reexaminePerTerm)...)
+	for i := range postings {
+		postings[i].StoryID = resolve(postings[i].StoryID)
+	}
+	out := &reexamination{profiles: map[int64]*Profile{}, revisions: map[int64]int64{}}
+	// The candidates the decision did not read are read in one statement
+	// (none when it read them all). The members' own stories are all
+	// known: the poll changed or compared them.
+	rc := newReexamCandidates(ms, postings, now, o)
+	ids := slices.DeleteFunc(slices.Clone(rc.union), func(id int64) bool { _, ok := cents[id]; return ok })
+	states, err := view.StoryStates(ctx, ws, ids)
 	if err != nil {
 		return nil, fmt.Errorf("re-examine stories: %w", err)
 	}
 	for _, st := range states {
-		if _, known := cents[st.ID]; known || st.MergedInto != 0 || len(st.Centroid) == 0 {
+		if st.MergedInto != 0 || len(st.Centroid) == 0 {
 			continue
 		}
 		if c, err := DecodeCentroid(st.Centroid, st.Articles); err == nil {
@@ -117,6 +113,35 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 	}
 	out.re = reexamine(ms, postings, rc, cents, counted, now, o)
 	return out, nil
+}
+
+// knownPostings is, of the index entries re-examination looks up for
+// terms, those the decision's lookup read already (its query, looked,
+// asked for the same window and at least as many entries per term): the
+// reexaminePerTerm newest of each of those terms, as the index would
+// hand them again. ask is the other terms, to be read.
+func (p *Placer) knownPostings(found *Lookup, looked, terms []uint32) (known []Posting, ask []uint32) {
+	if p.opts.PerTermLimit < reexaminePerTerm {
+		return nil, terms
+	}
+	have := map[uint32]bool{}
+	for _, t := range terms {
+		if _, ok := slices.BinarySearch(looked, t); ok {
+			have[t] = true
+		} else {
+			ask = append(ask, t)
+		}
+	}
+	n := 0
+	for i, ps := range found.Postings { // by term, newest first
+		if i == 0 || ps.Term != found.Postings[i-1].Term {
+			n = 0
+		}
+		if n++; have[ps.Term] && n <= reexaminePerTerm {
+			known = append(known, ps)
+		}
+	}
+	return known, ask
 }
 
 // readMemberFreqs adds to df the frequencies of the members' features it

@@ -2,6 +2,7 @@ package stories
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -150,25 +151,35 @@ func TestPlacerReexaminesAsMemGroups(t *testing.T) {
 	}
 }
 
-// On the labelled story set, three articles a poll, placer and MemGroups
-// agree poll after poll.
-func TestPlacerReexaminesStorySetAsMemGroups(t *testing.T) {
+// storySetPolls is the labelled story set in polls of size articles, in
+// reported order.
+func storySetPolls(t *testing.T, size int) [][]Arrival {
 	arts := loadStorySet(t)
 	order := make([]int, len(arts))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return arts[order[a]].PublishedAt.Before(arts[order[b]].PublishedAt) })
+	var polls [][]Arrival
+	for start := 0; start < len(order); start += size {
+		var poll []Arrival
+		for _, i := range order[start:min(start+size, len(order))] {
+			poll = append(poll, Arrival{Profile: NewProfile(arts[i].Title, arts[i].Markdown), At: arts[i].PublishedAt})
+		}
+		polls = append(polls, poll)
+	}
+	return polls
+}
+
+// On the labelled story set, three articles a poll, placer and MemGroups
+// agree poll after poll.
+func TestPlacerReexaminesStorySetAsMemGroups(t *testing.T) {
 	mem, err := NewMemGroups(GroupOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var stored []int64
-	for start := 0; start < len(order); start += 3 {
-		var poll []Arrival
-		for _, i := range order[start:min(start+3, len(order))] {
-			poll = append(poll, Arrival{Profile: NewProfile(arts[i].Title, arts[i].Markdown), At: arts[i].PublishedAt})
-		}
+	for _, poll := range storySetPolls(t, 3) {
 		placeBoth(t, mem, &stored, poll, GroupOptions{})
 	}
 }
@@ -237,5 +248,91 @@ func TestReexaminationReadsAreBounded(t *testing.T) {
 	}
 	if reads[1] != 7 || reads[20] != 7 {
 		t.Errorf("reads by poll size %v, want 7 for each", reads)
+	}
+}
+
+// readsView records the term index queries and the stories asked for,
+// in order.
+type readsView struct {
+	model.StoryView
+	terms  []model.StoryTermQuery
+	states [][]int64
+}
+
+func (v *readsView) StoryPostings(ctx context.Context, q model.StoryTermQuery) ([]model.StoryPosting, error) {
+	v.terms = append(v.terms, q)
+	return v.StoryView.StoryPostings(ctx, q)
+}
+
+func (v *readsView) StoryStates(ctx context.Context, ws int64, ids []int64) ([]model.StoryState, error) {
+	v.states = append(v.states, ids)
+	return v.StoryView.StoryStates(ctx, ws, ids)
+}
+
+// Re-examination reads again nothing the decision read: the term index
+// entries of the terms the decision looked up are taken from its read,
+// and the stories it read (or changed) are not asked for again. On the
+// labelled story set, three articles a poll, no poll's re-examination
+// asks for a term or a story the decision asked for, and the polls still
+// re-examine (their terms are read).
+func TestReexaminationRereadsNothingTheDecisionRead(t *testing.T) {
+	mem, err := NewMemGroups(GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	reexamined := 0
+	for n, poll := range storySetPolls(t, 3) {
+		p, err := NewPlacer(poll, GroupOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		view := &readsView{StoryView: memView{mem.workspace(1)}}
+		if _, err := p.PlaceStories(ctx, view, model.StoryRequest{WorkspaceID: 1, Facts: make([]*model.StoryFacts, len(poll))}); err != nil {
+			t.Fatal(err)
+		}
+		if len(view.terms) == 2 {
+			reexamined++
+			for _, term := range view.terms[1].Terms {
+				if slices.Contains(view.terms[0].Terms, term) {
+					t.Errorf("poll %d: re-examination reads term %d of the index again", n, term)
+				}
+			}
+		}
+		if len(view.states) == 2 {
+			for _, id := range view.states[1] {
+				if slices.Contains(view.states[0], id) {
+					t.Errorf("poll %d: re-examination reads story %d again", n, id)
+				}
+			}
+		}
+		if _, _, _, err := mem.Place(ctx, 1, poll); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if reexamined < 10 {
+		t.Errorf("%d polls re-examined, the test needs more", reexamined)
+	}
+}
+
+// A member is compared with the reexamineCandidates stories that share
+// most of its index terms, not with all a placement would compare: of
+// six stories sharing 6, 5, …, 1 of its terms, the four sharing most.
+func TestReexaminationComparesFewStories(t *testing.T) {
+	o := GroupOptions{}.WithDefaults()
+	if o.MaxCompared <= reexamineCandidates {
+		t.Fatalf("MaxCompared %d: the test needs more than %d", o.MaxCompared, reexamineCandidates)
+	}
+	m := StoredMember{ArticleID: 1, StoryID: 1, At: groupT0, Terms: []uint32{11, 12, 13, 14, 15, 16}}
+	var postings []Posting
+	for s := range 6 {
+		for _, term := range m.Terms[:6-s] {
+			postings = append(postings, Posting{Term: term, ArticleID: int64(100 + s), StoryID: int64(10 + s), At: groupT0})
+		}
+	}
+	slices.SortStableFunc(postings, func(a, b Posting) int { return int(a.Term) - int(b.Term) })
+	rc := newReexamCandidates([]StoredMember{m}, postings, groupT0, o)
+	if want := []int64{10, 11, 12, 13}; !slices.Equal(rc.ranked[0], want) || !slices.Equal(rc.union, want) {
+		t.Errorf("compared with %v (union %v), want %v", rc.ranked[0], rc.union, want)
 	}
 }

@@ -276,8 +276,9 @@ func benchSizes() []int {
 // whatever the number of its new articles, placement included: two new
 // articles (one joining an archived story, one starting a story) and
 // twenty (reports of archived events joining their stories, one starting
-// a story) cost the same, and one new article no more, on PostgreSQL
-// (pg_stat_statements counts them).
+// a story) cost the same, but for the two reads re-examination skips
+// when the decision read all they would ask, and one new article no
+// more, on PostgreSQL (pg_stat_statements counts them).
 func TestStoryPlacementStatements(t *testing.T) {
 	d := storyDB(t, store.Postgres)
 	end := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
@@ -308,7 +309,10 @@ func TestStoryPlacementStatements(t *testing.T) {
 			t.Errorf("%d new articles: stories %+v; want joins (and starts): the poll did not exercise the story writes", k, c.Stories)
 		}
 	}
-	if stmts[2] != stmts[20] || stmts[1] > stmts[2] || stmts[1] == 0 {
-		t.Errorf("statements per poll: %d for 1 new article, %d for 2, %d for 20; want 2 and 20 the same, 1 no more", stmts[1], stmts[2], stmts[20])
+	// Re-examination skips its term index and story reads when the
+	// decision read all they would ask for: at most two fewer.
+	if stmts[2] > stmts[20] || stmts[2] < stmts[20]-2 || stmts[1] > stmts[2] || stmts[1] == 0 {
+		t.Errorf("statements per poll: %d for 1 new article, %d for 2, %d for 20; want 2 as 20 (or up to 2 fewer), 1 no more",
+			stmts[1], stmts[2], stmts[20])
 	}
 }
