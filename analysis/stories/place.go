@@ -208,28 +208,47 @@ func newestPostings(postings []model.StoryPosting, perTerm int) []Posting {
 // Group ranks them. Only these are read, so a decision reads at most
 // MaxCompared stories per new article however many the index reaches.
 func (p *Placer) compared(postings []Posting, perArrival [][]uint32) []int64 {
-	byTerm := map[uint32][]int{}
-	for i, ps := range postings {
-		byTerm[ps.Term] = append(byTerm[ps.Term], i)
-	}
+	byTerm := postingsByTerm(postings)
 	var ids []int64
 	for i, terms := range perArrival {
-		at := p.arrivals[i].At
-		hits := map[int64]int{} // by article
-		storyOf := map[int64]int64{}
-		for _, t := range terms {
-			for _, pi := range byTerm[t] {
-				ps := &postings[pi]
-				if withinWindow(ps.At, at, p.opts.Window) {
-					hits[ps.ArticleID]++
-					storyOf[ps.ArticleID] = ps.StoryID
-				}
-			}
-		}
+		hits, storyOf := sharedHits(postings, byTerm, terms, p.arrivals[i].At, p.opts.Window,
+			func(ps *Posting) (int64, bool) { return ps.StoryID, true })
 		ids = append(ids, mostShared(hits, storyOf, p.opts.MaxCompared)...)
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)
+}
+
+// postingsByTerm indexes postings by term: the positions of each term's
+// entries.
+func postingsByTerm(postings []Posting) map[uint32][]int {
+	byTerm := map[uint32][]int{}
+	for i, ps := range postings {
+		byTerm[ps.Term] = append(byTerm[ps.Term], i)
+	}
+	return byTerm
+}
+
+// sharedHits counts, for each article of postings (byTerm indexes them)
+// reported within the window around at, how many of terms it is filed
+// under, and the story it counts for: story says which story an entry
+// counts for, or that it does not count. What mostShared ranks.
+func sharedHits(postings []Posting, byTerm map[uint32][]int, terms []uint32, at time.Time, window time.Duration,
+	story func(*Posting) (int64, bool)) (hits map[int64]int, storyOf map[int64]int64) {
+	hits, storyOf = map[int64]int{}, map[int64]int64{}
+	for _, t := range terms {
+		for _, pi := range byTerm[t] {
+			ps := &postings[pi]
+			if !withinWindow(ps.At, at, window) {
+				continue
+			}
+			if st, ok := story(ps); ok {
+				hits[ps.ArticleID]++
+				storyOf[ps.ArticleID] = st
+			}
+		}
+	}
+	return hits, storyOf
 }
 
 // mostShared ranks stories as Group does before comparing them: by the

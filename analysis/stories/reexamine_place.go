@@ -1,9 +1,9 @@
 package stories
 
 import (
-	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -168,16 +168,6 @@ func (p *Placer) readMemberFreqs(ctx context.Context, view model.StoryView, ws i
 	return nil
 }
 
-// sortedKeys is a map's keys, sorted.
-func sortedKeys[V any](m map[int64]V) []int64 {
-	ids := make([]int64, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
-
 // withMoves adds re-examination's moves to a placement: a move that
 // empties its story is a merge of that story (with the move's reason),
 // so merges and choices are followed to the stories that absorb them;
@@ -228,10 +218,9 @@ func withMoves(out *model.StoryPlacement, r *reexamination, revisions map[int64]
 		updates[id] = model.StoryUpdate{ID: id, Revision: rev(id), Centroid: EncodeCentroid(c)}
 	}
 	out.Updates = out.Updates[:0]
-	for _, id := range sortedKeys(updates) {
+	for _, id := range slices.Sorted(maps.Keys(updates)) {
 		out.Updates = append(out.Updates, updates[id])
 	}
-	slices.SortFunc(out.Updates, func(a, b model.StoryUpdate) int { return cmp.Compare(a.ID, b.ID) })
 }
 
 // moveReasonText is the reason of a re-examined article: the story it
