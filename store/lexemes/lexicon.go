@@ -25,10 +25,10 @@ func (l *Lexicon) Document(parts ...Part) string {
 }
 
 // ArticleBinary is the vector of Article in PostgreSQL's binary format of
-// a tsvector (tsvectorsend's), which the server reads several times
-// faster than the literal: a parameter sent in binary, the literal's
-// lexemes and positions as they are stored, the lexemes already in the
-// order the server keeps them.
+// a tsvector (tsvectorsend's), which the server takes nearly as it
+// stores it, where it parses a literal character by character: a
+// parameter sent in binary, the literal's lexemes and positions, the
+// lexemes already in the order the server keeps them.
 func (l *Lexicon) ArticleBinary(title, summary, body string, bodyWeight Weight) []byte {
 	return l.read([]Part{{title, A, TitleChars}, {summary, B, SummaryChars}, {body, bodyWeight, BodyChars}}).binary()
 }
