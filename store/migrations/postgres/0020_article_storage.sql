@@ -4,10 +4,9 @@
 
 -- The full-text index takes a save's entries into its pending list and
 -- moves them into the index when the list is full. A list of 4 MB (the
--- default) leaves that many pages behind each time it is emptied, until
--- a vacuum recycles them, and every search reads the whole list; one of
--- 256 kB is emptied as cheaply per entry and keeps the index about a
--- third of the size.
+-- default) leaves that many emptied pages behind each time, until a
+-- vacuum recycles them, and every search reads the whole list; one of
+-- 256 kB is emptied as cheaply per entry and leaves a sixteenth of that.
 ALTER INDEX feed_articles_search SET (gin_pending_list_limit = 256);
 
 -- A search vector and a story profile are lexemes and numbers, which
