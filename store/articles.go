@@ -39,7 +39,7 @@ const articleColumnCount = 29
 //
 // vectors are the articles' search vectors (searchVectors), nil when the
 // INSERT writes none.
-func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, arts []model.NewArticle, vectors []string,
+func (s *Store) insertArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, arts []model.NewArticle, vectors []any,
 	t time.Time) (map[articleKey]int64, error) {
 	columns, vector := articleColumnCount, ""
 	if vectors != nil {

@@ -42,3 +42,7 @@ func (s *Store) ExplainStoryPostings(ctx context.Context, ws int64, terms []int6
 	}
 	return planText(rows)
 }
+
+// BinarySearchVectors reports whether the store sends search vectors in
+// PostgreSQL's binary format.
+func (s *Store) BinarySearchVectors() bool { return s.binaryVectors }

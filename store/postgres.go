@@ -50,6 +50,15 @@ func withBinaryParameters(dsn string) string {
 	return dsn + "?binary_parameters=yes"
 }
 
+// binaryParameters reports whether the pool opened on dsn sends []byte
+// parameters in binary: with binary_parameters=yes, the default that
+// withBinaryParameters sets. Any other spelling counts as no, whose
+// parameters go as text: a value written for binary would then not be
+// read as meant.
+func binaryParameters(dsn string) bool {
+	return strings.Contains(withBinaryParameters(dsn), "binary_parameters=yes")
+}
+
 // openReadOnly opens a session whose transactions are read-only
 // (default_transaction_read_only), with standard strings so that the
 // server lexes quotes as checkReadQuery does, and whose statements the

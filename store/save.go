@@ -29,7 +29,7 @@ func (s *Store) SavePoll(ctx context.Context, p model.PollSave) (model.SaveCount
 // outbox row, a story assignment) is a step of saveBatch after promote,
 // taking the promoted rows it returns: it then commits or rolls back with
 // the promotion itself.
-func (s *Store) savePoll(ctx context.Context, p model.PollSave, vectors []string) (model.SaveCounts, error) {
+func (s *Store) savePoll(ctx context.Context, p model.PollSave, vectors []any) (model.SaveCounts, error) {
 	if len(p.Articles) == 0 {
 		if stmt := s.d.bookkeepingOnly(); stmt != "" {
 			// The 304 path: one round trip for the whole bookkeeping.
@@ -70,7 +70,7 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave, vectors []string
 // the articles, each inserted with its story, and their promotions a
 // batch at a time, then the stories' own rows: new stories, term index
 // entries, merges, counts and centroids, document frequencies.
-func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, vectors []string) (model.SaveCounts, error) {
+func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, vectors []any) (model.SaveCounts, error) {
 	st, err := s.beginStories(ctx, tx, p)
 	if err != nil {
 		return model.SaveCounts{}, err
@@ -79,7 +79,7 @@ func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 	targets := &deliveryTargets{}
 	for start := 0; start < len(p.Articles); start += articleBatch {
 		end := min(start+articleBatch, len(p.Articles))
-		var batchVectors []string
+		var batchVectors []any
 		if vectors != nil {
 			batchVectors = vectors[start:end]
 		}
@@ -102,7 +102,7 @@ func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 // webhook deliveries of those promotions (deliveries.go). offset is the
 // batch's first article in the poll.
 func (s *Store) saveBatch(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave, offset int, arts []model.NewArticle,
-	vectors []string, targets *deliveryTargets) (model.SaveCounts, error) {
+	vectors []any, targets *deliveryTargets) (model.SaveCounts, error) {
 	t := now()
 	st.joinStored(offset, arts)
 	inserted, err := s.insertArticles(ctx, tx, p, arts, vectors, t)

@@ -33,31 +33,44 @@ func (s *Store) searchVectorColumn() string {
 }
 
 // searchVectors are the search vectors of a save's articles, one per
-// article, or nil when the INSERT writes none (searchVectorColumn). A save
-// computes them before its transaction opens: they are the larger part of
-// the daemon's work for the index, and inside the transaction they would
-// lengthen the time its locks are held.
-func (s *Store) searchVectors(arts []model.NewArticle) []string {
+// article, or nil when the INSERT writes none (searchVectorColumn): each
+// in PostgreSQL's binary format when parameters are sent in binary
+// (binaryVectors), else a tsvector literal. A save computes them before
+// its transaction opens: they are the larger part of the daemon's work
+// for the index, and inside the transaction they would lengthen the time
+// its locks are held.
+func (s *Store) searchVectors(arts []model.NewArticle) []any {
 	if s.searchVectorColumn() == "" {
 		return nil
 	}
-	out := make([]string, len(arts))
+	out := make([]any, len(arts))
 	for i, na := range arts {
 		a := na.Article
-		out[i] = s.articleVector(a.Title, storedSummary(a), a.ContentMarkdown, a.ExtractionMethod)
+		summary := storedSummary(a)
+		w := bodyWeight(summary, a.ExtractionMethod)
+		if s.binaryVectors {
+			out[i] = s.lexicon.ArticleBinary(a.Title, summary, a.ContentMarkdown, w)
+		} else {
+			out[i] = s.lexicon.Article(a.Title, summary, a.ContentMarkdown, w)
+		}
 	}
 	return out
 }
 
-// articleVector is the search vector of an article as stored: title,
-// summary (the stored one: storedSummary) and body, the body weighted as
-// a summary when it is the feed's summary itself.
+// articleVector is the search vector of an article as stored, as a
+// tsvector literal: title, summary (the stored one: storedSummary) and
+// body.
 func (s *Store) articleVector(title, summary, body, method string) string {
-	w := lexemes.C
+	return s.lexicon.Article(title, summary, body, bodyWeight(summary, method))
+}
+
+// bodyWeight is the weight of an article's body in its vector: a
+// summary's when it is the feed's summary itself, stored once.
+func bodyWeight(summary, method string) lexemes.Weight {
 	if summary == "" && method == model.ExtractionSummary {
-		w = lexemes.B
+		return lexemes.B
 	}
-	return s.lexicon.Article(title, summary, body, w)
+	return lexemes.C
 }
 
 // IndexSearchText computes the search vector of every article that lacks

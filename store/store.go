@@ -61,6 +61,10 @@ type Store struct {
 	// lexicon remembers the lexemes of the words of the articles saved,
 	// for their search vectors (search_vector.go).
 	lexicon *lexemes.Lexicon
+	// binaryVectors: the connections send []byte parameters in binary
+	// (PostgreSQL with binary_parameters), so search vectors go in the
+	// server's binary format.
+	binaryVectors bool
 }
 
 // Options tunes the connection pool and gives the store what it writes
@@ -116,7 +120,8 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 		return nil, err
 	}
 	return &Store{db: db, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen),
-		noSearchVectors: opts.NoSearchVectors, lexicon: lexemes.NewLexicon(lexiconWords)}, nil
+		noSearchVectors: opts.NoSearchVectors, lexicon: lexemes.NewLexicon(lexiconWords),
+		binaryVectors: name == Postgres && binaryParameters(dsn)}, nil
 }
 
 // connect checks that db answers, closing it when it does not; how (for

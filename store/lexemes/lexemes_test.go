@@ -143,3 +143,24 @@ func BenchmarkArticle(b *testing.B) {
 		}
 	})
 }
+
+// TestArticleBinary: the binary vector holds the literal's lexemes in
+// the server's order, each with its positions, the weight in the top two
+// bits.
+func TestArticleBinary(t *testing.T) {
+	got := NewLexicon(10).ArticleBinary("Go 1.26 released", "The release notes", "Releasing the notes now", C)
+	pos := func(p uint16, w Weight) string { v := uint16(w)<<14 | p; return string([]byte{byte(v >> 8), byte(v)}) }
+	n := func(k int) string { return string([]byte{0, byte(k)}) }
+	want := "\x00\x00\x00\x05" +
+		"1\x00" + n(1) + pos(2, A) +
+		"26\x00" + n(1) + pos(3, A) +
+		"go\x00" + n(1) + pos(1, A) +
+		"note\x00" + n(2) + pos(7, B) + pos(10, C) +
+		"releas\x00" + n(3) + pos(4, A) + pos(6, B) + pos(8, C)
+	if string(got) != want {
+		t.Errorf("ArticleBinary = %q\nwant            %q", got, want)
+	}
+	if got := (*Lexicon)(nil).ArticleBinary("", "", "", C); string(got) != "\x00\x00\x00\x00" {
+		t.Errorf("no text: %q, want no lexemes", got)
+	}
+}

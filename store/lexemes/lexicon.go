@@ -21,6 +21,20 @@ func (l *Lexicon) Article(title, summary, body string, bodyWeight Weight) string
 
 // Document is Document (the package function) through the lexicon.
 func (l *Lexicon) Document(parts ...Part) string {
+	return l.read(parts).literal()
+}
+
+// ArticleBinary is the vector of Article in PostgreSQL's binary format of
+// a tsvector (tsvectorsend's), which the server takes nearly as it
+// stores it, where it parses a literal character by character: a
+// parameter sent in binary, the literal's lexemes and positions, the
+// lexemes already in the order the server keeps them.
+func (l *Lexicon) ArticleBinary(title, summary, body string, bodyWeight Weight) []byte {
+	return l.read([]Part{{title, A, TitleChars}, {summary, B, SummaryChars}, {body, bodyWeight, BodyChars}}).binary()
+}
+
+// read gathers the lexemes of a document's parts.
+func (l *Lexicon) read(parts []Part) *document {
 	texts := make([]string, len(parts))
 	size := 0
 	for i, p := range parts {
@@ -36,7 +50,7 @@ func (l *Lexicon) Document(parts ...Part) string {
 	for i, p := range parts {
 		d.add(texts[i], p.Weight)
 	}
-	return d.literal()
+	return &d
 }
 
 // lexeme is lexemeOf(folded), remembered.

@@ -1,6 +1,8 @@
 package lexemes
 
 import (
+	"encoding/binary"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -158,19 +160,24 @@ func lexemeOf(folded string) string {
 	return English(folded)
 }
 
-func (d *document) literal() string {
-	// Group the positions by entry, keeping their order: each entry's
-	// run starts where the runs before it end.
-	start := make([]int, len(d.entries)+1)
+// positions groups the positions kept by entry, keeping their order:
+// entry i's are pos[start[i]:start[i+1]].
+func (d *document) positions() (pos []uint16, start []int) {
+	start = make([]int, len(d.entries)+1)
 	for i, e := range d.entries {
 		start[i+1] = start[i] + e.n
 	}
-	pos := make([]uint16, len(d.occurrences))
+	pos = make([]uint16, len(d.occurrences))
 	next := append([]int(nil), start[:len(d.entries)]...)
 	for _, o := range d.occurrences {
 		pos[next[o.entry]] = o.pos
 		next[o.entry]++
 	}
+	return pos, start
+}
+
+func (d *document) literal() string {
+	pos, start := d.positions()
 	var b strings.Builder
 	b.Grow(d.size + 8*len(d.entries))
 	for i, e := range d.entries {
@@ -192,6 +199,33 @@ func (d *document) literal() string {
 		}
 	}
 	return b.String()
+}
+
+// binary is the document as tsvectorrecv reads it: the number of
+// lexemes (int32), then each lexeme, NUL-terminated, with the number of
+// its positions (uint16) and the positions (uint16 each, the weight in
+// the top two bits), all big-endian. The lexemes go in the server's order
+// (bytewise, a prefix first: Go's order of strings), which spares it a
+// sort; the positions of each are increasing, as the server requires.
+func (d *document) binary() []byte {
+	pos, start := d.positions()
+	order := make([]int, len(d.entries))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(d.entries[a].lexeme, d.entries[b].lexeme) })
+	out := make([]byte, 0, 4+d.size+2*len(d.entries))
+	out = binary.BigEndian.AppendUint32(out, uint32(len(d.entries)))
+	for _, i := range order {
+		e := d.entries[i]
+		out = append(out, e.lexeme...)
+		out = append(out, 0)
+		out = binary.BigEndian.AppendUint16(out, uint16(e.n))
+		for _, p := range pos[start[i]:start[i+1]] {
+			out = binary.BigEndian.AppendUint16(out, p)
+		}
+	}
+	return out
 }
 
 // writeQuoted writes a lexeme as tsvector and tsquery literals quote it.
