@@ -119,6 +119,9 @@ func TestSearchDeadlineStopsTheStatement(t *testing.T) {
 			// PostgreSQL before the statement has started cancels nothing
 			// (the server ends only what is running), and the statement
 			// would then run its hour.
+			// Its own store has a deadline far away, so that on a loaded
+			// machine the deadline cannot fire before the caller leaves.
+			s = openWith(t, dialect, store.Options{MaxOpenConns: 2, SearchTimeout: time.Hour})
 			cctx, cancel := context.WithCancel(ctx)
 			started := make(chan struct{})
 			go func() {
