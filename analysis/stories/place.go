@@ -104,7 +104,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	if err != nil {
 		return model.StoryPlacement{}, fmt.Errorf("place stories: %w", err)
 	}
-	found, revisions, err := p.lookup(ctx, view, ws, postings, perArrival, df, dfSince)
+	found, ranked, revisions, err := p.lookup(ctx, view, ws, postings, perArrival, df, dfSince)
 	if err != nil {
 		return model.StoryPlacement{}, err
 	}
@@ -114,7 +114,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	}
 	var moved *reexamination
 	if p.opts.ReexamineMembers > 0 {
-		if moved, err = p.reexamine(ctx, view, ws, g, found, union, df, dfSince, since.Add(p.opts.Window)); err != nil {
+		if moved, err = p.reexamine(ctx, view, ws, g, found, ranked, union, df, dfSince, since.Add(p.opts.Window)); err != nil {
 			return model.StoryPlacement{}, fmt.Errorf("place stories of workspace %d: %w", ws, err)
 		}
 	}
@@ -128,18 +128,20 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 // that both databases hand Group the same postings: the candidate
 // stories' centroids and revisions, and, for centroids stored without
 // IDFs, the document frequencies of their terms not read yet, added to
-// df.
+// df. ranked is each arrival's stored stories as Group ranks them
+// (see ranked), which re-examination reuses.
 func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, postings []model.StoryPosting,
-	perArrival [][]uint32, df *docFreq, dfSince time.Time) (*Lookup, map[int64]int64, error) {
-	found := &Lookup{Stories: map[int64]Centroid{}, Postings: newestPostings(postings, p.opts.PerTermLimit)}
-	ids := p.compared(found.Postings, perArrival)
-	revisions := map[int64]int64{}
+	perArrival [][]uint32, df *docFreq, dfSince time.Time) (found *Lookup, ranked [][]int64, revisions map[int64]int64, err error) {
+	found = &Lookup{Stories: map[int64]Centroid{}, Postings: newestPostings(postings, p.opts.PerTermLimit)}
+	ranked = p.ranked(found.Postings, perArrival)
+	ids := rankedUnion(ranked)
+	revisions = map[int64]int64{}
 	if len(ids) == 0 {
-		return found, revisions, nil
+		return found, ranked, revisions, nil
 	}
 	states, err := view.StoryStates(ctx, ws, ids)
 	if err != nil {
-		return nil, nil, fmt.Errorf("place stories: %w", err)
+		return nil, nil, nil, fmt.Errorf("place stories: %w", err)
 	}
 	var missing []uint32
 	for _, st := range states {
@@ -166,13 +168,13 @@ func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, pos
 	if len(missing) > 0 {
 		more, err := view.StoryDocFreq(ctx, ws, missing, dfSince)
 		if err != nil {
-			return nil, nil, fmt.Errorf("place stories: %w", err)
+			return nil, nil, nil, fmt.Errorf("place stories: %w", err)
 		}
 		for _, t := range missing {
 			df.terms[t] = more.Terms[t] // 0 when no article has it: recorded so it is not asked again
 		}
 	}
-	return found, revisions, nil
+	return found, ranked, revisions, nil
 }
 
 // newestPostings is the index entries read, at most perTerm per term
@@ -202,18 +204,28 @@ func newestPostings(postings []model.StoryPosting, perTerm int) []Posting {
 	return out
 }
 
-// compared is the stored stories Group may compare an arrival with: for
-// each arrival, the MaxCompared stories whose best member shares most of
-// its index terms within the window (ties: the lower id), which is how
-// Group ranks them. Only these are read, so a decision reads at most
-// MaxCompared stories per new article however many the index reaches.
-func (p *Placer) compared(postings []Posting, perArrival [][]uint32) []int64 {
+// ranked is, for each arrival, the stored stories Group may compare it
+// with: the MaxCompared stories whose best member shares most of its
+// index terms within the window (ties: the lower id), in that order,
+// which is how Group ranks them. Only these are read, so a decision
+// reads at most MaxCompared stories per new article however many the
+// index reaches.
+func (p *Placer) ranked(postings []Posting, perArrival [][]uint32) [][]int64 {
 	byTerm := postingsByTerm(postings)
-	var ids []int64
+	out := make([][]int64, len(perArrival))
 	for i, terms := range perArrival {
 		hits, storyOf := sharedHits(postings, byTerm, terms, p.arrivals[i].At, p.opts.Window,
 			func(ps *Posting) (int64, bool) { return ps.StoryID, true })
-		ids = append(ids, mostShared(hits, storyOf, p.opts.MaxCompared)...)
+		out[i] = mostShared(hits, storyOf, p.opts.MaxCompared)
+	}
+	return out
+}
+
+// rankedUnion is the stories of ranked, sorted, each once.
+func rankedUnion(ranked [][]int64) []int64 {
+	var ids []int64
+	for _, r := range ranked {
+		ids = append(ids, r...)
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)

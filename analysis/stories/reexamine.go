@@ -94,13 +94,22 @@ func reexamined(arrivals []Arrival, g *Grouping, found *Lookup, o GroupOptions, 
 		perArrival[i] = p.Terms
 	}
 	o.MaxCompared = min(o.MaxCompared, reexamineCompared)
-	compared := (&Placer{opts: o, arrivals: arrivals}).compared(found.Postings, perArrival)
-	ids := make([]int64, 0, len(g.Stored)+len(compared))
+	return reexaminedOf(g, (&Placer{opts: o, arrivals: arrivals}).ranked(found.Postings, perArrival), resolve)
+}
+
+// reexaminedOf is reexamined given each article's ranking of the stories
+// it compared (Placer.ranked, at least reexamineCompared long where
+// there are that many): a placer's decision ranked them already, and a
+// ranking's first k are the ranking to k.
+func reexaminedOf(g *Grouping, ranked [][]int64, resolve func(int64) int64) []int64 {
+	ids := make([]int64, 0, len(g.Stored)+reexamineCompared*len(ranked))
 	for id := range g.Stored {
 		ids = append(ids, id)
 	}
-	for _, id := range compared {
-		ids = append(ids, resolve(id))
+	for _, r := range ranked {
+		for _, id := range r[:min(len(r), reexamineCompared)] {
+			ids = append(ids, resolve(id))
+		}
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)

@@ -336,3 +336,62 @@ func TestReexaminationComparesFewStories(t *testing.T) {
 		t.Errorf("compared with %v (union %v), want %v", rc.ranked[0], rc.union, want)
 	}
 }
+
+// A placer re-examines the stories its decision ranked first for each
+// article (reexaminedOf) rather than ranking them again: on the labelled
+// story set, poll after poll, those are the stories ranked again from the
+// decision's lookup, with the shipped options, with every article a
+// story of its own (so that an article ranks more stories than
+// re-examination looks at) and with fewer stories compared than it looks
+// at.
+func TestReexaminedReusesTheDecisionsRanking(t *testing.T) {
+	apart := GroupOptions{Threshold: 0.99, MergeThreshold: 0.99}
+	for _, opts := range []GroupOptions{{}, apart, {Threshold: 0.99, MergeThreshold: 0.99, MaxCompared: 2}} {
+		mem, err := NewMemGroups(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := mem.opts
+		looked := 0
+		for n, poll := range storySetPolls(t, 5) {
+			w := mem.workspace(1)
+			g, found, err := mem.Decide(context.Background(), 1, poll)
+			if err != nil {
+				t.Fatal(err)
+			}
+			perArrival, _, err := QueryTerms(poll, withPoll(w.vocab, poll), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ranked := (&Placer{opts: o, arrivals: poll}).ranked(found.Postings, perArrival)
+			got := reexaminedOf(g, ranked, w.resolve)
+			// Ranked again from the grouping's terms, to the stories
+			// re-examination compares.
+			few := o
+			few.MaxCompared = min(o.MaxCompared, reexamineCompared)
+			var want []int64
+			for id := range g.Stored {
+				want = append(want, id)
+			}
+			for i, pl := range g.Placements {
+				hits, storyOf := sharedHits(found.Postings, postingsByTerm(found.Postings), pl.Terms, poll[i].At, o.Window,
+					func(ps *Posting) (int64, bool) { return ps.StoryID, true })
+				for _, id := range mostShared(hits, storyOf, few.MaxCompared) {
+					want = append(want, w.resolve(id))
+				}
+			}
+			slices.Sort(want)
+			want = slices.Compact(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("options %+v, poll %d: re-examined from the decision's ranking %v, ranked again %v", opts, n, got, want)
+			}
+			looked += len(want)
+			if _, _, _, err := mem.Place(context.Background(), 1, poll); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if looked == 0 {
+			t.Errorf("options %+v: no poll re-examined a story: the test compared nothing", opts)
+		}
+	}
+}
