@@ -135,20 +135,44 @@ const reexaminePerTerm = 4
 const reexamineTerms = 6
 
 // narrowTerms keeps of each member's index terms the k heaviest under
-// df (weighed as now): the terms re-examination looks its candidates up
-// by.
-func narrowTerms(ms []StoredMember, df DocFreq, k int) []StoredMember {
-	idf := newIDFMemo(df)
+// the frequencies ws weighs with (as now): the terms re-examination
+// looks its candidates up by.
+func narrowTerms(ms []StoredMember, ws *memberWeighings, k int) []StoredMember {
 	out := slices.Clone(ms)
 	for i := range out {
 		if len(out[i].Terms) <= k {
 			continue
 		}
-		vec := weigh(&out[i].Profile, idf).vec
-		vec = slices.DeleteFunc(vec, func(w weighted) bool { return !slices.Contains(out[i].Terms, w.term) })
-		out[i].Terms = topTerms(vec, k)
+		vec := ws.of(i, &out[i].Profile).vec
+		indexed := make([]weighted, 0, len(out[i].Terms))
+		for _, w := range vec {
+			if slices.Contains(out[i].Terms, w.term) {
+				indexed = append(indexed, w)
+			}
+		}
+		out[i].Terms = topTerms(indexed, k)
 	}
 	return out
+}
+
+// memberWeighings weighs re-examination's members under one set of
+// document frequencies, each member (by its position) once: narrowTerms
+// and reexamine weigh them alike.
+type memberWeighings struct {
+	idf *idfMemo
+	ws  []*weighing
+}
+
+func newMemberWeighings(df DocFreq, members int) *memberWeighings {
+	return &memberWeighings{idf: newIDFMemo(df), ws: make([]*weighing, members)}
+}
+
+// of is member i's weighing (p its profile).
+func (m *memberWeighings) of(i int, p *Profile) *weighing {
+	if m.ws[i] == nil {
+		m.ws[i] = weigh(p, m.idf)
+	}
+	return m.ws[i]
 }
 
 // memberTerms is the union of the members' index terms, sorted: what
@@ -224,12 +248,12 @@ func (rc *reexamCandidates) rank(m StoredMember, s int64, postings []Posting, re
 // does. postings are the term index entries of the members' terms (their
 // stories resolved), cents the centroids of the members' stories and of
 // the candidates as the poll left them (stories without one are not
-// compared), df the document frequencies with the poll's articles
-// counted. A story left without articles is merged into the story its
+// compared), ws the members weighed under the document frequencies with
+// the poll's articles counted. A story left without articles is merged into the story its
 // last article moved to. The result depends only on the inputs.
 // rc is newReexamCandidates of the same members and postings.
-func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cents map[int64]Centroid, df DocFreq, now time.Time,
-	o GroupOptions) *Reexamination {
+func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cents map[int64]Centroid, ws *memberWeighings,
+	now time.Time, o GroupOptions) *Reexamination {
 	out := &Reexamination{Stories: map[int64]Centroid{}}
 	if len(ms) == 0 {
 		return out
@@ -253,14 +277,13 @@ func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cent
 	}
 	mergedTo := map[int64]int64{}
 	resolve := func(id int64) int64 { return survivor(mergedTo, id) }
-	idf := newIDFMemo(df)
 	for i, m := range ms {
 		s := resolve(m.StoryID)
 		home, ok := work[s]
 		if !ok {
 			continue // a story whose centroid is unknown is not re-examined
 		}
-		aw := weigh(&m.Profile, idf)
+		aw := ws.of(i, &ms[i].Profile)
 		ownScore, ownClear := -1.0, -1.0
 		if home.Articles > 1 {
 			rest := home.minus(unitFeatures(aw.p))

@@ -79,7 +79,8 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 		cents[id] = c
 	}
 	counted := withCounted(df, p.arrivals)
-	ms = narrowTerms(ms, counted, reexamineTerms)
+	weighed := newMemberWeighings(counted, len(ms))
+	ms = narrowTerms(ms, weighed, reexamineTerms)
 	known, unread := p.knownPostings(found, looked, memberTerms(ms))
 	index, err := view.StoryPostings(ctx, model.StoryTermQuery{WorkspaceID: ws, Terms: unread, Since: now.Add(-o.Window),
 		PerTerm: reexaminePerTerm, Stored: true})
@@ -112,7 +113,7 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 	for i := range ms {
 		out.profiles[ms[i].ArticleID] = &ms[i].Profile
 	}
-	out.re = reexamine(ms, postings, rc, cents, counted, now, o)
+	out.re = reexamine(ms, postings, rc, cents, weighed, now, o)
 	return out, nil
 }
 

@@ -395,3 +395,46 @@ func TestReexaminedReusesTheDecisionsRanking(t *testing.T) {
 		}
 	}
 }
+
+// narrowTerms keeps each member's heaviest index terms as a fresh
+// weighing ranks them, and leaves the member weighed for reexamine,
+// which so weighs no member twice: narrowing the labelled story set's
+// articles (their 12 index terms each) keeps the 6 a member's own
+// weighing puts first, and asking the member's weighing again answers
+// the one narrowTerms made.
+func TestNarrowTermsWeighsEachMemberOnce(t *testing.T) {
+	vocab := NewVocabulary()
+	var ms []StoredMember
+	for i, a := range loadStorySet(t) {
+		p := NewProfile(a.Title, a.Markdown)
+		vocab.Add(&p)
+		ms = append(ms, StoredMember{ArticleID: int64(i + 1), StoryID: 1, At: groupT0, Profile: p})
+	}
+	for i := range ms {
+		ms[i].Terms = topTerms(weigh(&ms[i].Profile, newIDFMemo(vocab)).vec, DefaultIndexTerms)
+	}
+	ws := newMemberWeighings(vocab, len(ms))
+	narrowed := narrowTerms(ms, ws, reexamineTerms)
+	for i, m := range narrowed {
+		fresh := weigh(&ms[i].Profile, newIDFMemo(vocab)).vec
+		var indexed []weighted
+		for _, w := range fresh {
+			if slices.Contains(ms[i].Terms, w.term) {
+				indexed = append(indexed, w)
+			}
+		}
+		if want := topTerms(indexed, reexamineTerms); !slices.Equal(m.Terms, want) {
+			t.Errorf("member %d: narrowed to %v, want %v", m.ArticleID, m.Terms, want)
+		}
+		if len(ms[i].Terms) <= reexamineTerms {
+			continue
+		}
+		w := ws.ws[i]
+		if w == nil || ws.of(i, &narrowed[i].Profile) != w {
+			t.Fatalf("member %d: narrowTerms left no weighing, or reexamine would weigh it again", m.ArticleID)
+		}
+		if !slices.Equal(w.vec, fresh) {
+			t.Errorf("member %d: narrowTerms changed the weighing it keeps", m.ArticleID)
+		}
+	}
+}
