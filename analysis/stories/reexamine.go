@@ -206,11 +206,12 @@ type reexamCandidates struct {
 	// move: what the first members, and all of them when nothing moves,
 	// are compared with.
 	ranked  [][]int64
-	closest []map[int64]int64
+	closest [][]int64
+	hits    []articleHits // rank's buffer
 }
 
 func newReexamCandidates(ms []StoredMember, postings []Posting, now time.Time, o GroupOptions) *reexamCandidates {
-	rc := &reexamCandidates{byTerm: postingsByTerm(postings), ranked: make([][]int64, len(ms)), closest: make([]map[int64]int64, len(ms))}
+	rc := &reexamCandidates{byTerm: postingsByTerm(postings), ranked: make([][]int64, len(ms)), closest: make([][]int64, len(ms))}
 	for i, m := range ms {
 		rc.ranked[i], rc.closest[i] = rc.rank(m, m.StoryID, postings, func(id int64) int64 { return id }, now, o)
 		rc.union = append(rc.union, rc.ranked[i]...)
@@ -221,23 +222,24 @@ func newReexamCandidates(ms []StoredMember, postings []Posting, now time.Time, o
 }
 
 // rank returns the stories a member of story s would be compared with
-// (see reexamCandidates), stories resolved by resolve, and for each the
-// article that shares most terms with it (ties: the lower id).
+// (see reexamCandidates), stories resolved by resolve, and for each (in
+// the same order) the article that shares most terms with it (ties: the
+// lower id).
 func (rc *reexamCandidates) rank(m StoredMember, s int64, postings []Posting, resolve func(int64) int64, now time.Time,
-	o GroupOptions) ([]int64, map[int64]int64) {
-	hits, storyOf := sharedHits(postings, rc.byTerm, m.Terms, now, o.Window, func(ps *Posting) (int64, bool) {
+	o GroupOptions) (ranked, closest []int64) {
+	rc.hits = sharedHits(rc.hits, postings, rc.byTerm, m.Terms, now, o.Window, func(ps *Posting) (int64, bool) {
 		st := resolve(ps.StoryID)
 		return st, st != s && ps.ArticleID != m.ArticleID
 	})
-	closest := map[int64]int64{}
-	for a, n := range hits {
-		st := storyOf[a]
-		c, ok := closest[st]
-		if !ok || n > hits[c] || n == hits[c] && a < c {
-			closest[st] = a
+	ranked = mostShared(rc.hits, min(o.MaxCompared, reexamineCandidates))
+	closest = make([]int64, len(ranked))
+	most := make([]int, len(ranked))
+	for _, h := range rc.hits { // by article id: the first of the most is the lowest id
+		if i := slices.Index(ranked, h.story); i >= 0 && h.n > most[i] {
+			closest[i], most[i] = h.article, h.n
 		}
 	}
-	return mostShared(hits, storyOf, min(o.MaxCompared, reexamineCandidates)), closest
+	return ranked, closest
 }
 
 // reexamine looks again at members (as latestMembers returns them) after
@@ -294,9 +296,9 @@ func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cent
 		if len(out.Moves) > 0 { // the index and the stories are not as they were read
 			ranked, closest = rc.rank(m, s, postings, resolve, now, o)
 		}
-		best, bestClear, bestScore := int64(0), 0.0, 0.0
+		best, bestAt, bestClear, bestScore := int64(0), 0, 0.0, 0.0
 		var bestVec []weighted
-		for _, t := range ranked {
+		for j, t := range ranked {
 			c, ok := work[t]
 			if !ok {
 				continue
@@ -304,14 +306,14 @@ func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cent
 			cv := c.vectorFor(aw)
 			sc := dot(aw.vec, cv)
 			if clear := o.clearance(sc, c.Articles); best == 0 || clear > bestClear {
-				best, bestClear, bestScore, bestVec = t, clear, sc, cv
+				best, bestAt, bestClear, bestScore, bestVec = t, j, clear, sc, cv
 			}
 		}
 		if best == 0 || bestClear < o.Threshold || bestClear <= ownClear {
 			continue
 		}
 		mv := Move{ArticleID: m.ArticleID, From: s, Into: best, At: m.At, OwnScore: ownScore,
-			Reason: Reason{StoryID: best, ArticleID: closest[best], Item: -1, Score: bestScore, Shared: sharedTerms(aw.vec, bestVec)}}
+			Reason: Reason{StoryID: best, ArticleID: closest[bestAt], Item: -1, Score: bestScore, Shared: sharedTerms(aw.vec, bestVec)}}
 		if home.Articles <= 1 {
 			mv.Empties = true
 			mergedTo[s] = best

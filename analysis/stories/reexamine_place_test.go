@@ -1,7 +1,9 @@
 package stories
 
 import (
+	"cmp"
 	"context"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"testing"
@@ -374,9 +376,9 @@ func TestReexaminedReusesTheDecisionsRanking(t *testing.T) {
 				want = append(want, id)
 			}
 			for i, pl := range g.Placements {
-				hits, storyOf := sharedHits(found.Postings, postingsByTerm(found.Postings), pl.Terms, poll[i].At, o.Window,
+				hits, storyOf := mapSharedHits(found.Postings, pl.Terms, poll[i].At, o.Window,
 					func(ps *Posting) (int64, bool) { return ps.StoryID, true })
-				for _, id := range mostShared(hits, storyOf, few.MaxCompared) {
+				for _, id := range mapMostShared(hits, storyOf, few.MaxCompared) {
 					want = append(want, w.resolve(id))
 				}
 			}
@@ -435,6 +437,115 @@ func TestNarrowTermsWeighsEachMemberOnce(t *testing.T) {
 		}
 		if !slices.Equal(w.vec, fresh) {
 			t.Errorf("member %d: narrowTerms changed the weighing it keeps", m.ArticleID)
+		}
+	}
+}
+
+// mapSharedHits, mapMostShared and mapClosest rank stories for an
+// article's index terms the plain way, with maps: what sharedHits,
+// mostShared and reexamCandidates.rank answer.
+func mapSharedHits(postings []Posting, terms []uint32, at time.Time, window time.Duration,
+	story func(*Posting) (int64, bool)) (hits map[int64]int, storyOf map[int64]int64) {
+	hits, storyOf = map[int64]int{}, map[int64]int64{}
+	for _, t := range terms {
+		for i := range postings {
+			ps := &postings[i]
+			if ps.Term != t || !withinWindow(ps.At, at, window) {
+				continue
+			}
+			if st, ok := story(ps); ok {
+				hits[ps.ArticleID]++
+				storyOf[ps.ArticleID] = st
+			}
+		}
+	}
+	return hits, storyOf
+}
+
+func mapMostShared(hits map[int64]int, storyOf map[int64]int64, k int) []int64 {
+	best := map[int64]int{}
+	for a, n := range hits {
+		best[storyOf[a]] = max(best[storyOf[a]], n)
+	}
+	var order []int64
+	for id := range best {
+		order = append(order, id)
+	}
+	slices.SortFunc(order, func(x, y int64) int {
+		if best[x] != best[y] {
+			return best[y] - best[x]
+		}
+		return int(x - y)
+	})
+	return order[:min(len(order), k)]
+}
+
+func mapClosest(hits map[int64]int, storyOf map[int64]int64) map[int64]int64 {
+	closest := map[int64]int64{}
+	for a, n := range hits {
+		st := storyOf[a]
+		c, ok := closest[st]
+		if !ok || n > hits[c] || n == hits[c] && a < c {
+			closest[st] = a
+		}
+	}
+	return closest
+}
+
+// Ranking stories by shared index terms through sorted hits (sharedHits,
+// mostShared, rank) answers what counting them in maps does: the same
+// stories in the same order, and for each the same closest article, on
+// random index entries with ties in hits, entries outside the window, an
+// article's entries under two stories (the last counted names it) and
+// entries that do not count (the member itself, its own story).
+func TestRankingBySortedHitsAsByMaps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	o := GroupOptions{}.WithDefaults()
+	for round := range 300 {
+		var postings []Posting
+		for range rng.IntN(200) {
+			a := int64(1 + rng.IntN(40))
+			st := a%7 + 1
+			if rng.IntN(20) == 0 {
+				st = int64(1 + rng.IntN(7)) // the article under another story
+			}
+			at := groupT0.Add(time.Duration(rng.IntN(20)-10) * 24 * time.Hour)
+			postings = append(postings, Posting{Term: uint32(1 + rng.IntN(15)), ArticleID: a, StoryID: st, At: at})
+		}
+		slices.SortStableFunc(postings, func(a, b Posting) int { return cmp.Compare(a.Term, b.Term) })
+		m := StoredMember{ArticleID: int64(1 + rng.IntN(40)), StoryID: int64(1 + rng.IntN(7))}
+		for range 1 + rng.IntN(8) {
+			m.Terms = append(m.Terms, uint32(1+rng.IntN(15)))
+		}
+		slices.Sort(m.Terms)
+		m.Terms = slices.Compact(m.Terms)
+		resolve := func(id int64) int64 {
+			if id == 3 {
+				return 5
+			}
+			return id
+		}
+		counts := func(ps *Posting) (int64, bool) {
+			st := resolve(ps.StoryID)
+			return st, st != m.StoryID && ps.ArticleID != m.ArticleID
+		}
+		hits, storyOf := mapSharedHits(postings, m.Terms, groupT0, o.Window, counts)
+		for _, k := range []int{1, 4, 8} {
+			got := mostShared(sharedHits(nil, postings, postingsByTerm(postings), m.Terms, groupT0, o.Window, counts), k)
+			if want := mapMostShared(hits, storyOf, k); !slices.Equal(got, want) {
+				t.Fatalf("round %d, k %d: ranked %v, by maps %v", round, k, got, want)
+			}
+		}
+		rc := &reexamCandidates{byTerm: postingsByTerm(postings)}
+		ranked, closest := rc.rank(m, m.StoryID, postings, resolve, groupT0, o)
+		if want := mapMostShared(hits, storyOf, min(o.MaxCompared, reexamineCandidates)); !slices.Equal(ranked, want) {
+			t.Fatalf("round %d: rank %v, by maps %v", round, ranked, want)
+		}
+		byMaps := mapClosest(hits, storyOf)
+		for i, st := range ranked {
+			if closest[i] != byMaps[st] {
+				t.Errorf("round %d: story %d: closest article %d, by maps %d", round, st, closest[i], byMaps[st])
+			}
 		}
 	}
 }
