@@ -251,8 +251,9 @@ func (rc *reexamCandidates) rank(m StoredMember, s int64, postings []Posting, re
 // stories resolved), cents the centroids of the members' stories and of
 // the candidates as the poll left them (stories without one are not
 // compared), ws the members weighed under the document frequencies with
-// the poll's articles counted. A story left without articles is merged into the story its
-// last article moved to. The result depends only on the inputs.
+// the poll's articles counted. A story left without articles is merged
+// into the story its last article moved to. The result depends only on
+// the inputs.
 // rc is newReexamCandidates of the same members and postings.
 func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cents map[int64]Centroid, ws *memberWeighings,
 	now time.Time, o GroupOptions) *Reexamination {
