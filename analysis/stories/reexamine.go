@@ -280,6 +280,9 @@ func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cent
 	}
 	mergedTo := map[int64]int64{}
 	resolve := func(id int64) int64 { return survivor(mergedTo, id) }
+	// The vectors compared are written over two arrays, reused member
+	// after member: the one compared now and the best one's so far.
+	var spare, kept []weighted
 	for i, m := range ms {
 		s := resolve(m.StoryID)
 		home, ok := work[s]
@@ -290,7 +293,8 @@ func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cent
 		ownScore, ownClear := -1.0, -1.0
 		if home.Articles > 1 {
 			rest := home.minus(unitFeatures(aw.p))
-			ownScore = dot(aw.vec, rest.vectorFor(aw))
+			spare = rest.vectorInto(spare, aw)
+			ownScore = dot(aw.vec, spare)
 			ownClear = o.clearance(ownScore, rest.Articles)
 		}
 		ranked, closest := rc.ranked[i], rc.closest[i]
@@ -304,10 +308,13 @@ func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cent
 			if !ok {
 				continue
 			}
-			cv := c.vectorFor(aw)
+			cv := c.vectorInto(spare, aw)
 			sc := dot(aw.vec, cv)
 			if clear := o.clearance(sc, c.Articles); best == 0 || clear > bestClear {
 				best, bestAt, bestClear, bestScore, bestVec = t, j, clear, sc, cv
+				spare, kept = kept, cv
+			} else {
+				spare = cv
 			}
 		}
 		if best == 0 || bestClear < o.Threshold || bestClear <= ownClear {

@@ -3,6 +3,7 @@ package stories
 import (
 	"cmp"
 	"context"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -547,5 +548,66 @@ func TestRankingBySortedHitsAsByMaps(t *testing.T) {
 				t.Errorf("round %d: story %d: closest article %d, by maps %d", round, st, closest[i], byMaps[st])
 			}
 		}
+	}
+}
+
+// A move's reason names the terms its member shares with the story it
+// moved to, though re-examination writes the vectors it compares over
+// arrays it reuses: each labelled story set article, as the member of a
+// story it shares with an unrelated one, is compared with the others'
+// stories (one article each), and the first move's story and shared
+// terms are those of the candidate it clears most, compared afresh.
+func TestReexaminationMovesWithTheBestCandidatesTerms(t *testing.T) {
+	arts := loadStorySet(t)
+	vocab := NewVocabulary()
+	profiles := make([]Profile, len(arts))
+	for i, a := range arts {
+		profiles[i] = NewProfile(a.Title, a.Markdown)
+		vocab.Add(&profiles[i])
+	}
+	o := GroupOptions{Threshold: 0.05, MergeThreshold: 0.99}.WithDefaults()
+	idf := newIDFMemo(vocab)
+	cents := map[int64]Centroid{}
+	var postings []Posting
+	for j := range profiles {
+		w := weigh(&profiles[j], idf)
+		cents[int64(100+j)] = Centroid{}.add(w)
+		for _, term := range topTerms(w.vec, DefaultIndexTerms) {
+			postings = append(postings, Posting{Term: term, ArticleID: int64(1000 + j), StoryID: int64(100 + j), At: groupT0})
+		}
+	}
+	slices.SortStableFunc(postings, func(a, b Posting) int { return cmp.Compare(a.Term, b.Term) })
+	moved, notLast := 0, 0
+	for i := range profiles {
+		w := weigh(&profiles[i], idf)
+		unrelated := weigh(&profiles[(i+len(profiles)/2)%len(profiles)], idf)
+		home := maps.Clone(cents)
+		home[1] = Centroid{}.add(w).add(unrelated)
+		m := StoredMember{ArticleID: int64(1000 + i), StoryID: 1, At: groupT0, Profile: profiles[i],
+			Terms: topTerms(w.vec, reexamineTerms)}
+		rc := newReexamCandidates([]StoredMember{m}, postings, groupT0, o)
+		re := reexamine([]StoredMember{m}, postings, rc, home, newMemberWeighings(vocab, 1), groupT0, o)
+		if len(re.Moves) == 0 {
+			continue
+		}
+		moved++
+		best, bestClear, bestAt := int64(0), 0.0, 0
+		for k, id := range rc.ranked[0] {
+			c := home[id]
+			if clear := o.clearance(dot(w.vec, c.vectorFor(w)), c.Articles); best == 0 || clear > bestClear {
+				best, bestClear, bestAt = id, clear, k
+			}
+		}
+		if bestAt < len(rc.ranked[0])-1 {
+			notLast++
+		}
+		c := home[best]
+		mv := re.Moves[0]
+		if want := sharedTerms(w.vec, c.vectorFor(w)); mv.Into != best || !slices.Equal(mv.Reason.Shared, want) {
+			t.Errorf("article %d moved to story %d sharing %v, want story %d sharing %v", i, mv.Into, mv.Reason.Shared, best, want)
+		}
+	}
+	if moved == 0 || notLast == 0 {
+		t.Fatalf("%d moves, %d to a story compared before the last: the test exercised nothing", moved, notLast)
 	}
 }
