@@ -120,8 +120,12 @@ func i2u(i int) uint32 { return uint32(i) }
 // vectorFor is the centroid's TF-IDF vector, unit length, as compared
 // with the arrival a: the features a has weighed with their current IDF,
 // the others with the IDF kept.
-func (c *Centroid) vectorFor(a *weighing) []weighted {
-	out := make([]weighted, len(c.Features))
+func (c *Centroid) vectorFor(a *weighing) []weighted { return c.vectorInto(nil, a) }
+
+// vectorInto is vectorFor written over buf's array (grown when short),
+// for a caller that compares many stories and keeps few vectors.
+func (c *Centroid) vectorInto(buf []weighted, a *weighing) []weighted {
+	out := slices.Grow(buf[:0], len(c.Features))[:len(c.Features)]
 	for i, f := range c.Features {
 		out[i] = weighted{f.Term, float64(c.IDFs[i])}
 	}

@@ -310,10 +310,6 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 				}
 			}
 		}
-		type member struct {
-			key  int64
-			hits int
-		}
 		best := make(map[storyKey]member, len(hits))
 		order := make([]storyKey, 0, len(hits))
 		for key, n := range hits {
@@ -329,13 +325,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 		// Only the stories that share most index terms with the arrival
 		// are compared in full: the cost of a decision is bounded however
 		// many stories a common term reaches.
-		slices.SortFunc(order, func(x, y storyKey) int {
-			if c := cmp.Compare(best[y].hits, best[x].hits); c != 0 {
-				return c
-			}
-			return cmp.Compare(x, y)
-		})
-		order = order[:min(len(order), o.MaxCompared)]
+		order = mostHits(order, best, o.MaxCompared)
 		// A story is ranked by how far its similarity clears what a story
 		// of its size asks.
 		type scored struct {
@@ -472,6 +462,40 @@ func survivorOf(a, b storyKey) (survivor, gone storyKey) {
 	default:
 		return b, a
 	}
+}
+
+// member is a candidate story's member that shares most index terms
+// with an arrival: a stored article (its id) or an earlier arrival j
+// (-(j+1)), and how many terms it shares.
+type member struct {
+	key  int64
+	hits int
+}
+
+// mostHits orders stories by their best member's hits (most first, ties
+// to the lower key) and keeps the first k. The hits are copied beside
+// the keys before sorting: a comparison that looked them up in best cost
+// more than the rest of the ranking.
+func mostHits(order []storyKey, best map[storyKey]member, k int) []storyKey {
+	type ranked struct {
+		key  storyKey
+		hits int
+	}
+	rs := make([]ranked, len(order))
+	for i, key := range order {
+		rs[i] = ranked{key, best[key].hits}
+	}
+	slices.SortFunc(rs, func(x, y ranked) int {
+		if c := cmp.Compare(y.hits, x.hits); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.key, y.key)
+	})
+	order = order[:min(len(order), k)]
+	for i := range order {
+		order[i] = rs[i].key
+	}
+	return order
 }
 
 // sharedTerms returns the SharedTerms features that contribute most to

@@ -1,7 +1,10 @@
 package stories
 
 import (
+	"cmp"
 	"context"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -168,5 +171,37 @@ func TestMemGroupsCountIsBackgroundOnly(t *testing.T) {
 	}
 	if st[0] != 1 {
 		t.Errorf("the first placed article is in story %d, want 1: the background started none", st[0])
+	}
+}
+
+// mostHits ranks a decision's candidate stories as sorting them by their
+// best member's hits looked up in the map does: most hits first, ties to
+// the lower key, the first k kept; on random candidates with many ties,
+// stories of the poll (negative keys) among them.
+func TestMostHitsRanksAsByMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for round := range 500 {
+		best := map[storyKey]member{}
+		var order []storyKey
+		for range rng.IntN(30) {
+			k := storyKey(rng.IntN(60) - 10)
+			if _, ok := best[k]; ok {
+				continue
+			}
+			best[k] = member{key: int64(rng.IntN(100)), hits: 1 + rng.IntN(4)}
+			order = append(order, k)
+		}
+		k := 1 + rng.IntN(10)
+		want := slices.Clone(order)
+		slices.SortFunc(want, func(x, y storyKey) int {
+			if c := cmp.Compare(best[y].hits, best[x].hits); c != 0 {
+				return c
+			}
+			return cmp.Compare(x, y)
+		})
+		want = want[:min(len(want), k)]
+		if got := mostHits(slices.Clone(order), best, k); !slices.Equal(got, want) {
+			t.Fatalf("round %d: ranked %v, by the map %v", round, got, want)
+		}
 	}
 }

@@ -151,9 +151,10 @@ func (m *MemGroups) Place(_ context.Context, workspaceID int64, arrivals []Arriv
 		w.followMerges(g)
 		ms := w.latest(w.looked(arrivals, g, found, m.opts), now, m.opts)
 		df := withCounted(w.vocab, arrivals)
-		ms = narrowTerms(ms, df, reexamineTerms)
+		weighed := newMemberWeighings(df, len(ms))
+		ms = narrowTerms(ms, weighed, reexamineTerms)
 		postings := w.lookup(memberTerms(ms), now.Add(-m.opts.Window), reexaminePerTerm).Postings
-		re = reexamine(ms, postings, newReexamCandidates(ms, postings, now, m.opts), w.stories, df, now, m.opts)
+		re = reexamine(ms, postings, newReexamCandidates(ms, postings, now, m.opts), w.stories, weighed, now, m.opts)
 	}
 	for i, p := range g.Placements {
 		switch {

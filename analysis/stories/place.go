@@ -104,7 +104,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	if err != nil {
 		return model.StoryPlacement{}, fmt.Errorf("place stories: %w", err)
 	}
-	found, revisions, err := p.lookup(ctx, view, ws, postings, perArrival, df, dfSince)
+	found, ranked, revisions, err := p.lookup(ctx, view, ws, postings, perArrival, df, dfSince)
 	if err != nil {
 		return model.StoryPlacement{}, err
 	}
@@ -114,7 +114,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	}
 	var moved *reexamination
 	if p.opts.ReexamineMembers > 0 {
-		if moved, err = p.reexamine(ctx, view, ws, g, found, union, df, dfSince, since.Add(p.opts.Window)); err != nil {
+		if moved, err = p.reexamine(ctx, view, ws, g, found, ranked, union, df, dfSince, since.Add(p.opts.Window)); err != nil {
 			return model.StoryPlacement{}, fmt.Errorf("place stories of workspace %d: %w", ws, err)
 		}
 	}
@@ -128,18 +128,20 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 // that both databases hand Group the same postings: the candidate
 // stories' centroids and revisions, and, for centroids stored without
 // IDFs, the document frequencies of their terms not read yet, added to
-// df.
+// df. ranked is each arrival's stored stories as Group ranks them
+// (see ranked), which re-examination reuses.
 func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, postings []model.StoryPosting,
-	perArrival [][]uint32, df *docFreq, dfSince time.Time) (*Lookup, map[int64]int64, error) {
-	found := &Lookup{Stories: map[int64]Centroid{}, Postings: newestPostings(postings, p.opts.PerTermLimit)}
-	ids := p.compared(found.Postings, perArrival)
-	revisions := map[int64]int64{}
+	perArrival [][]uint32, df *docFreq, dfSince time.Time) (found *Lookup, ranked [][]int64, revisions map[int64]int64, err error) {
+	found = &Lookup{Stories: map[int64]Centroid{}, Postings: newestPostings(postings, p.opts.PerTermLimit)}
+	ranked = p.ranked(found.Postings, perArrival)
+	ids := rankedUnion(ranked)
+	revisions = map[int64]int64{}
 	if len(ids) == 0 {
-		return found, revisions, nil
+		return found, ranked, revisions, nil
 	}
 	states, err := view.StoryStates(ctx, ws, ids)
 	if err != nil {
-		return nil, nil, fmt.Errorf("place stories: %w", err)
+		return nil, nil, nil, fmt.Errorf("place stories: %w", err)
 	}
 	var missing []uint32
 	for _, st := range states {
@@ -166,13 +168,13 @@ func (p *Placer) lookup(ctx context.Context, view model.StoryView, ws int64, pos
 	if len(missing) > 0 {
 		more, err := view.StoryDocFreq(ctx, ws, missing, dfSince)
 		if err != nil {
-			return nil, nil, fmt.Errorf("place stories: %w", err)
+			return nil, nil, nil, fmt.Errorf("place stories: %w", err)
 		}
 		for _, t := range missing {
 			df.terms[t] = more.Terms[t] // 0 when no article has it: recorded so it is not asked again
 		}
 	}
-	return found, revisions, nil
+	return found, ranked, revisions, nil
 }
 
 // newestPostings is the index entries read, at most perTerm per term
@@ -202,18 +204,29 @@ func newestPostings(postings []model.StoryPosting, perTerm int) []Posting {
 	return out
 }
 
-// compared is the stored stories Group may compare an arrival with: for
-// each arrival, the MaxCompared stories whose best member shares most of
-// its index terms within the window (ties: the lower id), which is how
-// Group ranks them. Only these are read, so a decision reads at most
-// MaxCompared stories per new article however many the index reaches.
-func (p *Placer) compared(postings []Posting, perArrival [][]uint32) []int64 {
+// ranked is, for each arrival, the stored stories Group may compare it
+// with: the MaxCompared stories whose best member shares most of its
+// index terms within the window (ties: the lower id), in that order,
+// which is how Group ranks them. Only these are read, so a decision
+// reads at most MaxCompared stories per new article however many the
+// index reaches.
+func (p *Placer) ranked(postings []Posting, perArrival [][]uint32) [][]int64 {
 	byTerm := postingsByTerm(postings)
-	var ids []int64
+	out := make([][]int64, len(perArrival))
+	var hits []articleHits
 	for i, terms := range perArrival {
-		hits, storyOf := sharedHits(postings, byTerm, terms, p.arrivals[i].At, p.opts.Window,
+		hits = sharedHits(hits, postings, byTerm, terms, p.arrivals[i].At, p.opts.Window,
 			func(ps *Posting) (int64, bool) { return ps.StoryID, true })
-		ids = append(ids, mostShared(hits, storyOf, p.opts.MaxCompared)...)
+		out[i] = mostShared(hits, p.opts.MaxCompared)
+	}
+	return out
+}
+
+// rankedUnion is the stories of ranked, sorted, each once.
+func rankedUnion(ranked [][]int64) []int64 {
+	var ids []int64
+	for _, r := range ranked {
+		ids = append(ids, r...)
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)
@@ -229,13 +242,23 @@ func postingsByTerm(postings []Posting) map[uint32][]int {
 	return byTerm
 }
 
+// articleHits is how many of an article's index terms (or a stored
+// member's) another article is filed under, and the story it counts for.
+type articleHits struct {
+	article, story int64
+	n              int
+}
+
 // sharedHits counts, for each article of postings (byTerm indexes them)
 // reported within the window around at, how many of terms it is filed
-// under, and the story it counts for: story says which story an entry
-// counts for, or that it does not count. What mostShared ranks.
-func sharedHits(postings []Posting, byTerm map[uint32][]int, terms []uint32, at time.Time, window time.Duration,
-	story func(*Posting) (int64, bool)) (hits map[int64]int, storyOf map[int64]int64) {
-	hits, storyOf = map[int64]int{}, map[int64]int64{}
+// under, and the story it counts for (its last entry's): story says
+// which story an entry counts for, or that it does not count. By article
+// id; what mostShared ranks. The answer reuses buf's array: a poll
+// counts for many articles, and sorting a few hundred entries costs less
+// than filling maps with them.
+func sharedHits(buf []articleHits, postings []Posting, byTerm map[uint32][]int, terms []uint32, at time.Time,
+	window time.Duration, story func(*Posting) (int64, bool)) []articleHits {
+	seen := buf[:0]
 	for _, t := range terms {
 		for _, pi := range byTerm[t] {
 			ps := &postings[pi]
@@ -243,34 +266,49 @@ func sharedHits(postings []Posting, byTerm map[uint32][]int, terms []uint32, at 
 				continue
 			}
 			if st, ok := story(ps); ok {
-				hits[ps.ArticleID]++
-				storyOf[ps.ArticleID] = st
+				seen = append(seen, articleHits{article: ps.ArticleID, story: st, n: 1})
 			}
 		}
 	}
-	return hits, storyOf
+	// Stable: an article's entries stay in the order counted, so the
+	// last names its story.
+	slices.SortStableFunc(seen, func(a, b articleHits) int { return cmp.Compare(a.article, b.article) })
+	out := seen[:0]
+	for i := 0; i < len(seen); {
+		j := i + 1
+		for j < len(seen) && seen[j].article == seen[i].article {
+			j++
+		}
+		h := articleHits{article: seen[i].article, story: seen[j-1].story, n: j - i}
+		out = append(out, h)
+		i = j
+	}
+	return out
 }
 
 // mostShared ranks stories as Group does before comparing them: by the
-// most index terms one of their articles shares (hits by article,
-// storyOf the article's story), ties to the lower id; it returns the
-// first k.
-func mostShared(hits map[int64]int, storyOf map[int64]int64, k int) []int64 {
-	best := map[int64]int{}
-	for a, n := range hits {
-		best[storyOf[a]] = max(best[storyOf[a]], n)
-	}
-	order := make([]int64, 0, len(best))
-	for id := range best {
-		order = append(order, id)
-	}
-	slices.SortFunc(order, func(x, y int64) int {
-		if c := cmp.Compare(best[y], best[x]); c != 0 {
+// most index terms one of their articles shares (hits, as sharedHits
+// counts them), ties to the lower id; it returns the first k.
+func mostShared(hits []articleHits, k int) []int64 {
+	best := slices.Clone(hits)
+	slices.SortFunc(best, func(x, y articleHits) int {
+		if c := cmp.Compare(x.story, y.story); c != 0 {
 			return c
 		}
-		return cmp.Compare(x, y)
+		return cmp.Compare(y.n, x.n)
 	})
-	return order[:min(len(order), k)]
+	best = slices.CompactFunc(best, func(x, y articleHits) bool { return x.story == y.story }) // each story's most
+	slices.SortFunc(best, func(x, y articleHits) int {
+		if c := cmp.Compare(y.n, x.n); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.story, y.story)
+	})
+	out := make([]int64, min(len(best), k))
+	for i := range out {
+		out[i] = best[i].story
+	}
+	return out
 }
 
 // placement is Group's decision as the save stores it.

@@ -94,13 +94,22 @@ func reexamined(arrivals []Arrival, g *Grouping, found *Lookup, o GroupOptions, 
 		perArrival[i] = p.Terms
 	}
 	o.MaxCompared = min(o.MaxCompared, reexamineCompared)
-	compared := (&Placer{opts: o, arrivals: arrivals}).compared(found.Postings, perArrival)
-	ids := make([]int64, 0, len(g.Stored)+len(compared))
+	return reexaminedOf(g, (&Placer{opts: o, arrivals: arrivals}).ranked(found.Postings, perArrival), resolve)
+}
+
+// reexaminedOf is reexamined given each article's ranking of the stories
+// it compared (Placer.ranked, at least reexamineCompared long where
+// there are that many): a placer's decision ranked them already, and a
+// ranking's first k are the ranking to k.
+func reexaminedOf(g *Grouping, ranked [][]int64, resolve func(int64) int64) []int64 {
+	ids := make([]int64, 0, len(g.Stored)+reexamineCompared*len(ranked))
 	for id := range g.Stored {
 		ids = append(ids, id)
 	}
-	for _, id := range compared {
-		ids = append(ids, resolve(id))
+	for _, r := range ranked {
+		for _, id := range r[:min(len(r), reexamineCompared)] {
+			ids = append(ids, resolve(id))
+		}
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)
@@ -126,20 +135,44 @@ const reexaminePerTerm = 4
 const reexamineTerms = 6
 
 // narrowTerms keeps of each member's index terms the k heaviest under
-// df (weighed as now): the terms re-examination looks its candidates up
-// by.
-func narrowTerms(ms []StoredMember, df DocFreq, k int) []StoredMember {
-	idf := newIDFMemo(df)
+// the frequencies ws weighs with (as now): the terms re-examination
+// looks its candidates up by.
+func narrowTerms(ms []StoredMember, ws *memberWeighings, k int) []StoredMember {
 	out := slices.Clone(ms)
 	for i := range out {
 		if len(out[i].Terms) <= k {
 			continue
 		}
-		vec := weigh(&out[i].Profile, idf).vec
-		vec = slices.DeleteFunc(vec, func(w weighted) bool { return !slices.Contains(out[i].Terms, w.term) })
-		out[i].Terms = topTerms(vec, k)
+		vec := ws.of(i, &out[i].Profile).vec
+		indexed := make([]weighted, 0, len(out[i].Terms))
+		for _, w := range vec {
+			if slices.Contains(out[i].Terms, w.term) {
+				indexed = append(indexed, w)
+			}
+		}
+		out[i].Terms = topTerms(indexed, k)
 	}
 	return out
+}
+
+// memberWeighings weighs re-examination's members under one set of
+// document frequencies, each member (by its position) once: narrowTerms
+// and reexamine weigh them alike.
+type memberWeighings struct {
+	idf *idfMemo
+	ws  []*weighing
+}
+
+func newMemberWeighings(df DocFreq, members int) *memberWeighings {
+	return &memberWeighings{idf: newIDFMemo(df), ws: make([]*weighing, members)}
+}
+
+// of is member i's weighing (p its profile).
+func (m *memberWeighings) of(i int, p *Profile) *weighing {
+	if m.ws[i] == nil {
+		m.ws[i] = weigh(p, m.idf)
+	}
+	return m.ws[i]
 }
 
 // memberTerms is the union of the members' index terms, sorted: what
@@ -173,11 +206,12 @@ type reexamCandidates struct {
 	// move: what the first members, and all of them when nothing moves,
 	// are compared with.
 	ranked  [][]int64
-	closest []map[int64]int64
+	closest [][]int64
+	hits    []articleHits // rank's buffer
 }
 
 func newReexamCandidates(ms []StoredMember, postings []Posting, now time.Time, o GroupOptions) *reexamCandidates {
-	rc := &reexamCandidates{byTerm: postingsByTerm(postings), ranked: make([][]int64, len(ms)), closest: make([]map[int64]int64, len(ms))}
+	rc := &reexamCandidates{byTerm: postingsByTerm(postings), ranked: make([][]int64, len(ms)), closest: make([][]int64, len(ms))}
 	for i, m := range ms {
 		rc.ranked[i], rc.closest[i] = rc.rank(m, m.StoryID, postings, func(id int64) int64 { return id }, now, o)
 		rc.union = append(rc.union, rc.ranked[i]...)
@@ -188,23 +222,24 @@ func newReexamCandidates(ms []StoredMember, postings []Posting, now time.Time, o
 }
 
 // rank returns the stories a member of story s would be compared with
-// (see reexamCandidates), stories resolved by resolve, and for each the
-// article that shares most terms with it (ties: the lower id).
+// (see reexamCandidates), stories resolved by resolve, and for each (in
+// the same order) the article that shares most terms with it (ties: the
+// lower id).
 func (rc *reexamCandidates) rank(m StoredMember, s int64, postings []Posting, resolve func(int64) int64, now time.Time,
-	o GroupOptions) ([]int64, map[int64]int64) {
-	hits, storyOf := sharedHits(postings, rc.byTerm, m.Terms, now, o.Window, func(ps *Posting) (int64, bool) {
+	o GroupOptions) (ranked, closest []int64) {
+	rc.hits = sharedHits(rc.hits, postings, rc.byTerm, m.Terms, now, o.Window, func(ps *Posting) (int64, bool) {
 		st := resolve(ps.StoryID)
 		return st, st != s && ps.ArticleID != m.ArticleID
 	})
-	closest := map[int64]int64{}
-	for a, n := range hits {
-		st := storyOf[a]
-		c, ok := closest[st]
-		if !ok || n > hits[c] || n == hits[c] && a < c {
-			closest[st] = a
+	ranked = mostShared(rc.hits, min(o.MaxCompared, reexamineCandidates))
+	closest = make([]int64, len(ranked))
+	most := make([]int, len(ranked))
+	for _, h := range rc.hits { // by article id: the first of the most is the lowest id
+		if i := slices.Index(ranked, h.story); i >= 0 && h.n > most[i] {
+			closest[i], most[i] = h.article, h.n
 		}
 	}
-	return mostShared(hits, storyOf, min(o.MaxCompared, reexamineCandidates)), closest
+	return ranked, closest
 }
 
 // reexamine looks again at members (as latestMembers returns them) after
@@ -215,12 +250,13 @@ func (rc *reexamCandidates) rank(m StoredMember, s int64, postings []Posting, re
 // does. postings are the term index entries of the members' terms (their
 // stories resolved), cents the centroids of the members' stories and of
 // the candidates as the poll left them (stories without one are not
-// compared), df the document frequencies with the poll's articles
-// counted. A story left without articles is merged into the story its
-// last article moved to. The result depends only on the inputs.
+// compared), ws the members weighed under the document frequencies with
+// the poll's articles counted. A story left without articles is merged
+// into the story its last article moved to. The result depends only on
+// the inputs.
 // rc is newReexamCandidates of the same members and postings.
-func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cents map[int64]Centroid, df DocFreq, now time.Time,
-	o GroupOptions) *Reexamination {
+func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cents map[int64]Centroid, ws *memberWeighings,
+	now time.Time, o GroupOptions) *Reexamination {
 	out := &Reexamination{Stories: map[int64]Centroid{}}
 	if len(ms) == 0 {
 		return out
@@ -244,42 +280,48 @@ func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cent
 	}
 	mergedTo := map[int64]int64{}
 	resolve := func(id int64) int64 { return survivor(mergedTo, id) }
-	idf := newIDFMemo(df)
+	// The vectors compared are written over two arrays, reused member
+	// after member: the one compared now and the best one's so far.
+	var spare, kept []weighted
 	for i, m := range ms {
 		s := resolve(m.StoryID)
 		home, ok := work[s]
 		if !ok {
 			continue // a story whose centroid is unknown is not re-examined
 		}
-		aw := weigh(&m.Profile, idf)
+		aw := ws.of(i, &ms[i].Profile)
 		ownScore, ownClear := -1.0, -1.0
 		if home.Articles > 1 {
 			rest := home.minus(unitFeatures(aw.p))
-			ownScore = dot(aw.vec, rest.vectorFor(aw))
+			spare = rest.vectorInto(spare, aw)
+			ownScore = dot(aw.vec, spare)
 			ownClear = o.clearance(ownScore, rest.Articles)
 		}
 		ranked, closest := rc.ranked[i], rc.closest[i]
 		if len(out.Moves) > 0 { // the index and the stories are not as they were read
 			ranked, closest = rc.rank(m, s, postings, resolve, now, o)
 		}
-		best, bestClear, bestScore := int64(0), 0.0, 0.0
+		best, bestAt, bestClear, bestScore := int64(0), 0, 0.0, 0.0
 		var bestVec []weighted
-		for _, t := range ranked {
+		for j, t := range ranked {
 			c, ok := work[t]
 			if !ok {
 				continue
 			}
-			cv := c.vectorFor(aw)
+			cv := c.vectorInto(spare, aw)
 			sc := dot(aw.vec, cv)
 			if clear := o.clearance(sc, c.Articles); best == 0 || clear > bestClear {
-				best, bestClear, bestScore, bestVec = t, clear, sc, cv
+				best, bestAt, bestClear, bestScore, bestVec = t, j, clear, sc, cv
+				spare, kept = kept, cv
+			} else {
+				spare = cv
 			}
 		}
 		if best == 0 || bestClear < o.Threshold || bestClear <= ownClear {
 			continue
 		}
 		mv := Move{ArticleID: m.ArticleID, From: s, Into: best, At: m.At, OwnScore: ownScore,
-			Reason: Reason{StoryID: best, ArticleID: closest[best], Item: -1, Score: bestScore, Shared: sharedTerms(aw.vec, bestVec)}}
+			Reason: Reason{StoryID: best, ArticleID: closest[bestAt], Item: -1, Score: bestScore, Shared: sharedTerms(aw.vec, bestVec)}}
 		if home.Articles <= 1 {
 			mv.Empties = true
 			mergedTo[s] = best

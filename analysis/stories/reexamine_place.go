@@ -24,17 +24,18 @@ type reexamination struct {
 // reexamine re-examines the stories the decision g changed or compared
 // (see reexamined).
 // found is what the decision's lookup read for the index terms looked
-// (sorted), df the frequencies it read (the members' features are added
-// to them), now the earliest of the save's articles.
-func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, g *Grouping, found *Lookup, looked []uint32,
-	df *docFreq, dfSince, now time.Time) (*reexamination, error) {
+// (sorted), ranked its ranking of each article's stored stories, df the
+// frequencies it read (the members' features are added to them), now
+// the earliest of the save's articles.
+func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, g *Grouping, found *Lookup, ranked [][]int64,
+	looked []uint32, df *docFreq, dfSince, now time.Time) (*reexamination, error) {
 	o := p.opts
 	into := map[int64]int64{}
 	for _, m := range g.Merges {
 		into[m.From] = m.Into
 	}
 	resolve := func(id int64) int64 { return survivor(into, id) }
-	look := reexamined(p.arrivals, g, found, o, resolve)
+	look := reexaminedOf(g, ranked, resolve)
 	if len(look) == 0 {
 		return nil, nil
 	}
@@ -78,7 +79,8 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 		cents[id] = c
 	}
 	counted := withCounted(df, p.arrivals)
-	ms = narrowTerms(ms, counted, reexamineTerms)
+	weighed := newMemberWeighings(counted, len(ms))
+	ms = narrowTerms(ms, weighed, reexamineTerms)
 	known, unread := p.knownPostings(found, looked, memberTerms(ms))
 	index, err := view.StoryPostings(ctx, model.StoryTermQuery{WorkspaceID: ws, Terms: unread, Since: now.Add(-o.Window),
 		PerTerm: reexaminePerTerm, Stored: true})
@@ -111,7 +113,7 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 	for i := range ms {
 		out.profiles[ms[i].ArticleID] = &ms[i].Profile
 	}
-	out.re = reexamine(ms, postings, rc, cents, counted, now, o)
+	out.re = reexamine(ms, postings, rc, cents, weighed, now, o)
 	return out, nil
 }
 

@@ -1,7 +1,10 @@
 package stories
 
 import (
+	"cmp"
 	"context"
+	"maps"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"testing"
@@ -334,5 +337,277 @@ func TestReexaminationComparesFewStories(t *testing.T) {
 	rc := newReexamCandidates([]StoredMember{m}, postings, groupT0, o)
 	if want := []int64{10, 11, 12, 13}; !slices.Equal(rc.ranked[0], want) || !slices.Equal(rc.union, want) {
 		t.Errorf("compared with %v (union %v), want %v", rc.ranked[0], rc.union, want)
+	}
+}
+
+// A placer re-examines the stories its decision ranked first for each
+// article (reexaminedOf) rather than ranking them again: on the labelled
+// story set, poll after poll, those are the stories ranked again from the
+// decision's lookup, with the shipped options, with every article a
+// story of its own (so that an article ranks more stories than
+// re-examination looks at) and with fewer stories compared than it looks
+// at.
+func TestReexaminedReusesTheDecisionsRanking(t *testing.T) {
+	apart := GroupOptions{Threshold: 0.99, MergeThreshold: 0.99}
+	for _, opts := range []GroupOptions{{}, apart, {Threshold: 0.99, MergeThreshold: 0.99, MaxCompared: 2}} {
+		mem, err := NewMemGroups(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := mem.opts
+		looked := 0
+		for n, poll := range storySetPolls(t, 5) {
+			w := mem.workspace(1)
+			g, found, err := mem.Decide(context.Background(), 1, poll)
+			if err != nil {
+				t.Fatal(err)
+			}
+			perArrival, _, err := QueryTerms(poll, withPoll(w.vocab, poll), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ranked := (&Placer{opts: o, arrivals: poll}).ranked(found.Postings, perArrival)
+			got := reexaminedOf(g, ranked, w.resolve)
+			// Ranked again from the grouping's terms, to the stories
+			// re-examination compares.
+			few := o
+			few.MaxCompared = min(o.MaxCompared, reexamineCompared)
+			var want []int64
+			for id := range g.Stored {
+				want = append(want, id)
+			}
+			for i, pl := range g.Placements {
+				hits, storyOf := mapSharedHits(found.Postings, pl.Terms, poll[i].At, o.Window,
+					func(ps *Posting) (int64, bool) { return ps.StoryID, true })
+				for _, id := range mapMostShared(hits, storyOf, few.MaxCompared) {
+					want = append(want, w.resolve(id))
+				}
+			}
+			slices.Sort(want)
+			want = slices.Compact(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("options %+v, poll %d: re-examined from the decision's ranking %v, ranked again %v", opts, n, got, want)
+			}
+			looked += len(want)
+			if _, _, _, err := mem.Place(context.Background(), 1, poll); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if looked == 0 {
+			t.Errorf("options %+v: no poll re-examined a story: the test compared nothing", opts)
+		}
+	}
+}
+
+// narrowTerms keeps each member's heaviest index terms as a fresh
+// weighing ranks them, and leaves the member weighed for reexamine,
+// which so weighs no member twice: narrowing the labelled story set's
+// articles (their 12 index terms each) keeps the 6 a member's own
+// weighing puts first, and asking the member's weighing again answers
+// the one narrowTerms made.
+func TestNarrowTermsWeighsEachMemberOnce(t *testing.T) {
+	vocab := NewVocabulary()
+	var ms []StoredMember
+	for i, a := range loadStorySet(t) {
+		p := NewProfile(a.Title, a.Markdown)
+		vocab.Add(&p)
+		ms = append(ms, StoredMember{ArticleID: int64(i + 1), StoryID: 1, At: groupT0, Profile: p})
+	}
+	for i := range ms {
+		ms[i].Terms = topTerms(weigh(&ms[i].Profile, newIDFMemo(vocab)).vec, DefaultIndexTerms)
+	}
+	ws := newMemberWeighings(vocab, len(ms))
+	narrowed := narrowTerms(ms, ws, reexamineTerms)
+	for i, m := range narrowed {
+		fresh := weigh(&ms[i].Profile, newIDFMemo(vocab)).vec
+		var indexed []weighted
+		for _, w := range fresh {
+			if slices.Contains(ms[i].Terms, w.term) {
+				indexed = append(indexed, w)
+			}
+		}
+		if want := topTerms(indexed, reexamineTerms); !slices.Equal(m.Terms, want) {
+			t.Errorf("member %d: narrowed to %v, want %v", m.ArticleID, m.Terms, want)
+		}
+		if len(ms[i].Terms) <= reexamineTerms {
+			continue
+		}
+		w := ws.ws[i]
+		if w == nil || ws.of(i, &narrowed[i].Profile) != w {
+			t.Fatalf("member %d: narrowTerms left no weighing, or reexamine would weigh it again", m.ArticleID)
+		}
+		if !slices.Equal(w.vec, fresh) {
+			t.Errorf("member %d: narrowTerms changed the weighing it keeps", m.ArticleID)
+		}
+	}
+}
+
+// mapSharedHits, mapMostShared and mapClosest rank stories for an
+// article's index terms the plain way, with maps: what sharedHits,
+// mostShared and reexamCandidates.rank answer.
+func mapSharedHits(postings []Posting, terms []uint32, at time.Time, window time.Duration,
+	story func(*Posting) (int64, bool)) (hits map[int64]int, storyOf map[int64]int64) {
+	hits, storyOf = map[int64]int{}, map[int64]int64{}
+	for _, t := range terms {
+		for i := range postings {
+			ps := &postings[i]
+			if ps.Term != t || !withinWindow(ps.At, at, window) {
+				continue
+			}
+			if st, ok := story(ps); ok {
+				hits[ps.ArticleID]++
+				storyOf[ps.ArticleID] = st
+			}
+		}
+	}
+	return hits, storyOf
+}
+
+func mapMostShared(hits map[int64]int, storyOf map[int64]int64, k int) []int64 {
+	best := map[int64]int{}
+	for a, n := range hits {
+		best[storyOf[a]] = max(best[storyOf[a]], n)
+	}
+	var order []int64
+	for id := range best {
+		order = append(order, id)
+	}
+	slices.SortFunc(order, func(x, y int64) int {
+		if best[x] != best[y] {
+			return best[y] - best[x]
+		}
+		return int(x - y)
+	})
+	return order[:min(len(order), k)]
+}
+
+func mapClosest(hits map[int64]int, storyOf map[int64]int64) map[int64]int64 {
+	closest := map[int64]int64{}
+	for a, n := range hits {
+		st := storyOf[a]
+		c, ok := closest[st]
+		if !ok || n > hits[c] || n == hits[c] && a < c {
+			closest[st] = a
+		}
+	}
+	return closest
+}
+
+// Ranking stories by shared index terms through sorted hits (sharedHits,
+// mostShared, rank) answers what counting them in maps does: the same
+// stories in the same order, and for each the same closest article, on
+// random index entries with ties in hits, entries outside the window, an
+// article's entries under two stories (the last counted names it) and
+// entries that do not count (the member itself, its own story).
+func TestRankingBySortedHitsAsByMaps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	o := GroupOptions{}.WithDefaults()
+	for round := range 300 {
+		var postings []Posting
+		for range rng.IntN(200) {
+			a := int64(1 + rng.IntN(40))
+			st := a%7 + 1
+			if rng.IntN(20) == 0 {
+				st = int64(1 + rng.IntN(7)) // the article under another story
+			}
+			at := groupT0.Add(time.Duration(rng.IntN(20)-10) * 24 * time.Hour)
+			postings = append(postings, Posting{Term: uint32(1 + rng.IntN(15)), ArticleID: a, StoryID: st, At: at})
+		}
+		slices.SortStableFunc(postings, func(a, b Posting) int { return cmp.Compare(a.Term, b.Term) })
+		m := StoredMember{ArticleID: int64(1 + rng.IntN(40)), StoryID: int64(1 + rng.IntN(7))}
+		for range 1 + rng.IntN(8) {
+			m.Terms = append(m.Terms, uint32(1+rng.IntN(15)))
+		}
+		slices.Sort(m.Terms)
+		m.Terms = slices.Compact(m.Terms)
+		resolve := func(id int64) int64 {
+			if id == 3 {
+				return 5
+			}
+			return id
+		}
+		counts := func(ps *Posting) (int64, bool) {
+			st := resolve(ps.StoryID)
+			return st, st != m.StoryID && ps.ArticleID != m.ArticleID
+		}
+		hits, storyOf := mapSharedHits(postings, m.Terms, groupT0, o.Window, counts)
+		for _, k := range []int{1, 4, 8} {
+			got := mostShared(sharedHits(nil, postings, postingsByTerm(postings), m.Terms, groupT0, o.Window, counts), k)
+			if want := mapMostShared(hits, storyOf, k); !slices.Equal(got, want) {
+				t.Fatalf("round %d, k %d: ranked %v, by maps %v", round, k, got, want)
+			}
+		}
+		rc := &reexamCandidates{byTerm: postingsByTerm(postings)}
+		ranked, closest := rc.rank(m, m.StoryID, postings, resolve, groupT0, o)
+		if want := mapMostShared(hits, storyOf, min(o.MaxCompared, reexamineCandidates)); !slices.Equal(ranked, want) {
+			t.Fatalf("round %d: rank %v, by maps %v", round, ranked, want)
+		}
+		byMaps := mapClosest(hits, storyOf)
+		for i, st := range ranked {
+			if closest[i] != byMaps[st] {
+				t.Errorf("round %d: story %d: closest article %d, by maps %d", round, st, closest[i], byMaps[st])
+			}
+		}
+	}
+}
+
+// A move's reason names the terms its member shares with the story it
+// moved to, though re-examination writes the vectors it compares over
+// arrays it reuses: each labelled story set article, as the member of a
+// story it shares with an unrelated one, is compared with the others'
+// stories (one article each), and the first move's story and shared
+// terms are those of the candidate it clears most, compared afresh.
+func TestReexaminationMovesWithTheBestCandidatesTerms(t *testing.T) {
+	arts := loadStorySet(t)
+	vocab := NewVocabulary()
+	profiles := make([]Profile, len(arts))
+	for i, a := range arts {
+		profiles[i] = NewProfile(a.Title, a.Markdown)
+		vocab.Add(&profiles[i])
+	}
+	o := GroupOptions{Threshold: 0.05, MergeThreshold: 0.99}.WithDefaults()
+	idf := newIDFMemo(vocab)
+	cents := map[int64]Centroid{}
+	var postings []Posting
+	for j := range profiles {
+		w := weigh(&profiles[j], idf)
+		cents[int64(100+j)] = Centroid{}.add(w)
+		for _, term := range topTerms(w.vec, DefaultIndexTerms) {
+			postings = append(postings, Posting{Term: term, ArticleID: int64(1000 + j), StoryID: int64(100 + j), At: groupT0})
+		}
+	}
+	slices.SortStableFunc(postings, func(a, b Posting) int { return cmp.Compare(a.Term, b.Term) })
+	moved, notLast := 0, 0
+	for i := range profiles {
+		w := weigh(&profiles[i], idf)
+		unrelated := weigh(&profiles[(i+len(profiles)/2)%len(profiles)], idf)
+		home := maps.Clone(cents)
+		home[1] = Centroid{}.add(w).add(unrelated)
+		m := StoredMember{ArticleID: int64(1000 + i), StoryID: 1, At: groupT0, Profile: profiles[i],
+			Terms: topTerms(w.vec, reexamineTerms)}
+		rc := newReexamCandidates([]StoredMember{m}, postings, groupT0, o)
+		re := reexamine([]StoredMember{m}, postings, rc, home, newMemberWeighings(vocab, 1), groupT0, o)
+		if len(re.Moves) == 0 {
+			continue
+		}
+		moved++
+		best, bestClear, bestAt := int64(0), 0.0, 0
+		for k, id := range rc.ranked[0] {
+			c := home[id]
+			if clear := o.clearance(dot(w.vec, c.vectorFor(w)), c.Articles); best == 0 || clear > bestClear {
+				best, bestClear, bestAt = id, clear, k
+			}
+		}
+		if bestAt < len(rc.ranked[0])-1 {
+			notLast++
+		}
+		c := home[best]
+		mv := re.Moves[0]
+		if want := sharedTerms(w.vec, c.vectorFor(w)); mv.Into != best || !slices.Equal(mv.Reason.Shared, want) {
+			t.Errorf("article %d moved to story %d sharing %v, want story %d sharing %v", i, mv.Into, mv.Reason.Shared, best, want)
+		}
+	}
+	if moved == 0 || notLast == 0 {
+		t.Fatalf("%d moves, %d to a story compared before the last: the test exercised nothing", moved, notLast)
 	}
 }
