@@ -104,8 +104,8 @@ func TestSaveDoesNotWaitOnAnotherSourcesArticleCount(t *testing.T) {
 		if n := count(t, s, `SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()
 			AND wait_event_type = 'Lock' AND query LIKE '%story_doc_freq%'`); n > 0 {
 			_ = tx.Rollback() // let it go on, so the test ends
-			<-done
-			t.Fatal("the save waited on the other source's uncommitted article count")
+			err := <-done
+			t.Fatalf("the save waited on the other source's uncommitted article count (then ended: %v)", err)
 		}
 	}
 }
