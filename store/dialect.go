@@ -113,8 +113,9 @@ type dialect interface {
 	// known (inside CASE).
 	timeParam() string
 	// docFreqUpsert is the statement that adds counts to story_doc_freq:
-	// its parameters are the workspace and the rows, as docFreqRows
-	// gives them.
+	// its parameters are the workspace, the shard the save's article
+	// count (term 0) is added to (docFreqShard), and the rows, as
+	// docFreqRows gives them.
 	docFreqUpsert() string
 	// docFreqRows is (period, term, docs) rows as docFreqUpsert takes them.
 	docFreqRows(periods, terms, docs []int64) []any

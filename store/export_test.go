@@ -1,6 +1,12 @@
 package store
 
-import "context"
+import (
+	"context"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/feedpoller/feedpoller/model"
+)
 
 // RunReadOnly hands a query to the read-only connection without the
 // statement check, so tests can show the connection refuses writes by
@@ -46,3 +52,9 @@ func (s *Store) ExplainStoryPostings(ctx context.Context, ws int64, terms []int6
 // BinarySearchVectors reports whether the store sends search vectors in
 // PostgreSQL's binary format.
 func (s *Store) BinarySearchVectors() bool { return s.binaryVectors }
+
+// AddDocFreq adds counts to the document frequencies of workspace ws as a
+// save of source adds them, in tx, which the caller ends.
+func (s *Store) AddDocFreq(ctx context.Context, tx *sqlx.Tx, ws, source int64, counts []model.StoryDocCount) error {
+	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts)
+}

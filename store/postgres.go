@@ -247,9 +247,10 @@ func (postgres) int64In(expr string) string { return expr + " = ANY(CAST(? AS BI
 func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 
 func (postgres) docFreqUpsert() string {
-	return `INSERT INTO story_doc_freq (workspace_id, period, term, docs)
-		SELECT ?, r.period, r.term, r.docs FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS r(period, term, docs)
-		ON CONFLICT (workspace_id, term, period) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
+	return `INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
+		SELECT ?, r.period, r.term, CASE WHEN r.term = 0 THEN CAST(? AS SMALLINT) ELSE 0 END, r.docs
+		FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS r(period, term, docs)
+		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
 }
 
 func (postgres) docFreqRows(periods, terms, docs []int64) []any {

@@ -260,13 +260,15 @@ func (sqliteDialect) int64In(expr string) string {
 }
 func (sqliteDialect) timeParam() string { return "?" }
 
-// docFreqUpsert: the rows are one JSON array of [period, term, docs];
+// docFreqUpsert: the rows are one JSON array of [period, term, docs],
+// the article count's (term 0) going to the save's shard;
 // "WHERE true" is how SQLite tells an upsert's ON from a join's.
 func (sqliteDialect) docFreqUpsert() string {
-	return `INSERT INTO story_doc_freq (workspace_id, period, term, docs)
-		SELECT ?, json_extract(r.value, '$[0]'), json_extract(r.value, '$[1]'), json_extract(r.value, '$[2]')
+	return `INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
+		SELECT ?, json_extract(r.value, '$[0]'), json_extract(r.value, '$[1]'),
+			CASE WHEN json_extract(r.value, '$[1]') = 0 THEN ? ELSE 0 END, json_extract(r.value, '$[2]')
 		FROM json_each(?) AS r WHERE true
-		ON CONFLICT (workspace_id, term, period) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
+		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
 }
 
 func (sqliteDialect) docFreqRows(periods, terms, docs []int64) []any {

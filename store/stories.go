@@ -39,6 +39,23 @@ const sameWorkspace = "+workspace_id = ?"
 // themselves.
 const docFreqAll = 0
 
+// docFreqShards is how many rows a workspace's article count of a week
+// (term docFreqAll) is split into. Every save of the workspace adds to
+// that count: in one row, each save held its lock from the addition to
+// its commit, and saves of one workspace committed one after the other
+// even where their articles shared no index term. A save adds to the
+// row of its source's shard (docFreqShard), so saves of sources of
+// different shards never meet there; a read sums the shards as it sums
+// the weeks. Only the count is split: a word's rows are read for every
+// article that has the word, and splitting them would multiply the rows
+// every placement reads.
+const docFreqShards = 16
+
+// docFreqShard is the shard of source's additions to the article count.
+func docFreqShard(source int64) int64 {
+	return (source%docFreqShards + docFreqShards) % docFreqShards
+}
+
 func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
 	list := make([]int64, 0, len(terms)+1)
 	list = append(list, docFreqAll)
@@ -637,7 +654,8 @@ func (s *Store) writeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 }
 
 // addDocFreq adds the placement's document counts to the workspace's
-// document frequencies, in one statement.
+// document frequencies, in one statement: the article count to the row
+// of the save's source's shard (docFreqShards).
 func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, counts []model.StoryDocCount) error {
 	if len(counts) == 0 {
 		return nil
@@ -646,7 +664,7 @@ func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, c
 	for i, c := range counts {
 		days[i], terms[i], docs[i] = c.Period, int64(c.Term), int64(c.Docs)
 	}
-	args := append([]any{p.WorkspaceID}, s.d.docFreqRows(days, terms, docs)...)
+	args := append([]any{p.WorkspaceID, docFreqShard(p.SourceID)}, s.d.docFreqRows(days, terms, docs)...)
 	if _, err := tx.ExecContext(ctx, s.q(s.d.docFreqUpsert()), args...); err != nil {
 		return fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
 	}
