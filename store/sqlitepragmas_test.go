@@ -8,25 +8,35 @@ import (
 	"github.com/feedpoller/feedpoller/store"
 )
 
-// TestSQLiteConnectionsKeepTemporaryDataInMemory: every connection of
-// the pool writes its statement journals and sorts in memory, not in
-// temporary files (a save's multi-row INSERTs each write a journal).
+// TestSQLiteConnectionSettings: every connection of the pool writes its
+// statement journals and sorts in memory, not in temporary files (a
+// save's multi-row INSERTs each write a journal), and caches 8 MiB of
+// pages (a placement reads the recent term index on every save).
 // Several connections are held at once so that each is a new one.
-func TestSQLiteConnectionsKeepTemporaryDataInMemory(t *testing.T) {
+func TestSQLiteConnectionSettings(t *testing.T) {
 	ctx := context.Background()
 	s := testdb.Store(t, store.SQLite)
+	want := []struct {
+		pragma string
+		value  int
+	}{
+		{"temp_store", 2}, // MEMORY
+		{"cache_size", -8192},
+	}
 	for i := range 3 {
 		conn, err := s.DB().Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer conn.Close() //nolint:errcheck // a test connection
-		var mode int
-		if err := conn.QueryRowContext(ctx, `PRAGMA temp_store`).Scan(&mode); err != nil {
-			t.Fatal(err)
-		}
-		if mode != 2 { // 2 is MEMORY
-			t.Errorf("connection %d: temp_store = %d, want 2 (memory)", i, mode)
+		for _, w := range want {
+			var got int
+			if err := conn.QueryRowContext(ctx, `PRAGMA `+w.pragma).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got != w.value {
+				t.Errorf("connection %d: %s = %d, want %d", i, w.pragma, got, w.value)
+			}
 		}
 	}
 }
