@@ -240,8 +240,15 @@ func TestReadyReportsAnExhaustedPool(t *testing.T) {
 // closed when the test ends.
 func openWith(t *testing.T, dialect string, opts store.Options) *store.Store {
 	t.Helper()
+	return openURL(t, testdb.URL(t, dialect), opts)
+}
+
+// openURL opens the database at u with opts and migrates it, closed when
+// the test ends.
+func openURL(t *testing.T, u string, opts store.Options) *store.Store {
+	t.Helper()
 	ctx := context.Background()
-	s, err := store.OpenWith(ctx, testdb.URL(t, dialect), opts)
+	s, err := store.OpenWith(ctx, u, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,14 +35,7 @@ func TestSearchVectorBinaryIsTheLiteral(t *testing.T) {
 		if !binary {
 			u += map[bool]string{true: "&", false: "?"}[strings.Contains(u, "?")] + "binary_parameters=no"
 		}
-		s, err := store.Open(ctx, u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		if _, err := s.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
+		s := openURL(t, u, store.Options{})
 		if s.BinarySearchVectors() != binary {
 			t.Fatalf("binary vectors %v, want %v", s.BinarySearchVectors(), binary)
 		}

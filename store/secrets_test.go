@@ -250,14 +250,7 @@ func TestReadOnlyRefusesSideEffects(t *testing.T) {
 func TestMigrateTakesNoLockWhenCurrent(t *testing.T) {
 	ctx := context.Background()
 	u := testdb.URL(t, store.Postgres)
-	s, err := store.Open(ctx, u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s := openURL(t, u, store.Options{})
 	holder, err := sql.Open("postgres", u)
 	if err != nil {
 		t.Fatal(err)
