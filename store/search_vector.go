@@ -47,11 +47,10 @@ func (s *Store) searchVectors(arts []model.NewArticle) []any {
 	for i, na := range arts {
 		a := na.Article
 		summary := storedSummary(a)
-		w := bodyWeight(summary, a.ExtractionMethod)
 		if s.binaryVectors {
-			out[i] = s.lexicon.ArticleBinary(a.Title, summary, a.ContentMarkdown, w)
+			out[i] = s.lexicon.ArticleBinary(a.Title, summary, a.ContentMarkdown, bodyWeight(summary, a.ExtractionMethod))
 		} else {
-			out[i] = s.lexicon.Article(a.Title, summary, a.ContentMarkdown, w)
+			out[i] = s.articleVector(a.Title, summary, a.ContentMarkdown, a.ExtractionMethod)
 		}
 	}
 	return out

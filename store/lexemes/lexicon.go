@@ -16,7 +16,13 @@ func NewLexicon(max int) *Lexicon {
 
 // Article is Article (the package function) through the lexicon.
 func (l *Lexicon) Article(title, summary, body string, bodyWeight Weight) string {
-	return l.Document(Part{title, A, TitleChars}, Part{summary, B, SummaryChars}, Part{body, bodyWeight, BodyChars})
+	return l.Document(articleParts(title, summary, body, bodyWeight)...)
+}
+
+// articleParts are an article's parts as its vector reads them, in both
+// of the vector's forms.
+func articleParts(title, summary, body string, bodyWeight Weight) []Part {
+	return []Part{{title, A, TitleChars}, {summary, B, SummaryChars}, {body, bodyWeight, BodyChars}}
 }
 
 // Document is Document (the package function) through the lexicon.
@@ -30,7 +36,7 @@ func (l *Lexicon) Document(parts ...Part) string {
 // parameter sent in binary, the literal's lexemes and positions, the
 // lexemes already in the order the server keeps them.
 func (l *Lexicon) ArticleBinary(title, summary, body string, bodyWeight Weight) []byte {
-	return l.read([]Part{{title, A, TitleChars}, {summary, B, SummaryChars}, {body, bodyWeight, BodyChars}}).binary()
+	return l.read(articleParts(title, summary, body, bodyWeight)).binary()
 }
 
 // read gathers the lexemes of a document's parts.
