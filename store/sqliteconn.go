@@ -41,9 +41,21 @@ func (c msConnector) Connect(context.Context) (driver.Conn, error) {
 	}
 	mc := &msConn{Conn: conn}
 	if c.stmts > 0 {
-		mc.stmts = newStmtCache(c.stmts)
+		var used func() (int, error)
+		if st, ok := conn.(sqliteStatus); ok {
+			used = func() (int, error) {
+				n, _, err := st.Status(sqlite.DBStatusStmtUsed, false)
+				return n, err
+			}
+		}
+		mc.stmts = newStmtCache(c.stmts, sqliteStatementBytes, used)
 	}
 	return mc, nil
+}
+
+// sqliteStatus reads a modernc connection's counters.
+type sqliteStatus interface {
+	Status(op sqlite.DBStatusOp, reset bool) (current, high int, err error)
 }
 
 func (c msConnector) Driver() driver.Driver { return c.drv }

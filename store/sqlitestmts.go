@@ -15,6 +15,14 @@ import (
 // it is sent with, and the API's reads.
 const DefaultSQLiteStatements = 128
 
+// sqliteStatementBytes caps the memory of one connection's prepared
+// statements as SQLite counts it, whatever their number: a multi-row
+// INSERT costs about half a kilobyte a row (the story term index's of a
+// 20-article save, 240 rows, 136 KB), and its texts differ with the
+// number of rows, so a count alone would let a connection keep many
+// megabytes of them. A poll's statements take about 0.4 MB.
+const sqliteStatementBytes = 1 << 20
+
 // stmtCache keeps one SQLite connection's prepared statements by SQL text,
 // the least recently used evicted past max.
 //
@@ -31,6 +39,10 @@ const DefaultSQLiteStatements = 128
 // connection, one call at a time, and needs no lock of its own.
 type stmtCache struct {
 	max int
+	// maxBytes bounds used(), the memory of the connection's statements
+	// (nil: the count alone bounds the cache).
+	maxBytes int
+	used     func() (int, error)
 	// lru holds *cachedStmt, the most recently used first.
 	lru    *list.List
 	byText map[string]*list.Element
@@ -48,8 +60,8 @@ type cachedStmt struct {
 	evicted bool
 }
 
-func newStmtCache(max int) *stmtCache {
-	return &stmtCache{max: max, lru: list.New(), byText: make(map[string]*list.Element)}
+func newStmtCache(max, maxBytes int, used func() (int, error)) *stmtCache {
+	return &stmtCache{max: max, maxBytes: maxBytes, used: used, lru: list.New(), byText: make(map[string]*list.Element)}
 }
 
 // cacheable: a text of one statement. The driver runs a text of several
@@ -77,7 +89,7 @@ func (c *stmtCache) get(ctx context.Context, query string, prepare func(context.
 	}
 	cs := &cachedStmt{text: query, stmt: st}
 	c.byText[query] = c.lru.PushFront(cs)
-	for c.lru.Len() > c.max {
+	for c.lru.Len() > 1 && (c.lru.Len() > c.max || c.overBudget()) {
 		// Not the caller's error: its own statement is ready. The driver
 		// resets a statement after each run, and finalizing a reset
 		// statement reports nothing short of misuse.
@@ -86,6 +98,16 @@ func (c *stmtCache) get(ctx context.Context, query string, prepare func(context.
 		}
 	}
 	return cs, nil
+}
+
+// overBudget: the connection's statements take more memory than
+// maxBytes. It is asked only when a statement was prepared.
+func (c *stmtCache) overBudget() bool {
+	if c.used == nil {
+		return false
+	}
+	n, err := c.used()
+	return err == nil && n > c.maxBytes
 }
 
 // evict takes e out of the cache and closes its statement, or leaves that
