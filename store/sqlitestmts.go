@@ -64,11 +64,15 @@ func newStmtCache(max, maxBytes int, used func() (int, error)) *stmtCache {
 	return &stmtCache{max: max, maxBytes: maxBytes, used: used, lru: list.New(), byText: make(map[string]*list.Element)}
 }
 
-// cacheable: a text of one statement. The driver runs a text of several
-// statements by preparing each in turn at every run, so keeping one would
-// save nothing; a ';' anywhere (migrations) keeps the text out.
+// cacheable: a text of one statement, not a PRAGMA. The driver runs a
+// text of several statements by preparing each in turn at every run, so
+// keeping one would save nothing; a ';' anywhere (migrations) keeps the
+// text out. A PRAGMA may take effect when it is prepared rather than when
+// it runs (SQLite says so, and varies by pragma and release): run again
+// without being prepared again, it might do nothing.
 func cacheable(query string) bool {
-	return !strings.Contains(query, ";")
+	q := strings.TrimSpace(query)
+	return !strings.Contains(q, ";") && !(len(q) >= 6 && strings.EqualFold(q[:6], "PRAGMA"))
 }
 
 // get returns the idle statement of query, preparing it with prepare and

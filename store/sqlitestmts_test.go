@@ -347,3 +347,23 @@ func TestSQLiteStatementAfterSchemaChange(t *testing.T) {
 		t.Errorf("columns after the migration %s, want [id v w]", got)
 	}
 }
+
+// Only texts of one statement are kept, and no PRAGMA: one may take
+// effect when prepared, so a kept one run again could do nothing.
+func TestSQLiteStatementCacheable(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  bool
+	}{
+		{`SELECT v FROM t WHERE id = ?`, true},
+		{"\n\tINSERT INTO t (v) VALUES (?)", true},
+		{`PRAGMA defer_foreign_keys = ON`, false},
+		{`  pragma foreign_keys`, false},
+		{"CREATE TABLE a (x);\nCREATE TABLE b (y)", false},
+		{`SELECT 1;`, false},
+	} {
+		if got := cacheable(c.query); got != c.want {
+			t.Errorf("cacheable(%q) = %v, want %v", c.query, got, c.want)
+		}
+	}
+}
