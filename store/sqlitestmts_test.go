@@ -71,25 +71,35 @@ func stmtBytes(t *testing.T, conn *sql.Conn) int {
 	return n
 }
 
+// values is table t's values in id order.
 func values(t *testing.T, conn *sql.Conn) []string {
 	t.Helper()
-	rows, err := conn.QueryContext(context.Background(), `SELECT v FROM t ORDER BY id`)
+	vs, err := readAll(context.Background(), conn, `SELECT v FROM t ORDER BY id`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
+	return vs
+}
+
+// readAll reads the one text column of query's rows on q (a connection
+// or a transaction).
+func readAll(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close() //nolint:errcheck // read only: Err is the error that matters
 	var vs []string
 	for rows.Next() {
 		var v string
 		if err := rows.Scan(&v); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		vs = append(vs, v)
 	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return vs
+	return vs, rows.Err()
 }
 
 // One statement serves a committed transaction, a rolled-back one, a run
@@ -222,25 +232,19 @@ func TestSQLiteStatementBusyWhileRowsOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer outer.Close() //nolint:errcheck // closed below, its error checked
 	var got []string
 	for outer.Next() {
 		var v string
 		if err := outer.Scan(&v); err != nil {
 			t.Fatal(err)
 		}
-		inner, err := tx.QueryContext(ctx, sel, 2)
+		inner, err := readAll(ctx, tx, sel, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for inner.Next() {
-			var w string
-			if err := inner.Scan(&w); err != nil {
-				t.Fatal(err)
-			}
+		for _, w := range inner {
 			got = append(got, v+w)
-		}
-		if err := inner.Close(); err != nil {
-			t.Fatal(err)
 		}
 		// Evicts the outer query's statement (the cache keeps one) while
 		// its rows are open.
@@ -269,6 +273,7 @@ func TestSQLiteStatementsClosedWhenEvicted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer open.Close() //nolint:errcheck // closed below, its error checked
 	for i := range 6 {
 		if _, err := conn.ExecContext(ctx, fmt.Sprintf(`INSERT INTO t (v) VALUES ('v%d')`, i)); err != nil {
 			t.Fatal(err)
