@@ -20,9 +20,9 @@ type dialect interface {
 	name() string
 
 	// openPool opens the daemon's connection pool on dsn with the
-	// dialect's driver settings; maxOpen 0 takes the dialect's default
-	// pool size, which it returns.
-	openPool(dsn string, maxOpen int) (db *sqlx.DB, poolSize int, err error)
+	// dialect's driver settings, tuned by opts; MaxOpenConns 0 takes the
+	// dialect's default pool size, which it returns.
+	openPool(dsn string, opts Options) (db *sqlx.DB, poolSize int, err error)
 	// openReadOnly opens the connection of `feedpoller sql`, read-only by
 	// the driver's and the server's own settings (see ReadOnly), its
 	// statements bounded by timeout where the server can do it.

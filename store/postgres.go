@@ -22,7 +22,8 @@ func (postgres) name() string { return Postgres }
 // defaultPostgresPool is the pool size when none is configured.
 const defaultPostgresPool = 20
 
-func (postgres) openPool(dsn string, maxOpen int) (*sqlx.DB, int, error) {
+func (postgres) openPool(dsn string, opts Options) (*sqlx.DB, int, error) {
+	maxOpen := opts.MaxOpenConns
 	if maxOpen <= 0 {
 		maxOpen = defaultPostgresPool
 	}

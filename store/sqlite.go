@@ -43,7 +43,8 @@ const sqlitePragmas = "?_pragma=busy_timeout(15000)&_pragma=journal_mode(WAL)" +
 	"&_pragma=temp_store(MEMORY)&_pragma=cache_size(-8192)" +
 	"&_txlock=immediate&_time_format=sqlite"
 
-func (sqliteDialect) openPool(path string, maxOpen int) (*sqlx.DB, int, error) {
+func (sqliteDialect) openPool(path string, opts Options) (*sqlx.DB, int, error) {
+	maxOpen := opts.MaxOpenConns
 	if maxOpen <= 0 {
 		maxOpen = defaultSQLitePool
 	}
@@ -52,7 +53,14 @@ func (sqliteDialect) openPool(path string, maxOpen int) (*sqlx.DB, int, error) {
 			return nil, 0, fmt.Errorf("create database directory %s: %w", dir, err)
 		}
 	}
-	db, err := openSQLite(path, "file:"+path+sqlitePragmas)
+	stmts := opts.StatementCache
+	switch {
+	case stmts == 0:
+		stmts = DefaultSQLiteStatements
+	case stmts < 0:
+		stmts = 0
+	}
+	db, err := openSQLite(path, "file:"+path+sqlitePragmas, stmts)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -25,9 +25,13 @@ import (
 // client, whose UPDATE failed with "database disk image is malformed".
 // With at most three fraction digits every build computes the same
 // julianday() (migration 0013 rewrote the older rows).
+//
+// Each connection also keeps its prepared statements (see stmtCache),
+// up to stmts of them; 0 keeps none.
 type msConnector struct {
-	dsn string
-	drv *sqlite.Driver
+	dsn   string
+	drv   *sqlite.Driver
+	stmts int
 }
 
 func (c msConnector) Connect(context.Context) (driver.Conn, error) {
@@ -35,7 +39,23 @@ func (c msConnector) Connect(context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return msConn{conn}, nil
+	mc := &msConn{Conn: conn}
+	if c.stmts > 0 {
+		var used func() (int, error)
+		if st, ok := conn.(sqliteStatus); ok {
+			used = func() (int, error) {
+				n, _, err := st.Status(sqlite.DBStatusStmtUsed, false)
+				return n, err
+			}
+		}
+		mc.stmts = newStmtCache(c.stmts, sqliteStatementBytes, used)
+	}
+	return mc, nil
+}
+
+// sqliteStatus reads a modernc connection's counters.
+type sqliteStatus interface {
+	Status(op sqlite.DBStatusOp, reset bool) (current, high int, err error)
 }
 
 func (c msConnector) Driver() driver.Driver { return c.drv }
@@ -53,12 +73,16 @@ type sqliteConn interface {
 	driver.Validator
 }
 
-// msConn is a modernc connection whose parameters pass CheckNamedValue.
-type msConn struct{ driver.Conn }
+// msConn is a modernc connection whose parameters pass CheckNamedValue,
+// with its cache of prepared statements (nil: none).
+type msConn struct {
+	driver.Conn
+	stmts *stmtCache
+}
 
 // CheckNamedValue converts a parameter as database/sql would by default,
 // then truncates a time to the millisecond.
-func (msConn) CheckNamedValue(nv *driver.NamedValue) error {
+func (*msConn) CheckNamedValue(nv *driver.NamedValue) error {
 	v, err := driver.DefaultParameterConverter.ConvertValue(nv.Value)
 	if err != nil {
 		return err
@@ -70,7 +94,7 @@ func (msConn) CheckNamedValue(nv *driver.NamedValue) error {
 	return nil
 }
 
-func (c msConn) inner() (sqliteConn, error) {
+func (c *msConn) inner() (sqliteConn, error) {
 	sc, ok := c.Conn.(sqliteConn)
 	if !ok {
 		return nil, errors.New("the SQLite driver's connection lacks a method the store uses")
@@ -78,7 +102,7 @@ func (c msConn) inner() (sqliteConn, error) {
 	return sc, nil
 }
 
-func (c msConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+func (c *msConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	sc, err := c.inner()
 	if err != nil {
 		return nil, err
@@ -86,7 +110,7 @@ func (c msConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, 
 	return sc.BeginTx(ctx, opts)
 }
 
-func (c msConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+func (c *msConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	sc, err := c.inner()
 	if err != nil {
 		return nil, err
@@ -94,23 +118,39 @@ func (c msConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, 
 	return sc.PrepareContext(ctx, query)
 }
 
-func (c msConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+func (c *msConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	sc, err := c.inner()
 	if err != nil {
 		return nil, err
 	}
-	return sc.ExecContext(ctx, query, args)
+	if c.stmts == nil || !cacheable(query) {
+		return sc.ExecContext(ctx, query, args)
+	}
+	return c.stmts.exec(ctx, sc, query, args)
 }
 
-func (c msConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+func (c *msConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	sc, err := c.inner()
 	if err != nil {
 		return nil, err
 	}
-	return sc.QueryContext(ctx, query, args)
+	if c.stmts == nil || !cacheable(query) {
+		return sc.QueryContext(ctx, query, args)
+	}
+	return c.stmts.query(ctx, sc, query, args)
 }
 
-func (c msConn) Ping(ctx context.Context) error {
+// Close closes the cached statements, then the connection: SQLite keeps a
+// connection with unfinalized statements open.
+func (c *msConn) Close() error {
+	var err error
+	if c.stmts != nil {
+		err = c.stmts.close()
+	}
+	return errors.Join(err, c.Conn.Close())
+}
+
+func (c *msConn) Ping(ctx context.Context) error {
 	sc, err := c.inner()
 	if err != nil {
 		return err
@@ -118,7 +158,7 @@ func (c msConn) Ping(ctx context.Context) error {
 	return sc.Ping(ctx)
 }
 
-func (c msConn) ResetSession(ctx context.Context) error {
+func (c *msConn) ResetSession(ctx context.Context) error {
 	sc, err := c.inner()
 	if err != nil {
 		return err
@@ -126,17 +166,18 @@ func (c msConn) ResetSession(ctx context.Context) error {
 	return sc.ResetSession(ctx)
 }
 
-func (c msConn) IsValid() bool {
+func (c *msConn) IsValid() bool {
 	sc, err := c.inner()
 	return err == nil && sc.IsValid()
 }
 
 // openSQLite opens the daemon's pool on the file at path (dsn is the
-// path with the driver's settings). The file is created first, when it
+// path with the driver's settings), each connection keeping up to stmts
+// prepared statements. The file is created first, when it
 // does not exist, readable and writable by its owner only: it holds the
 // webhook and WebSub secrets, and SQLite creates its -wal and -shm files
 // with the database file's mode.
-func openSQLite(path, dsn string) (*sql.DB, error) {
+func openSQLite(path, dsn string, stmts int) (*sql.DB, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	switch {
 	case err == nil:
@@ -146,5 +187,5 @@ func openSQLite(path, dsn string) (*sql.DB, error) {
 	case !errors.Is(err, fs.ErrExist):
 		return nil, fmt.Errorf("create database file %s: %w", path, err)
 	}
-	return sql.OpenDB(msConnector{dsn: dsn, drv: &sqlite.Driver{}}), nil
+	return sql.OpenDB(msConnector{dsn: dsn, drv: &sqlite.Driver{}, stmts: stmts}), nil
 }

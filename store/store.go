@@ -78,6 +78,11 @@ type Options struct {
 	// it needs again a moment later (every PostgreSQL session opened costs
 	// a backend process and an authentication round).
 	MaxIdleConns int
+	// StatementCache is how many prepared statements each SQLite
+	// connection keeps for reuse, by SQL text: 0 keeps the default
+	// (DefaultSQLiteStatements), a negative number none. PostgreSQL
+	// ignores it.
+	StatementCache int
 	// DeliveryPayload builds the webhook deliveries a save queues for its
 	// promotions (webhooks.Payload). nil: a save that has a delivery to
 	// queue fails and keeps nothing, rather than lose the delivery.
@@ -106,7 +111,7 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 		return nil, err
 	}
 	d := dialectNamed(name)
-	db, maxOpen, err := d.openPool(dsn, opts.MaxOpenConns)
+	db, maxOpen, err := d.openPool(dsn, opts)
 	if err != nil {
 		return nil, fmt.Errorf("open %s database %s: %w", name, RedactURL(databaseURL), err)
 	}

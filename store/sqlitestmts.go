@@ -1,0 +1,215 @@
+package store
+
+import (
+	"container/list"
+	"context"
+	"database/sql/driver"
+	"errors"
+	"log/slog"
+	"strings"
+)
+
+// DefaultSQLiteStatements is how many prepared statements each SQLite
+// connection keeps when Options.StatementCache is 0: the dozen or so
+// statements of a poll, each multi-row INSERT once per number of rows
+// it is sent with, and the API's reads.
+const DefaultSQLiteStatements = 128
+
+// sqliteStatementBytes caps the memory of one connection's prepared
+// statements as SQLite counts it, whatever their number: a multi-row
+// INSERT costs about half a kilobyte a row (the story term index's of a
+// 20-article save, 240 rows, 136 KB), and its texts differ with the
+// number of rows, so a count alone would let a connection keep many
+// megabytes of them. A poll's statements take about 0.4 MB.
+const sqliteStatementBytes = 1 << 20
+
+// stmtCache keeps one SQLite connection's prepared statements by SQL text,
+// the least recently used evicted past max.
+//
+// Why: database/sql hands every ExecContext and QueryContext of the store
+// to the connection with its text, and the driver prepared each one anew:
+// SQLite parsed it and generated its program again, with the programs of
+// the triggers it fires (the full-text index's among them), about a
+// twentieth of a poll's CPU. The driver keeps a statement handle only for
+// the life of a driver.Stmt, so the connection keeps those.
+//
+// A statement is compiled with sqlite3_prepare_v2, so SQLite prepares it
+// again by itself when the schema changed since (a migration on another
+// connection). The cache is used only under database/sql's lock of its
+// connection, one call at a time, and needs no lock of its own.
+type stmtCache struct {
+	max int
+	// maxBytes bounds used(), the memory of the connection's statements
+	// (nil: the count alone bounds the cache).
+	maxBytes int
+	used     func() (int, error)
+	// lru holds *cachedStmt, the most recently used first.
+	lru    *list.List
+	byText map[string]*list.Element
+}
+
+// cachedStmt is one prepared statement of a stmtCache.
+type cachedStmt struct {
+	text string
+	stmt driver.Stmt
+	// busy: rows read from the statement are open, so it cannot run
+	// again until they are closed (a second query of the same text then
+	// prepares a statement of its own).
+	busy bool
+	// evicted: it left the cache while busy, and is closed with its rows.
+	evicted bool
+}
+
+func newStmtCache(max, maxBytes int, used func() (int, error)) *stmtCache {
+	return &stmtCache{max: max, maxBytes: maxBytes, used: used, lru: list.New(), byText: make(map[string]*list.Element)}
+}
+
+// cacheable: a text of one statement, not a PRAGMA. The driver runs a
+// text of several statements by preparing each in turn at every run, so
+// keeping one would save nothing; a ';' anywhere (migrations) keeps the
+// text out. A PRAGMA may take effect when it is prepared rather than when
+// it runs (SQLite says so, and varies by pragma and release): run again
+// without being prepared again, it might do nothing.
+func cacheable(query string) bool {
+	q := strings.TrimSpace(query)
+	return !strings.Contains(q, ";") && !(len(q) >= 6 && strings.EqualFold(q[:6], "PRAGMA"))
+}
+
+// get returns the idle statement of query, preparing it with prepare and
+// keeping it when it is not in the cache; nil, nil when the cached one is
+// busy.
+func (c *stmtCache) get(ctx context.Context, query string, prepare func(context.Context, string) (driver.Stmt, error)) (*cachedStmt, error) {
+	if e, ok := c.byText[query]; ok {
+		cs := e.Value.(*cachedStmt)
+		if cs.busy {
+			return nil, nil
+		}
+		c.lru.MoveToFront(e)
+		return cs, nil
+	}
+	st, err := prepare(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	cs := &cachedStmt{text: query, stmt: st}
+	c.byText[query] = c.lru.PushFront(cs)
+	for c.lru.Len() > 1 && (c.lru.Len() > c.max || c.overBudget()) {
+		// Not the caller's error: its own statement is ready. The driver
+		// resets a statement after each run, and finalizing a reset
+		// statement reports nothing short of misuse.
+		if err := c.evict(c.lru.Back()); err != nil {
+			slog.Warn("close an evicted SQLite statement", "err", err)
+		}
+	}
+	return cs, nil
+}
+
+// overBudget: the connection's statements take more memory than
+// maxBytes. It is asked only when a statement was prepared.
+func (c *stmtCache) overBudget() bool {
+	if c.used == nil {
+		return false
+	}
+	n, err := c.used()
+	return err == nil && n > c.maxBytes
+}
+
+// evict takes e out of the cache and closes its statement, or leaves that
+// to its rows when they are open.
+func (c *stmtCache) evict(e *list.Element) error {
+	cs := c.lru.Remove(e).(*cachedStmt)
+	delete(c.byText, cs.text)
+	if cs.busy {
+		cs.evicted = true
+		return nil
+	}
+	return cs.stmt.Close()
+}
+
+// close closes every statement, when the connection closes.
+func (c *stmtCache) close() error {
+	var errs []error
+	for c.lru.Len() > 0 {
+		errs = append(errs, c.evict(c.lru.Front()))
+	}
+	return errors.Join(errs...)
+}
+
+// len is how many statements the cache holds.
+func (c *stmtCache) len() int { return c.lru.Len() }
+
+// exec runs query with args on its cached statement.
+func (c *stmtCache) exec(ctx context.Context, sc sqliteConn, query string, args []driver.NamedValue) (driver.Result, error) {
+	cs, err := c.get(ctx, query, sc.PrepareContext)
+	if err != nil {
+		return nil, err
+	}
+	if cs == nil {
+		return sc.ExecContext(ctx, query, args)
+	}
+	ex, ok := cs.stmt.(driver.StmtExecContext)
+	if !ok {
+		return nil, errors.New("the SQLite driver's statement lacks ExecContext")
+	}
+	// The driver resets the statement after every run, failed or
+	// interrupted ones too, so it is ready for the next.
+	return ex.ExecContext(ctx, args)
+}
+
+// query runs query with args on its cached statement, which stays busy
+// until the rows are closed.
+func (c *stmtCache) query(ctx context.Context, sc sqliteConn, query string, args []driver.NamedValue) (driver.Rows, error) {
+	cs, err := c.get(ctx, query, sc.PrepareContext)
+	if err != nil {
+		return nil, err
+	}
+	if cs == nil {
+		return sc.QueryContext(ctx, query, args)
+	}
+	q, ok := cs.stmt.(driver.StmtQueryContext)
+	if !ok {
+		return nil, errors.New("the SQLite driver's statement lacks QueryContext")
+	}
+	r, err := q.QueryContext(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	dr, ok := r.(sqliteRows)
+	if !ok {
+		_ = r.Close() // the missing method is the error to report
+		return nil, errors.New("the SQLite driver's rows lack a method the store uses")
+	}
+	cs.busy = true
+	return &cachedRows{sqliteRows: dr, cs: cs}, nil
+}
+
+// sqliteRows is the modernc rows' method set that database/sql uses.
+type sqliteRows interface {
+	driver.Rows
+	driver.RowsColumnTypeDatabaseTypeName
+	driver.RowsColumnTypeLength
+	driver.RowsColumnTypeNullable
+	driver.RowsColumnTypePrecisionScale
+	driver.RowsColumnTypeScanType
+}
+
+// cachedRows are rows read from a cached statement; closing them resets
+// the statement (the driver does) and frees it for the next run.
+type cachedRows struct {
+	sqliteRows
+	cs *cachedStmt
+}
+
+func (r *cachedRows) Close() error {
+	cs := r.cs
+	if cs == nil {
+		return nil
+	}
+	r.cs = nil
+	err := r.sqliteRows.Close()
+	cs.busy = false
+	if cs.evicted {
+		err = errors.Join(err, cs.stmt.Close())
+	}
+	return err
+}
