@@ -190,12 +190,7 @@ func newProfile(title, body string, stems *Stems) Profile {
 		feats[i] = Feature{Term: f.term, Weight: float32(1 + math.Log(f.count)), Flags: f.flags}
 	}
 	if len(feats) > MaxProfileFeatures {
-		slices.SortFunc(feats, func(a, b Feature) int {
-			if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.Term, b.Term)
-		})
+		selectFirst(feats, MaxProfileFeatures, heavierFeature)
 		feats = feats[:MaxProfileFeatures]
 	}
 	slices.SortFunc(feats, func(a, b Feature) int { return cmp.Compare(a.Term, b.Term) })
@@ -204,6 +199,53 @@ func newProfile(title, body string, stems *Stems) Profile {
 		texts[i] = ps.sums[ps.index[f.Term]].word
 	}
 	return Profile{Features: feats, Words: texts}
+}
+
+// heavierFeature orders features by weight, heaviest first, and equal
+// weights by term: a total order, as a profile's terms are distinct, so
+// the features a profile keeps do not depend on how they are found.
+func heavierFeature(a, b Feature) int {
+	if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Term, b.Term)
+}
+
+// selectFirst moves the k elements of s that come first in the total
+// order cmp to s[:k], in no particular order, the rest after them: the
+// kept features without sorting all of them.
+func selectFirst[T any](s []T, k int, cmp func(a, b T) int) {
+	lo, hi := 0, len(s)-1
+	for lo < hi {
+		// Median of three as the pivot, moved to hi; then the elements
+		// before it in the order go left of its final place p.
+		mid := lo + (hi-lo)/2
+		if cmp(s[mid], s[lo]) < 0 {
+			s[mid], s[lo] = s[lo], s[mid]
+		}
+		if cmp(s[hi], s[lo]) < 0 {
+			s[hi], s[lo] = s[lo], s[hi]
+		}
+		if cmp(s[mid], s[hi]) < 0 {
+			s[mid], s[hi] = s[hi], s[mid]
+		}
+		p := lo
+		for i := lo; i < hi; i++ {
+			if cmp(s[i], s[hi]) < 0 {
+				s[i], s[p] = s[p], s[i]
+				p++
+			}
+		}
+		s[p], s[hi] = s[hi], s[p]
+		switch {
+		case p == k:
+			return
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p - 1
+		}
+	}
 }
 
 // termHash is the 32-bit feature hash of a word or name: its kind in the

@@ -1,0 +1,53 @@
+package stories
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSelectFirstKeepsWhatASortKeeps: the features a long profile keeps
+// are those a full sort by weight would put first, on weights with many
+// ties (the term decides those) and in any starting order.
+func TestSelectFirstKeepsWhatASortKeeps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 3, 10, 161, 162, 300, 1000} {
+		for _, k := range []int{0, 1, n / 2, n - 1} {
+			for range 20 {
+				feats := make([]Feature, n)
+				for i := range feats {
+					// Few distinct weights; distinct terms, as in a profile.
+					feats[i] = Feature{Term: uint32(rng.IntN(1 << 30)), Weight: float32(rng.IntN(4))}
+				}
+				slices.SortFunc(feats, func(a, b Feature) int { return int(a.Term) - int(b.Term) })
+				feats = slices.CompactFunc(feats, func(a, b Feature) bool { return a.Term == b.Term })
+				if k >= len(feats) {
+					continue
+				}
+				rng.Shuffle(len(feats), func(i, j int) { feats[i], feats[j] = feats[j], feats[i] })
+				want := slices.Clone(feats)
+				slices.SortFunc(want, heavierFeature)
+				want = want[:k]
+				got := slices.Clone(feats)
+				selectFirst(got, k, heavierFeature)
+				got = got[:k]
+				slices.SortFunc(got, heavierFeature)
+				if !slices.Equal(got, want) {
+					t.Fatalf("n=%d k=%d: kept %v, want %v", len(feats), k, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestMoreWordsThan(t *testing.T) {
+	for _, s := range []string{"", " ", "one", " one two ", "a\tb\nc", strings.Repeat("word ", 50), "x  y   z"} {
+		words := len(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }))
+		for n := range 55 {
+			if got := moreWordsThan(s, n); got != (words > n) {
+				t.Errorf("moreWordsThan(%q, %d) = %v with %d words", s, n, got, words)
+			}
+		}
+	}
+}
