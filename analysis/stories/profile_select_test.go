@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/feedpoller/feedpoller/internal/testpages"
 )
 
 // TestSelectFirstKeepsWhatASortKeeps: the features a long profile keeps
@@ -49,5 +51,32 @@ func TestMoreWordsThan(t *testing.T) {
 				t.Errorf("moreWordsThan(%q, %d) = %v with %d words", s, n, got, words)
 			}
 		}
+	}
+}
+
+// TestIsStopHashIsTheStopList: the table answers as the map of stop
+// words does, for every stop word and every word of real pages.
+func TestIsStopHashIsTheStopList(t *testing.T) {
+	var wh wordHasher
+	var hashes []uint64
+	for _, w := range stopWordList {
+		hashes = wh.appendWords(hashes, w)
+	}
+	for _, text := range testpages.Read(t, "../..", testpages.Converted) {
+		hashes = wh.appendWords(hashes, text)
+	}
+	hashes = append(hashes, 0, 1, ^uint64(0))
+	stops := 0
+	for _, h := range hashes {
+		_, want := stopWords[h]
+		if got := isStopHash(h); got != want {
+			t.Fatalf("isStopHash(%#x) = %v, want %v", h, got, want)
+		}
+		if want {
+			stops++
+		}
+	}
+	if stops < len(stopWordList) || stops == len(hashes) {
+		t.Fatalf("%d stop words among %d words: the check saw too little", stops, len(hashes))
 	}
 }

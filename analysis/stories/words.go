@@ -155,7 +155,7 @@ func ContentWords(text string) []uint64 {
 	words := wh.appendWords(make([]uint64, 0, len(text)/6+1), text)
 	out := words[:0]
 	for _, w := range words {
-		if _, stop := stopWords[w]; !stop {
+		if !isStopHash(w) {
 			out = append(out, w)
 		}
 	}
