@@ -117,24 +117,27 @@ func newProfile(title, body string, stems *Stems) Profile {
 		bodyToks = tz.appendTokens(bodyToks, line)
 	}
 	ps := profileSums{index: make(map[uint32]int32, len(tz.words)), sums: make([]featureSum, 0, len(tz.words))}
-	// What a word counts as, once per distinct word (token.id): 0 not
-	// yet known, 1 left out, else its term (a term has a kind bit set).
+	// What each distinct word (token.id) is: a stop word or not, and the
+	// term it counts as (0: left out). A word holds a digit exactly when
+	// its tokens do. The stems are looked up together, under one lock.
+	stop := make([]bool, len(tz.words))
+	var stemmed []string
+	var stemmedIDs []int32
+	for id, w := range tz.words {
+		stop[id] = isStopWord(w)
+		if !stop[id] && (len(w) >= 2 || strings.ContainsAny(w, "0123456789")) {
+			stemmed = append(stemmed, w)
+			stemmedIDs = append(stemmedIDs, int32(id))
+		}
+	}
 	terms := make([]uint32, len(tz.words))
-	termOf := func(t token) uint32 {
-		if h := terms[t.id]; h != 0 {
-			return h
-		}
-		h := uint32(1)
-		if !isStopWord(t.text) && (len(t.text) >= 2 || t.digit) {
-			h = termHash(kindWord, stems.of(t.text))
-		}
-		terms[t.id] = h
-		return h
+	for i, st := range stems.ofAll(stemmed) {
+		terms[stemmedIDs[i]] = termHash(kindWord, st)
 	}
 	addWords := func(toks []token, inName []bool, base func(i int) float64) {
 		for i, t := range toks {
-			h := termOf(t)
-			if h == 1 {
+			h := terms[t.id]
+			if h == 0 {
 				continue
 			}
 			w := base(i)
@@ -154,14 +157,14 @@ func newProfile(title, body string, stems *Stems) Profile {
 	}
 	addWords(titleToks, nil, func(int) float64 { return TitleWeight })
 	inName := make([]bool, len(bodyToks))
-	for _, n := range names(bodyToks) {
+	for _, n := range names(bodyToks, stop) {
 		for i := n.from; i < n.to; i++ {
 			inName[i] = true
 		}
 		if n.to-n.from >= 2 {
 			var sb strings.Builder
 			for i := n.from; i < n.to; i++ {
-				if isStopWord(bodyToks[i].text) {
+				if stop[bodyToks[i].id] {
 					continue
 				}
 				if sb.Len() > 0 {
@@ -269,19 +272,21 @@ type span struct{ from, to int }
 // capitalised somewhere else in the text where it does not open a
 // sentence. Headline-style lines (mostly capitalised) give no names
 // either; the caller passes only body tokens.
-func names(toks []token) []span {
-	midCapital := map[string]bool{}
+func names(toks []token, stop []bool) []span {
+	// By word (token.id): capitalised somewhere it does not open a
+	// sentence. stop tells the stop words, by word too.
+	midCapital := make([]bool, len(stop))
 	for _, t := range toks {
 		if t.capital && !t.sentenceStart && !t.digit {
-			midCapital[t.text] = true
+			midCapital[t.id] = true
 		}
 	}
 	isCap := func(i int) bool {
 		t := toks[i]
-		if !t.capital || t.digit || isStopWord(t.text) && !midCapital[t.text] {
+		if !t.capital || t.digit || stop[t.id] && !midCapital[t.id] {
 			return false
 		}
-		return !t.sentenceStart || midCapital[t.text]
+		return !t.sentenceStart || midCapital[t.id]
 	}
 	var out []span
 	for i := 0; i < len(toks); {
