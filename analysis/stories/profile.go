@@ -110,7 +110,7 @@ func (ps *profileSums) at(h uint32) *featureSum {
 func newProfile(title, body string, stems *Stems) Profile {
 	// Sized for prose (a word in 6 bytes, a different one in 20), so that
 	// neither is grown word by word.
-	tz := tokenizer{ids: make(map[string]int32, (len(title)+len(body))/20+8)}
+	tz := newTokenizer((len(title)+len(body))/20 + 8)
 	titleToks := tz.appendTokens(nil, title)
 	bodyToks := make([]token, 0, len(body)/6+1)
 	for _, line := range StripFurniture(body) {

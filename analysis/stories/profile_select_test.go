@@ -1,6 +1,7 @@
 package stories
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -78,5 +79,32 @@ func TestIsStopHashIsTheStopList(t *testing.T) {
 	}
 	if stops < len(stopWordList) || stops == len(hashes) {
 		t.Fatalf("%d stop words among %d words: the check saw too little", stops, len(hashes))
+	}
+}
+
+// TestInternNumbersWordsInFirstMetOrder: the table of words gives each
+// distinct text one id, in the order first met, through its growing and
+// whatever its hashes share.
+func TestInternNumbersWordsInFirstMetOrder(t *testing.T) {
+	var line strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&line, "w%d x%d w%d ", i%1700, i%13, i%977)
+	}
+	for _, tz := range []tokenizer{{}, newTokenizer(3), newTokenizer(5000)} {
+		toks := tz.appendTokens(nil, line.String())
+		want := map[string]int32{}
+		for _, tk := range toks {
+			id, ok := want[tk.text]
+			if !ok {
+				id = int32(len(want))
+				want[tk.text] = id
+			}
+			if tk.id != id || tz.words[id] != tk.text {
+				t.Fatalf("%q has id %d, want %d", tk.text, tk.id, id)
+			}
+		}
+		if len(tz.words) != len(want) || 2*len(tz.words) > len(tz.slots) {
+			t.Fatalf("%d words in a table of %d slots, want %d words, at most half full", len(tz.words), len(tz.slots), len(want))
+		}
 	}
 }
