@@ -45,17 +45,7 @@ func TestCosineMatchesReference(t *testing.T) {
 		}
 		slices.Sort(ws)
 		s := &sentence{}
-		for i := 0; i < len(ws); {
-			j := i
-			for j < len(ws) && ws[j] == ws[i] {
-				j++
-			}
-			s.words = append(s.words, ws[i])
-			s.freq = append(s.freq, float64(j-i))
-			s.norm += float64((j - i) * (j - i))
-			i = j
-		}
-		s.norm = math.Sqrt(s.norm)
+		s.setWords(ws)
 		return s
 	}
 	for range 2000 {

@@ -144,8 +144,15 @@ func complete(s string) bool {
 func newSentence(text string, pos int) *sentence {
 	ws := stories.ContentWords(text)
 	slices.Sort(ws)
-	s := &sentence{text: text, pos: pos,
-		words: make([]uint64, 0, len(ws)), freq: make([]float64, 0, len(ws))}
+	s := &sentence{text: text, pos: pos}
+	s.setWords(ws)
+	return s
+}
+
+// setWords gives the sentence its word vector: each distinct hash of the
+// sorted ws once, with how often it occurs, and the vector's norm.
+func (s *sentence) setWords(ws []uint64) {
+	s.words, s.freq, s.norm = make([]uint64, 0, len(ws)), make([]float64, 0, len(ws)), 0
 	for i := 0; i < len(ws); {
 		j := i
 		for j < len(ws) && ws[j] == ws[i] {
@@ -157,7 +164,6 @@ func newSentence(text string, pos int) *sentence {
 		i = j
 	}
 	s.norm = math.Sqrt(s.norm)
-	return s
 }
 
 // countFields is len(strings.Fields(s)) without the slice.
