@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/feedpoller/feedpoller/internal/testpages"
 )
 
@@ -105,6 +107,20 @@ func TestInternNumbersWordsInFirstMetOrder(t *testing.T) {
 		}
 		if len(tz.words) != len(want) || 2*len(tz.words) > len(tz.slots) {
 			t.Fatalf("%d words in a table of %d slots, want %d words, at most half full", len(tz.words), len(tz.slots), len(want))
+		}
+	}
+}
+
+// TestNFKDKeepsWhatIsDecomposed: nfkd is NFKD, and gives back a line
+// already in NFKD without copying it into the buffer.
+func TestNFKDKeepsWhatIsDecomposed(t *testing.T) {
+	for _, s := range []string{"", "plain ascii", "“Quoted” — dash…", "café", "cafe\u0301", "ﬁnance ＡＩ", "São Paulo", "\xff bad"} {
+		got, buf := nfkd(s, nil)
+		if want := norm.NFKD.String(s); got != want {
+			t.Errorf("nfkd(%q) = %q, want %q", s, got, want)
+		}
+		if norm.NFKD.IsNormalString(s) && buf != nil {
+			t.Errorf("nfkd(%q) copied a line already in NFKD", s)
 		}
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/feedpoller/feedpoller/analysis/mdtext"
 )
 
@@ -100,10 +98,7 @@ const (
 // word an apostrophe ends it ("Sudan's" is "sudan"), and a "." or ","
 // between digits stays in it ("6.1", "30,000" read as "30000").
 func (tz *tokenizer) appendTokens(dst []token, line string) []token {
-	if !isASCII(line) {
-		tz.buf = norm.NFKD.AppendString(tz.buf[:0], line)
-		line = string(tz.buf)
-	}
+	line = tz.decomposed(line)
 	sentence := true
 	var cur token
 	tz.cur = tz.cur[:0]
@@ -178,6 +173,12 @@ func (tz *tokenizer) appendTokens(dst []token, line string) []token {
 	}
 	flush()
 	return dst
+}
+
+// decomposed is line in NFKD (nfkd), through the scratch buffer.
+func (tz *tokenizer) decomposed(line string) string {
+	line, tz.buf = nfkd(line, tz.buf)
+	return line
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
