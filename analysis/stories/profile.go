@@ -121,8 +121,8 @@ func newProfile(title, body string, stems *Stems) Profile {
 	// term it counts as (0: left out). A word holds a digit exactly when
 	// its tokens do. The stems are looked up together, under one lock.
 	stop := make([]bool, len(tz.words))
-	var stemmed []string
-	var stemmedIDs []int32
+	stemmed := make([]string, 0, len(tz.words))
+	stemmedIDs := make([]int32, 0, len(tz.words))
 	for id, w := range tz.words {
 		stop[id] = isStopWord(w)
 		if !stop[id] && (len(w) >= 2 || strings.ContainsAny(w, "0123456789")) {
