@@ -3,7 +3,11 @@
 // the same way.
 package mdtext
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // IsListItem reports whether a trimmed line is a Markdown list item
 // ("- ", "* ", "+ ", "1. ", "1) ").
@@ -41,15 +45,22 @@ func SkipParens(s string, i int) int {
 // is returned as it is, without a copy.
 func OneLine(s string) string {
 	clean := s == "" || s[0] != ' ' && s[len(s)-1] != ' '
-	for i := 0; clean && i < len(s); i++ {
+	for i := 0; clean && i < len(s); {
 		switch c := s[i]; {
 		case c == ' ':
 			clean = s[i+1] != ' '
-		case c < ' ', c == 0x85, c == 0xA0, c >= 0xE1 && c <= 0xE3:
-			// control characters, and bytes that may belong to a
-			// Unicode space: the slow path decides
+		case c < ' ':
+			// control characters: the slow path decides
 			clean = false
+		case c >= utf8.RuneSelf:
+			// Only a Unicode space needs the slow path: typographic
+			// quotes, dashes and accented letters do not.
+			r, size := utf8.DecodeRuneInString(s[i:])
+			clean = !unicode.IsSpace(r)
+			i += size
+			continue
 		}
+		i++
 	}
 	if clean {
 		return s

@@ -35,7 +35,8 @@ func TestSkipParens(t *testing.T) {
 func TestOneLineIsFieldsJoined(t *testing.T) {
 	texts := []string{"", " ", "one", "two words", " lead", "trail ", "a  b", "tab\tin", "cr\rin", "nl\nin",
 		"a\u00a0b", "a\u2003b", "a\u3000b", "a\u1680b", "a\u2028b", "\u0085next", "bad \xff\xfe byte \xe2\x80 cut",
-		"a real \ufffd replacement", "Å and … and ü", "x\x7fy", "end\u202f"}
+		"a real \ufffd replacement", "Å and … and ü", "x\x7fy", "end\u202f",
+		"“Quoted” — dash", "à la carte", "a\u200ab", "\u2009lead", "trail\u00a0", "ok\xc2", "\xe2\x80"}
 	for _, text := range testpages.Read(t, "../..", testpages.Pages) {
 		texts = append(texts, text)
 		for l := range strings.Lines(text) {

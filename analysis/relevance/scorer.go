@@ -31,6 +31,9 @@ type Scorer struct {
 	// article is compared as a sequence of small integers and words outside
 	// the profile cost one map lookup each.
 	vocab map[string]int32
+	// prefixes are those of vocab's stems: an article's word that shares
+	// none is not stemmed.
+	prefixes stemPrefixes
 }
 
 // term is a profile term compiled to stem ids.
@@ -39,9 +42,6 @@ type term struct {
 	ids    []int32
 	weight float64
 }
-
-// notInProfile is the id of a token whose stem no profile term uses.
-const notInProfile = -1
 
 // bodySaturation[h] = min(1, log1p(h)/log1p(3)) for h body hits.
 var bodySaturation = [4]float64{0, math.Log1p(1) / math.Log1p(3), math.Log1p(2) / math.Log1p(3), 1}
@@ -78,6 +78,9 @@ func NewScorer(p model.RelevanceProfile) *Scorer {
 			s.exclusions = append(s.exclusions, t)
 		}
 	}
+	for st := range s.vocab {
+		s.prefixes.add(st)
+	}
 	return s
 }
 
@@ -86,7 +89,7 @@ func (s *Scorer) Score(title, body string) Result {
 	if len(s.keywords) == 0 && len(s.exclusions) == 0 {
 		return Result{Score: 1}
 	}
-	var tk tokenizer
+	tk := tokenizer{only: &s.prefixes}
 	t := s.encode(&tk, title)
 	b := s.encode(&tk, body)
 
@@ -129,25 +132,35 @@ func (s *Scorer) Relevant(r Result) bool {
 	return r.Excluded == "" && r.Score >= s.threshold
 }
 
-// encode turns text into profile stem ids, notInProfile for other words.
-func (s *Scorer) encode(tk *tokenizer, text string) []int32 {
-	ids := make([]int32, 0, len(text)/6+1)
+// hit is a word of an article whose stem a profile term uses: its place
+// among the article's words and the stem's id.
+type hit struct{ pos, id int32 }
+
+// encode returns the words of text whose stems the profile uses, in
+// order: most words are in no term, and phrases are matched over the
+// hits alone.
+func (s *Scorer) encode(tk *tokenizer, text string) []hit {
+	var hits []hit
+	pos := int32(0)
 	tk.each(text, func(st []byte) {
-		id, ok := s.vocab[string(st)]
-		if !ok {
-			id = notInProfile
+		if st != nil {
+			if id, ok := s.vocab[string(st)]; ok {
+				hits = append(hits, hit{pos: pos, id: id})
+			}
 		}
-		ids = append(ids, id)
+		pos++
 	})
-	return ids
+	return hits
 }
 
-// count returns how many times phrase occurs in ids, stopping at limit.
-func count(ids, phrase []int32, limit int) int {
+// count returns how many times phrase occurs in the text whose hits are
+// given, stopping at limit; occurrences do not overlap. A phrase occurs
+// where its ids are hits at consecutive places.
+func count(hits []hit, phrase []int32, limit int) int {
 	n := 0
 	first := phrase[0]
-	for i := 0; i+len(phrase) <= len(ids); i++ {
-		if ids[i] != first || !equalAt(ids, i, phrase) {
+	for i := 0; i+len(phrase) <= len(hits); i++ {
+		if hits[i].id != first || !phraseAt(hits, i, phrase) {
 			continue
 		}
 		n++
@@ -159,9 +172,9 @@ func count(ids, phrase []int32, limit int) int {
 	return n
 }
 
-func equalAt(ids []int32, i int, phrase []int32) bool {
+func phraseAt(hits []hit, i int, phrase []int32) bool {
 	for j := 1; j < len(phrase); j++ {
-		if ids[i+j] != phrase[j] {
+		if h := hits[i+j]; h.id != phrase[j] || h.pos != hits[i].pos+int32(j) {
 			return false
 		}
 	}

@@ -23,10 +23,14 @@ import (
 //     folded.
 type tokenizer struct {
 	word []byte // the word being built; reused between tokens
+	// only, when set, names the stems wanted: a word whose stem cannot be
+	// one of them is not stemmed, and fn gets nil for it.
+	only *stemPrefixes
 }
 
-// each calls fn with every stem of text in order. fn must not keep the
-// slice: it is overwritten by the next token.
+// each calls fn with every stem of text in order (nil for a word that
+// tk.only rules out). fn must not keep the slice: it is overwritten by the
+// next token.
 func (tk *tokenizer) each(text string, fn func(stem []byte)) {
 	if !isASCII(text) {
 		text = norm.NFKD.String(text)
@@ -40,7 +44,11 @@ func (tk *tokenizer) each(text string, fn func(stem []byte)) {
 		w := tk.word
 		if !(afterApostrophe && len(w) == 1 && w[0] == 's') {
 			if isLowerASCIIWord(w) {
-				w = stem(w)
+				if tk.only != nil && !tk.only.mayStemTo(w) {
+					w = nil
+				} else {
+					w = stem(w)
+				}
 			}
 			fn(w)
 		}

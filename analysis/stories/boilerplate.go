@@ -48,7 +48,7 @@ func IsFurniture(line string) bool {
 	if line == "" {
 		return false
 	}
-	if countWords(line) > maxFurnitureWords {
+	if moreWordsThan(line, maxFurnitureWords) {
 		return false
 	}
 	l := strings.ToLower(strings.TrimLeft(line, "#>*_ "))
@@ -58,7 +58,7 @@ func IsFurniture(line string) bool {
 	for _, p := range boilerplatePrefixes {
 		if strings.HasPrefix(l, p) {
 			// "by " and "updated " only as short byline/date lines.
-			if (p == "by " || p == "updated " || p == "published " || p == "posted ") && countWords(l) > 12 {
+			if (p == "by " || p == "updated " || p == "published " || p == "posted ") && moreWordsThan(l, 12) {
 				continue
 			}
 			return true
@@ -74,7 +74,7 @@ func IsFurniture(line string) bool {
 
 // opensRelatedBox reports whether a line heads a list of other stories.
 func opensRelatedBox(line string) bool {
-	if countWords(line) > 8 {
+	if moreWordsThan(line, 8) {
 		return false
 	}
 	l := strings.ToLower(strings.TrimLeft(line, "#>*_ "))
@@ -86,16 +86,21 @@ func opensRelatedBox(line string) bool {
 	return false
 }
 
-func countWords(s string) int {
-	n, in := 0, false
+// moreWordsThan reports whether s has more than n words (runs of bytes
+// other than space, tab and newline). It stops at word n+1: a paragraph
+// of prose is not read to its end to tell it is no furniture.
+func moreWordsThan(s string, n int) bool {
+	words, in := 0, false
 	for i := 0; i < len(s); i++ {
 		sp := s[i] == ' ' || s[i] == '\t' || s[i] == '\n'
 		if !sp && !in {
-			n++
+			if words++; words > n {
+				return true
+			}
 		}
 		in = !sp
 	}
-	return n
+	return false
 }
 
 // StripFurniture returns the lines of Markdown text that carry the story,

@@ -110,31 +110,34 @@ func (ps *profileSums) at(h uint32) *featureSum {
 func newProfile(title, body string, stems *Stems) Profile {
 	// Sized for prose (a word in 6 bytes, a different one in 20), so that
 	// neither is grown word by word.
-	tz := tokenizer{ids: make(map[string]int32, (len(title)+len(body))/20+8)}
+	tz := newTokenizer((len(title)+len(body))/20 + 8)
 	titleToks := tz.appendTokens(nil, title)
 	bodyToks := make([]token, 0, len(body)/6+1)
 	for _, line := range StripFurniture(body) {
 		bodyToks = tz.appendTokens(bodyToks, line)
 	}
 	ps := profileSums{index: make(map[uint32]int32, len(tz.words)), sums: make([]featureSum, 0, len(tz.words))}
-	// What a word counts as, once per distinct word (token.id): 0 not
-	// yet known, 1 left out, else its term (a term has a kind bit set).
+	// What each distinct word (token.id) is: a stop word or not, and the
+	// term it counts as (0: left out). A word holds a digit exactly when
+	// its tokens do. The stems are looked up together, under one lock.
+	stop := make([]bool, len(tz.words))
+	stemmed := make([]string, 0, len(tz.words))
+	stemmedIDs := make([]int32, 0, len(tz.words))
+	for id, w := range tz.words {
+		stop[id] = isStopWord(w)
+		if !stop[id] && (len(w) >= 2 || strings.ContainsAny(w, "0123456789")) {
+			stemmed = append(stemmed, w)
+			stemmedIDs = append(stemmedIDs, int32(id))
+		}
+	}
 	terms := make([]uint32, len(tz.words))
-	termOf := func(t token) uint32 {
-		if h := terms[t.id]; h != 0 {
-			return h
-		}
-		h := uint32(1)
-		if !isStopWord(t.text) && (len(t.text) >= 2 || t.digit) {
-			h = termHash(kindWord, stems.of(t.text))
-		}
-		terms[t.id] = h
-		return h
+	for i, st := range stems.ofAll(stemmed) {
+		terms[stemmedIDs[i]] = termHash(kindWord, st)
 	}
 	addWords := func(toks []token, inName []bool, base func(i int) float64) {
 		for i, t := range toks {
-			h := termOf(t)
-			if h == 1 {
+			h := terms[t.id]
+			if h == 0 {
 				continue
 			}
 			w := base(i)
@@ -154,14 +157,14 @@ func newProfile(title, body string, stems *Stems) Profile {
 	}
 	addWords(titleToks, nil, func(int) float64 { return TitleWeight })
 	inName := make([]bool, len(bodyToks))
-	for _, n := range names(bodyToks) {
+	for _, n := range names(bodyToks, stop) {
 		for i := n.from; i < n.to; i++ {
 			inName[i] = true
 		}
 		if n.to-n.from >= 2 {
 			var sb strings.Builder
 			for i := n.from; i < n.to; i++ {
-				if isStopWord(bodyToks[i].text) {
+				if stop[bodyToks[i].id] {
 					continue
 				}
 				if sb.Len() > 0 {
@@ -190,12 +193,7 @@ func newProfile(title, body string, stems *Stems) Profile {
 		feats[i] = Feature{Term: f.term, Weight: float32(1 + math.Log(f.count)), Flags: f.flags}
 	}
 	if len(feats) > MaxProfileFeatures {
-		slices.SortFunc(feats, func(a, b Feature) int {
-			if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.Term, b.Term)
-		})
+		selectFirst(feats, MaxProfileFeatures, heavierFeature)
 		feats = feats[:MaxProfileFeatures]
 	}
 	slices.SortFunc(feats, func(a, b Feature) int { return cmp.Compare(a.Term, b.Term) })
@@ -204,6 +202,53 @@ func newProfile(title, body string, stems *Stems) Profile {
 		texts[i] = ps.sums[ps.index[f.Term]].word
 	}
 	return Profile{Features: feats, Words: texts}
+}
+
+// heavierFeature orders features by weight, heaviest first, and equal
+// weights by term: a total order, as a profile's terms are distinct, so
+// the features a profile keeps do not depend on how they are found.
+func heavierFeature(a, b Feature) int {
+	if c := cmp.Compare(b.Weight, a.Weight); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Term, b.Term)
+}
+
+// selectFirst moves the k elements of s that come first in the total
+// order cmp to s[:k], in no particular order, the rest after them: the
+// kept features without sorting all of them.
+func selectFirst[T any](s []T, k int, cmp func(a, b T) int) {
+	lo, hi := 0, len(s)-1
+	for lo < hi {
+		// Median of three as the pivot, moved to hi; then the elements
+		// before it in the order go left of its final place p.
+		mid := lo + (hi-lo)/2
+		if cmp(s[mid], s[lo]) < 0 {
+			s[mid], s[lo] = s[lo], s[mid]
+		}
+		if cmp(s[hi], s[lo]) < 0 {
+			s[hi], s[lo] = s[lo], s[hi]
+		}
+		if cmp(s[mid], s[hi]) < 0 {
+			s[mid], s[hi] = s[hi], s[mid]
+		}
+		p := lo
+		for i := lo; i < hi; i++ {
+			if cmp(s[i], s[hi]) < 0 {
+				s[i], s[p] = s[p], s[i]
+				p++
+			}
+		}
+		s[p], s[hi] = s[hi], s[p]
+		switch {
+		case p == k:
+			return
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p - 1
+		}
+	}
 }
 
 // termHash is the 32-bit feature hash of a word or name: its kind in the
@@ -227,19 +272,21 @@ type span struct{ from, to int }
 // capitalised somewhere else in the text where it does not open a
 // sentence. Headline-style lines (mostly capitalised) give no names
 // either; the caller passes only body tokens.
-func names(toks []token) []span {
-	midCapital := map[string]bool{}
+func names(toks []token, stop []bool) []span {
+	// By word (token.id): capitalised somewhere it does not open a
+	// sentence. stop tells the stop words, by word too.
+	midCapital := make([]bool, len(stop))
 	for _, t := range toks {
 		if t.capital && !t.sentenceStart && !t.digit {
-			midCapital[t.text] = true
+			midCapital[t.id] = true
 		}
 	}
 	isCap := func(i int) bool {
 		t := toks[i]
-		if !t.capital || t.digit || isStopWord(t.text) && !midCapital[t.text] {
+		if !t.capital || t.digit || stop[t.id] && !midCapital[t.id] {
 			return false
 		}
-		return !t.sentenceStart || midCapital[t.text]
+		return !t.sentenceStart || midCapital[t.id]
 	}
 	var out []span
 	for i := 0; i < len(toks); {

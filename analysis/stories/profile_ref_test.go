@@ -86,7 +86,7 @@ func referenceProfile(title, body string) Profile {
 	}
 	addWords(titleToks, nil, func(int) float64 { return TitleWeight })
 	inName := make([]bool, len(bodyToks))
-	for _, n := range names(bodyToks) {
+	for _, n := range referenceNames(bodyToks) {
 		for i := n.from; i < n.to; i++ {
 			inName[i] = true
 		}
@@ -136,4 +136,43 @@ func referenceProfile(title, body string) Profile {
 		texts[i] = words[f.Term]
 	}
 	return Profile{Features: feats, Words: texts}
+}
+
+// referenceNames is names as it was, telling words apart by their text.
+func referenceNames(toks []token) []span {
+	midCapital := map[string]bool{}
+	for _, t := range toks {
+		if t.capital && !t.sentenceStart && !t.digit {
+			midCapital[t.text] = true
+		}
+	}
+	isCap := func(i int) bool {
+		t := toks[i]
+		if !t.capital || t.digit || isStopWord(t.text) && !midCapital[t.text] {
+			return false
+		}
+		return !t.sentenceStart || midCapital[t.text]
+	}
+	var out []span
+	for i := 0; i < len(toks); {
+		if !isCap(i) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && !toks[j].sentenceStart {
+			if isCap(j) {
+				j++
+				continue
+			}
+			if nameJoiners[toks[j].text] && j+1 < len(toks) && !toks[j+1].sentenceStart && isCap(j+1) {
+				j += 2
+				continue
+			}
+			break
+		}
+		out = append(out, span{i, j})
+		i = j
+	}
+	return out
 }

@@ -20,13 +20,13 @@ func (s *Stems) Profile(title, body string) Profile {
 	return newProfile(title, body, s)
 }
 
-// of returns the stem of a case-folded word: words holding a digit are
-// their own stem.
-func (s *Stems) of(w string) string {
+// ofAll returns the stem of each of the case-folded words (a word holding
+// a digit is its own stem), remembered.
+func (s *Stems) ofAll(words []string) []string {
 	if s == nil {
-		return stemOf(w)
+		return (*memo.Words)(nil).OfMany(words, stemOf)
 	}
-	return s.words.Of(w, stemOf)
+	return s.words.OfMany(words, stemOf)
 }
 
 // stemOf is the stem a profile files a word under.

@@ -5,8 +5,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/feedpoller/feedpoller/analysis/mdtext"
 )
 
@@ -29,24 +27,70 @@ type token struct {
 type tokenizer struct {
 	buf []byte
 	cur []byte
-	// ids and words: each distinct text once (token.id).
-	ids   map[string]int32
-	words []string
+	// words holds each distinct text once (token.id), hashes their
+	// hashes; slots finds them: an open-addressing table of id+1 (0 an
+	// empty slot), a power of two in size and at most half full. A map
+	// keyed by the text was a fifth of a profile's cost.
+	words  []string
+	hashes []uint32
+	slots  []int32
+}
+
+// newTokenizer returns a tokenizer sized for about n distinct words.
+func newTokenizer(n int) tokenizer {
+	size := 64
+	for size < 2*n {
+		size *= 2
+	}
+	return tokenizer{slots: make([]int32, size), words: make([]string, 0, n), hashes: make([]uint32, 0, n)}
 }
 
 // intern returns the text and id of the word in tz.cur.
 func (tz *tokenizer) intern() (string, int32) {
-	if id, ok := tz.ids[string(tz.cur)]; ok {
-		return tz.words[id], id
+	if len(tz.slots) == 0 {
+		fresh := newTokenizer(0)
+		tz.slots, tz.words, tz.hashes = fresh.slots, fresh.words, fresh.hashes
 	}
-	if tz.ids == nil {
-		tz.ids = make(map[string]int32, 64)
+	h := uint32(fnvOffset32)
+	for _, c := range tz.cur {
+		h ^= uint32(c)
+		h *= fnvPrime32
+	}
+	mask := uint32(len(tz.slots) - 1)
+	i := h & mask
+	for ; tz.slots[i] != 0; i = (i + 1) & mask {
+		if id := tz.slots[i] - 1; tz.hashes[id] == h && tz.words[id] == string(tz.cur) {
+			return tz.words[id], id
+		}
 	}
 	w, id := string(tz.cur), int32(len(tz.words))
-	tz.ids[w] = id
 	tz.words = append(tz.words, w)
+	tz.hashes = append(tz.hashes, h)
+	tz.slots[i] = id + 1
+	if 2*len(tz.words) > len(tz.slots) {
+		tz.grow()
+	}
 	return w, id
 }
+
+// grow doubles the table of slots.
+func (tz *tokenizer) grow() {
+	tz.slots = make([]int32, 2*len(tz.slots))
+	mask := uint32(len(tz.slots) - 1)
+	for id, h := range tz.hashes {
+		i := h & mask
+		for tz.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		tz.slots[i] = int32(id) + 1
+	}
+}
+
+// 32-bit FNV-1a, for the table of words.
+const (
+	fnvOffset32 = 2166136261
+	fnvPrime32  = 16777619
+)
 
 // appendTokens appends the tokens of line to dst. A sentence opens at the
 // start of the line and after ".", "!" or "?"; link targets, images and
@@ -54,10 +98,7 @@ func (tz *tokenizer) intern() (string, int32) {
 // word an apostrophe ends it ("Sudan's" is "sudan"), and a "." or ","
 // between digits stays in it ("6.1", "30,000" read as "30000").
 func (tz *tokenizer) appendTokens(dst []token, line string) []token {
-	if !isASCII(line) {
-		tz.buf = norm.NFKD.AppendString(tz.buf[:0], line)
-		line = string(tz.buf)
-	}
+	line = tz.decomposed(line)
 	sentence := true
 	var cur token
 	tz.cur = tz.cur[:0]
@@ -132,6 +173,12 @@ func (tz *tokenizer) appendTokens(dst []token, line string) []token {
 	}
 	flush()
 	return dst
+}
+
+// decomposed is line in NFKD (nfkd), through the scratch buffer.
+func (tz *tokenizer) decomposed(line string) string {
+	line, tz.buf = nfkd(line, tz.buf)
+	return line
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

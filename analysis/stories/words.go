@@ -29,10 +29,7 @@ type wordHasher struct {
 
 // appendWords appends the hash of every word of line to dst.
 func (wh *wordHasher) appendWords(dst []uint64, line string) []uint64 {
-	if !isASCII(line) {
-		wh.buf = norm.NFKD.AppendString(wh.buf[:0], line)
-		line = string(wh.buf)
-	}
+	line = wh.decomposed(line)
 	h := uint64(fnvOffset)
 	n := 0 // bytes in the current word
 	flush := func() {
@@ -91,6 +88,23 @@ func (wh *wordHasher) appendWords(dst []uint64, line string) []uint64 {
 	}
 	flush()
 	return dst
+}
+
+// decomposed is line in NFKD, through the scratch buffer; a line already
+// in NFKD (ASCII, or typographic quotes and dashes, which do not
+// decompose) is returned as it is, without a copy.
+func (wh *wordHasher) decomposed(line string) string {
+	line, wh.buf = nfkd(line, wh.buf)
+	return line
+}
+
+// nfkd returns s in NFKD, and buf, which holds it when s had to change.
+func nfkd(s string, buf []byte) (string, []byte) {
+	if isASCII(s) || norm.NFKD.QuickSpanString(s) == len(s) {
+		return s, buf
+	}
+	buf = norm.NFKD.AppendString(buf[:0], s)
+	return string(buf), buf
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
@@ -155,7 +169,7 @@ func ContentWords(text string) []uint64 {
 	words := wh.appendWords(make([]uint64, 0, len(text)/6+1), text)
 	out := words[:0]
 	for _, w := range words {
-		if _, stop := stopWords[w]; !stop {
+		if !isStopHash(w) {
 			out = append(out, w)
 		}
 	}

@@ -141,6 +141,11 @@ func tailWords(s string, n int) int {
 // plain removes inline Markdown from a line: images, link targets,
 // emphasis and code marks, inline HTML tags.
 func plain(line string) string {
+	// Without these bytes nothing below applies ("![" and "](" need one
+	// of them too): the line is kept as it is.
+	if !strings.ContainsAny(line, "[]*`\\_<") {
+		return OneLine(line)
+	}
 	var b strings.Builder
 	b.Grow(len(line))
 	for i := 0; i < len(line); {

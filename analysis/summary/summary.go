@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/feedpoller/feedpoller/analysis/stories"
 )
@@ -40,15 +41,12 @@ const (
 )
 
 type sentence struct {
-	text string
-	pos  int
-	// dependent: it opens with a connective or a pronoun pointing back
-	// (DependsOnEarlier).
-	dependent bool
-	words     []uint64 // sorted content-word hashes
-	freq      []float64
-	norm      float64
-	score     float64
+	text  string
+	pos   int
+	words []uint64 // sorted content-word hashes
+	freq  []float64
+	norm  float64
+	score float64
 }
 
 // Summarize returns an extractive summary of an article's Markdown (or
@@ -114,7 +112,9 @@ func pick(cands []*sentence, k int) []*sentence {
 			return nil
 		}
 		slices.SortFunc(chosen, func(a, b *sentence) int { return cmp.Compare(a.pos, b.pos) })
-		if first := chosen[0]; first.pos == 0 || !first.dependent {
+		// Whether a sentence leans on an earlier one is asked only of the
+		// one that would open the summary.
+		if first := chosen[0]; first.pos == 0 || !DependsOnEarlier(first.text) {
 			return chosen
 		}
 		chosen = chosen[1:]
@@ -144,8 +144,15 @@ func complete(s string) bool {
 func newSentence(text string, pos int) *sentence {
 	ws := stories.ContentWords(text)
 	slices.Sort(ws)
-	s := &sentence{text: text, pos: pos, dependent: DependsOnEarlier(text),
-		words: make([]uint64, 0, len(ws)), freq: make([]float64, 0, len(ws))}
+	s := &sentence{text: text, pos: pos}
+	s.setWords(ws)
+	return s
+}
+
+// setWords gives the sentence its word vector: each distinct hash of the
+// sorted ws once, with how often it occurs, and the vector's norm.
+func (s *sentence) setWords(ws []uint64) {
+	s.words, s.freq, s.norm = make([]uint64, 0, len(ws)), make([]float64, 0, len(ws)), 0
 	for i := 0; i < len(ws); {
 		j := i
 		for j < len(ws) && ws[j] == ws[i] {
@@ -157,14 +164,22 @@ func newSentence(text string, pos int) *sentence {
 		i = j
 	}
 	s.norm = math.Sqrt(s.norm)
-	return s
 }
 
 // countFields is len(strings.Fields(s)) without the slice.
 func countFields(s string) int {
 	n, inWord := 0, false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
+	for i := 0; i < len(s); {
+		space := false
+		if c := s[i]; c < utf8.RuneSelf {
+			space = asciiSpace[c]
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+			i += size
+		}
+		if space {
 			inWord = false
 		} else if !inWord {
 			inWord = true
@@ -173,6 +188,9 @@ func countFields(s string) int {
 	}
 	return n
 }
+
+// asciiSpace are the ASCII bytes unicode.IsSpace reports.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // rank scores the sentences by centrality and position, and reports
 // whether centrality told them apart at all.
@@ -199,21 +217,28 @@ func cosine(a, b *sentence) float64 {
 	if a.norm == 0 || b.norm == 0 {
 		return 0
 	}
+	// The words are merged without a branch on their order, which the
+	// processor cannot predict; the products are added in word order, as
+	// ever.
 	dot := 0.0
+	aw, bw := a.words, b.words
 	i, j := 0, 0
-	for i < len(a.words) && j < len(b.words) {
-		switch {
-		case a.words[i] < b.words[j]:
-			i++
-		case a.words[i] > b.words[j]:
-			j++
-		default:
+	for i < len(aw) && j < len(bw) {
+		x, y := aw[i], bw[j]
+		if x == y {
 			dot += a.freq[i] * b.freq[j]
-			i++
-			j++
 		}
+		i += b2i(x <= y)
+		j += b2i(y <= x)
 	}
 	return dot / (a.norm * b.norm)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // fit joins sentences up to the sentence and character budget; the first

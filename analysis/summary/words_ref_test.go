@@ -156,7 +156,8 @@ func referenceSummarize(markdown string, opts Options) string {
 // line of the texts it must give what collapsing every line's spaces
 // (the computation before that change, below) gave.
 func TestPlainMatchesReference(t *testing.T) {
-	lines := []string{"", "  two  spaces ", "a\u00a0b", "tab\tin", "*emph*  and `code`", "[link](https://x.example/a b) end "}
+	lines := []string{"", "  two  spaces ", "a\u00a0b", "tab\tin", "*emph*  and `code`", "[link](https://x.example/a b) end ",
+		"a cut link](https://x.example/) then", "wow! ![img](x.png) and <b>tag</b>", "snake_case _under_ back\\slash", "plain prose, no marks!"}
 	for _, text := range summaryTexts(t) {
 		for l := range strings.Lines(text) {
 			lines = append(lines, strings.TrimLeft(strings.TrimSpace(l), "> "))

@@ -40,3 +40,42 @@ func (w *Words) Of(word string, f func(string) string) string {
 	w.mu.Unlock()
 	return v
 }
+
+// OfMany returns f(word) for each of words, in order, remembered as Of
+// does: under one read lock for all of them, and one write lock for
+// those it had to compute, where Of takes a lock per word.
+func (w *Words) OfMany(words []string, f func(string) string) []string {
+	out := make([]string, len(words))
+	if w == nil {
+		for i, word := range words {
+			out[i] = f(word)
+		}
+		return out
+	}
+	var missed []int
+	w.mu.RLock()
+	for i, word := range words {
+		v, ok := w.words[word]
+		if !ok {
+			missed = append(missed, i)
+			continue
+		}
+		out[i] = v
+	}
+	w.mu.RUnlock()
+	if len(missed) == 0 {
+		return out
+	}
+	for _, i := range missed {
+		out[i] = f(words[i])
+	}
+	w.mu.Lock()
+	for _, i := range missed {
+		if len(w.words) >= w.max {
+			w.words = make(map[string]string, min(w.max, 4096))
+		}
+		w.words[words[i]] = out[i]
+	}
+	w.mu.Unlock()
+	return out
+}

@@ -1,6 +1,7 @@
 package memo
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -43,4 +44,27 @@ func TestWordsConcurrentUse(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+func TestOfManyIsOfForEach(t *testing.T) {
+	calls := 0
+	upper := func(s string) string { calls++; return strings.ToUpper(s) }
+	w := NewWords(3)
+	w.Of("a", upper)
+	got := w.OfMany([]string{"a", "b", "c", "d", "b"}, upper)
+	if want := []string{"A", "B", "C", "D", "B"}; !slices.Equal(got, want) {
+		t.Fatalf("OfMany = %q, want %q", got, want)
+	}
+	// a was remembered; b, c, d, b computed (b twice: it was not yet
+	// remembered when asked again within one call).
+	if calls != 5 {
+		t.Errorf("%d calls, want 5", calls)
+	}
+	if len(w.words) > 3 {
+		t.Errorf("%d words remembered, the bound is 3", len(w.words))
+	}
+	var none *Words
+	if got := none.OfMany([]string{"x"}, upper); !slices.Equal(got, []string{"X"}) {
+		t.Errorf("nil Words: %q", got)
+	}
 }

@@ -1,0 +1,126 @@
+package stories
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/feedpoller/feedpoller/internal/testpages"
+)
+
+// TestSelectFirstKeepsWhatASortKeeps: the features a long profile keeps
+// are those a full sort by weight would put first, on weights with many
+// ties (the term decides those) and in any starting order.
+func TestSelectFirstKeepsWhatASortKeeps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 3, 10, 161, 162, 300, 1000} {
+		for _, k := range []int{0, 1, n / 2, n - 1} {
+			for range 20 {
+				feats := make([]Feature, n)
+				for i := range feats {
+					// Few distinct weights; distinct terms, as in a profile.
+					feats[i] = Feature{Term: uint32(rng.IntN(1 << 30)), Weight: float32(rng.IntN(4))}
+				}
+				slices.SortFunc(feats, func(a, b Feature) int { return int(a.Term) - int(b.Term) })
+				feats = slices.CompactFunc(feats, func(a, b Feature) bool { return a.Term == b.Term })
+				if k >= len(feats) {
+					continue
+				}
+				rng.Shuffle(len(feats), func(i, j int) { feats[i], feats[j] = feats[j], feats[i] })
+				want := slices.Clone(feats)
+				slices.SortFunc(want, heavierFeature)
+				want = want[:k]
+				got := slices.Clone(feats)
+				selectFirst(got, k, heavierFeature)
+				got = got[:k]
+				slices.SortFunc(got, heavierFeature)
+				if !slices.Equal(got, want) {
+					t.Fatalf("n=%d k=%d: kept %v, want %v", len(feats), k, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestMoreWordsThan(t *testing.T) {
+	for _, s := range []string{"", " ", "one", " one two ", "a\tb\nc", strings.Repeat("word ", 50), "x  y   z"} {
+		words := len(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }))
+		for n := range 55 {
+			if got := moreWordsThan(s, n); got != (words > n) {
+				t.Errorf("moreWordsThan(%q, %d) = %v with %d words", s, n, got, words)
+			}
+		}
+	}
+}
+
+// TestIsStopHashIsTheStopList: the table answers as the map of stop
+// words does, for every stop word and every word of real pages.
+func TestIsStopHashIsTheStopList(t *testing.T) {
+	var wh wordHasher
+	var hashes []uint64
+	for _, w := range stopWordList {
+		hashes = wh.appendWords(hashes, w)
+	}
+	for _, text := range testpages.Read(t, "../..", testpages.Converted) {
+		hashes = wh.appendWords(hashes, text)
+	}
+	hashes = append(hashes, 0, 1, ^uint64(0))
+	stops := 0
+	for _, h := range hashes {
+		_, want := stopWords[h]
+		if got := isStopHash(h); got != want {
+			t.Fatalf("isStopHash(%#x) = %v, want %v", h, got, want)
+		}
+		if want {
+			stops++
+		}
+	}
+	if stops < len(stopWordList) || stops == len(hashes) {
+		t.Fatalf("%d stop words among %d words: the check saw too little", stops, len(hashes))
+	}
+}
+
+// TestInternNumbersWordsInFirstMetOrder: the table of words gives each
+// distinct text one id, in the order first met, through its growing and
+// whatever its hashes share.
+func TestInternNumbersWordsInFirstMetOrder(t *testing.T) {
+	var line strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&line, "w%d x%d w%d ", i%1700, i%13, i%977)
+	}
+	for _, tz := range []tokenizer{{}, newTokenizer(3), newTokenizer(5000)} {
+		toks := tz.appendTokens(nil, line.String())
+		want := map[string]int32{}
+		for _, tk := range toks {
+			id, ok := want[tk.text]
+			if !ok {
+				id = int32(len(want))
+				want[tk.text] = id
+			}
+			if tk.id != id || tz.words[id] != tk.text {
+				t.Fatalf("%q has id %d, want %d", tk.text, tk.id, id)
+			}
+		}
+		if len(tz.words) != len(want) || 2*len(tz.words) > len(tz.slots) {
+			t.Fatalf("%d words in a table of %d slots, want %d words, at most half full", len(tz.words), len(tz.slots), len(want))
+		}
+	}
+}
+
+// TestNFKDKeepsWhatIsDecomposed: nfkd is NFKD, and gives back a line
+// already in NFKD without copying it into the buffer.
+func TestNFKDKeepsWhatIsDecomposed(t *testing.T) {
+	for _, s := range []string{"", "plain ascii", "“Quoted” — dash…", "café", "cafe\u0301", "ﬁnance ＡＩ", "São Paulo", "\xff bad"} {
+		got, buf := nfkd(s, nil)
+		if want := norm.NFKD.String(s); got != want {
+			t.Errorf("nfkd(%q) = %q, want %q", s, got, want)
+		}
+		if norm.NFKD.IsNormalString(s) && buf != nil {
+			t.Errorf("nfkd(%q) copied a line already in NFKD", s)
+		}
+	}
+}
