@@ -255,8 +255,9 @@ func (sqliteDialect) storyMembers(perStory int) string {
 func (sqliteDialect) lockStoryTerms() string { return "" }
 
 // reserveStoryIDs: a placeholder row per story, in one statement. SQLite
-// cannot declare a reference deferred without rewriting the tables, and
-// deferring them for the transaction (a flag pragma) expires every
+// cannot declare a reference deferred short of rebuilding the tables or
+// editing their stored schema in place, and deferring them for the
+// transaction (a flag pragma) expires every
 // prepared statement of the connection, so each was prepared again at
 // its next run. AUTOINCREMENT gives the ids after the highest one ever
 // given (sqlite_sequence remembers it, so a deleted placeholder's id is
