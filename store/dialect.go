@@ -95,15 +95,18 @@ type dialect interface {
 	// list parameter, taken in the list's order; "" where transactions
 	// hold the write lock from their start.
 	lockStoryTerms() string
-	// reserveStoryIDs is a statement that answers (id) rows: as many
-	// unused story ids as its parameter asks for, which no other
-	// transaction will take, so a save can write them into its articles
-	// before it writes the stories' rows.
-	reserveStoryIDs() string
-	// deferStoryKeys is the statement that makes the transaction check
-	// the references to stories at commit, not at each statement ("" where
-	// the schema declares them so).
-	deferStoryKeys() string
+	// reserveStoryIDs is a statement and its arguments that answer (id)
+	// rows: n unused story ids, which no other transaction will take, so
+	// a save can write them into its articles before it writes the
+	// stories. Where storyPlaceholders, it takes them by inserting a
+	// placeholder row of workspace under each (no article, at as its
+	// times), which insertStories writes whole or deletes.
+	reserveStoryIDs(n int, workspace int64, at time.Time) (string, []any)
+	// storyPlaceholders: the references to stories are checked at each
+	// statement, so a story's row must exist before its articles are
+	// inserted; where they are checked at commit (declared deferred),
+	// the ids alone are reserved and the rows written at the end.
+	storyPlaceholders() bool
 	// int64List is a list of keys as storyPostings and int64In take it.
 	int64List(keys []int64) any
 	// int64In is the condition "expr is one of the list parameter" (a

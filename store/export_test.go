@@ -2,8 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
+	"reflect"
 
 	"github.com/jmoiron/sqlx"
+	"modernc.org/libc"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/feedpoller/feedpoller/model"
 )
@@ -57,4 +61,35 @@ func (s *Store) BinarySearchVectors() bool { return s.binaryVectors }
 // save of source adds them, in tx, which the caller ends.
 func (s *Store) AddDocFreq(ctx context.Context, tx *sqlx.Tx, ws, source int64, counts []model.StoryDocCount) error {
 	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts)
+}
+
+// SQLiteReprepares is how many times SQLite prepared again, by itself, the
+// statements kept by one connection of the store's pool (the only one
+// when the pool has one) since the last call: what an expired statement
+// costs. The driver keeps its statement handle unexported; it is read
+// here by reflection, which a test of this driver version may do.
+func (s *Store) SQLiteReprepares(ctx context.Context) (int, error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	tls := libc.NewTLS()
+	defer tls.Close()
+	n := 0
+	err = conn.Raw(func(dc any) error {
+		mc, ok := dc.(*msConn)
+		if !ok || mc.stmts == nil {
+			return errors.New("not a SQLite connection that keeps statements")
+		}
+		for e := mc.stmts.lru.Front(); e != nil; e = e.Next() {
+			h := reflect.ValueOf(e.Value.(*cachedStmt).stmt).Elem().FieldByName("pstmt")
+			if !h.IsValid() || h.Uint() == 0 {
+				return errors.New("the driver's statement has no handle where expected")
+			}
+			n += int(sqlite3.Xsqlite3_stmt_status(tls, uintptr(h.Uint()), sqlite3.SQLITE_STMTSTATUS_REPREPARE, 1))
+		}
+		return nil
+	})
+	return n, err
 }

@@ -236,13 +236,13 @@ func (postgres) lockStoryTerms() string {
 
 // reserveStoryIDs: nextval hands each caller its own ids, committed or
 // not.
-func (postgres) reserveStoryIDs() string {
-	return `SELECT nextval(pg_get_serial_sequence('stories', 'id')) AS id FROM generate_series(1, CAST(? AS INTEGER))`
+func (postgres) reserveStoryIDs(n int, _ int64, _ time.Time) (string, []any) {
+	return `SELECT nextval(pg_get_serial_sequence('stories', 'id')) AS id FROM generate_series(1, CAST(? AS INTEGER))`, []any{n}
 }
 
-// deferStoryKeys: the references to stories are DEFERRABLE INITIALLY
+// storyPlaceholders: the references to stories are DEFERRABLE INITIALLY
 // DEFERRED (migration 0016).
-func (postgres) deferStoryKeys() string { return "" }
+func (postgres) storyPlaceholders() bool { return false }
 
 func (postgres) int64In(expr string) string { return expr + " = ANY(CAST(? AS BIGINT[]))" }
 func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }

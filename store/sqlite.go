@@ -254,19 +254,22 @@ func (sqliteDialect) storyMembers(perStory int) string {
 
 func (sqliteDialect) lockStoryTerms() string { return "" }
 
-// reserveStoryIDs: the ids after the highest one ever given (stories is
-// AUTOINCREMENT, so sqlite_sequence remembers it). Transactions begin
-// IMMEDIATE, so no other one inserts a story before this one commits.
-func (sqliteDialect) reserveStoryIDs() string {
-	return `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-		SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'stories'), 0),
-			COALESCE((SELECT MAX(id) FROM stories), 0)) + i AS id FROM n`
+// reserveStoryIDs: a placeholder row per story, in one statement. SQLite
+// cannot declare a reference deferred short of rebuilding the tables or
+// editing their stored schema in place, and deferring them for the
+// transaction (a flag pragma) expires every
+// prepared statement of the connection, so each was prepared again at
+// its next run. AUTOINCREMENT gives the ids after the highest one ever
+// given (sqlite_sequence remembers it, so a deleted placeholder's id is
+// not given again); transactions begin IMMEDIATE, so no other one
+// inserts a story before this one commits.
+func (sqliteDialect) reserveStoryIDs(n int, workspace int64, at time.Time) (string, []any) {
+	return `INSERT INTO stories (workspace_id, first_article_id, first_reported_at, last_reported_at, article_count, created_at)
+		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+		SELECT ?, NULL, ?, ?, 0, ? FROM n RETURNING id`, []any{n, workspace, at, at, at}
 }
 
-// deferStoryKeys: SQLite cannot declare a reference deferred after the
-// fact; the pragma defers every reference of the transaction to its
-// commit, and ends with it.
-func (sqliteDialect) deferStoryKeys() string { return `PRAGMA defer_foreign_keys = ON` }
+func (sqliteDialect) storyPlaceholders() bool { return true }
 
 func (sqliteDialect) int64In(expr string) string {
 	return expr + " IN (SELECT value FROM json_each(?))"

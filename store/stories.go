@@ -338,13 +338,14 @@ func (s *Store) lockStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, 
 }
 
 // reserveStories takes an id for each story the save may start (one per
-// root of the decision, in the roots' order), in one statement, and
-// defers the references to stories to the commit: the articles are
-// inserted with these ids before the stories' rows are written
-// (finishStories), because only then is it known which articles were
-// inserted and so which stories are started and with which first
-// article. A story none of whose articles was inserted (another poll
-// stored them first) is never written.
+// root of the decision, in the roots' order), in one statement: the
+// articles are inserted with these ids before the stories' rows are
+// written whole (insertStories), because only then is it known which
+// articles were inserted and so which stories are started and with which
+// first article. Where the references to stories are checked at each
+// statement (SQLite) the statement inserts a placeholder row under each
+// id, so that they hold meanwhile. A story none of whose articles was
+// inserted (another poll stored them first) is never kept.
 func (s *Store) reserveStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
 	isRoot := make([]bool, len(st.choice))
 	for g, c := range st.choice {
@@ -361,13 +362,9 @@ func (s *Store) reserveStories(ctx context.Context, tx *sqlx.Tx, p model.PollSav
 	if len(roots) == 0 {
 		return nil
 	}
-	if stmt := s.d.deferStoryKeys(); stmt != "" {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("save stories of source %d: defer the references to stories: %w", p.SourceID, err)
-		}
-	}
 	var ids []int64
-	if err := tx.SelectContext(ctx, &ids, s.q(s.d.reserveStoryIDs()), len(roots)); err != nil {
+	query, args := s.d.reserveStoryIDs(len(roots), p.WorkspaceID, now())
+	if err := tx.SelectContext(ctx, &ids, s.q(query), args...); err != nil {
 		return fmt.Errorf("save stories of source %d: reserve %d story ids: %w", p.SourceID, len(roots), err)
 	}
 	if len(ids) != len(roots) {
@@ -458,7 +455,10 @@ func (st *storySave) rootOf(g int) int {
 // insertStories writes the rows of the stories the save started, with
 // the ids reserved for them: those that have an inserted article, each
 // whole (count, first reporter, first and last report, the centroid the
-// placer computed), a statement per articleBatch stories.
+// placer computed), a statement per articleBatch stories. Where the ids
+// were reserved by placeholder rows it writes over them, and deletes
+// those of stories that lost all their articles to another poll (one
+// more statement, only then).
 func (s *Store) insertStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
 	var ids []int64
 	for id, tl := range st.tally {
@@ -467,10 +467,16 @@ func (s *Store) insertStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 		}
 	}
 	slices.Sort(ids)
+	suffix := ``
+	if s.d.storyPlaceholders() {
+		suffix = ` ON CONFLICT (id) DO UPDATE SET first_article_id = excluded.first_article_id,
+			first_reported_at = excluded.first_reported_at, last_reported_at = excluded.last_reported_at,
+			article_count = excluded.article_count, created_at = excluded.created_at, centroid = excluded.centroid`
+	}
 	for start := 0; start < len(ids); start += articleBatch {
 		chunk := ids[start:min(start+articleBatch, len(ids))]
 		query := multiRowInsert(`INSERT INTO stories (id, workspace_id, first_article_id, first_reported_at, last_reported_at,
-			article_count, created_at, centroid) VALUES `, 8, len(chunk), ``)
+			article_count, created_at, centroid) VALUES `, 8, len(chunk), suffix)
 		args := make([]any, 0, 8*len(chunk))
 		for _, id := range chunk {
 			tl := st.tally[id]
@@ -479,6 +485,20 @@ func (s *Store) insertStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 		if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
 			return fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
 		}
+	}
+	if len(ids) == len(st.reserved) || !s.d.storyPlaceholders() {
+		return nil
+	}
+	var lost []int64
+	for id := range st.reserved {
+		if _, ok := st.tally[id]; !ok {
+			lost = append(lost, id)
+		}
+	}
+	slices.Sort(lost)
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM stories WHERE `+sameWorkspace+` AND `+s.d.int64In("id")),
+		p.WorkspaceID, s.d.int64List(lost)); err != nil {
+		return fmt.Errorf("save stories of source %d: delete %d stories whose articles another poll stored: %w", p.SourceID, len(lost), err)
 	}
 	return nil
 }
