@@ -1,0 +1,129 @@
+package tokens_test
+
+import (
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/feedpoller/feedpoller/analysis/tokens"
+	"github.com/feedpoller/feedpoller/bench/feedfarm"
+	"github.com/feedpoller/feedpoller/internal/benchpages"
+	"github.com/feedpoller/feedpoller/sources/extract"
+)
+
+// benchmarkDataEnv names the directory of the article-extraction benchmark
+// (ground-truth.json and html/<id>.html.gz); its pages are not in the
+// repository, so the "pages" case runs only when it is set.
+const benchmarkDataEnv = "FEEDPOLLER_EXTRACTION_BENCHMARK"
+
+// article is what the pipeline counts for every new item: its raw HTML
+// and the Markdown extracted from it.
+type article struct{ html, markdown string }
+
+func extracted(b *testing.B, html []byte, url string) article {
+	doc, err := extract.Extract(html, url, extract.Options{SkipTokenCounts: true})
+	if err != nil {
+		b.Fatalf("extract %s: %v", url, err)
+	}
+	return article{html: string(html), markdown: doc.Markdown}
+}
+
+// farmArticles renders the article pages of the synthetic feed farm the
+// pipeline benchmarks poll, and extracts their Markdown.
+func farmArticles(b *testing.B, feeds int) []article {
+	f := feedfarm.New(feedfarm.Options{Feeds: feeds, Seed: 1})
+	h := f.Handler()
+	var out []article
+	for n := range feeds {
+		for k := range feedfarm.DefaultItemsPerFeed {
+			path := "/item/" + strconv.Itoa(n) + "/" + strconv.Itoa(k)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+			if rec.Code != 200 {
+				b.Fatalf("farm %s: status %d", path, rec.Code)
+			}
+			out = append(out, extracted(b, rec.Body.Bytes(), "http://farm.test"+path))
+		}
+	}
+	return out
+}
+
+func benchmarkPageArticles(b *testing.B) []article {
+	dir := os.Getenv(benchmarkDataEnv)
+	if dir == "" {
+		b.Skipf("set %s to the benchmark's data directory", benchmarkDataEnv)
+	}
+	pages, err := benchpages.Load(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := make([]article, 0, len(pages))
+	for _, p := range pages {
+		out = append(out, extracted(b, p.HTML, p.URL))
+	}
+	return out
+}
+
+// BenchmarkCountArticles counts articles as the pipeline does for each new
+// item (raw HTML and Markdown, cl100k_base and o200k_base) and reports the
+// time per article. Every iteration starts from new counters, counts one
+// half of the articles untimed (a daemon has counted other articles before)
+// and times the other half, each article once: nothing timed has been
+// counted before, so whatever a counter remembers between calls is paid
+// for, not replayed.
+//
+//	FEEDPOLLER_EXTRACTION_BENCHMARK=DIR \
+//	    go test -run '^$' -bench BenchmarkCountArticles ./analysis/tokens
+func BenchmarkCountArticles(b *testing.B) {
+	for _, set := range []struct {
+		name string
+		load func(*testing.B) []article
+	}{
+		// The farm's 20-item feeds, as the pipeline benchmarks poll them.
+		{"farm", func(b *testing.B) []article { return farmArticles(b, 50) }},
+		// Real pages of the extraction benchmark.
+		{"pages", benchmarkPageArticles},
+	} {
+		b.Run(set.name, func(b *testing.B) {
+			all := set.load(b)
+			var warm, timed []article
+			for i, a := range all {
+				if i%2 == 0 {
+					warm = append(warm, a)
+				} else {
+					timed = append(timed, a)
+				}
+			}
+			bytes := 0
+			for _, a := range timed {
+				bytes += len(a.html) + len(a.markdown)
+			}
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				cl, err := tokens.NewCounter(tokens.CL100kBase)
+				if err != nil {
+					b.Fatal(err)
+				}
+				o2, err := tokens.NewCounter(tokens.O200kBase)
+				if err != nil {
+					b.Fatal(err)
+				}
+				count := func(a article) int {
+					return cl.Count(a.html) + o2.Count(a.html) + cl.Count(a.markdown) + o2.Count(a.markdown)
+				}
+				for _, a := range warm {
+					count(a)
+				}
+				b.StartTimer()
+				for _, a := range timed {
+					count(a)
+				}
+			}
+			perArticle := float64(b.Elapsed().Nanoseconds()) / float64(b.N*len(timed))
+			b.ReportMetric(perArticle/1e3, "µs/article")
+			b.ReportMetric(float64(bytes)/float64(len(timed)), "bytes/article")
+		})
+	}
+}
