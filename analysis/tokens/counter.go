@@ -33,6 +33,7 @@ type Counter struct {
 	enc   Encoding
 	vocab *vocab
 	split func(s string, i int) int
+	cache *pieceCache
 }
 
 // Each vocabulary is decoded on first use and then kept for the life of
@@ -60,7 +61,7 @@ func newCounter(enc Encoding) (*Counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Counter{enc: enc, vocab: v, split: nextPieceCL100k}
+	c := &Counter{enc: enc, vocab: v, split: nextPieceCL100k, cache: newPieceCache(cacheSets)}
 	if enc == O200kBase {
 		c.split = nextPieceO200k
 	}
@@ -82,8 +83,25 @@ func (c *Counter) Count(s string) int {
 	var scratch mergeScratch
 	for i := 0; i < len(s); {
 		end := c.split(s, i)
-		n += c.vocab.countPiece(s[i:end], &scratch)
+		n += c.countPiece(s[i:end], &scratch)
 		i = end
 	}
+	return n
+}
+
+// countPiece returns the number of tokens of one pre-tokenised piece,
+// from the cache when it was counted before. Pieces of up to two bytes
+// are counted without it: their look-up reads a table that stays in the
+// processor's cache.
+func (c *Counter) countPiece(p string, sc *mergeScratch) int {
+	if len(p) <= 2 || len(p) > cacheKeyLen {
+		return c.vocab.countPiece(p, sc)
+	}
+	k := cacheKey(p)
+	if n, ok := c.cache.get(k, len(p)); ok {
+		return n
+	}
+	n := c.vocab.countPiece(p, sc)
+	c.cache.put(k, len(p), n)
 	return n
 }
