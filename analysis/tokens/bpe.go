@@ -182,11 +182,9 @@ const maxMergePiece = 1 << 16
 // (rescan for the lowest rank after each merge) is faster than the heap.
 const quadraticMergeLimit = 128
 
-// countPiece returns the number of tokens of one pre-tokenised piece.
-func (v *vocab) countPiece(p string, sc *mergeScratch) int {
-	if len(p) <= 1 || v.lookup(p) >= 0 {
-		return min(len(p), 1)
-	}
+// mergePiece returns the number of tokens of a pre-tokenised piece that
+// is no single token.
+func (v *vocab) mergePiece(p string, sc *mergeScratch) int {
 	if n, ok := sc.seen[p]; ok {
 		return n
 	}

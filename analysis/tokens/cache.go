@@ -6,12 +6,10 @@ import (
 	"sync/atomic"
 )
 
-// pieceCache remembers the token counts of recent short pieces across
-// Count calls. Articles share most of their pieces (common words, tags,
-// attribute and class names); counting one from scratch costs a look-up
-// in the multi-megabyte rank table, several reads that miss the
-// processor's caches, and a merge when it is no single token, where a
-// hit here reads one 64-byte line.
+// pieceCache remembers the token counts of recently merged short pieces
+// across Count calls: articles share many of them (names, rare words,
+// markup), and a merge costs a look-up in the multi-megabyte rank table
+// per pair of parts, where a hit here reads one 64-byte line.
 //
 // It is a set-associative table of fixed size: two entries a set, each
 // holding the piece's bytes, which a hit compares in full (a hash picks

@@ -30,10 +30,11 @@ const (
 // Counter counts the tokens of text exactly as tiktoken does for one
 // encoding. It is safe for concurrent use.
 type Counter struct {
-	enc   Encoding
-	vocab *vocab
-	split func(s string, i int) int
-	cache *pieceCache
+	enc       Encoding
+	vocab     *vocab
+	split     func(s string, i int) int
+	cache     *pieceCache
+	mergeOnly bool
 }
 
 // Each vocabulary is decoded on first use and then kept for the life of
@@ -89,19 +90,27 @@ func (c *Counter) Count(s string) int {
 	return n
 }
 
-// countPiece returns the number of tokens of one pre-tokenised piece,
-// from the cache when it was counted before. Pieces of up to two bytes
-// are counted without it: their look-up reads a table that stays in the
-// processor's cache.
+// countPiece returns the number of tokens of one pre-tokenised piece. A
+// piece that is no single token is merged, and its count is kept in the
+// cache: merging costs a look-up per pair of parts, and the pieces that
+// need it (names, rare words, markup such as `="` or `></`) recur from
+// article to article. Single tokens, most pieces, are not cached: their
+// look-up costs about what a hit in the cache costs.
 func (c *Counter) countPiece(p string, sc *mergeScratch) int {
-	if len(p) <= 2 || len(p) > cacheKeyLen {
-		return c.vocab.countPiece(p, sc)
+	if len(p) <= 1 || c.vocab.lookup(p) >= 0 {
+		return min(len(p), 1)
+	}
+	if len(p) == 2 {
+		return 2
+	}
+	if len(p) > cacheKeyLen {
+		return c.vocab.mergePiece(p, sc)
 	}
 	k := cacheKey(p)
 	if n, ok := c.cache.get(k, len(p)); ok {
 		return n
 	}
-	n := c.vocab.countPiece(p, sc)
+	n := c.vocab.mergePiece(p, sc)
 	c.cache.put(k, len(p), n)
 	return n
 }
