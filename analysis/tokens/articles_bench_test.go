@@ -2,7 +2,6 @@ package tokens_test
 
 import (
 	"net/http/httptest"
-	"os"
 	"strconv"
 	"syscall"
 	"testing"
@@ -13,11 +12,6 @@ import (
 	"github.com/feedpoller/feedpoller/internal/benchpages"
 	"github.com/feedpoller/feedpoller/sources/extract"
 )
-
-// benchmarkDataEnv names the directory of the article-extraction benchmark
-// (ground-truth.json and html/<id>.html.gz); its pages are not in the
-// repository, so the "pages" case runs only when it is set.
-const benchmarkDataEnv = "FEEDPOLLER_EXTRACTION_BENCHMARK"
 
 // article is what the pipeline counts for every new item: its raw HTML
 // and the Markdown extracted from it.
@@ -52,11 +46,12 @@ func farmArticles(b *testing.B, feeds int) []article {
 }
 
 func benchmarkPageArticles(b *testing.B) []article {
-	dir := os.Getenv(benchmarkDataEnv)
-	if dir == "" {
-		b.Skipf("set %s to the benchmark's data directory", benchmarkDataEnv)
+	// The pages are not in the repository: this case runs only when the
+	// directory is given.
+	pages, set, err := benchpages.FromEnv()
+	if !set {
+		b.Skipf("set %s to the benchmark's data directory", benchpages.EnvDir)
 	}
-	pages, err := benchpages.Load(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
