@@ -3,6 +3,7 @@ package tokens_test
 import (
 	"net/http/httptest"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -135,6 +136,43 @@ func BenchmarkCountArticles(b *testing.B) {
 			b.ReportMetric(perArticle/1e3, "µs/article")
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*len(timed))/1e3, "cpu-µs/article")
 			b.ReportMetric(float64(bytes)/float64(len(timed)), "bytes/article")
+		})
+	}
+}
+
+// BenchmarkCountArticlesParallel counts the articles from every processor
+// at once through the process-wide counters, as concurrent polls do: run
+// with -cpu 1,2 to see what sharing the counters costs. One op is one
+// article.
+func BenchmarkCountArticlesParallel(b *testing.B) {
+	for _, set := range []struct {
+		name string
+		load func(*testing.B) []article
+	}{
+		{"farm", func(b *testing.B) []article { return farmArticles(b, 50) }},
+		{"pages", benchmarkPageArticles},
+	} {
+		b.Run(set.name, func(b *testing.B) {
+			all := set.load(b)
+			cl, err := tokens.For(tokens.CL100kBase)
+			if err != nil {
+				b.Fatal(err)
+			}
+			o2, err := tokens.For(tokens.O200kBase)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var next atomic.Int64
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					a := all[int(next.Add(1))%len(all)]
+					cl.Count(a.html)
+					o2.Count(a.html)
+					cl.Count(a.markdown)
+					o2.Count(a.markdown)
+				}
+			})
 		})
 	}
 }
