@@ -63,6 +63,26 @@ func benchmarkPageArticles(b *testing.B) []article {
 	return out
 }
 
+// articleSets are the articles the benchmarks count: the farm's 20-item
+// feeds, as the pipeline benchmarks poll them, and real pages of the
+// extraction benchmark.
+var articleSets = []struct {
+	name string
+	load func(*testing.B) []article
+}{
+	{"farm", func(b *testing.B) []article { return farmArticles(b, 50) }},
+	{"pages", benchmarkPageArticles},
+}
+
+// countArticle counts an article as the pipeline does: raw HTML and
+// Markdown, in both encodings.
+func countArticle(cl, o2 *tokens.Counter, a article) {
+	cl.Count(a.html)
+	o2.Count(a.html)
+	cl.Count(a.markdown)
+	o2.Count(a.markdown)
+}
+
 // processCPU is the CPU time of the whole process so far: the other
 // processes of a shared machine slow the wall clock, not this.
 func processCPU() time.Duration {
@@ -84,15 +104,7 @@ func processCPU() time.Duration {
 //	FEEDPOLLER_EXTRACTION_BENCHMARK=DIR \
 //	    go test -run '^$' -bench BenchmarkCountArticles ./analysis/tokens
 func BenchmarkCountArticles(b *testing.B) {
-	for _, set := range []struct {
-		name string
-		load func(*testing.B) []article
-	}{
-		// The farm's 20-item feeds, as the pipeline benchmarks poll them.
-		{"farm", func(b *testing.B) []article { return farmArticles(b, 50) }},
-		// Real pages of the extraction benchmark.
-		{"pages", benchmarkPageArticles},
-	} {
+	for _, set := range articleSets {
 		b.Run(set.name, func(b *testing.B) {
 			all := set.load(b)
 			var warm, timed []article
@@ -119,16 +131,13 @@ func BenchmarkCountArticles(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				count := func(a article) int {
-					return cl.Count(a.html) + o2.Count(a.html) + cl.Count(a.markdown) + o2.Count(a.markdown)
-				}
 				for _, a := range warm {
-					count(a)
+					countArticle(cl, o2, a)
 				}
 				b.StartTimer()
 				start := processCPU()
 				for _, a := range timed {
-					count(a)
+					countArticle(cl, o2, a)
 				}
 				cpu += processCPU() - start
 			}
@@ -145,13 +154,7 @@ func BenchmarkCountArticles(b *testing.B) {
 // with -cpu 1,2 to see what sharing the counters costs. One op is one
 // article.
 func BenchmarkCountArticlesParallel(b *testing.B) {
-	for _, set := range []struct {
-		name string
-		load func(*testing.B) []article
-	}{
-		{"farm", func(b *testing.B) []article { return farmArticles(b, 50) }},
-		{"pages", benchmarkPageArticles},
-	} {
+	for _, set := range articleSets {
 		b.Run(set.name, func(b *testing.B) {
 			all := set.load(b)
 			cl, err := tokens.For(tokens.CL100kBase)
@@ -166,11 +169,7 @@ func BenchmarkCountArticlesParallel(b *testing.B) {
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
-					a := all[int(next.Add(1))%len(all)]
-					cl.Count(a.html)
-					o2.Count(a.html)
-					cl.Count(a.markdown)
-					o2.Count(a.markdown)
+					countArticle(cl, o2, all[int(next.Add(1))%len(all)])
 				}
 			})
 		})
