@@ -29,7 +29,7 @@ func (c *Counter) Cuts(s string, budget int) []Cut {
 			if (len(slice)+c.vocab.maxLen-1)/c.vocab.maxLen > budget-n {
 				return out
 			}
-			k := c.vocab.countPiece(slice, &scratch)
+			k := c.countPiece(slice, &scratch)
 			if n+k > budget {
 				return out
 			}

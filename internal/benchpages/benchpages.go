@@ -22,6 +22,21 @@ type Page struct {
 	HTML           []byte
 }
 
+// EnvDir names the environment variable through which benchmarks are
+// given the benchmark's directory.
+const EnvDir = "FEEDPOLLER_EXTRACTION_BENCHMARK"
+
+// FromEnv reads every page of the directory EnvDir names; set is false
+// when the variable is unset, and the caller skips.
+func FromEnv() (pages []Page, set bool, err error) {
+	dir := os.Getenv(EnvDir)
+	if dir == "" {
+		return nil, false, nil
+	}
+	pages, err = Load(dir)
+	return pages, true, err
+}
+
 // Load reads every page of dir, in id order.
 func Load(dir string) ([]Page, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, "ground-truth.json"))

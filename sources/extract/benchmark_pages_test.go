@@ -2,7 +2,6 @@ package extract
 
 import (
 	"bytes"
-	"os"
 	"slices"
 	"syscall"
 	"testing"
@@ -15,22 +14,18 @@ import (
 	"github.com/feedpoller/feedpoller/internal/benchpages"
 )
 
-// benchmarkDataEnv names the directory of the article-extraction benchmark
-// (ground-truth.json and html/<id>.html.gz). The pages are not in the
-// repository, so BenchmarkBenchmarkPages only runs when it is set.
-const benchmarkDataEnv = "FEEDPOLLER_EXTRACTION_BENCHMARK"
-
 type benchPage struct {
 	url  string
 	html []byte
 }
 
 func loadBenchmarkPages(b *testing.B) []benchPage {
-	dir := os.Getenv(benchmarkDataEnv)
-	if dir == "" {
-		b.Skipf("set %s to the benchmark's data directory", benchmarkDataEnv)
+	// The pages are not in the repository: these benchmarks run only
+	// when the directory is given.
+	pages, set, err := benchpages.FromEnv()
+	if !set {
+		b.Skipf("set %s to the benchmark's data directory", benchpages.EnvDir)
 	}
-	pages, err := benchpages.Load(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
