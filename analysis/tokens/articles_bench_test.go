@@ -49,13 +49,7 @@ func farmArticles(b *testing.B, feeds int) []article {
 func benchmarkPageArticles(b *testing.B) []article {
 	// The pages are not in the repository: this case runs only when the
 	// directory is given.
-	pages, set, err := benchpages.FromEnv()
-	if !set {
-		b.Skipf("set %s to the benchmark's data directory", benchpages.EnvDir)
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
+	pages := benchpages.ForBenchmark(b)
 	out := make([]article, 0, len(pages))
 	for _, p := range pages {
 		out = append(out, extracted(b, p.HTML, p.URL))

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"testing"
 )
 
 // Page is one page of the benchmark: its id, address, human-written
@@ -35,6 +36,21 @@ func FromEnv() (pages []Page, set bool, err error) {
 	}
 	pages, err = Load(dir)
 	return pages, true, err
+}
+
+// ForBenchmark is FromEnv for a benchmark: it skips b when EnvDir is
+// unset (the pages are not in the repository) and fails it when the
+// directory cannot be read.
+func ForBenchmark(b testing.TB) []Page {
+	b.Helper()
+	pages, set, err := FromEnv()
+	if !set {
+		b.Skipf("set %s to the benchmark's data directory", EnvDir)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	return pages
 }
 
 // Load reads every page of dir, in id order.

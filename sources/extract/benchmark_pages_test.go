@@ -22,13 +22,7 @@ type benchPage struct {
 func loadBenchmarkPages(b *testing.B) []benchPage {
 	// The pages are not in the repository: these benchmarks run only
 	// when the directory is given.
-	pages, set, err := benchpages.FromEnv()
-	if !set {
-		b.Skipf("set %s to the benchmark's data directory", benchpages.EnvDir)
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
+	pages := benchpages.ForBenchmark(b)
 	out := make([]benchPage, 0, len(pages))
 	for _, p := range pages {
 		out = append(out, benchPage{url: p.URL, html: p.HTML})
