@@ -74,21 +74,13 @@ func TestStoryTermsGoWithTheirArticle(t *testing.T) {
 // workspace's.
 func TestStoryIndexGoesWithItsWorkspace(t *testing.T) {
 	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
-		ctx := context.Background()
 		gone, goneSrcs := seed(t, s, "https://a.example/feed")
-		kept, err := s.CreateWorkspace(ctx, "kept-"+t.Name(), model.RelevanceProfile{Threshold: 0.5})
-		if err != nil {
-			t.Fatal(err)
-		}
-		keptSrc := &model.FeedSource{WorkspaceID: kept.ID, URL: "https://b.example/feed", SourceType: model.SourceRSS, IsActive: true, PollingIntervalMinutes: 30}
-		if err := s.CreateSource(ctx, keptSrc); err != nil {
-			t.Fatal(err)
-		}
+		kept, keptSrcs := seedNamed(t, s, "kept-"+t.Name(), "https://b.example/feed")
 		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
 		for _, w := range []struct {
 			ws  *model.Workspace
 			src *model.FeedSource
-		}{{gone, goneSrcs[0]}, {kept, keptSrc}} {
+		}{{gone, goneSrcs[0]}, {kept, keptSrcs[0]}} {
 			arts := []model.NewArticle{
 				storyArticle(w.src.URL+"/quake", "Quake off Chile", wire, t0, false),
 				storyArticle(w.src.URL+"/fair", "County fair opens", "The county fair opened on Saturday with a pie contest and a tractor parade.", t0, false),
