@@ -32,8 +32,14 @@ func TestMigrateTwiceIsNoop(t *testing.T) {
 
 func seed(t *testing.T, s *store.Store, urls ...string) (*model.Workspace, []*model.FeedSource) {
 	t.Helper()
+	return seedNamed(t, s, "ws-"+t.Name(), urls...)
+}
+
+// seedNamed is seed for a test that needs more than one workspace.
+func seedNamed(t *testing.T, s *store.Store, name string, urls ...string) (*model.Workspace, []*model.FeedSource) {
+	t.Helper()
 	ctx := context.Background()
-	ws, err := s.CreateWorkspace(ctx, "ws-"+t.Name(), model.RelevanceProfile{Threshold: 0.5})
+	ws, err := s.CreateWorkspace(ctx, name, model.RelevanceProfile{Threshold: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}

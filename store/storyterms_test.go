@@ -68,3 +68,42 @@ func TestStoryTermsGoWithTheirArticle(t *testing.T) {
 		}
 	})
 }
+
+// TestStoryIndexGoesWithItsWorkspace: deleting a workspace deletes its
+// term index entries and its document frequencies and leaves another
+// workspace's.
+func TestStoryIndexGoesWithItsWorkspace(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		gone, goneSrcs := seed(t, s, "https://a.example/feed")
+		kept, keptSrcs := seedNamed(t, s, "kept-"+t.Name(), "https://b.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		for _, w := range []struct {
+			ws  *model.Workspace
+			src *model.FeedSource
+		}{{gone, goneSrcs[0]}, {kept, keptSrcs[0]}} {
+			arts := []model.NewArticle{
+				storyArticle(w.src.URL+"/quake", "Quake off Chile", wire, t0, false),
+				storyArticle(w.src.URL+"/fair", "County fair opens", "The county fair opened on Saturday with a pie contest and a tractor parade.", t0, false),
+			}
+			savePoll(t, s, w.ws, w.src, placer(t, arts), arts...)
+		}
+		rows := func(table string, ws int64) int {
+			return count(t, s, `SELECT COUNT(*) FROM `+table+` WHERE workspace_id = ?`, ws)
+		}
+		keptTerms, keptFreq := rows("story_terms", kept.ID), rows("story_doc_freq", kept.ID)
+		if rows("story_terms", gone.ID) == 0 || rows("story_doc_freq", gone.ID) == 0 || keptTerms == 0 || keptFreq == 0 {
+			t.Fatal("the workspaces have no term index entries or document frequencies")
+		}
+		if _, err := s.DB().Exec(s.DB().Rebind(`DELETE FROM workspaces WHERE id = ?`), gone.ID); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			table string
+			want  int
+		}{{"story_terms", keptTerms}, {"story_doc_freq", keptFreq}} {
+			if n := count(t, s, `SELECT COUNT(*) FROM `+c.table); n != c.want {
+				t.Errorf("%d rows of %s after deleting a workspace, want the other workspace's %d", n, c.table, c.want)
+			}
+		}
+	})
+}
