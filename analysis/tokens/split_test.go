@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/feedpoller/feedpoller/internal/benchpages"
 )
 
 // splitters pairs each encoding's splitter with the one it replaced.
@@ -86,6 +88,17 @@ func TestSplitMatchesReferenceOnText(t *testing.T) {
 	for _, s := range texts {
 		for _, sp := range splitters {
 			samePieces(t, sp.enc, sp.got, sp.ref, s)
+		}
+	}
+}
+
+// TestSplitMatchesReferenceOnBenchmarkPages compares them on the HTML of
+// the extraction benchmark's real pages, which are not in the repository:
+// it runs only when their directory is given, as for the benchmarks.
+func TestSplitMatchesReferenceOnBenchmarkPages(t *testing.T) {
+	for _, p := range benchpages.ForBenchmark(t) {
+		for _, sp := range splitters {
+			samePieces(t, sp.enc, sp.got, sp.ref, string(p.HTML))
 		}
 	}
 }
