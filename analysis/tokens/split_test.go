@@ -114,3 +114,37 @@ func FuzzSplitMatchesReference(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkSplit cuts the extraction test pages into pieces with each
+// splitter, the current one beside the one it replaced, without counting.
+// One op is every page in both encodings' splitters of the kind.
+func BenchmarkSplit(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "sources", "extract", "testdata", "*", "*.*"))
+	var texts []string
+	bytes := 0
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		texts = append(texts, string(raw))
+		bytes += len(raw)
+	}
+	for _, kind := range []string{"current", "before"} {
+		b.Run(kind, func(b *testing.B) {
+			b.SetBytes(int64(2 * bytes))
+			for range b.N {
+				for _, sp := range splitters {
+					split := sp.got
+					if kind == "before" {
+						split = sp.ref
+					}
+					for _, s := range texts {
+						for i := 0; i < len(s); i = split(s, i) {
+						}
+					}
+				}
+			}
+		})
+	}
+}
