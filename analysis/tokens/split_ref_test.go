@@ -8,7 +8,9 @@ import (
 // The pre-tokeniser as it was before the byte class table: one predicate
 // call per class test. The splitter tests compare the current one with it
 // piece by piece, on text where tiktoken-go's counts alone could hide a
-// misplaced cut.
+// misplaced cut. It is kept whole, helpers that did not change included,
+// so that a later change to the current ones is compared with something
+// that did not change with it.
 func refNextPieceCL100k(s string, i int) int {
 	r, n := refRuneAt(s, i)
 	if r == '\'' {
