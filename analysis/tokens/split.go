@@ -27,55 +27,57 @@ import (
 //	[^\r\n\p{L}\p{N}]?U*W+C?|[^\r\n\p{L}\p{N}]?U+W*C?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
 
 func nextPieceCL100k(s string, i int) int {
-	r, n := runeAt(s, i)
-	if r == '\'' {
+	if s[i] == '\'' {
 		if k := contraction(s, i); k > 0 {
 			return i + k
 		}
 	}
+	c, n := classAt(s, i)
 	// [^\r\n\p{L}\p{N}]?\p{L}+
-	if isLetter(r) {
-		return skipASCII(s, i+n, &asciiLetter, isLetter)
+	if c&cLetter != 0 {
+		return skip(s, i+n, cLetter)
 	}
-	if lead(r) {
-		if r2, _ := runeAt(s, i+n); isLetter(r2) {
-			return skipASCII(s, i+n, &asciiLetter, isLetter)
+	if c.lead() {
+		if c2, n2 := classAt(s, i+n); c2&cLetter != 0 {
+			return skip(s, i+n+n2, cLetter)
 		}
 	}
-	if end, ok := numberPiece(s, i, r, n); ok {
-		return end
+	if c&cNumber != 0 {
+		return numberPiece(s, i+n)
 	}
-	if end, ok := punctPiece(s, i, r, n, false); ok {
+	if end, ok := punctPiece(s, i, c, n, false); ok {
 		return end
 	}
 	return spacePiece(s, i)
 }
 
 func nextPieceO200k(s string, i int) int {
-	r, n := runeAt(s, i)
+	c, n := classAt(s, i)
 	// [^\r\n\p{L}\p{N}]?U*W+C?: the optional lead is tried first, then
 	// the same without it (the lead may be a mark, which U and W hold).
-	if lead(r) {
+	if c.lead() {
 		if end := upperThenLower(s, i+n); end > 0 {
 			return end
 		}
 	}
-	if end := upperThenLower(s, i); end > 0 {
-		return end
+	if c&(cUpper|cLower) != 0 {
+		if end := upperThenLower(s, i); end > 0 {
+			return end
+		}
 	}
 	// [^\r\n\p{L}\p{N}]?U+W*C?
-	if lead(r) {
-		if r2, _ := runeAt(s, i+n); isUpperish(r2) {
+	if c.lead() {
+		if c2, _ := classAt(s, i+n); c2&cUpper != 0 {
 			return upperRun(s, i+n)
 		}
 	}
-	if isUpperish(r) {
+	if c&cUpper != 0 {
 		return upperRun(s, i)
 	}
-	if end, ok := numberPiece(s, i, r, n); ok {
-		return end
+	if c&cNumber != 0 {
+		return numberPiece(s, i+n)
 	}
-	if end, ok := punctPiece(s, i, r, n, true); ok {
+	if end, ok := punctPiece(s, i, c, n, true); ok {
 		return end
 	}
 	return spacePiece(s, i)
@@ -87,18 +89,16 @@ func nextPieceO200k(s string, i int) int {
 func upperThenLower(s string, i int) int {
 	u := i
 	lastW := -1 // end of the last character of the U run that is also W
-	for u < len(s) {
-		r, n := runeAt(s, u)
-		if !isUpperish(r) {
-			break
-		}
+	c, n := classAt(s, u)
+	for c&cUpper != 0 {
 		u += n
-		if isLowerish(r) {
+		if c&cLower != 0 {
 			lastW = u
 		}
+		c, n = classAt(s, u)
 	}
-	if r, _ := runeAt(s, u); u < len(s) && isLowerish(r) {
-		w := skipASCII(s, u, &asciiLower, isLowerish)
+	if c&cLower != 0 {
+		w := skip(s, u+n, cLower)
 		return w + contraction(s, w)
 	}
 	if lastW < 0 {
@@ -109,40 +109,35 @@ func upperThenLower(s string, i int) int {
 
 // upperRun matches U+W*C? at i, where s[i] is in U.
 func upperRun(s string, i int) int {
-	u := skipASCII(s, i, &asciiUpper, isUpperish)
-	w := skipASCII(s, u, &asciiLower, isLowerish)
+	w := skip(s, skip(s, i, cUpper), cLower)
 	return w + contraction(s, w)
 }
 
-// numberPiece matches \p{N}{1,3}.
-func numberPiece(s string, i int, r rune, n int) (int, bool) {
-	if !isNumber(r) {
-		return 0, false
-	}
-	end := i + n
-	for k := 1; k < 3 && end < len(s); k++ {
-		r, n := runeAt(s, end)
-		if !isNumber(r) {
+// numberPiece matches the rest of \p{N}{1,3} from i, just after the first
+// digit.
+func numberPiece(s string, i int) int {
+	for k := 1; k < 3; k++ {
+		c, n := classAt(s, i)
+		if c&cNumber == 0 {
 			break
 		}
-		end += n
+		i += n
 	}
-	return end, true
+	return i
 }
 
 // punctPiece matches " ?[^\s\p{L}\p{N}]+[\r\n]*", or with slashTail
-// "[\r\n/]*" as the tail.
-func punctPiece(s string, i int, r rune, n int, slashTail bool) (int, bool) {
-	start := i
-	if r == ' ' {
-		if r2, _ := runeAt(s, i+n); i+n < len(s) && isPunct(r2) {
-			start = i + n
+// "[\r\n/]*" as the tail; c and n are the class and length of s[i].
+func punctPiece(s string, i int, c class, n int, slashTail bool) (int, bool) {
+	if s[i] == ' ' {
+		if c2, _ := classAt(s, i+n); c2.punct() {
+			i, c = i+n, c2
 		}
 	}
-	if r0, _ := runeAt(s, start); start >= len(s) || !isPunct(r0) {
+	if !c.punct() {
 		return 0, false
 	}
-	end := skipASCII(s, start, &asciiPunct, isPunct)
+	end := skip(s, i, cPunct)
 	for end < len(s) && (s[end] == '\r' || s[end] == '\n' || slashTail && s[end] == '/') {
 		end++
 	}
@@ -154,11 +149,11 @@ func punctPiece(s string, i int, r rune, n int, slashTail bool) (int, bool) {
 func spacePiece(s string, i int) int {
 	end, lastNL, lastStart := i, -1, i
 	for end < len(s) {
-		r, n := runeAt(s, end)
-		if !isSpace(r) {
+		c, n := classAt(s, end)
+		if c&cSpace == 0 {
 			break
 		}
-		if r == '\r' || r == '\n' {
+		if c&cNewline != 0 {
 			lastNL = end + 1
 		}
 		lastStart = end
@@ -166,8 +161,8 @@ func spacePiece(s string, i int) int {
 	}
 	switch {
 	case end == i:
-		// Not reached for valid input; one byte keeps the scan moving.
-		_, n := runeAt(s, i)
+		// Not reached for valid input; one character keeps the scan moving.
+		_, n := classAt(s, i)
 		return i + max(n, 1)
 	case lastNL > 0:
 		// \s*[\r\n]+: backtracking stops at the last line break.
@@ -200,32 +195,53 @@ func contraction(s string, i int) int {
 	return 0
 }
 
-// runeAt decodes the rune at i; past the end it returns -1 and 0.
-func runeAt(s string, i int) (rune, int) {
+// class is the set of the expressions' character classes a character is
+// in, so that each character is looked up once however many of them a
+// piece tests.
+type class uint8
+
+const (
+	cLetter  class = 1 << iota // \p{L}
+	cNumber                    // \p{N}
+	cSpace                     // \s
+	cNewline                   // \r or \n
+	cUpper                     // o200k's U: [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+	cLower                     // o200k's W: [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+	cPunct                     // [^\s\p{L}\p{N}]
+	cEnd                       // past the end of the text: in no class
+)
+
+// lead is [^\r\n\p{L}\p{N}], the one character that may open a word piece.
+func (c class) lead() bool { return c&(cNewline|cLetter|cNumber|cEnd) == 0 }
+
+func (c class) punct() bool { return c&cPunct != 0 }
+
+// classAt returns the class and length of the character at i; past the
+// end, cEnd and 0.
+func classAt(s string, i int) (class, int) {
 	if i >= len(s) {
-		return -1, 0
+		return cEnd, 0
 	}
-	if c := s[i]; c < utf8.RuneSelf {
-		return rune(c), 1
+	if b := s[i]; b < utf8.RuneSelf {
+		return asciiClass[b], 1
 	}
-	return utf8.DecodeRuneInString(s[i:])
+	r, n := utf8.DecodeRuneInString(s[i:])
+	return runeClass(r), n
 }
 
-// skipASCII skips the characters of s from i that are in a class: ascii
-// holds the class's answer for each ASCII byte, in answers the rest. Text
-// is mostly ASCII, which is then a table look-up per byte rather than a
-// call per character.
-func skipASCII(s string, i int, ascii *[utf8.RuneSelf]bool, in func(rune) bool) int {
+// skip skips the characters of s from i that are in any of want. Text is
+// mostly ASCII, which is then a table look-up per byte.
+func skip(s string, i int, want class) int {
 	for i < len(s) {
-		if c := s[i]; c < utf8.RuneSelf {
-			if !ascii[c] {
+		if b := s[i]; b < utf8.RuneSelf {
+			if asciiClass[b]&want == 0 {
 				break
 			}
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !in(r) {
+		if runeClass(r)&want == 0 {
 			break
 		}
 		i += n
@@ -233,61 +249,37 @@ func skipASCII(s string, i int, ascii *[utf8.RuneSelf]bool, in func(rune) bool) 
 	return i
 }
 
-// The ASCII answers of the classes skipASCII skips.
-var asciiLetter, asciiLower, asciiUpper, asciiPunct = asciiTable(isLetter), asciiTable(isLowerish),
-	asciiTable(isUpperish), asciiTable(isPunct)
-
-func asciiTable(in func(rune) bool) [utf8.RuneSelf]bool {
-	var t [utf8.RuneSelf]bool
-	for c := range t {
-		t[c] = in(rune(c))
+// asciiClass holds runeClass for every ASCII byte.
+var asciiClass = func() (t [utf8.RuneSelf]class) {
+	for b := range t {
+		t[b] = runeClass(rune(b))
 	}
 	return t
-}
+}()
 
-// lead is [^\r\n\p{L}\p{N}], the one character that may open a word piece.
-func lead(r rune) bool {
-	return r >= 0 && r != '\r' && r != '\n' && !isLetter(r) && !isNumber(r)
-}
-
-// isPunct is [^\s\p{L}\p{N}].
-func isPunct(r rune) bool { return r >= 0 && !isSpace(r) && !isLetter(r) && !isNumber(r) }
-
-func isNumber(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r >= '0' && r <= '9'
+// runeClass classifies r with Go's Unicode tables, as the reference engine
+// does: \s is unicode.IsSpace, \p{L} and \p{N} the Unicode categories.
+// Letters are sorted into U and W by their category, asking the common
+// ones first; a mark is in both U and W and, being no letter, number or
+// space, also punctuation.
+func runeClass(r rune) class {
+	switch {
+	case r == '\r' || r == '\n':
+		return cSpace | cNewline
+	case unicode.IsLetter(r):
+		switch {
+		case unicode.Is(unicode.Ll, r):
+			return cLetter | cLower
+		case unicode.Is(unicode.Lu, r) || unicode.Is(unicode.Lt, r):
+			return cLetter | cUpper
+		}
+		return cLetter | cUpper | cLower // Lm, Lo
+	case unicode.IsNumber(r):
+		return cNumber
+	case unicode.IsSpace(r):
+		return cSpace
+	case unicode.Is(unicode.M, r):
+		return cPunct | cUpper | cLower
 	}
-	return unicode.IsNumber(r)
-}
-
-// isUpperish is o200k's [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}].
-func isUpperish(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r >= 'A' && r <= 'Z'
-	}
-	return unicode.In(r, unicode.Lu, unicode.Lt, unicode.Lm, unicode.Lo, unicode.M)
-}
-
-// isLowerish is o200k's [\p{Ll}\p{Lm}\p{Lo}\p{M}].
-func isLowerish(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r >= 'a' && r <= 'z'
-	}
-	return unicode.In(r, unicode.Ll, unicode.Lm, unicode.Lo, unicode.M)
-}
-
-// isLetter and isSpace are the classes \p{L} and \s of the encodings'
-// pre-tokenisation expressions, without the unicode tables for ASCII.
-func isLetter(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r|0x20 >= 'a' && r|0x20 <= 'z'
-	}
-	return unicode.IsLetter(r)
-}
-
-func isSpace(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
-	}
-	return unicode.IsSpace(r)
+	return cPunct
 }
