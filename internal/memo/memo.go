@@ -33,12 +33,18 @@ func (w *Words) Of(word string, f func(string) string) string {
 	}
 	v = f(word)
 	w.mu.Lock()
+	w.keep(word, v)
+	w.mu.Unlock()
+	return v
+}
+
+// keep remembers v for word, starting over when full; the caller holds
+// the write lock.
+func (w *Words) keep(word, v string) {
 	if len(w.words) >= w.max {
 		w.words = make(map[string]string, min(w.max, 4096))
 	}
 	w.words[word] = v
-	w.mu.Unlock()
-	return v
 }
 
 // OfMany returns f(word) for each of words, in order, remembered as Of
@@ -71,10 +77,7 @@ func (w *Words) OfMany(words []string, f func(string) string) []string {
 	}
 	w.mu.Lock()
 	for _, i := range missed {
-		if len(w.words) >= w.max {
-			w.words = make(map[string]string, min(w.max, 4096))
-		}
-		w.words[words[i]] = out[i]
+		w.keep(words[i], out[i])
 	}
 	w.mu.Unlock()
 	return out
