@@ -134,6 +134,10 @@ type dialect interface {
 	docFreqUpsert() string
 	// docFreqRows is (period, term, docs) rows as docFreqUpsert takes them.
 	docFreqRows(periods, terms, docs []int64) []any
+	// docFreqTerm is a term as story_doc_freq holds it (and as
+	// docFreqRows and a read take it); uint32 of what is read back is
+	// the term.
+	docFreqTerm(t uint32) int64
 	// daysBetween is the days from the timestamp expression from to the
 	// timestamp parameter to, as a real number.
 	daysBetween(from, to string) string

@@ -284,16 +284,22 @@ func (postgres) storyPlaceholders() bool { return false }
 func (postgres) int64In(expr string) string { return expr + " = ANY(CAST(? AS BIGINT[]))" }
 func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 
+// docFreqUpsert: the columns are INTEGERs (migration 0024), the terms
+// their bit patterns (docFreqTerm).
 func (postgres) docFreqUpsert() string {
 	return `INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
 		SELECT ?, r.period, r.term, CASE WHEN r.term = 0 THEN CAST(? AS SMALLINT) ELSE 0 END, r.docs
-		FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS r(period, term, docs)
+		FROM unnest(CAST(? AS INTEGER[]), CAST(? AS INTEGER[]), CAST(? AS INTEGER[])) AS r(period, term, docs)
 		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
 }
 
 func (postgres) docFreqRows(periods, terms, docs []int64) []any {
 	return []any{pq.Int64Array(periods), pq.Int64Array(terms), pq.Int64Array(docs)}
 }
+
+// docFreqTerm: story_doc_freq.term is an INTEGER (migration 0024), which
+// holds a term's 32 bits as a signed number.
+func (postgres) docFreqTerm(t uint32) int64 { return int64(int32(t)) }
 
 // int64List: a bigint[] parameter.
 func (postgres) int64List(keys []int64) any { return pq.Int64Array(keys) }

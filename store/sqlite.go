@@ -310,6 +310,9 @@ func (sqliteDialect) docFreqUpsert() string {
 		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
 }
 
+// docFreqTerm: SQLite's integers take the term as it is.
+func (sqliteDialect) docFreqTerm(t uint32) int64 { return int64(t) }
+
 func (sqliteDialect) docFreqRows(periods, terms, docs []int64) []any {
 	var sb strings.Builder
 	sb.WriteByte('[')

@@ -60,7 +60,7 @@ func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []
 	list := make([]int64, 0, len(terms)+1)
 	list = append(list, docFreqAll)
 	for _, t := range terms {
-		list = append(list, int64(t))
+		list = append(list, v.s.d.docFreqTerm(t))
 	}
 	q := `SELECT term, SUM(docs) AS docs FROM story_doc_freq WHERE workspace_id = ? AND period >= ? AND ` +
 		v.s.d.int64In("term") + ` GROUP BY term`
@@ -698,7 +698,7 @@ func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, c
 	}
 	days, terms, docs := make([]int64, len(counts)), make([]int64, len(counts)), make([]int64, len(counts))
 	for i, c := range counts {
-		days[i], terms[i], docs[i] = c.Period, int64(c.Term), int64(c.Docs)
+		days[i], terms[i], docs[i] = c.Period, s.d.docFreqTerm(c.Term), int64(c.Docs)
 	}
 	args := append([]any{p.WorkspaceID, docFreqShard(p.SourceID)}, s.d.docFreqRows(days, terms, docs)...)
 	if _, err := tx.ExecContext(ctx, s.q(s.d.docFreqUpsert()), args...); err != nil {
