@@ -208,3 +208,23 @@ func TestOneSecondaryTermIndexMigrationKeepsEntries(t *testing.T) {
 		t.Errorf("%d entries left of deleted articles after the migration", n)
 	}
 }
+
+// TestStoryTermsOfAnArticleCarriedTwice: a poll that carries one article
+// twice is saved, and the article's term index entries are filed once.
+func TestStoryTermsOfAnArticleCarriedTwice(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://a.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		a := storyArticle("https://a.example/quake", "Quake off Chile", wire, t0, false)
+		arts := []model.NewArticle{a, a}
+		savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
+		if n := count(t, s, `SELECT COUNT(*) FROM feed_articles WHERE workspace_id = ?`, ws.ID); n != 1 {
+			t.Fatalf("%d articles stored, want 1", n)
+		}
+		entries := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE workspace_id = ?`, ws.ID)
+		distinct := count(t, s, `SELECT COUNT(DISTINCT term) FROM story_terms WHERE workspace_id = ?`, ws.ID)
+		if entries == 0 || entries != distinct {
+			t.Errorf("%d term index entries of %d terms, want each term once", entries, distinct)
+		}
+	})
+}
