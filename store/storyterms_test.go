@@ -157,9 +157,10 @@ func TestStoryTermsOfAnArticleAtASecondsEdge(t *testing.T) {
 	})
 }
 
-// TestOneSecondaryTermIndexMigrationKeepsEntries: migration 0023 keeps
-// every term index entry of a PostgreSQL database, leaves one secondary
-// index, and the entries are still found by their article afterwards.
+// TestOneSecondaryTermIndexMigrationKeepsEntries: migrations 0023 and
+// 0024 keep every term index entry and document frequency of a
+// PostgreSQL database, 0023 leaves one secondary index, and the entries
+// are still found by their article afterwards.
 func TestOneSecondaryTermIndexMigrationKeepsEntries(t *testing.T) {
 	const version = 23
 	ctx := context.Background()
@@ -177,7 +178,18 @@ func TestOneSecondaryTermIndexMigrationKeepsEntries(t *testing.T) {
 		return text(t, s, `SELECT COALESCE(string_agg(concat_ws(':', workspace_id, term, reported_unix, feed_article_id, story_id), ','
 			ORDER BY workspace_id, term, reported_unix, feed_article_id), '') FROM story_terms`)
 	}
-	before := entries()
+	// Document frequencies (migration 0024): terms compared as unsigned.
+	freqs := func() string {
+		return text(t, s, `SELECT COALESCE(string_agg(concat_ws(':', workspace_id, term::bigint & 4294967295, period, shard, docs), ','
+			ORDER BY workspace_id, term::bigint & 4294967295, period, shard), '') FROM story_doc_freq`)
+	}
+	// Terms of 2^31 and above, which the migration stores as negative
+	// INTEGERs.
+	if _, err := s.DB().Exec(`INSERT INTO story_doc_freq (workspace_id, term, period, shard, docs)
+		VALUES ($1, 2147483648, $2, 0, 2), ($1, 4294967295, $2, 0, 3)`, ws.ID, model.StoryPeriod(t0)); err != nil {
+		t.Fatal(err)
+	}
+	before, beforeFreqs := entries(), freqs()
 	if before == "" {
 		t.Fatal("no term index entries before the migration")
 	}
@@ -186,6 +198,9 @@ func TestOneSecondaryTermIndexMigrationKeepsEntries(t *testing.T) {
 	}
 	if after := entries(); after != before {
 		t.Fatalf("entries after the migration:\n%s\nbefore:\n%s", after, before)
+	}
+	if after := freqs(); after != beforeFreqs {
+		t.Fatalf("document frequencies after the migration:\n%s\nbefore:\n%s", after, beforeFreqs)
 	}
 	if got := text(t, s, `SELECT string_agg(indexname, ',' ORDER BY indexname) FROM pg_indexes WHERE tablename = 'story_terms'`); got != "story_terms_pkey,story_terms_reported_article" {
 		t.Errorf("indexes of story_terms after the migration: %s", got)
