@@ -90,6 +90,18 @@ type dialect interface {
 	// reported, more only where articles tie on the last time, through
 	// the (story_id, reported_at) index.
 	storyMembers(perStory int) string
+	// insertTermRows is the statement, and its arguments, that files rows
+	// in the term index of workspace.
+	insertTermRows(workspace int64, rows termRows) (string, []any)
+	// moveTerms is the statement that sets the story of the term index
+	// entries of moved articles: its parameters are those of cases (CASE
+	// feed_article_id cases END gives an entry's new story), the
+	// workspace, and the articles (int64List).
+	moveTerms(cases string) string
+	// pruneTerms is the statement that deletes the term index entries of
+	// a batch of articles reported before a time: its parameters are the
+	// time in Unix seconds and how many entries to start from.
+	pruneTerms() string
 	// lockStoryTerms is a statement that holds, until the transaction
 	// ends, a lock on each of the keys (workspace << 32 | term) of its
 	// list parameter, taken in the list's order; "" where transactions
@@ -122,6 +134,10 @@ type dialect interface {
 	docFreqUpsert() string
 	// docFreqRows is (period, term, docs) rows as docFreqUpsert takes them.
 	docFreqRows(periods, terms, docs []int64) []any
+	// docFreqTerm is a term as story_doc_freq holds it (and as
+	// docFreqRows and a read take it); uint32 of what is read back is
+	// the term.
+	docFreqTerm(t uint32) int64
 	// daysBetween is the days from the timestamp expression from to the
 	// timestamp parameter to, as a real number.
 	daysBetween(from, to string) string

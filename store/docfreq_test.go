@@ -109,3 +109,41 @@ func TestSaveDoesNotWaitOnAnotherSourcesArticleCount(t *testing.T) {
 		}
 	}
 }
+
+// TestDocFreqOfEveryTermReadsBack: a term is any 32-bit value; what a
+// save adds under one is read back under it, whatever its high bit
+// (PostgreSQL keeps terms in 32-bit INTEGERs, migration 0024).
+func TestDocFreqOfEveryTermReadsBack(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		ws, srcs := seed(t, s, "https://a.example/feed")
+		terms := []uint32{7, 1<<31 - 1, 1 << 31, 0xdeadbeef, 0xffffffff}
+		var counts []model.StoryDocCount
+		for i, term := range terms {
+			counts = append(counts, model.StoryDocCount{Period: model.StoryPeriod(t0), Term: term, Docs: i + 1})
+		}
+		tx, err := s.DB().BeginTxx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		for range 2 {
+			if err := s.AddDocFreq(ctx, tx, ws.ID, srcs[0].ID, counts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := s.ReadDocFreq(ctx, tx, ws.ID, append(terms, 8), t0.Add(-24*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, term := range terms {
+			if got.Terms[term] != 2*(i+1) {
+				t.Errorf("term %#x: %d documents read back, want %d", term, got.Terms[term], 2*(i+1))
+			}
+		}
+		if len(got.Terms) != len(terms) {
+			t.Errorf("read back %v, want the %d terms added only", got.Terms, len(terms))
+		}
+	})
+}

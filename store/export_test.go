@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 	"modernc.org/libc"
@@ -61,6 +62,12 @@ func (s *Store) BinarySearchVectors() bool { return s.binaryVectors }
 // save of source adds them, in tx, which the caller ends.
 func (s *Store) AddDocFreq(ctx context.Context, tx *sqlx.Tx, ws, source int64, counts []model.StoryDocCount) error {
 	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts)
+}
+
+// ReadDocFreq reads the document frequencies of terms in workspace ws
+// since since, in tx, as a placement reads them.
+func (s *Store) ReadDocFreq(ctx context.Context, tx *sqlx.Tx, ws int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
+	return storyView{s, tx}.StoryDocFreq(ctx, ws, terms, since)
 }
 
 // SQLiteReprepares is how many times SQLite prepared again, by itself, the

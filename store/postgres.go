@@ -218,14 +218,51 @@ func (postgres) storyPostings(perTerm int) string {
 		LEFT JOIN stories s ON s.id = m.story_id AND s.merged_into IS NOT NULL`
 }
 
-// storyMembers: a LATERAL index range scan with LIMIT per story.
+// storyMembers: a LATERAL index range scan with LIMIT per story; each
+// member's terms through story_terms_reported_article (pgTermsOf).
 func (postgres) storyMembers(perStory int) string {
 	return `SELECT m.id, m.story_id, m.reported_at, m.story_profile,
-			array_to_string(ARRAY(SELECT t.term FROM story_terms t WHERE t.feed_article_id = m.id ORDER BY t.term), ',') AS terms
+			array_to_string(ARRAY(SELECT t.term FROM story_terms t WHERE ` + pgTermsOf("t", "m") + ` ORDER BY t.term), ',') AS terms
 		FROM unnest($2::bigint[]) AS k(story)
 		CROSS JOIN LATERAL (SELECT a.id, a.story_id, a.reported_at, a.story_profile FROM feed_articles a
 			WHERE a.story_id = k.story AND a.reported_at >= $3 AND a.reported_at <= $4 AND +a.workspace_id = $1
 			ORDER BY a.reported_at DESC, a.id DESC LIMIT ` + strconv.Itoa(perStory) + `) AS m`
+}
+
+// pgTermsOf is the condition that term index entries t are those of the
+// article a (feed_articles). The index on (reported_unix,
+// feed_article_id) (migration 0023) finds them by their reported time:
+// reported_at holds it rounded to microseconds, so its whole seconds are
+// the entries' or one more.
+func pgTermsOf(t, a string) string {
+	sec := `FLOOR(EXTRACT(EPOCH FROM ` + a + `.reported_at))::bigint`
+	return t + `.reported_unix BETWEEN ` + sec + ` - 1 AND ` + sec + ` AND ` + t + `.feed_article_id = ` + a + `.id`
+}
+
+// insertTermRows: one row of array parameters for all the entries, which
+// the server parses without a parameter per value; the entries are new
+// (their articles were inserted by the save, each entry once), so no
+// conflict is checked for.
+func (postgres) insertTermRows(workspace int64, rows termRows) (string, []any) {
+	return `INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id)
+		SELECT ?, r.term, r.reported_unix, r.feed_article_id, r.story_id
+		FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[]))
+			AS r(term, reported_unix, feed_article_id, story_id)`,
+		[]any{workspace, pq.Int64Array(rows.terms), pq.Int64Array(rows.reported), pq.Int64Array(rows.articles), pq.Int64Array(rows.stories)}
+}
+
+// moveTerms: the moved articles' entries by their reported time
+// (pgTermsOf).
+func (postgres) moveTerms(cases string) string {
+	return `UPDATE story_terms t SET story_id = CASE t.feed_article_id` + cases + ` END
+		FROM feed_articles a WHERE t.workspace_id = ? AND a.id = ANY(CAST(? AS BIGINT[])) AND ` + pgTermsOf("t", "a")
+}
+
+// pruneTerms: whole articles (an article's entries share its reported
+// time), found and deleted through story_terms_reported_article.
+func (postgres) pruneTerms() string {
+	return `DELETE FROM story_terms WHERE (reported_unix, feed_article_id) IN
+		(SELECT reported_unix, feed_article_id FROM story_terms WHERE reported_unix < ? LIMIT ?)`
 }
 
 // lockStoryTerms: transaction-scoped advisory locks, one per key, taken
@@ -247,16 +284,22 @@ func (postgres) storyPlaceholders() bool { return false }
 func (postgres) int64In(expr string) string { return expr + " = ANY(CAST(? AS BIGINT[]))" }
 func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 
+// docFreqUpsert: the columns are INTEGERs (migration 0024), the terms
+// their bit patterns (docFreqTerm).
 func (postgres) docFreqUpsert() string {
 	return `INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
 		SELECT ?, r.period, r.term, CASE WHEN r.term = 0 THEN CAST(? AS SMALLINT) ELSE 0 END, r.docs
-		FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[])) AS r(period, term, docs)
+		FROM unnest(CAST(? AS INTEGER[]), CAST(? AS INTEGER[]), CAST(? AS INTEGER[])) AS r(period, term, docs)
 		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
 }
 
 func (postgres) docFreqRows(periods, terms, docs []int64) []any {
 	return []any{pq.Int64Array(periods), pq.Int64Array(terms), pq.Int64Array(docs)}
 }
+
+// docFreqTerm: story_doc_freq.term is an INTEGER (migration 0024), which
+// holds a term's 32 bits as a signed number.
+func (postgres) docFreqTerm(t uint32) int64 { return int64(int32(t)) }
 
 // int64List: a bigint[] parameter.
 func (postgres) int64List(keys []int64) any { return pq.Int64Array(keys) }

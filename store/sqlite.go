@@ -271,6 +271,29 @@ func (sqliteDialect) reserveStoryIDs(n int, workspace int64, at time.Time) (stri
 
 func (sqliteDialect) storyPlaceholders() bool { return true }
 
+// insertTermRows: a row of parameters per entry.
+func (sqliteDialect) insertTermRows(workspace int64, rows termRows) (string, []any) {
+	args := make([]any, 0, 5*len(rows.terms))
+	for i := range rows.terms {
+		args = append(args, workspace, rows.terms[i], rows.reported[i], rows.articles[i], rows.stories[i])
+	}
+	return multiRowInsert(`INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id) VALUES `,
+		5, len(rows.terms), ` ON CONFLICT DO NOTHING`), args
+}
+
+// moveTerms: the entries of an article through story_terms_article.
+func (d sqliteDialect) moveTerms(cases string) string {
+	return `UPDATE story_terms SET story_id = CASE feed_article_id` + cases + ` END
+		WHERE workspace_id = ? AND ` + d.int64In("feed_article_id")
+}
+
+// pruneTerms: whole articles, found by story_terms_reported and deleted
+// through story_terms_article.
+func (sqliteDialect) pruneTerms() string {
+	return `DELETE FROM story_terms WHERE feed_article_id IN
+		(SELECT feed_article_id FROM story_terms WHERE reported_unix < ? LIMIT ?)`
+}
+
 func (sqliteDialect) int64In(expr string) string {
 	return expr + " IN (SELECT value FROM json_each(?))"
 }
@@ -286,6 +309,9 @@ func (sqliteDialect) docFreqUpsert() string {
 		FROM json_each(?) AS r WHERE true
 		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
 }
+
+// docFreqTerm: SQLite's integers take the term as it is.
+func (sqliteDialect) docFreqTerm(t uint32) int64 { return int64(t) }
 
 func (sqliteDialect) docFreqRows(periods, terms, docs []int64) []any {
 	var sb strings.Builder

@@ -60,7 +60,7 @@ func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []
 	list := make([]int64, 0, len(terms)+1)
 	list = append(list, docFreqAll)
 	for _, t := range terms {
-		list = append(list, int64(t))
+		list = append(list, v.s.d.docFreqTerm(t))
 	}
 	q := `SELECT term, SUM(docs) AS docs FROM story_doc_freq WHERE workspace_id = ? AND period >= ? AND ` +
 		v.s.d.int64In("term") + ` GROUP BY term`
@@ -505,19 +505,22 @@ func (s *Store) insertStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 
 // insertTerms files the save's inserted articles in the term index under
 // their index terms, a statement per articleBatch articles (at most
-// articleBatch × 12 rows).
+// articleBatch × 12 rows). An entry already filed by the save (an article
+// the poll carried twice) is filed once: the first is kept, as a
+// conflict on the primary key that is ignored would keep it, without
+// asking the database to check every entry for one.
 func (s *Store) insertTerms(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
-	var args []any
-	rows, articles := 0, 0
+	var rows termRows
+	articles := 0
+	seen := make(map[[3]int64]struct{})
 	flush := func() error {
-		if rows > 0 {
-			query := multiRowInsert(`INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id) VALUES `,
-				5, rows, ` ON CONFLICT DO NOTHING`)
+		if len(rows.terms) > 0 {
+			query, args := s.d.insertTermRows(p.WorkspaceID, rows)
 			if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
 				return fmt.Errorf("save story terms of source %d: %w", p.SourceID, err)
 			}
 		}
-		args, rows, articles = args[:0], 0, 0
+		rows, articles = termRows{}, 0
 		return nil
 	}
 	for g, sid := range st.storyOf {
@@ -526,9 +529,17 @@ func (s *Store) insertTerms(ctx context.Context, tx *sqlx.Tx, p model.PollSave, 
 		}
 		terms := slices.Clone(st.choice[g].Terms)
 		slices.Sort(terms)
+		at := st.at[g].Unix()
 		for _, term := range slices.Compact(terms) {
-			args = append(args, p.WorkspaceID, int64(term), st.at[g].Unix(), st.ids[g], sid)
-			rows++
+			key := [3]int64{int64(term), at, st.ids[g]}
+			if _, ok := seen[key]; ok {
+				continue
+			}
+			seen[key] = struct{}{}
+			rows.terms = append(rows.terms, int64(term))
+			rows.reported = append(rows.reported, at)
+			rows.articles = append(rows.articles, st.ids[g])
+			rows.stories = append(rows.stories, sid)
 		}
 		if articles++; articles == articleBatch {
 			if err := flush(); err != nil {
@@ -537,6 +548,11 @@ func (s *Store) insertTerms(ctx context.Context, tx *sqlx.Tx, p model.PollSave, 
 		}
 	}
 	return flush()
+}
+
+// termRows are term index entries of one workspace, column by column.
+type termRows struct {
+	terms, reported, articles, stories []int64
 }
 
 // finishStories ends the save's placement once its articles are stored:
@@ -682,7 +698,7 @@ func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, c
 	}
 	days, terms, docs := make([]int64, len(counts)), make([]int64, len(counts)), make([]int64, len(counts))
 	for i, c := range counts {
-		days[i], terms[i], docs[i] = c.Period, int64(c.Term), int64(c.Docs)
+		days[i], terms[i], docs[i] = c.Period, s.d.docFreqTerm(c.Term), int64(c.Docs)
 	}
 	args := append([]any{p.WorkspaceID, docFreqShard(p.SourceID)}, s.d.docFreqRows(days, terms, docs)...)
 	if _, err := tx.ExecContext(ctx, s.q(s.d.docFreqUpsert()), args...); err != nil {
@@ -718,8 +734,7 @@ func (s *Store) PruneStoryTerms(ctx context.Context, before, freqBefore time.Tim
 		what, query string
 		arg         any
 	}{
-		{"story terms", `DELETE FROM story_terms WHERE feed_article_id IN
-			(SELECT feed_article_id FROM story_terms WHERE reported_unix < ? LIMIT ?)`, before.Unix()},
+		{"story terms", s.d.pruneTerms(), before.Unix()},
 		{"document frequencies", `DELETE FROM story_doc_freq WHERE (workspace_id, term, period) IN
 			(SELECT workspace_id, term, period FROM story_doc_freq WHERE period < ? LIMIT ?)`, model.StoryPeriod(freqBefore)},
 	}

@@ -124,8 +124,7 @@ func (s *Store) moveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 		{"content_items", `UPDATE content_items SET story_id = CASE feed_article_id` + cases.String() + ` END
 			WHERE ` + sameWorkspace + ` AND ` + s.d.int64In("feed_article_id"),
 			append(slices.Clone(caseArgs), p.WorkspaceID, list)},
-		{"story_terms", `UPDATE story_terms SET story_id = CASE feed_article_id` + cases.String() + ` END
-			WHERE workspace_id = ? AND ` + s.d.int64In("feed_article_id"),
+		{"story_terms", s.d.moveTerms(cases.String()),
 			append(slices.Clone(caseArgs), p.WorkspaceID, list)},
 	}
 	for _, st := range stmts {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
@@ -104,6 +105,141 @@ func TestStoryIndexGoesWithItsWorkspace(t *testing.T) {
 			if n := count(t, s, `SELECT COUNT(*) FROM `+c.table); n != c.want {
 				t.Errorf("%d rows of %s after deleting a workspace, want the other workspace's %d", n, c.table, c.want)
 			}
+		}
+	})
+}
+
+// TestStoryTermsOfAnArticleAtASecondsEdge: an article's entries are
+// found by it — re-examination reads them, deleting the article and the
+// prune delete them — also when its reported time lies within half a
+// microsecond below a whole second, which PostgreSQL stores rounded up
+// to the next second while the entries carry the second the save
+// computed.
+func TestStoryTermsOfAnArticleAtASecondsEdge(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		edge, after := t0.Add(time.Second-300*time.Nanosecond), t0.Add(time.Second+400*time.Nanosecond)
+		arts := []model.NewArticle{
+			storyArticle("https://a.example/edge", "Quake off Chile", wire, edge, false),
+			storyArticle("https://a.example/after", "Quake off Chile", wire, after, false),
+		}
+		arts[1].Article.ContentTextHash = "hash-after"
+		savePoll(t, s, ws, srcs[0], placerWith(t, arts, stories.GroupOptions{}), arts...)
+		story := storyOf(t, s, "https://a.example/edge")
+		termsOf := `SELECT COUNT(*) FROM story_terms t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url = ?`
+		edgeTerms, afterTerms := count(t, s, termsOf, "https://a.example/edge"), count(t, s, termsOf, "https://a.example/after")
+		if edgeTerms == 0 || afterTerms == 0 {
+			t.Fatal("the articles have no term index entries")
+		}
+		m := &membersPlacer{q: model.StoryMemberQuery{Stories: []int64{story}, Since: t0.Add(-time.Hour), Until: t0.Add(time.Hour), PerStory: 5}}
+		savePoll(t, s, ws, srcs[1], m, storyArticle("https://b.example/x", "Rates", other, t0, false))
+		if len(m.got) != 2 {
+			t.Fatalf("%d members of the story, want both articles", len(m.got))
+		}
+		for _, mb := range m.got {
+			if want := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE feed_article_id = ?`, mb.ArticleID); len(mb.Terms) != want {
+				t.Errorf("member %d read with %d index terms, the index holds %d", mb.ArticleID, len(mb.Terms), want)
+			}
+		}
+		if _, err := s.DB().Exec(s.DB().Rebind(`DELETE FROM feed_articles WHERE external_url = ?`), "https://a.example/edge"); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE workspace_id = ?`, ws.ID); n != afterTerms+count(t, s, termsOf, "https://b.example/x") {
+			t.Fatalf("%d entries after deleting the article at the edge, want the others' only", n)
+		}
+		if _, err := s.PruneStoryTerms(context.Background(), after.Add(time.Second), t0.Add(-24*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if n := count(t, s, termsOf, "https://a.example/after"); n != 0 {
+			t.Errorf("%d entries of an article reported before the prune's time left", n)
+		}
+	})
+}
+
+// TestOneSecondaryTermIndexMigrationKeepsEntries: migrations 0023 and
+// 0024 keep every term index entry and document frequency of a
+// PostgreSQL database, 0023 leaves one secondary index, and the entries
+// are still found by their article afterwards.
+func TestOneSecondaryTermIndexMigrationKeepsEntries(t *testing.T) {
+	const version = 23
+	ctx := context.Background()
+	s := migrateTo(t, store.Postgres, version)
+	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+	var arts []model.NewArticle
+	for i := range 6 {
+		a := storyArticle(fmt.Sprintf("https://a.example/%d", i), "Quake off Chile", wire, t0.Add(time.Duration(i)*time.Minute), false)
+		a.Article.ContentTextHash = fmt.Sprintf("hash-%d", i)
+		arts = append(arts, a)
+	}
+	savePoll(t, s, ws, srcs[0], placerWith(t, arts, stories.GroupOptions{}), arts...)
+	entries := func() string {
+		return text(t, s, `SELECT COALESCE(string_agg(concat_ws(':', workspace_id, term, reported_unix, feed_article_id, story_id), ','
+			ORDER BY workspace_id, term, reported_unix, feed_article_id), '') FROM story_terms`)
+	}
+	// Document frequencies (migration 0024): terms compared as unsigned.
+	freqs := func() string {
+		return text(t, s, `SELECT COALESCE(string_agg(concat_ws(':', workspace_id, term::bigint & 4294967295, period, shard, docs), ','
+			ORDER BY workspace_id, term::bigint & 4294967295, period, shard), '') FROM story_doc_freq`)
+	}
+	// Terms of 2^31 and above, which the migration stores as negative
+	// INTEGERs.
+	if _, err := s.DB().Exec(`INSERT INTO story_doc_freq (workspace_id, term, period, shard, docs)
+		VALUES ($1, 2147483648, $2, 0, 2), ($1, 4294967295, $2, 0, 3)`, ws.ID, model.StoryPeriod(t0)); err != nil {
+		t.Fatal(err)
+	}
+	before, beforeFreqs := entries(), freqs()
+	if before == "" {
+		t.Fatal("no term index entries before the migration")
+	}
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after := entries(); after != before {
+		t.Fatalf("entries after the migration:\n%s\nbefore:\n%s", after, before)
+	}
+	if after := freqs(); after != beforeFreqs {
+		t.Fatalf("document frequencies after the migration:\n%s\nbefore:\n%s", after, beforeFreqs)
+	}
+	if got := text(t, s, `SELECT string_agg(indexname, ',' ORDER BY indexname) FROM pg_indexes WHERE tablename = 'story_terms'`); got != "story_terms_pkey,story_terms_reported_article" {
+		t.Errorf("indexes of story_terms after the migration: %s", got)
+	}
+	story := storyOf(t, s, "https://a.example/0")
+	m := &membersPlacer{q: model.StoryMemberQuery{Stories: []int64{story}, Since: t0.Add(-time.Hour), Until: t0.Add(time.Hour), PerStory: 10}}
+	savePoll(t, s, ws, srcs[1], m, storyArticle("https://b.example/x", "Rates", other, t0, false))
+	if len(m.got) != len(arts) {
+		t.Fatalf("%d members after the migration, want %d", len(m.got), len(arts))
+	}
+	for _, mb := range m.got {
+		if len(mb.Terms) == 0 || len(mb.Terms) != count(t, s, `SELECT COUNT(*) FROM story_terms WHERE feed_article_id = ?`, mb.ArticleID) {
+			t.Errorf("member %d read with %d index terms after the migration", mb.ArticleID, len(mb.Terms))
+		}
+	}
+	if _, err := s.DB().Exec(`DELETE FROM feed_articles WHERE external_url LIKE 'https://a.example/%'`); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, s, `SELECT COUNT(*) FROM story_terms t LEFT JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.id IS NULL`); n != 0 {
+		t.Errorf("%d entries left of deleted articles after the migration", n)
+	}
+}
+
+// TestStoryTermsOfAnArticleCarriedTwice: a poll that carries one article
+// twice is saved, and the article's term index entries are filed once.
+func TestStoryTermsOfAnArticleCarriedTwice(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://a.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		a := storyArticle("https://a.example/quake", "Quake off Chile", wire, t0, false)
+		arts := []model.NewArticle{a, a}
+		savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
+		if n := count(t, s, `SELECT COUNT(*) FROM feed_articles WHERE workspace_id = ?`, ws.ID); n != 1 {
+			t.Fatalf("%d articles stored, want 1", n)
+		}
+		entries := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE workspace_id = ?`, ws.ID)
+		distinct := count(t, s, `SELECT COUNT(DISTINCT term) FROM story_terms WHERE workspace_id = ?`, ws.ID)
+		if entries == 0 || entries != distinct {
+			t.Errorf("%d term index entries of %d terms, want each term once", entries, distinct)
 		}
 	})
 }
