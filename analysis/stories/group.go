@@ -26,8 +26,12 @@ const (
 	// DefaultPerTermLimit is how many articles one term contributes to a
 	// lookup at most: the most recently reported. The index terms are an
 	// article's rarest heavy features, so more than this many recent
-	// articles with one of them are mostly one story already.
-	DefaultPerTermLimit = 16
+	// articles with one of them are mostly one story already. 8 and 4
+	// gave the figures of 16 on ECB+ topics 1–35 (8 kept: a margin for
+	// workspaces far larger than ECB+); reading the term index is the
+	// largest part of a placement's cost in a big workspace, and it reads
+	// half the entries of 16.
+	DefaultPerTermLimit = 8
 	// DefaultMaxCompared is how many candidate stories a decision compares
 	// in full at most: those sharing most index terms with the arrival.
 	// Comparing a story costs a pass over its centroid's features, most
