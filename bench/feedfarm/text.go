@@ -1,0 +1,133 @@
+package feedfarm
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Text chooses the model the farm's prose is drawn from.
+type Text int
+
+const (
+	// TextUniform draws every word uniformly from about 190 words. Every
+	// article resembles every other, which is what earlier figures were
+	// measured on; it stays the default so that they can be reproduced.
+	TextUniform Text = iota
+	// TextNews draws general words with a Zipf law from tens of thousands
+	// of pseudo-words, and makes each item report one time-bound event
+	// whose names and topic words its other reports repeat (see news.go).
+	TextNews
+)
+
+// String names the model as the commands' -text flag spells it.
+func (t Text) String() string {
+	if t == TextNews {
+		return "news"
+	}
+	return "uniform"
+}
+
+// ParseText reads a -text flag value: uniform or news.
+func ParseText(s string) (Text, error) {
+	switch s {
+	case "uniform":
+		return TextUniform, nil
+	case "news":
+		return TextNews, nil
+	}
+	return TextUniform, fmt.Errorf("text model %q: want uniform or news", s)
+}
+
+// prose writes the words of one item. It lives on the stack of the
+// function writing the item and allocates nothing itself. With no event it
+// is the uniform model, drawing exactly the numbers the farm always drew.
+type prose struct {
+	r    rng
+	ev   *event // nil: uniform text
+	lead bool   // writing the lead, where an event's terms are densest
+}
+
+// prose starts the words of item k of feed n for purpose salt.
+func (f *Farm) prose(n, k int, salt uint64) prose {
+	p := prose{r: rng{s: hash4(f.seed, uint64(n), uint64(k), salt)}}
+	if f.opts.Text == TextNews {
+		ev := f.eventOf(n, k)
+		p.ev = &ev
+	}
+	return p
+}
+
+// appendWord appends one word, its first letter upper-cased when first.
+func (p *prose) appendWord(s []byte, first bool, share int) []byte {
+	if p.ev == nil {
+		w := words[p.r.intn(len(words))]
+		if first {
+			s = append(s, w[0]-('a'-'A'))
+			return append(s, w[1:]...)
+		}
+		return append(s, w...)
+	}
+	return p.appendNewsWord(s, first, share)
+}
+
+// appendWords appends n words separated by spaces, the first capitalised.
+func (p *prose) appendWords(s []byte, n, share int) []byte {
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			s = append(s, ' ')
+		}
+		s = p.appendWord(s, i == 0, share)
+	}
+	return s
+}
+
+// writeWords writes n words, the first capitalised, as a heading or a
+// list item.
+func (p *prose) writeWords(buf *bytes.Buffer, n int) {
+	var b [256]byte
+	buf.Write(p.appendWords(b[:0], n, headingShare))
+}
+
+// appendTitle appends an item's title: 4 to 9 words (uniform) or 6 to 11
+// with an event's terms at their densest (news).
+func (p *prose) appendTitle(s []byte) []byte {
+	if p.ev == nil {
+		return p.appendWords(s, p.r.between(4, 9), 0)
+	}
+	return p.appendWords(s, p.r.between(6, 11), titleShare)
+}
+
+// sentence returns one sentence.
+func (p *prose) sentence() string {
+	var b [512]byte
+	return string(p.appendSentence(b[:0]))
+}
+
+// writeSentence writes a sentence straight into buf, sparing the bodies,
+// which are most of every feed, an allocation per sentence.
+func (p *prose) writeSentence(buf *bytes.Buffer) {
+	var b [512]byte
+	buf.Write(p.appendSentence(b[:0]))
+}
+
+func (p *prose) writeSentences(buf *bytes.Buffer, n int) {
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			buf.WriteByte(' ')
+		}
+		p.writeSentence(buf)
+	}
+}
+
+// appendSentence appends 6 to 14 words (uniform) or 8 to 24 (news, where
+// sentences are longer), capitalised, ending with a full stop.
+func (p *prose) appendSentence(s []byte) []byte {
+	if p.ev == nil {
+		return append(p.appendWords(s, p.r.between(6, 14), 0), '.')
+	}
+	share := bodyShare
+	if p.lead {
+		share = leadShare
+	}
+	return append(p.appendWords(s, p.r.between(8, 24), share), '.')
+}
