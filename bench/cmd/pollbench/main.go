@@ -369,8 +369,8 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool p
 		if err != nil {
 			return out, stored, fmt.Errorf("%s: %w", r.variant.label(), err)
 		}
-		progress("  %s: %d articles, %.0f B stored per article (articles' tables %.0f B)", r.variant.label(),
-			st.Articles, st.PerArticle(), st.ArticlePerArticle())
+		progress("  %s: %d articles, %.0f B stored per article (articles' tables %.0f B); %s", r.variant.label(),
+			st.Articles, st.PerArticle(), st.ArticlePerArticle(), st.storySummary())
 		stored = append(stored, st)
 	}
 	return out, stored, nil
