@@ -106,12 +106,34 @@ func appendPseudo(s []byte, x int) []byte {
 	return appendCoda(s, y/(syllables*syllables*syllables))
 }
 
+// spelledLikeHead marks the pseudo-words spelled like a word of newsHead
+// ("for" is f-o-r): each is replaced by a longer one, so that no two ranks
+// share a spelling.
+var spelledLikeHead = func() []uint64 {
+	head := map[string]bool{}
+	for _, w := range newsHead {
+		head[w] = true
+	}
+	marks := make([]uint64, (newsVocab+63)/64)
+	var b []byte
+	for x := range newsVocab - len(newsHead) {
+		if b = appendPseudo(b[:0], x); head[string(b)] {
+			marks[x/64] |= 1 << (x % 64)
+		}
+	}
+	return marks
+}()
+
 // appendGeneral appends the general word of rank i.
 func appendGeneral(s []byte, i int) []byte {
 	if i < len(newsHead) {
 		return append(s, newsHead[i]...)
 	}
-	return appendPseudo(s, i-len(newsHead))
+	x := i - len(newsHead)
+	if spelledLikeHead[x/64]&(1<<(x%64)) != 0 {
+		x += tier1 + tier2 // a three-syllable word, which no head word is
+	}
+	return appendPseudo(s, x)
 }
 
 var lnVocab = math.Log(newsVocab + 1)
@@ -153,12 +175,22 @@ func eventsPerSlot(o Options) int {
 	return max(1, int(math.Round(perSlot/meanReports)))
 }
 
+// eventKey names the event item k of feed n reports: its slot and its
+// rank among the slot's events.
+type eventKey struct{ slot, rank int64 }
+
+func (f *Farm) eventKeyOf(n, k int) eventKey {
+	r := rng{s: hash4(f.seed, uint64(n), uint64(k), saltEvent)}
+	return eventKey{
+		slot: f.published(n, k).Unix() / int64(eventLife/time.Second),
+		rank: int64(zipf(&r, f.lnEvents, f.events)),
+	}
+}
+
 // eventOf returns the event item k of feed n reports.
 func (f *Farm) eventOf(n, k int) event {
-	slot := f.published(n, k).Unix() / int64(eventLife/time.Second)
-	r := rng{s: hash4(f.seed, uint64(n), uint64(k), saltEvent)}
-	rank := zipf(&r, f.lnEvents, f.events)
-	er := rng{s: hash4(f.seed, uint64(slot), uint64(rank), saltEvent)}
+	key := f.eventKeyOf(n, k)
+	er := rng{s: hash4(f.seed, uint64(key.slot), uint64(key.rank), saltEvent)}
 	var ev event
 	ev.nn = er.between(2, len(ev.names))
 	for i := range ev.nn {
