@@ -26,9 +26,13 @@ import (
 //     the title and the lead) and everything else independently, so two
 //     write-ups of one event share its terms but few word sequences.
 //   - A few capitalised names that belong to no event are sprinkled in,
-//     as people and places mentioned in passing are.
+//     as people and places mentioned in passing are, drawn with a Zipf
+//     law over passingVocab names.
 const (
-	newsVocab = 50000
+	newsVocab = 25000
+	// passingVocab is how many names of no event there are; they are
+	// drawn with a Zipf law too, so the well-known ones recur.
+	passingVocab = 5000
 	eventLife = 6 * time.Hour
 	// meanReports sets how many events a slot has: about one for every
 	// meanReports items the farm publishes in a slot.
@@ -37,7 +41,7 @@ const (
 	titleShare   = 450
 	leadShare    = 200
 	headingShare = 250
-	bodyShare    = 90
+	bodyShare    = 120
 	// passingNames is the share, per mille, of words that are a name of
 	// no event.
 	passingNames = 20
@@ -136,7 +140,10 @@ func appendGeneral(s []byte, i int) []byte {
 	return appendPseudo(s, x)
 }
 
-var lnVocab = math.Log(newsVocab + 1)
+var (
+	lnVocab   = math.Log(newsVocab + 1)
+	lnPassing = math.Log(passingVocab + 1)
+)
 
 // zipf draws a rank in [0, n) with P(i) ≈ 1 / ((i + 1.5) ln(n + 1)): the
 // inverse of the continuous law of exponent 1, with no table to keep.
@@ -228,7 +235,7 @@ func (p *prose) appendNewsWord(s []byte, first bool, share int) []byte {
 			s = appendGeneral(s, int(ev.topics[int(v>>3)%ev.nt]))
 		}
 	case x < share+passingNames:
-		s = appendName(s, v)
+		s = appendName(s, hash4(uint64(zipf(&p.r, lnPassing, passingVocab)), saltEvent, 0, 0))
 	default:
 		s = appendGeneral(s, zipf(&p.r, lnVocab, newsVocab))
 	}
