@@ -43,23 +43,23 @@ func ParseText(s string) (Text, error) {
 // is the uniform model, drawing exactly the numbers the farm always drew.
 type prose struct {
 	r    rng
-	ev   *event // nil: uniform text
-	lead bool   // writing the lead, where an event's terms are densest
+	news bool  // the news model; false: uniform text
+	lead bool  // writing the lead, where an event's terms are densest
+	ev   event // the event a news item reports
 }
 
 // prose starts the words of item k of feed n for purpose salt.
 func (f *Farm) prose(n, k int, salt uint64) prose {
 	p := prose{r: rng{s: hash4(f.seed, uint64(n), uint64(k), salt)}}
 	if f.opts.Text == TextNews {
-		ev := f.eventOf(n, k)
-		p.ev = &ev
+		p.news, p.ev = true, f.eventOf(n, k)
 	}
 	return p
 }
 
 // appendWord appends one word, its first letter upper-cased when first.
 func (p *prose) appendWord(s []byte, first bool, share int) []byte {
-	if p.ev == nil {
+	if !p.news {
 		w := words[p.r.intn(len(words))]
 		if first {
 			s = append(s, w[0]-('a'-'A'))
@@ -91,7 +91,7 @@ func (p *prose) writeWords(buf *bytes.Buffer, n int) {
 // appendTitle appends an item's title: 4 to 9 words (uniform) or 6 to 11
 // with an event's terms at their densest (news).
 func (p *prose) appendTitle(s []byte) []byte {
-	if p.ev == nil {
+	if !p.news {
 		return p.appendWords(s, p.r.between(4, 9), 0)
 	}
 	return p.appendWords(s, p.r.between(6, 11), titleShare)
@@ -122,7 +122,7 @@ func (p *prose) writeSentences(buf *bytes.Buffer, n int) {
 // appendSentence appends 6 to 14 words (uniform) or 8 to 24 (news, where
 // sentences are longer), capitalised, ending with a full stop.
 func (p *prose) appendSentence(s []byte) []byte {
-	if p.ev == nil {
+	if !p.news {
 		return append(p.appendWords(s, p.r.between(6, 14), 0), '.')
 	}
 	share := bodyShare
