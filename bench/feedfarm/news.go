@@ -33,7 +33,7 @@ const (
 	// passingVocab is how many names of no event there are; they are
 	// drawn with a Zipf law too, so the well-known ones recur.
 	passingVocab = 5000
-	eventLife = 6 * time.Hour
+	eventLife    = 6 * time.Hour
 	// meanReports sets how many events a slot has: about one for every
 	// meanReports items the farm publishes in a slot.
 	meanReports = 3
