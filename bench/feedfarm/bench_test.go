@@ -10,17 +10,23 @@ import (
 
 // BenchmarkServeFeed measures the farm's own cost per feed request, so a
 // reader benchmark can tell how much of the machine the farm takes.
+// The news text is measured beside the uniform one: both must stay far
+// cheaper than the readers they load.
 func BenchmarkServeFeed(b *testing.B) {
-	f := feedfarm.New(feedfarm.Options{Feeds: 2})
-	h := f.Handler()
+	uniform := feedfarm.New(feedfarm.Options{Feeds: 2}).Handler()
+	news := feedfarm.New(feedfarm.Options{Feeds: 2, Text: feedfarm.TextNews}).Handler()
 	for _, bc := range []struct {
 		name, path string
 		etag       bool
+		h          http.Handler
 	}{
-		{"rss", "/feed/0.xml", false},
-		{"atom", "/feed/1.xml", false},
-		{"not-modified", "/feed/0.xml", true},
+		{"rss", "/feed/0.xml", false, uniform},
+		{"atom", "/feed/1.xml", false, uniform},
+		{"not-modified", "/feed/0.xml", true, uniform},
+		{"news-rss", "/feed/0.xml", false, news},
+		{"news-atom", "/feed/1.xml", false, news},
 	} {
+		h := bc.h
 		b.Run(bc.name, func(b *testing.B) {
 			req := httptest.NewRequest(http.MethodGet, bc.path, nil)
 			rec := httptest.NewRecorder()

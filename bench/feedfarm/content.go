@@ -116,26 +116,15 @@ func (f *Farm) feedTitle(n int) string {
 
 // itemMeta derives everything but the body of item k of feed n.
 func (f *Farm) itemMeta(n, k int) item {
-	r := rng{s: hash4(f.seed, uint64(n), uint64(k), saltMeta)}
-	var b []byte
-	nw := r.between(4, 9)
-	for i := 0; i < nw; i++ {
-		w := words[r.intn(len(words))]
-		if i > 0 {
-			b = append(b, ' ')
-			b = append(b, w...)
-		} else {
-			b = append(b, capitalise(w)...)
-		}
-	}
-	title := string(b)
+	p := f.prose(n, k, saltMeta)
+	title := string(p.appendTitle(nil))
 	return item{
 		feed:      n,
 		k:         k,
 		title:     title,
-		author:    authors[r.intn(len(authors))],
-		category:  categories[r.intn(len(categories))],
-		summary:   sentence(&r),
+		author:    authors[p.r.intn(len(authors))],
+		category:  categories[p.r.intn(len(categories))],
+		summary:   p.sentence(),
 		published: f.published(n, k),
 	}
 }
@@ -150,26 +139,18 @@ func itemPath(n, k int) string {
 // at least f.opts.BodyBytes long. base is the farm's scheme://host and is
 // written HTML-escaped, so a strange Host header cannot break the markup.
 func (f *Farm) writeBody(buf *bytes.Buffer, base string, n, k int) {
-	r := rng{s: hash4(f.seed, uint64(n), uint64(k), saltBody)}
+	p := f.prose(n, k, saltBody)
 	start := buf.Len()
 	size := f.opts.BodyBytes
 
 	buf.WriteString("<p>")
-	writeSentences(buf, &r, 2)
+	p.lead = true
+	p.writeSentences(buf, 2)
+	p.lead = false
 	buf.WriteString("</p>\n<h2>")
-	nw := r.between(3, 6)
-	for i := 0; i < nw; i++ {
-		w := words[r.intn(len(words))]
-		if i > 0 {
-			buf.WriteByte(' ')
-			buf.WriteString(w)
-		} else {
-			buf.WriteByte(w[0] - ('a' - 'A'))
-			buf.WriteString(w[1:])
-		}
-	}
+	p.writeWords(buf, p.r.between(3, 6))
 	buf.WriteString("</h2>\n<p>")
-	writeSentence(buf, &r)
+	p.writeSentence(buf)
 	buf.WriteString(` See <a href="`)
 	escapeTo(buf, base)
 	prev := k - 1
@@ -181,18 +162,12 @@ func (f *Farm) writeBody(buf *bytes.Buffer, base string, n, k int) {
 	escapeTo(buf, base)
 	buf.WriteString(itemPath((n+1)%f.opts.Feeds, k))
 	buf.WriteString(`">a related story</a>. `)
-	writeSentences(buf, &r, 1)
+	p.writeSentences(buf, 1)
 	buf.WriteString("</p>\n<ul>\n")
-	nl := r.between(3, 5)
+	nl := p.r.between(3, 5)
 	for i := 0; i < nl; i++ {
 		buf.WriteString("<li>")
-		w := words[r.intn(len(words))]
-		buf.WriteByte(w[0] - ('a' - 'A'))
-		buf.WriteString(w[1:])
-		buf.WriteByte(' ')
-		buf.WriteString(words[r.intn(len(words))])
-		buf.WriteByte(' ')
-		buf.WriteString(words[r.intn(len(words))])
+		p.writeWords(buf, 3)
 		buf.WriteString("</li>\n")
 	}
 	buf.WriteString("</ul>\n")
@@ -202,47 +177,10 @@ func (f *Farm) writeBody(buf *bytes.Buffer, base string, n, k int) {
 			if s > 0 {
 				buf.WriteByte(' ')
 			}
-			writeSentence(buf, &r)
+			p.writeSentence(buf)
 		}
 		buf.WriteString("</p>\n")
 	}
-}
-
-func writeSentences(buf *bytes.Buffer, r *rng, n int) {
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			buf.WriteByte(' ')
-		}
-		writeSentence(buf, r)
-	}
-}
-
-// sentence returns 6 to 14 words, capitalised, ending with a full stop.
-func sentence(r *rng) string {
-	var b [256]byte
-	return string(appendSentence(b[:0], r))
-}
-
-// writeSentence writes a sentence straight into buf, sparing the bodies, which
-// are most of every feed, an allocation per sentence.
-func writeSentence(buf *bytes.Buffer, r *rng) {
-	var b [256]byte
-	buf.Write(appendSentence(b[:0], r))
-}
-
-func appendSentence(s []byte, r *rng) []byte {
-	nw := r.between(6, 14)
-	for i := 0; i < nw; i++ {
-		w := words[r.intn(len(words))]
-		if i == 0 {
-			s = append(s, w[0]-('a'-'A'))
-			s = append(s, w[1:]...)
-			continue
-		}
-		s = append(s, ' ')
-		s = append(s, w...)
-	}
-	return append(s, '.')
 }
 
 // capitalise upper-cases the first letter of an ASCII lower-case word.

@@ -18,6 +18,10 @@ type Farm struct {
 	feeds []feedState
 	bufs  sync.Pool
 
+	// events and lnEvents (ln(events + 1)) size the news model's slots.
+	events   int
+	lnEvents float64
+
 	items    atomic.Int64 // article page requests answered 200 or 304
 	advance  atomic.Int64 // new items a changing feed gains per request
 	notFound atomic.Int64 // requests for feeds or items that do not exist
@@ -52,6 +56,8 @@ func New(opts Options) *Farm {
 		since: time.Now(),
 	}
 	f.bufs.New = func() any { return new(bytes.Buffer) }
+	f.events = eventsPerSlot(opts)
+	f.lnEvents = math.Log(float64(f.events) + 1)
 	f.advance.Store(1)
 	f.pickChanging()
 	return f

@@ -72,16 +72,19 @@ func TestFeedsParseWithGofeed(t *testing.T) {
 		feed     int
 		wantType string
 		wantCT   string
+		text     feedfarm.Text
 	}{
-		{"mixed even is RSS", feedfarm.FormatMixed, 0, "rss", "application/rss+xml"},
-		{"mixed odd is Atom", feedfarm.FormatMixed, 1, "atom", "application/atom+xml"},
-		{"rss only", feedfarm.FormatRSS, 3, "rss", "application/rss+xml"},
-		{"atom only", feedfarm.FormatAtom, 4, "atom", "application/atom+xml"},
+		{"mixed even is RSS", feedfarm.FormatMixed, 0, "rss", "application/rss+xml", feedfarm.TextUniform},
+		{"mixed odd is Atom", feedfarm.FormatMixed, 1, "atom", "application/atom+xml", feedfarm.TextUniform},
+		{"rss only", feedfarm.FormatRSS, 3, "rss", "application/rss+xml", feedfarm.TextUniform},
+		{"atom only", feedfarm.FormatAtom, 4, "atom", "application/atom+xml", feedfarm.TextUniform},
+		{"news text in RSS", feedfarm.FormatRSS, 2, "rss", "application/rss+xml", feedfarm.TextNews},
+		{"news text in Atom", feedfarm.FormatAtom, 5, "atom", "application/atom+xml", feedfarm.TextNews},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			const items, bodyBytes = 20, 2048
-			_, srv := startFarm(t, feedfarm.Options{Feeds: 6, ItemsPerFeed: items, BodyBytes: bodyBytes, Format: tc.format, Seed: 7})
+			_, srv := startFarm(t, feedfarm.Options{Feeds: 6, ItemsPerFeed: items, BodyBytes: bodyBytes, Format: tc.format, Seed: 7, Text: tc.text})
 			resp, body := get(t, feedURL(srv, tc.feed))
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("status %d, want 200", resp.StatusCode)

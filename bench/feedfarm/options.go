@@ -70,6 +70,9 @@ type Options struct {
 	// Epoch a few days ago.
 	Epoch      time.Time
 	DateSpread time.Duration
+	// Text is the model the prose is drawn from: TextUniform (the
+	// default, what every earlier figure was measured on) or TextNews.
+	Text Text
 }
 
 // withDefaults returns opts with zero and out-of-range fields replaced, so
@@ -95,6 +98,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Format < FormatMixed || o.Format > FormatAtom {
 		o.Format = FormatMixed
+	}
+	if o.Text != TextNews {
+		o.Text = TextUniform
 	}
 	if o.Epoch.IsZero() {
 		o.Epoch = defaultEpoch

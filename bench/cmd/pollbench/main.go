@@ -89,6 +89,8 @@ type config struct {
 	// statements is how many of PostgreSQL's most expensive statements
 	// to report per round (pg_stat_statements); 0: none.
 	statements int
+	// text is the farm's text model.
+	text feedfarm.Text
 	// perfDir, when set, receives a `perf record` of the daemons and
 	// their PostgreSQL backends for each round.
 	perfDir string
@@ -144,10 +146,15 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.newItems, "new", 1, "items a changed round finds new (the rest of the feed is known)")
 	layouts := fs.String("layouts", layoutOne, "comma-separated workspace layouts, each a variant: one (every source in one workspace), many (a workspace per source)")
 	fs.BoolVar(&c.recent, "recent", false, "date the farm's items in the last two days, inside the story window (default: the farm's fixed dates of 2025); the farm's small vocabulary makes every article a candidate of many others then")
+	text := fs.String("text", "uniform", "the farm's text model: uniform (every word drawn from ~190, every article alike) or news (Zipf-distributed words, items reporting shared time-bound events)")
 	fs.StringVar(&c.perfDir, "perf", "", "record each round's CPU profile of the daemons and their PostgreSQL backends with `perf record` into this directory")
 	fs.IntVar(&c.statements, "statements", 0, "report this many of PostgreSQL's most expensive statements per round (pg_stat_statements)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
+	}
+	var err error
+	if c.text, err = feedfarm.ParseText(*text); err != nil {
+		return c, fmt.Errorf("-text: %w", err)
 	}
 	if c.against != "" && c.againstBin != "" {
 		return c, fmt.Errorf("-against and -against-bin: give one")
@@ -162,7 +169,6 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		}
 		c.layouts = append(c.layouts, l)
 	}
-	var err error
 	for _, r := range strings.Split(*replicas, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(r))
 		if err != nil || n <= 0 || n > 16 {
@@ -363,8 +369,8 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool p
 		if err != nil {
 			return out, stored, fmt.Errorf("%s: %w", r.variant.label(), err)
 		}
-		progress("  %s: %d articles, %.0f B stored per article (articles' tables %.0f B)", r.variant.label(),
-			st.Articles, st.PerArticle(), st.ArticlePerArticle())
+		progress("  %s: %d articles, %.0f B stored per article (articles' tables %.0f B); %s", r.variant.label(),
+			st.Articles, st.PerArticle(), st.ArticlePerArticle(), st.storySummary())
 		stored = append(stored, st)
 	}
 	return out, stored, nil
@@ -399,7 +405,7 @@ func setUp(ctx context.Context, cfg config, work, dialect string, n int, pool po
 	}
 
 	farmOpts := feedfarm.Options{Feeds: n, ItemsPerFeed: cfg.items, BodyBytes: cfg.body,
-		ChangeShare: cfg.change, Seed: cfg.seed, KeepTimes: -1}
+		ChangeShare: cfg.change, Seed: cfg.seed, KeepTimes: -1, Text: cfg.text}
 	if cfg.recent {
 		// Feeds start within the last two days: their items are news the
 		// story window still holds.

@@ -17,8 +17,8 @@ import (
 func writeReport(out io.Writer, cfg config, variants []variant, rs []result, stored []storage) error {
 	var sb strings.Builder
 	w := &sb
-	fmt.Fprintf(w, "\n%d items per feed, ~%d B of HTML each, %.0f%% of feeds changing, %d new per changed poll; workers %s, batch %s\n\n",
-		cfg.items, cfg.body, cfg.change*100, cfg.newItems, orDefault(cfg.workers), orDefault(cfg.batchSize))
+	fmt.Fprintf(w, "\n%d items per feed, ~%d B of HTML each, %.0f%% of feeds changing, %d new per changed poll, %s text; workers %s, batch %s\n\n",
+		cfg.items, cfg.body, cfg.change*100, cfg.newItems, cfg.text, orDefault(cfg.workers), orDefault(cfg.batchSize))
 	fmt.Fprintln(w, "| variant | db | pool | daemons | sources | round | polls | wall s | polls/s | daemon CPU s /1k polls | db CPU s /1k polls | server statements ms/poll | lag p50 s | lag p99 s | hist p50/p99 s | inserts/s | rows written/s | new articles | promoted | RSS MB | peak RSS MB | new PG sessions | outcomes |")
 	fmt.Fprintln(w, "|---|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, r := range rs {

@@ -17,6 +17,33 @@ type storage struct {
 	Sources  int              `json:"sources"`
 	Articles int64            `json:"articles"`
 	Tables   map[string]int64 `json:"tables"`
+	// StorySizes counts the live stories (not merged into another) by
+	// their number of articles; empty when the schema has none.
+	StorySizes map[int]int64 `json:"story_sizes,omitempty"`
+}
+
+// storySummary describes StorySizes in one line: how many stories, how
+// many of one article, and the largest.
+func (s storage) storySummary() string {
+	if len(s.StorySizes) == 0 {
+		return "no stories counted"
+	}
+	sizes := make([]int, 0, len(s.StorySizes))
+	var stories, articles int64
+	for size, n := range s.StorySizes {
+		sizes = append(sizes, size)
+		stories += n
+		articles += int64(size) * n
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(sizes)))
+	var top []string
+	for _, size := range sizes {
+		for i := int64(0); i < s.StorySizes[size] && len(top) < 10; i++ {
+			top = append(top, fmt.Sprint(size))
+		}
+	}
+	return fmt.Sprintf("%d stories of %d articles, %d of one article, %d of 2–4, the largest %s", stories, articles,
+		s.StorySizes[1], s.StorySizes[2]+s.StorySizes[3]+s.StorySizes[4], strings.Join(top, ", "))
 }
 
 // articleTable reports whether a table holds articles or what is derived
@@ -103,6 +130,19 @@ func (r *run) storage(ctx context.Context) (storage, error) {
 	}
 	for _, t := range rows {
 		s.Tables[t.Name] += t.Bytes
+	}
+	var sizes []struct {
+		Size    int   `db:"size"`
+		Stories int64 `db:"stories"`
+	}
+	// An older revision (-against) may keep stories otherwise: then
+	// there is nothing to count.
+	if err := db.SelectContext(ctx, &sizes, `SELECT /* pollbench */ article_count AS size, COUNT(*) AS stories
+		FROM stories WHERE merged_into IS NULL GROUP BY article_count`); err == nil {
+		s.StorySizes = map[int]int64{}
+		for _, z := range sizes {
+			s.StorySizes[z.Size] = z.Stories
+		}
 	}
 	return s, nil
 }

@@ -28,12 +28,17 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.opts.Latency, "latency", 0, "delay before every feed and item response")
 	fs.Int64Var(&cfg.opts.Seed, "seed", 1, "seed for all content")
 	fs.IntVar(&cfg.opts.KeepTimes, "keep-times", feedfarm.DefaultKeepTimes, "request times kept per feed for /_stats (0 or less: none)")
+	text := fs.String("text", "uniform", "text model: uniform (every word drawn from ~190) or news (Zipf-distributed words, items reporting shared time-bound events)")
 	format := fs.String("format", "mixed", "feed format: mixed (even feeds RSS, odd Atom), rss or atom")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	var err error
+	if cfg.opts.Text, err = feedfarm.ParseText(*text); err != nil {
+		return config{}, fmt.Errorf("-text: %w", err)
 	}
 	switch *format {
 	case "mixed":

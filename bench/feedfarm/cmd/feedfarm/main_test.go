@@ -90,10 +90,26 @@ func TestRefusesNonLoopback(t *testing.T) {
 func TestRejectsBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-feeds", "0"}, {"-items", "-1"}, {"-body", "0"}, {"-change", "1.5"}, {"-change", "NaN"},
-		{"-latency", "-1s"}, {"-format", "json"}, {"stray"}, {"-nope"},
+		{"-latency", "-1s"}, {"-format", "json"}, {"-text", "lorem"}, {"stray"}, {"-nope"},
 	} {
 		if _, err := parseFlags(args, io.Discard); err == nil {
 			t.Errorf("%v accepted", args)
+		}
+	}
+}
+
+func TestTextFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want feedfarm.Text
+	}{
+		{nil, feedfarm.TextUniform},
+		{[]string{"-text", "uniform"}, feedfarm.TextUniform},
+		{[]string{"-text", "news"}, feedfarm.TextNews},
+	} {
+		cfg, err := parseFlags(tc.args, io.Discard)
+		if err != nil || cfg.opts.Text != tc.want {
+			t.Errorf("%v: text %v, err %v; want %v", tc.args, cfg.opts.Text, err, tc.want)
 		}
 	}
 }
