@@ -134,6 +134,13 @@ type dialect interface {
 	docFreqUpsert() string
 	// docFreqRows is (period, term, docs) rows as docFreqUpsert takes them.
 	docFreqRows(periods, terms, docs []int64) []any
+	// docFreqRead is the statement that reads a workspace's document
+	// frequencies (parameters: workspace, first period, the terms as an
+	// int64List of docFreqTerm values): one (term, docs) row per term
+	// that has a count. It looks each term up by the primary key, so that
+	// its cost follows the terms asked for, never how many terms the
+	// workspace has counted.
+	docFreqRead() string
 	// docFreqTerm is a term as story_doc_freq holds it (and as
 	// docFreqRows and a read take it); uint32 of what is read back is
 	// the term.

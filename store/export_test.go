@@ -54,6 +54,23 @@ func (s *Store) ExplainStoryPostings(ctx context.Context, ws int64, terms []int6
 	return planText(rows)
 }
 
+// ExplainDocFreqRead returns the plan of the document-frequency read of
+// the terms (as story_doc_freq holds them) of workspace ws from period
+// on, as a save runs it (PostgreSQL: under EXPLAIN ANALYZE, in a
+// transaction it rolls back).
+func (s *Store) ExplainDocFreqRead(ctx context.Context, ws int64, terms []int64, period int64) (string, error) {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, s.d.explainPrefix()+s.d.docFreqRead(), ws, period, s.d.int64List(terms))
+	if err != nil {
+		return "", err
+	}
+	return planText(rows)
+}
+
 // BinarySearchVectors reports whether the store sends search vectors in
 // PostgreSQL's binary format.
 func (s *Store) BinarySearchVectors() bool { return s.binaryVectors }

@@ -310,6 +310,14 @@ func (sqliteDialect) docFreqUpsert() string {
 		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
 }
 
+// docFreqRead: SQLite looks each term of the list up by the primary key
+// (its plan: SEARCH story_doc_freq USING PRIMARY KEY (workspace_id=? AND
+// term=? AND period>?)).
+func (sqliteDialect) docFreqRead() string {
+	return `SELECT term, SUM(docs) AS docs FROM story_doc_freq WHERE workspace_id = ?1 AND period >= ?2
+		AND term IN (SELECT value FROM json_each(?3)) GROUP BY term`
+}
+
 // docFreqTerm: SQLite's integers take the term as it is.
 func (sqliteDialect) docFreqTerm(t uint32) int64 { return int64(t) }
 

@@ -62,12 +62,10 @@ func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []
 	for _, t := range terms {
 		list = append(list, v.s.d.docFreqTerm(t))
 	}
-	q := `SELECT term, SUM(docs) AS docs FROM story_doc_freq WHERE workspace_id = ? AND period >= ? AND ` +
-		v.s.d.int64In("term") + ` GROUP BY term`
 	out := &model.StoryDocFreq{Terms: make(map[uint32]int, len(terms))}
 	// Scanned by hand: a poll reads a thousand rows or more here, and
 	// mapping each onto a struct by reflection cost more than the read.
-	err := scanRows(ctx, v.tx, v.s.q(q), []any{workspaceID, model.StoryPeriod(since), v.s.d.int64List(list)}, func(r *sql.Rows) error {
+	err := scanRows(ctx, v.tx, v.s.d.docFreqRead(), []any{workspaceID, model.StoryPeriod(since), v.s.d.int64List(list)}, func(r *sql.Rows) error {
 		var term, docs int64
 		if err := r.Scan(&term, &docs); err != nil {
 			return err
