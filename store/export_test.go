@@ -37,21 +37,11 @@ func (s *Store) SearchBytesExamined() int64 { return s.searchExamined.Load() }
 // sequential scans priced out, as they are on a large archive, and run
 // under EXPLAIN ANALYZE in a transaction it rolls back).
 func (s *Store) ExplainStoryPostings(ctx context.Context, ws int64, terms []int64, since int64) (string, error) {
-	tx, err := s.db.BeginTxx(ctx, nil)
-	if err != nil {
-		return "", err
-	}
-	defer tx.Rollback()
+	setup := ""
 	if s.d.name() == Postgres {
-		if _, err := tx.ExecContext(ctx, `SET LOCAL enable_seqscan = off`); err != nil {
-			return "", err
-		}
+		setup = `SET LOCAL enable_seqscan = off`
 	}
-	rows, err := tx.QueryContext(ctx, s.d.explainPrefix()+s.d.storyPostings(16), ws, s.d.int64List(terms), since)
-	if err != nil {
-		return "", err
-	}
-	return planText(rows)
+	return s.explain(ctx, setup, s.d.storyPostings(16), ws, s.d.int64List(terms), since)
 }
 
 // ExplainDocFreqRead returns the plan of the document-frequency read of
@@ -59,12 +49,23 @@ func (s *Store) ExplainStoryPostings(ctx context.Context, ws int64, terms []int6
 // on, as a save runs it (PostgreSQL: under EXPLAIN ANALYZE, in a
 // transaction it rolls back).
 func (s *Store) ExplainDocFreqRead(ctx context.Context, ws int64, terms []int64, period int64) (string, error) {
+	return s.explain(ctx, "", s.d.docFreqRead(), ws, period, s.d.int64List(terms))
+}
+
+// explain returns the plan of query with args, in a transaction it rolls
+// back, after the statement setup ("" for none).
+func (s *Store) explain(ctx context.Context, setup, query string, args ...any) (string, error) {
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return "", err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, s.d.explainPrefix()+s.d.docFreqRead(), ws, period, s.d.int64List(terms))
+	if setup != "" {
+		if _, err := tx.ExecContext(ctx, setup); err != nil {
+			return "", err
+		}
+	}
+	rows, err := tx.QueryContext(ctx, s.d.explainPrefix()+query, args...)
 	if err != nil {
 		return "", err
 	}
