@@ -32,7 +32,7 @@ const (
 	// MaxProfileFeatures bounds a profile: the features with the highest
 	// weights are kept. It bounds what is stored and compared per article,
 	// whatever the length of the text.
-	MaxProfileFeatures = 160
+	MaxProfileFeatures = 96
 )
 
 // Feature kinds, the high bits of a feature's hash: a word (stemmed) and
