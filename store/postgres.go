@@ -27,10 +27,18 @@ func (postgres) openPool(dsn string, opts Options) (*sqlx.DB, int, error) {
 	if maxOpen <= 0 {
 		maxOpen = defaultPostgresPool
 	}
-	db, err := sqlx.Open("postgres", withBinaryParameters(dsn))
+	stmts := opts.StatementCache
+	switch {
+	case stmts == 0:
+		stmts = DefaultPostgresStatements
+	case stmts < 0:
+		stmts = 0
+	}
+	conn, err := newPGConnector(withBinaryParameters(dsn), stmts)
 	if err != nil {
 		return nil, 0, err
 	}
+	db := sqlx.NewDb(sql.OpenDB(conn), "postgres")
 	// Idle sessions are closed after a while: each one is a backend
 	// process on the server.
 	db.SetConnMaxIdleTime(5 * time.Minute)

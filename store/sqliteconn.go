@@ -139,7 +139,7 @@ func (c *msConn) ExecContext(ctx context.Context, query string, args []driver.Na
 	if c.stmts == nil || !cacheable(query) {
 		return sc.ExecContext(ctx, query, args)
 	}
-	return c.stmts.exec(ctx, sc, query, args)
+	return c.stmts.exec(ctx, sc, query, args, nil)
 }
 
 func (c *msConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
@@ -150,7 +150,7 @@ func (c *msConn) QueryContext(ctx context.Context, query string, args []driver.N
 	if c.stmts == nil || !cacheable(query) {
 		return sc.QueryContext(ctx, query, args)
 	}
-	return c.stmts.query(ctx, sc, query, args)
+	return c.stmts.query(ctx, sc, query, args, nil)
 }
 
 // Close closes the cached statements, then the connection: SQLite keeps a

@@ -78,10 +78,11 @@ type Options struct {
 	// it needs again a moment later (every PostgreSQL session opened costs
 	// a backend process and an authentication round).
 	MaxIdleConns int
-	// StatementCache is how many prepared statements each SQLite
-	// connection keeps for reuse, by SQL text: 0 keeps the default
-	// (DefaultSQLiteStatements), a negative number none. PostgreSQL
-	// ignores it.
+	// StatementCache is how many prepared statements each connection
+	// keeps for reuse, by SQL text: 0 keeps the default
+	// (DefaultSQLiteStatements, DefaultPostgresStatements), a negative
+	// number none (for a PostgreSQL pooler that cannot hold a session's
+	// prepared statements).
 	StatementCache int
 	// DeliveryPayload builds the webhook deliveries a save queues for its
 	// promotions (webhooks.Payload). nil: a save that has a delivery to

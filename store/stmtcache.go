@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"log/slog"
+	"reflect"
 	"strings"
 )
 
@@ -23,20 +24,32 @@ const DefaultSQLiteStatements = 128
 // megabytes of them. A poll's statements take about 0.4 MB.
 const sqliteStatementBytes = 1 << 20
 
-// stmtCache keeps one SQLite connection's prepared statements by SQL text,
-// the least recently used evicted past max.
+// DefaultPostgresStatements is how many prepared statements each
+// PostgreSQL connection keeps when Options.StatementCache is 0. Each is
+// a prepared statement of the server session, with its parse tree and
+// plans, so the bound is lower than SQLite's: a poll's statements, with
+// a few sizes of its multi-row ones.
+const DefaultPostgresStatements = 64
+
+// stmtCache keeps one connection's prepared statements by SQL text, the
+// least recently used evicted past max.
 //
 // Why: database/sql hands every ExecContext and QueryContext of the store
-// to the connection with its text, and the driver prepared each one anew:
-// SQLite parsed it and generated its program again, with the programs of
-// the triggers it fires (the full-text index's among them), about a
-// twentieth of a poll's CPU. The driver keeps a statement handle only for
-// the life of a driver.Stmt, so the connection keeps those.
+// to the connection with its text, and the drivers prepared each one
+// anew. SQLite parsed it and generated its program again, with the
+// programs of the triggers it fires (the full-text index's among them),
+// about a twentieth of a poll's CPU; PostgreSQL parsed, analysed and
+// planned it again in the server, for each of a save's two dozen
+// statements. A driver keeps a statement only for the life of a
+// driver.Stmt, so the connection keeps those.
 //
-// A statement is compiled with sqlite3_prepare_v2, so SQLite prepares it
-// again by itself when the schema changed since (a migration on another
-// connection). The cache is used only under database/sql's lock of its
-// connection, one call at a time, and needs no lock of its own.
+// SQLite compiles with sqlite3_prepare_v2 and prepares a statement again
+// by itself when the schema changed since (a migration on another
+// connection); PostgreSQL plans a prepared statement again after a
+// schema change, and a statement whose result columns changed fails
+// once and is dropped (see stmtConn). The cache is used only under
+// database/sql's lock of its connection, one call at a time, and needs
+// no lock of its own.
 type stmtCache struct {
 	max int
 	// maxBytes bounds used(), the memory of the connection's statements
@@ -98,7 +111,7 @@ func (c *stmtCache) get(ctx context.Context, query string, prepare func(context.
 		// resets a statement after each run, and finalizing a reset
 		// statement reports nothing short of misuse.
 		if err := c.evict(c.lru.Back()); err != nil {
-			slog.Warn("close an evicted SQLite statement", "err", err)
+			slog.Warn("close an evicted prepared statement", "err", err)
 		}
 	}
 	return cs, nil
@@ -138,8 +151,32 @@ func (c *stmtCache) close() error {
 // len is how many statements the cache holds.
 func (c *stmtCache) len() int { return c.lru.Len() }
 
+// stmtConn is what a stmtCache needs of a driver's connection.
+type stmtConn interface {
+	driver.ConnPrepareContext
+	driver.ExecerContext
+	driver.QueryerContext
+}
+
+// stale reports, of an error of a cached statement, that the statement
+// cannot run again and must be prepared anew (nil: none can be).
+type staleFunc func(error) bool
+
+// drop takes the statement of query out of the cache after a run that
+// stale says it cannot recover from; busy, it is closed with its rows.
+func (c *stmtCache) drop(query string, err error, stale staleFunc) {
+	if stale == nil || !stale(err) {
+		return
+	}
+	if e, ok := c.byText[query]; ok {
+		if cerr := c.evict(e); cerr != nil {
+			slog.Warn("close a stale prepared statement", "err", cerr)
+		}
+	}
+}
+
 // exec runs query with args on its cached statement.
-func (c *stmtCache) exec(ctx context.Context, sc sqliteConn, query string, args []driver.NamedValue) (driver.Result, error) {
+func (c *stmtCache) exec(ctx context.Context, sc stmtConn, query string, args []driver.NamedValue, stale staleFunc) (driver.Result, error) {
 	cs, err := c.get(ctx, query, sc.PrepareContext)
 	if err != nil {
 		return nil, err
@@ -149,16 +186,20 @@ func (c *stmtCache) exec(ctx context.Context, sc sqliteConn, query string, args 
 	}
 	ex, ok := cs.stmt.(driver.StmtExecContext)
 	if !ok {
-		return nil, errors.New("the SQLite driver's statement lacks ExecContext")
+		return nil, errors.New("the database driver's statement lacks ExecContext")
 	}
-	// The driver resets the statement after every run, failed or
-	// interrupted ones too, so it is ready for the next.
-	return ex.ExecContext(ctx, args)
+	// The drivers leave a statement ready for the next run after every
+	// run, failed or interrupted ones too.
+	res, err := ex.ExecContext(ctx, args)
+	if err != nil {
+		c.drop(query, err, stale)
+	}
+	return res, err
 }
 
 // query runs query with args on its cached statement, which stays busy
 // until the rows are closed.
-func (c *stmtCache) query(ctx context.Context, sc sqliteConn, query string, args []driver.NamedValue) (driver.Rows, error) {
+func (c *stmtCache) query(ctx context.Context, sc stmtConn, query string, args []driver.NamedValue, stale staleFunc) (driver.Rows, error) {
 	cs, err := c.get(ctx, query, sc.PrepareContext)
 	if err != nil {
 		return nil, err
@@ -168,35 +209,23 @@ func (c *stmtCache) query(ctx context.Context, sc sqliteConn, query string, args
 	}
 	q, ok := cs.stmt.(driver.StmtQueryContext)
 	if !ok {
-		return nil, errors.New("the SQLite driver's statement lacks QueryContext")
+		return nil, errors.New("the database driver's statement lacks QueryContext")
 	}
 	r, err := q.QueryContext(ctx, args)
 	if err != nil {
+		c.drop(query, err, stale)
 		return nil, err
 	}
-	dr, ok := r.(sqliteRows)
-	if !ok {
-		_ = r.Close() // the missing method is the error to report
-		return nil, errors.New("the SQLite driver's rows lack a method the store uses")
-	}
 	cs.busy = true
-	return &cachedRows{sqliteRows: dr, cs: cs}, nil
+	return &cachedRows{Rows: r, cs: cs}, nil
 }
 
-// sqliteRows is the modernc rows' method set that database/sql uses.
-type sqliteRows interface {
-	driver.Rows
-	driver.RowsColumnTypeDatabaseTypeName
-	driver.RowsColumnTypeLength
-	driver.RowsColumnTypeNullable
-	driver.RowsColumnTypePrecisionScale
-	driver.RowsColumnTypeScanType
-}
-
-// cachedRows are rows read from a cached statement; closing them resets
-// the statement (the driver does) and frees it for the next run.
+// cachedRows are rows read from a cached statement; closing them frees
+// the statement for the next run (the driver resets it). They answer
+// database/sql's questions about column types as the driver's rows do,
+// or say "not known" where those cannot tell.
 type cachedRows struct {
-	sqliteRows
+	driver.Rows
 	cs *cachedStmt
 }
 
@@ -206,10 +235,45 @@ func (r *cachedRows) Close() error {
 		return nil
 	}
 	r.cs = nil
-	err := r.sqliteRows.Close()
+	err := r.Rows.Close()
 	cs.busy = false
 	if cs.evicted {
 		err = errors.Join(err, cs.stmt.Close())
 	}
 	return err
+}
+
+func (r *cachedRows) ColumnTypeScanType(i int) reflect.Type {
+	if x, ok := r.Rows.(driver.RowsColumnTypeScanType); ok {
+		return x.ColumnTypeScanType(i)
+	}
+	return reflect.TypeFor[any]()
+}
+
+func (r *cachedRows) ColumnTypeDatabaseTypeName(i int) string {
+	if x, ok := r.Rows.(driver.RowsColumnTypeDatabaseTypeName); ok {
+		return x.ColumnTypeDatabaseTypeName(i)
+	}
+	return ""
+}
+
+func (r *cachedRows) ColumnTypeLength(i int) (int64, bool) {
+	if x, ok := r.Rows.(driver.RowsColumnTypeLength); ok {
+		return x.ColumnTypeLength(i)
+	}
+	return 0, false
+}
+
+func (r *cachedRows) ColumnTypeNullable(i int) (nullable, ok bool) {
+	if x, ok := r.Rows.(driver.RowsColumnTypeNullable); ok {
+		return x.ColumnTypeNullable(i)
+	}
+	return false, false
+}
+
+func (r *cachedRows) ColumnTypePrecisionScale(i int) (precision, scale int64, ok bool) {
+	if x, ok := r.Rows.(driver.RowsColumnTypePrecisionScale); ok {
+		return x.ColumnTypePrecisionScale(i)
+	}
+	return 0, 0, false
 }
