@@ -30,6 +30,10 @@ type Config struct {
 	// open while idle; 0 keeps all of them.
 	DatabaseMaxOpenConns int `yaml:"database_max_open_conns"`
 	DatabaseMaxIdleConns int `yaml:"database_max_idle_conns"`
+	// DatabaseStatementCache is how many prepared statements each
+	// connection keeps (store.Options.StatementCache): 0 the store's
+	// default, -1 none.
+	DatabaseStatementCache int `yaml:"database_statement_cache"`
 	// SQLDatabaseURL is where `feedpoller sql` connects instead of
 	// DatabaseURL when set: a database role that may only read.
 	SQLDatabaseURL string `yaml:"sql_database_url" secret:"url"`
@@ -306,6 +310,9 @@ func (c Config) validate() error {
 	if c.DatabaseMaxIdleConns < 0 {
 		errs = append(errs, "database_max_idle_conns must be 0 (as many as open) or more")
 	}
+	if c.DatabaseStatementCache < -1 || c.DatabaseStatementCache > 10000 {
+		errs = append(errs, "database_statement_cache must be -1 (keep no prepared statements), 0 (the default) or 1..10000")
+	}
 	if c.Env != "development" && c.Env != "production" {
 		errs = append(errs, fmt.Sprintf("env (FEEDPOLLER_ENV) is %q: want development or production", c.Env))
 	}
@@ -394,7 +401,8 @@ func (c Config) useFirecrawl() (bool, error) {
 // all kept open while idle, so a polling round opens no new sessions.
 // SQLite keeps its small pool: it has one writer at a time.
 func (c Config) poolOptions(dialect string) store.Options {
-	o := store.Options{MaxOpenConns: c.DatabaseMaxOpenConns, MaxIdleConns: c.DatabaseMaxIdleConns}
+	o := store.Options{MaxOpenConns: c.DatabaseMaxOpenConns, MaxIdleConns: c.DatabaseMaxIdleConns,
+		StatementCache: c.DatabaseStatementCache}
 	if o.MaxOpenConns == 0 && dialect == store.Postgres {
 		o.MaxOpenConns = c.Poller.Workers + poolSpare
 	}

@@ -12,7 +12,8 @@ import (
 var ownKeys = map[string]string{
 	"env": "the daemon's mode", "listen": "the daemon's listener", "database_url": "opens the store",
 	"database_max_open_conns": "sized from the workers (poolOptions)", "database_max_idle_conns": "poolOptions",
-	"sql_database_url": "the sql command's", "admin_token": "stored at start", "log_level": "the daemon's logger",
+	"database_statement_cache": "poolOptions",
+	"sql_database_url":         "the sql command's", "admin_token": "stored at start", "log_level": "the daemon's logger",
 	"log_format": "the daemon's logger", "mcp_allowed_hosts": "the listener's Host check",
 	"poller.fetch_articles": "chooses whether the pipeline gets a page fetcher",
 	"fetch.user_agent":      "the binary's version; options() hands it to the fetcher and the subscriber",

@@ -136,6 +136,17 @@ func TestPoolOptionsFollowWorkers(t *testing.T) {
 	if o := cfg.poolOptions(store.Postgres); o.MaxOpenConns != 7 || o.MaxIdleConns != 3 {
 		t.Fatalf("configured pool: %+v", o)
 	}
+	cfg, err = loadConfig("", false, []string{"FEEDPOLLER_DATABASE_STATEMENT_CACHE=-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := cfg.poolOptions(store.Postgres); o.StatementCache != -1 {
+		t.Fatalf("no kept statements: %+v", o)
+	}
+	if _, err := loadConfig("", false, []string{"FEEDPOLLER_DATABASE_STATEMENT_CACHE=-2"}); err == nil ||
+		!strings.Contains(err.Error(), "database_statement_cache") {
+		t.Fatalf("a statement cache of -2: %v, want an error naming the key", err)
+	}
 	if _, err := loadConfig("", false, []string{"FEEDPOLLER_DATABASE_MAX_OPEN_CONNS=-1"}); err == nil ||
 		!strings.Contains(err.Error(), "database_max_open_conns") {
 		t.Fatalf("negative pool size: %v", err)
