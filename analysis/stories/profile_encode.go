@@ -25,16 +25,59 @@ import (
 // Only the words of the features named when encoding are kept (an
 // article's index terms): what a reason for moving the article shows of
 // the terms it shares with its new story.
-const profileVersion = 1
+//
+// Version 2 adds, after each feature's flags, the IDF the feature was
+// weighed with when the article was placed (its poll counted, as the
+// stored frequencies count it once the save commits), in one byte (see
+// QuantizeIDF): what re-examination weighs a feature with when it holds
+// no fresher IDF for it, so that it need not read the frequencies of the
+// members' features. A version 1 profile has none; its member's
+// frequencies are read.
+const (
+	profileVersion1 = 1
+	profileVersion  = 2
+)
+
+// idfSteps is how many steps of a quantised IDF make 1: a step of 1/16
+// rounds an IDF by at most 1/32, and a byte reaches 255/16 ≈ 15.9, the
+// IDF of a feature no article has among e^15.9 / 2 ≈ 4 million.
+const idfSteps = 16
+
+// QuantizeIDF is an IDF as a profile keeps it, in steps of 1/16, beyond
+// 255 steps held at 255.
+func QuantizeIDF(idf float64) uint8 {
+	q := math.Round(idf * idfSteps)
+	switch {
+	case !(q > 0): // NaN too
+		return 0
+	case q >= math.MaxUint8:
+		return math.MaxUint8
+	}
+	return uint8(q)
+}
+
+// keptIDF is the IDF a quantised one stands for.
+func keptIDF(q uint8) float32 { return float32(q) / idfSteps }
+
+// RoundIDF is an IDF as it comes back from a stored profile.
+func RoundIDF(idf float64) float32 { return keptIDF(QuantizeIDF(idf)) }
 
 // EncodeProfile returns the stored form of a profile, with the words of
-// the features words names.
-func EncodeProfile(p *Profile, words []uint32) []byte {
-	b := make([]byte, 0, 2+len(p.Features)*6)
-	b = append(b, profileVersion)
+// the features words names and, beside each feature, its IDF in idfs
+// (quantised; version 2). Without idfs it writes version 1, the form of
+// the profiles stored before the IDFs were kept.
+func EncodeProfile(p *Profile, words []uint32, idfs []float64) []byte {
+	version := byte(profileVersion)
+	if idfs == nil {
+		version = profileVersion1
+	} else if len(idfs) != len(p.Features) {
+		panic(fmt.Sprintf("stories: %d IDFs for %d features", len(idfs), len(p.Features)))
+	}
+	b := make([]byte, 0, 2+len(p.Features)*7)
+	b = append(b, version)
 	b = binary.AppendUvarint(b, uint64(len(p.Features)))
 	prev := uint32(0)
-	for _, f := range p.Features {
+	for i, f := range p.Features {
 		b = binary.AppendUvarint(b, uint64(f.Term-prev))
 		prev = f.Term
 		if q := halfCount(f.Weight); q > 0 {
@@ -44,6 +87,9 @@ func EncodeProfile(p *Profile, words []uint32) []byte {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f.Weight))
 		}
 		b = append(b, f.Flags)
+		if idfs != nil {
+			b = append(b, QuantizeIDF(idfs[i]))
+		}
 	}
 	type kept struct {
 		at   int
@@ -83,15 +129,31 @@ func halfCount(w float32) uint64 {
 // weightOf is the weight of the weighted count q/2.
 func weightOf(q uint64) float32 { return float32(1 + math.Log(float64(q)/2)) }
 
-// DecodeProfile reads a stored profile. Its Words are "" but for the
-// features whose words were kept.
+// DecodeProfile reads a stored profile, of either version. Its Words are
+// "" but for the features whose words were kept.
 func DecodeProfile(b []byte) (Profile, error) {
+	p, _, err := DecodeProfileIDFs(b)
+	return p, err
+}
+
+// DecodeProfileIDFs reads a stored profile and the IDFs kept beside its
+// features (nil for a version 1 profile, which kept none).
+func DecodeProfileIDFs(b []byte) (Profile, []float32, error) {
 	r := reader{b: b}
-	if v := r.byte(); v != profileVersion {
-		return Profile{}, fmt.Errorf("%w: profile version %d", ErrEncoding, v)
+	v := r.byte()
+	if v != profileVersion && v != profileVersion1 {
+		return Profile{}, nil, fmt.Errorf("%w: profile version %d", ErrEncoding, v)
 	}
-	n := r.count(3)
+	perFeature := 3
+	var idfs []float32
+	if v == profileVersion {
+		perFeature = 4
+	}
+	n := r.count(perFeature)
 	p := Profile{Features: make([]Feature, 0, n), Words: make([]string, n)}
+	if v == profileVersion {
+		idfs = make([]float32, 0, n)
+	}
 	term := uint32(0)
 	for i := range n {
 		term = r.next(term, i == 0)
@@ -103,6 +165,9 @@ func DecodeProfile(b []byte) (Profile, error) {
 		}
 		f.Flags = r.byte()
 		p.Features = append(p.Features, f)
+		if idfs != nil {
+			idfs = append(idfs, keptIDF(r.byte()))
+		}
 	}
 	words := r.count(2)
 	for range words {
@@ -115,7 +180,7 @@ func DecodeProfile(b []byte) (Profile, error) {
 		r.b = r.b[size:]
 	}
 	if err := r.done("profile"); err != nil {
-		return Profile{}, err
+		return Profile{}, nil, err
 	}
-	return p, nil
+	return p, idfs, nil
 }

@@ -2,6 +2,8 @@ package stories
 
 import (
 	"cmp"
+	"maps"
+	"os"
 	"slices"
 	"time"
 )
@@ -22,6 +24,10 @@ type StoredMember struct {
 	At        time.Time
 	Profile   Profile
 	Terms     []uint32
+	// IDFs are the IDFs its features were weighed with when it was
+	// placed, as its stored profile keeps them (rounded; see
+	// QuantizeIDF); nil for a profile stored before they were kept.
+	IDFs []float32
 }
 
 // Move is re-examination's decision that a stored article belongs to
@@ -143,7 +149,7 @@ func narrowTerms(ms []StoredMember, ws *memberWeighings, k int) []StoredMember {
 		if len(out[i].Terms) <= k {
 			continue
 		}
-		vec := ws.of(i, &out[i].Profile).vec
+		vec := ws.of(i, &out[i]).vec
 		indexed := make([]weighted, 0, len(out[i].Terms))
 		for _, w := range vec {
 			if slices.Contains(out[i].Terms, w.term) {
@@ -155,24 +161,144 @@ func narrowTerms(ms []StoredMember, ws *memberWeighings, k int) []StoredMember {
 	return out
 }
 
-// memberWeighings weighs re-examination's members under one set of
-// document frequencies, each member (by its position) once: narrowTerms
-// and reexamine weigh them alike.
+// memberWeighings weighs re-examination's members, each (by its
+// position) once: narrowTerms and reexamine weigh them alike. A member
+// stored with the IDFs it was placed with (StoredMember.IDFs) has each
+// feature weighed with the freshest IDF the placement holds (see
+// memberIDFs); one stored without them under the current frequencies.
 type memberWeighings struct {
-	idf *idfMemo
+	src *memberIDFs
 	ws  []*weighing
 }
 
-func newMemberWeighings(df DocFreq, members int) *memberWeighings {
-	return &memberWeighings{idf: newIDFMemo(df), ws: make([]*weighing, members)}
+// memberIDFs is where a member's IDFs come from, freshest first:
+//
+//  1. the frequencies the placement read (held), with the poll's
+//     articles counted (idf), as every member was once weighed;
+//  2. the IDF a centroid the placement read or changed keeps for the
+//     feature: the member's own story's first, else the newest story's
+//     (highest id) that has the feature;
+//  3. the IDF the member kept from its own placement.
+//
+// A member without kept IDFs is weighed with idf alone, so its features'
+// frequencies must have been read.
+type memberIDFs struct {
+	idf     *idfMemo
+	held    func(term uint32) bool
+	cents   map[int64]Centroid
+	byTerm  map[uint32]float32 // 2, but for the member's own story
+	useHeld bool
+	useCent bool
 }
 
-// of is member i's weighing (p its profile).
-func (m *memberWeighings) of(i int, p *Profile) *weighing {
-	if m.ws[i] == nil {
-		m.ws[i] = weigh(p, m.idf)
+// memberIDFMode selects, for measuring, which of memberIDFs' sources
+// re-examination uses: "read" weighs every member under the current
+// frequencies, as if none kept IDFs; "kept" uses 3 alone, "held" 1 and 3,
+// "" (the default) all three.
+var memberIDFMode = os.Getenv("STORIES_MEMBER_IDF")
+
+// newMemberIDFs returns the IDF sources of re-examination: counted the
+// frequencies with the poll's articles counted, held which of them were
+// read (or, in memory, stand for the ones a placement reads), cents the
+// centroids the placement read or changed (stories merged away by the
+// poll left out).
+func newMemberIDFs(counted DocFreq, held func(uint32) bool, cents map[int64]Centroid) *memberIDFs {
+	src := &memberIDFs{idf: newIDFMemo(counted), held: held, cents: cents, useHeld: true, useCent: true}
+	switch memberIDFMode {
+	case "kept":
+		src.useHeld, src.useCent = false, false
+	case "held":
+		src.useCent = false
 	}
-	return m.ws[i]
+	if !src.useCent {
+		return src
+	}
+	ids := slices.Sorted(maps.Keys(cents))
+	n := 0
+	for _, id := range ids {
+		n += len(cents[id].Features)
+	}
+	src.byTerm = make(map[uint32]float32, n)
+	for _, id := range ids { // a later (newer) story's IDF replaces an earlier's
+		c := cents[id]
+		if len(c.IDFs) != len(c.Features) {
+			continue // stored before centroids kept IDFs
+		}
+		for i, f := range c.Features {
+			src.byTerm[f.Term] = c.IDFs[i]
+		}
+	}
+	return src
+}
+
+// readsAll reports whether re-examination weighs every member under the
+// current frequencies (the mode "read"), as it did before members kept
+// IDFs.
+func (src *memberIDFs) readsAll() bool { return memberIDFMode == "read" }
+
+// needsFreqs reports whether member m is weighed under the current
+// frequencies of all its features, which must then be read.
+func needsFreqs(m *StoredMember) bool { return m.IDFs == nil || memberIDFMode == "read" }
+
+func newMemberWeighings(src *memberIDFs, members int) *memberWeighings {
+	return &memberWeighings{src: src, ws: make([]*weighing, members)}
+}
+
+// of is member i's weighing (m the member).
+func (mw *memberWeighings) of(i int, m *StoredMember) *weighing {
+	if mw.ws[i] == nil {
+		if needsFreqs(m) {
+			mw.ws[i] = weigh(&m.Profile, mw.src.idf)
+		} else {
+			mw.ws[i] = mw.src.weigh(m)
+		}
+	}
+	return mw.ws[i]
+}
+
+// weigh weighs a member that kept its IDFs, each feature with the
+// freshest IDF held (see memberIDFs). A feature weighed with a kept IDF
+// keeps that IDF in a centroid the member moves to; one whose frequency
+// was read, the IDF a placed article's feature keeps.
+func (src *memberIDFs) weigh(m *StoredMember) *weighing {
+	p := &m.Profile
+	a := &weighing{p: p, idf: make([]float64, len(p.Features)), vec: make([]weighted, len(p.Features)),
+		kept: make([]float32, len(p.Features))}
+	var own Centroid
+	if src.useCent {
+		if c, ok := src.cents[m.StoryID]; ok && len(c.IDFs) == len(c.Features) {
+			own = c
+		}
+	}
+	n := src.idf.n
+	var norm float64
+	j := 0
+	for i, f := range p.Features {
+		for j < len(own.Features) && own.Features[j].Term < f.Term {
+			j++
+		}
+		switch {
+		case src.useHeld && src.held(f.Term):
+			df := src.idf.df.DocFreq(f.Term)
+			a.idf[i] = IDF(df, n)
+			a.kept[i] = float32(IDF(df+1, n+1))
+		case j < len(own.Features) && own.Features[j].Term == f.Term:
+			a.kept[i] = own.IDFs[j]
+			a.idf[i] = float64(a.kept[i])
+		default:
+			c, ok := src.byTerm[f.Term]
+			if !ok {
+				c = m.IDFs[i]
+			}
+			a.kept[i] = c
+			a.idf[i] = float64(c)
+		}
+		w := float64(f.Weight) * a.idf[i]
+		a.vec[i] = weighted{f.Term, w}
+		norm += w * w
+	}
+	scale(a.vec, norm)
+	return a
 }
 
 // memberTerms is the union of the members' index terms, sorted: what
@@ -289,7 +415,7 @@ func reexamine(ms []StoredMember, postings []Posting, rc *reexamCandidates, cent
 		if !ok {
 			continue // a story whose centroid is unknown is not re-examined
 		}
-		aw := ws.of(i, &ms[i].Profile)
+		aw := ws.of(i, &ms[i])
 		ownScore, ownClear := -1.0, -1.0
 		if home.Articles > 1 {
 			rest := home.minus(unitFeatures(aw.p))

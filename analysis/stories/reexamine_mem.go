@@ -11,13 +11,14 @@ import (
 // report time and index terms, and each story's articles.
 type memMembers struct {
 	profile map[int64]*Profile
+	idfs    map[int64][]float32 // kept with the profile, rounded as stored
 	at      map[int64]time.Time
 	terms   map[int64][]uint32
 	members map[int64][]int64 // by story
 }
 
 func newMemMembers() memMembers {
-	return memMembers{profile: map[int64]*Profile{}, at: map[int64]time.Time{}, terms: map[int64][]uint32{},
+	return memMembers{profile: map[int64]*Profile{}, idfs: map[int64][]float32{}, at: map[int64]time.Time{}, terms: map[int64][]uint32{},
 		members: map[int64][]int64{}}
 }
 
@@ -34,10 +35,17 @@ func (w *memWorkspace) followMerges(g *Grouping) {
 	}
 }
 
-// record keeps a placed poll's articles in their stories.
-func (w *memWorkspace) record(arrivals []Arrival, articles, stories []int64, g *Grouping) {
+// record keeps a placed poll's articles in their stories, with the IDFs
+// their features were placed with (idfs, placedIDFs), rounded as a
+// stored profile keeps them.
+func (w *memWorkspace) record(arrivals []Arrival, articles, stories []int64, g *Grouping, idfs [][]float64) {
 	for i, a := range articles {
 		w.mem.profile[a] = &arrivals[i].Profile
+		kept := make([]float32, len(idfs[i]))
+		for j, x := range idfs[i] {
+			kept[j] = RoundIDF(x)
+		}
+		w.mem.idfs[a] = kept
 		w.mem.at[a] = arrivals[i].At
 		w.mem.terms[a] = g.Placements[i].Terms
 		s := w.resolve(stories[i])
@@ -45,10 +53,44 @@ func (w *memWorkspace) record(arrivals []Arrival, articles, stories []int64, g *
 	}
 }
 
-// looked is the stored stories re-examination looks at after a poll
-// (see reexamined).
-func (w *memWorkspace) looked(arrivals []Arrival, g *Grouping, found *Lookup, o GroupOptions) []int64 {
-	return reexamined(arrivals, g, found, o, w.resolve)
+// ranked is each arrival's stored stories as a placer's decision ranks
+// them (Placer.ranked): the stories it reads.
+func (w *memWorkspace) ranked(arrivals []Arrival, g *Grouping, found *Lookup, o GroupOptions) [][]int64 {
+	perArrival := make([][]uint32, len(g.Placements))
+	for i, p := range g.Placements {
+		perArrival[i] = p.Terms
+	}
+	return (&Placer{opts: o, arrivals: arrivals}).ranked(found.Postings, perArrival)
+}
+
+// placementStories is the centroids a placer's decision holds once it
+// has decided: those of the stories it read (ranked), unless the poll
+// merged them away, and those it changed, as the poll left them.
+func (w *memWorkspace) placementStories(ranked [][]int64, g *Grouping) map[int64]Centroid {
+	gone := map[int64]bool{}
+	for _, mg := range g.Merges {
+		gone[mg.From] = true
+	}
+	out := map[int64]Centroid{}
+	for _, id := range rankedUnion(ranked) {
+		if c, ok := w.stories[id]; ok && !gone[id] {
+			out[id] = c
+		}
+	}
+	maps.Copy(out, g.Stored)
+	return out
+}
+
+// pollFeatures reports whether a term is a feature of one of a poll's
+// arrivals: the frequencies a placer reads for its decision.
+func pollFeatures(arrivals []Arrival) func(uint32) bool {
+	in := map[uint32]bool{}
+	for i := range arrivals {
+		for _, f := range arrivals[i].Profile.Features {
+			in[f.Term] = true
+		}
+	}
+	return func(t uint32) bool { return in[t] }
 }
 
 // latest is the members re-examination looks at of the stories ids (see
@@ -57,7 +99,8 @@ func (w *memWorkspace) latest(ids []int64, now time.Time, o GroupOptions) []Stor
 	var ms []StoredMember
 	for _, s := range ids {
 		for _, a := range w.mem.members[s] {
-			ms = append(ms, StoredMember{ArticleID: a, StoryID: s, At: w.mem.at[a], Profile: *w.mem.profile[a], Terms: w.mem.terms[a]})
+			ms = append(ms, StoredMember{ArticleID: a, StoryID: s, At: w.mem.at[a], Profile: *w.mem.profile[a], Terms: w.mem.terms[a],
+				IDFs: w.mem.idfs[a]})
 		}
 	}
 	return latestMembers(ms, o.ReexamineMembers, now, o.Window)

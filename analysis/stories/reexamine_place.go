@@ -56,11 +56,12 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 		if r.Profile == nil {
 			continue // stored before profiles were kept
 		}
-		prof, err := DecodeProfile(r.Profile)
+		prof, idfs, err := DecodeProfileIDFs(r.Profile)
 		if err != nil {
 			continue // another version's profile: not re-examined
 		}
-		ms = append(ms, StoredMember{ArticleID: r.ArticleID, StoryID: resolve(r.StoryID), At: r.ReportedAt, Profile: prof, Terms: r.Terms})
+		ms = append(ms, StoredMember{ArticleID: r.ArticleID, StoryID: resolve(r.StoryID), At: r.ReportedAt, Profile: prof, Terms: r.Terms,
+			IDFs: idfs})
 	}
 	ms = latestMembers(ms, o.ReexamineMembers, now, o.Window)
 	if len(ms) == 0 {
@@ -79,7 +80,11 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 		cents[id] = c
 	}
 	counted := withCounted(df, p.arrivals)
-	weighed := newMemberWeighings(counted, len(ms))
+	// What the placement read: the frequencies in df (the poll's
+	// features, and those read for stories and members stored before
+	// they kept IDFs), and the centroids it read or changed.
+	held := func(t uint32) bool { _, ok := df.terms[t]; return ok }
+	weighed := newMemberWeighings(newMemberIDFs(counted, held, maps.Clone(cents)), len(ms))
 	ms = narrowTerms(ms, weighed, reexamineTerms)
 	known, unread := p.knownPostings(found, looked, memberTerms(ms))
 	index, err := view.StoryPostings(ctx, model.StoryTermQuery{WorkspaceID: ws, Terms: unread, Since: now.Add(-o.Window),
@@ -146,17 +151,28 @@ func (p *Placer) knownPostings(found *Lookup, looked, terms []uint32) (known []P
 	return known, ask
 }
 
-// readMemberFreqs adds to df the frequencies of the members' features it
-// does not hold yet, in one statement (made also when it holds them all,
-// so that every poll that re-examines makes the same reads).
+// readMemberFreqs adds to df the frequencies of the features of the
+// members weighed under the current frequencies (those stored without
+// kept IDFs) that it does not hold yet, in one statement, made whenever
+// there is such a member (also when df holds all their features, so that
+// the statements a poll makes depend only on which members it looks at).
+// A poll whose members all kept their IDFs reads no frequencies here.
 func (p *Placer) readMemberFreqs(ctx context.Context, view model.StoryView, ws int64, ms []StoredMember, df *docFreq, since time.Time) error {
 	var missing []uint32
-	for _, m := range ms {
-		for _, f := range m.Profile.Features {
+	read := false
+	for i := range ms {
+		if !needsFreqs(&ms[i]) {
+			continue
+		}
+		read = true
+		for _, f := range ms[i].Profile.Features {
 			if _, ok := df.terms[f.Term]; !ok {
 				missing = append(missing, f.Term)
 			}
 		}
+	}
+	if !read {
+		return nil
 	}
 	slices.Sort(missing)
 	missing = slices.Compact(missing)

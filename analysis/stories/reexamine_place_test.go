@@ -416,7 +416,7 @@ func TestNarrowTermsWeighsEachMemberOnce(t *testing.T) {
 	for i := range ms {
 		ms[i].Terms = topTerms(weigh(&ms[i].Profile, newIDFMemo(vocab)).vec, DefaultIndexTerms)
 	}
-	ws := newMemberWeighings(vocab, len(ms))
+	ws := newMemberWeighings(currentIDFs(vocab), len(ms))
 	narrowed := narrowTerms(ms, ws, reexamineTerms)
 	for i, m := range narrowed {
 		fresh := weigh(&ms[i].Profile, newIDFMemo(vocab)).vec
@@ -433,7 +433,7 @@ func TestNarrowTermsWeighsEachMemberOnce(t *testing.T) {
 			continue
 		}
 		w := ws.ws[i]
-		if w == nil || ws.of(i, &narrowed[i].Profile) != w {
+		if w == nil || ws.of(i, &narrowed[i]) != w {
 			t.Fatalf("member %d: narrowTerms left no weighing, or reexamine would weigh it again", m.ArticleID)
 		}
 		if !slices.Equal(w.vec, fresh) {
@@ -586,7 +586,7 @@ func TestReexaminationMovesWithTheBestCandidatesTerms(t *testing.T) {
 		m := StoredMember{ArticleID: int64(1000 + i), StoryID: 1, At: groupT0, Profile: profiles[i],
 			Terms: topTerms(w.vec, reexamineTerms)}
 		rc := newReexamCandidates([]StoredMember{m}, postings, groupT0, o)
-		re := reexamine([]StoredMember{m}, postings, rc, home, newMemberWeighings(vocab, 1), groupT0, o)
+		re := reexamine([]StoredMember{m}, postings, rc, home, newMemberWeighings(currentIDFs(vocab), 1), groupT0, o)
 		if len(re.Moves) == 0 {
 			continue
 		}
@@ -610,4 +610,23 @@ func TestReexaminationMovesWithTheBestCandidatesTerms(t *testing.T) {
 	if moved == 0 || notLast == 0 {
 		t.Fatalf("%d moves, %d to a story compared before the last: the test exercised nothing", moved, notLast)
 	}
+}
+
+// currentIDFs weighs members under df alone, as if every frequency were
+// read.
+func currentIDFs(df DocFreq) *memberIDFs {
+	return newMemberIDFs(df, func(uint32) bool { return true }, nil)
+}
+
+// keptAsStored is a member's kept IDFs as EncodeProfile takes them (nil
+// stays nil: a version 1 profile).
+func keptAsStored(idfs []float32) []float64 {
+	if idfs == nil {
+		return nil
+	}
+	out := make([]float64, len(idfs))
+	for i, x := range idfs {
+		out[i] = float64(x)
+	}
+	return out
 }
