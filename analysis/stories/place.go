@@ -321,10 +321,10 @@ func mostShared(hits []articleHits, k int) []int64 {
 func (p *Placer) placement(g *Grouping, revisions map[int64]int64, df DocFreq) model.StoryPlacement {
 	out := model.StoryPlacement{Articles: make([]model.StoryChoice, len(g.Placements)), Started: map[int][]byte{},
 		Counts: DocCounts(p.arrivals)}
-	idfs := placedIDFs(p.arrivals, df)
+	docs, idfs := placedIDFs(p.arrivals, df)
 	for i, pl := range g.Placements {
 		out.Articles[i] = model.StoryChoice{StoryID: pl.StoryID, JoinsArticle: pl.JoinsItem, Terms: pl.Terms,
-			Profile: EncodeProfile(&p.arrivals[i].Profile, pl.Terms, idfs[i])}
+			Profile: EncodeProfile(&p.arrivals[i].Profile, pl.Terms, docs, idfs[i])}
 		if !pl.NewStory() {
 			out.Articles[i].Reason = reasonText(pl.Reason, &p.arrivals[i].Profile)
 		}
@@ -355,10 +355,10 @@ func (p *Placer) placement(g *Grouping, revisions map[int64]int64, df DocFreq) m
 
 // placedIDFs is, for each of a poll's arrivals, the IDF of each of its
 // features once the poll is stored (df, what the decision read, with the
-// poll's articles counted, the article itself too): what a centroid the
-// article joins keeps, and what its stored profile keeps for
-// re-examination.
-func placedIDFs(arrivals []Arrival, df DocFreq) [][]float64 {
+// poll's articles counted, the article itself too), and the number of
+// articles that counts: what a centroid the article joins keeps, and
+// what its stored profile keeps for re-examination.
+func placedIDFs(arrivals []Arrival, df DocFreq) (docs int, idfs [][]float64) {
 	idf := newIDFMemo(withCounted(df, arrivals))
 	out := make([][]float64, len(arrivals))
 	for i := range arrivals {
@@ -368,7 +368,7 @@ func placedIDFs(arrivals []Arrival, df DocFreq) [][]float64 {
 			out[i][j] = idf.idf(f.Term)
 		}
 	}
-	return out
+	return idf.n, out
 }
 
 // DocCounts is how many of arrivals have each feature, by period of

@@ -26,13 +26,14 @@ import (
 // article's index terms): what a reason for moving the article shows of
 // the terms it shares with its new story.
 //
-// Version 2 adds, after each feature's flags, the IDF the feature was
-// weighed with when the article was placed (its poll counted, as the
-// stored frequencies count it once the save commits), in one byte (see
-// QuantizeIDF): what re-examination weighs a feature with when it holds
-// no fresher IDF for it, so that it need not read the frequencies of the
-// members' features. A version 1 profile has none; its member's
-// frequencies are read.
+// Version 2 adds, after the version byte, the number of articles the
+// frequencies of the article's placement counted, its poll included
+// (uvarint), and after each feature's flags the feature's IDF under them
+// (one byte, see QuantizeIDF): what the stored frequencies give it once
+// its save commits. Re-examination weighs a member's features whose
+// frequencies its placement did not read with these while the archive
+// has not grown much since, so that it need not read them. A version 1
+// profile keeps no IDFs; its member's frequencies are read.
 const (
 	profileVersion1 = 1
 	profileVersion  = 2
@@ -64,9 +65,9 @@ func RoundIDF(idf float64) float32 { return keptIDF(QuantizeIDF(idf)) }
 
 // EncodeProfile returns the stored form of a profile, with the words of
 // the features words names and, beside each feature, its IDF in idfs
-// (quantised; version 2). Without idfs it writes version 1, the form of
-// the profiles stored before the IDFs were kept.
-func EncodeProfile(p *Profile, words []uint32, idfs []float64) []byte {
+// over an archive of docs articles (version 2). Without idfs it writes
+// version 1, the form of the profiles stored before IDFs were kept.
+func EncodeProfile(p *Profile, words []uint32, docs int, idfs []float64) []byte {
 	version := byte(profileVersion)
 	if idfs == nil {
 		version = profileVersion1
@@ -75,6 +76,9 @@ func EncodeProfile(p *Profile, words []uint32, idfs []float64) []byte {
 	}
 	b := make([]byte, 0, 2+len(p.Features)*7)
 	b = append(b, version)
+	if idfs != nil {
+		b = binary.AppendUvarint(b, uint64(max(docs, 0)))
+	}
 	b = binary.AppendUvarint(b, uint64(len(p.Features)))
 	prev := uint32(0)
 	for i, f := range p.Features {
@@ -132,25 +136,30 @@ func weightOf(q uint64) float32 { return float32(1 + math.Log(float64(q)/2)) }
 // DecodeProfile reads a stored profile, of either version. Its Words are
 // "" but for the features whose words were kept.
 func DecodeProfile(b []byte) (Profile, error) {
-	p, _, err := DecodeProfileIDFs(b)
+	p, _, _, err := DecodeProfileIDFs(b)
 	return p, err
 }
 
-// DecodeProfileIDFs reads a stored profile and the IDFs kept beside its
-// features (nil for a version 1 profile, which kept none).
-func DecodeProfileIDFs(b []byte) (Profile, []float32, error) {
+// DecodeProfileIDFs reads a stored profile, the IDFs kept beside its
+// features (rounded) and the number of articles they were computed over
+// (nil and 0 for a version 1 profile, which kept none).
+func DecodeProfileIDFs(b []byte) (p Profile, docs int, idfs []float32, err error) {
 	r := reader{b: b}
 	v := r.byte()
 	if v != profileVersion && v != profileVersion1 {
-		return Profile{}, nil, fmt.Errorf("%w: profile version %d", ErrEncoding, v)
+		return Profile{}, 0, nil, fmt.Errorf("%w: profile version %d", ErrEncoding, v)
 	}
 	perFeature := 3
-	var idfs []float32
 	if v == profileVersion {
 		perFeature = 4
+		if d := r.uvarint(); d <= math.MaxInt32 {
+			docs = int(d)
+		} else {
+			r.err = true
+		}
 	}
 	n := r.count(perFeature)
-	p := Profile{Features: make([]Feature, 0, n), Words: make([]string, n)}
+	p = Profile{Features: make([]Feature, 0, n), Words: make([]string, n)}
 	if v == profileVersion {
 		idfs = make([]float32, 0, n)
 	}
@@ -180,7 +189,7 @@ func DecodeProfileIDFs(b []byte) (Profile, []float32, error) {
 		r.b = r.b[size:]
 	}
 	if err := r.done("profile"); err != nil {
-		return Profile{}, nil, err
+		return Profile{}, 0, nil, err
 	}
-	return p, idfs, nil
+	return p, docs, idfs, nil
 }

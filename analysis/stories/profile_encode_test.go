@@ -16,7 +16,7 @@ func TestProfileRoundTrip(t *testing.T) {
 		title, body := archive.Article()
 		p := NewProfile(title, body)
 		keep := []uint32{p.Features[0].Term, p.Features[len(p.Features)-1].Term}
-		b := EncodeProfile(&p, keep, nil)
+		b := EncodeProfile(&p, keep, 0, nil)
 		got, err := DecodeProfile(b)
 		if err != nil {
 			t.Fatal(err)
@@ -42,7 +42,7 @@ func TestProfileRoundTrip(t *testing.T) {
 // A weight that is not of a profile's counted form is stored as it is.
 func TestProfileKeepsOtherWeights(t *testing.T) {
 	p := Profile{Features: []Feature{{Term: 3, Weight: 0.3}, {Term: 9, Weight: float32(1 + math.Log(2.5)), Flags: FlagName}, {Term: 12, Weight: 7.77}}}
-	got, err := DecodeProfile(EncodeProfile(&p, nil, nil))
+	got, err := DecodeProfile(EncodeProfile(&p, nil, 0, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestProfileKeepsOtherWeights(t *testing.T) {
 
 func TestDecodeProfileRefusesCorruptForms(t *testing.T) {
 	p := Profile{Features: []Feature{{Term: 3, Weight: 1}}, Words: []string{"ecb"}}
-	good := EncodeProfile(&p, []uint32{3}, nil)
+	good := EncodeProfile(&p, []uint32{3}, 0, nil)
 	for name, b := range map[string][]byte{
 		"empty":         nil,
 		"version 2":     append([]byte{2}, good[1:]...),

@@ -12,13 +12,14 @@ import (
 type memMembers struct {
 	profile map[int64]*Profile
 	idfs    map[int64][]float32 // kept with the profile, rounded as stored
+	docs    map[int64]int       // the archive those IDFs were computed over
 	at      map[int64]time.Time
 	terms   map[int64][]uint32
 	members map[int64][]int64 // by story
 }
 
 func newMemMembers() memMembers {
-	return memMembers{profile: map[int64]*Profile{}, idfs: map[int64][]float32{}, at: map[int64]time.Time{}, terms: map[int64][]uint32{},
+	return memMembers{profile: map[int64]*Profile{}, idfs: map[int64][]float32{}, docs: map[int64]int{}, at: map[int64]time.Time{}, terms: map[int64][]uint32{},
 		members: map[int64][]int64{}}
 }
 
@@ -36,9 +37,9 @@ func (w *memWorkspace) followMerges(g *Grouping) {
 }
 
 // record keeps a placed poll's articles in their stories, with the IDFs
-// their features were placed with (idfs, placedIDFs), rounded as a
-// stored profile keeps them.
-func (w *memWorkspace) record(arrivals []Arrival, articles, stories []int64, g *Grouping, idfs [][]float64) {
+// of their features once the poll is stored over an archive of docs
+// articles (placedIDFs), rounded as a stored profile keeps them.
+func (w *memWorkspace) record(arrivals []Arrival, articles, stories []int64, g *Grouping, docs int, idfs [][]float64) {
 	for i, a := range articles {
 		w.mem.profile[a] = &arrivals[i].Profile
 		kept := make([]float32, len(idfs[i]))
@@ -46,6 +47,7 @@ func (w *memWorkspace) record(arrivals []Arrival, articles, stories []int64, g *
 			kept[j] = RoundIDF(x)
 		}
 		w.mem.idfs[a] = kept
+		w.mem.docs[a] = docs
 		w.mem.at[a] = arrivals[i].At
 		w.mem.terms[a] = g.Placements[i].Terms
 		s := w.resolve(stories[i])
@@ -53,41 +55,28 @@ func (w *memWorkspace) record(arrivals []Arrival, articles, stories []int64, g *
 	}
 }
 
-// ranked is each arrival's stored stories as a placer's decision ranks
-// them (Placer.ranked): the stories it reads.
-func (w *memWorkspace) ranked(arrivals []Arrival, g *Grouping, found *Lookup, o GroupOptions) [][]int64 {
-	perArrival := make([][]uint32, len(g.Placements))
-	for i, p := range g.Placements {
-		perArrival[i] = p.Terms
-	}
-	return (&Placer{opts: o, arrivals: arrivals}).ranked(found.Postings, perArrival)
+// looked is the stored stories re-examination looks at after a poll
+// (see reexamined).
+func (w *memWorkspace) looked(arrivals []Arrival, g *Grouping, found *Lookup, o GroupOptions) []int64 {
+	return reexamined(arrivals, g, found, o, w.resolve)
 }
 
-// placementStories is the centroids a placer's decision holds once it
-// has decided: those of the stories it read (ranked), unless the poll
-// merged them away, and those it changed, as the poll left them.
-func (w *memWorkspace) placementStories(ranked [][]int64, g *Grouping) map[int64]Centroid {
-	gone := map[int64]bool{}
-	for _, mg := range g.Merges {
-		gone[mg.From] = true
-	}
-	out := map[int64]Centroid{}
-	for _, id := range rankedUnion(ranked) {
-		if c, ok := w.stories[id]; ok && !gone[id] {
-			out[id] = c
-		}
-	}
-	maps.Copy(out, g.Stored)
-	return out
-}
-
-// pollFeatures reports whether a term is a feature of one of a poll's
-// arrivals: the frequencies a placer reads for its decision.
-func pollFeatures(arrivals []Arrival) func(uint32) bool {
+// readByPlacer reports whether a placer re-examining members ms (in an
+// archive of docs articles) reads a term's frequency: a feature of the
+// poll's arrivals or of a member weighed with the current frequencies
+// (see keptFresh).
+func readByPlacer(arrivals []Arrival, ms []StoredMember, docs int) func(uint32) bool {
 	in := map[uint32]bool{}
 	for i := range arrivals {
 		for _, f := range arrivals[i].Profile.Features {
 			in[f.Term] = true
+		}
+	}
+	for i := range ms {
+		if !keptFresh(&ms[i], docs) {
+			for _, f := range ms[i].Profile.Features {
+				in[f.Term] = true
+			}
 		}
 	}
 	return func(t uint32) bool { return in[t] }
@@ -100,7 +89,7 @@ func (w *memWorkspace) latest(ids []int64, now time.Time, o GroupOptions) []Stor
 	for _, s := range ids {
 		for _, a := range w.mem.members[s] {
 			ms = append(ms, StoredMember{ArticleID: a, StoryID: s, At: w.mem.at[a], Profile: *w.mem.profile[a], Terms: w.mem.terms[a],
-				IDFs: w.mem.idfs[a]})
+				IDFs: w.mem.idfs[a], PlacedDocs: w.mem.docs[a]})
 		}
 	}
 	return latestMembers(ms, o.ReexamineMembers, now, o.Window)

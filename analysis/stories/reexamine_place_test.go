@@ -615,7 +615,7 @@ func TestReexaminationMovesWithTheBestCandidatesTerms(t *testing.T) {
 // currentIDFs weighs members under df alone, as if every frequency were
 // read.
 func currentIDFs(df DocFreq) *memberIDFs {
-	return newMemberIDFs(df, func(uint32) bool { return true }, nil)
+	return newMemberIDFs(df, func(uint32) bool { return true })
 }
 
 // keptAsStored is a member's kept IDFs as EncodeProfile takes them (nil
