@@ -11,10 +11,11 @@ import (
 )
 
 // reexamination is what the placer reads and decides to re-examine a
-// save's stories after its decision (see reexamine): four statements
-// whatever the number of articles (the members, the frequencies of
-// their features, the term index, the candidate stories), one when the
-// stories looked at have no member to re-examine.
+// save's stories after its decision (see reexamine): at most four
+// statements whatever the number of articles (the members, the
+// frequencies of the features of members without fresh kept IDFs, the
+// term index, the candidate stories), one when the stories looked at
+// have no member to re-examine.
 type reexamination struct {
 	re        *Reexamination
 	profiles  map[int64]*Profile // of the members, for the reasons
