@@ -190,9 +190,9 @@ func newMemberIDFs(counted DocFreq, held func(uint32) bool) *memberIDFs {
 	return &memberIDFs{idf: newIDFMemo(counted), held: held}
 }
 
-// keptFreshGrowth bounds how much the archive may have grown since a
-// member was placed for the IDFs it kept then to stand for the current
-// ones: at most 3/2 as many articles counted. On ECB+ topics 1–35, whose
+// keptFreshGrowthNum / keptFreshGrowthDen bounds how much the archive
+// may have grown since a member was placed for the IDFs it kept then to
+// stand for the current ones: at most 3/2 as many articles counted. On ECB+ topics 1–35, whose
 // archive grows from empty, weighing every member with its kept IDFs
 // lost (pairwise F1 0.835, B³ 0.885 against 0.844 and 0.890; taking the
 // IDF a story's centroid keeps before the member's, 0.838 and 0.884):
@@ -206,7 +206,7 @@ const keptFreshGrowthNum, keptFreshGrowthDen = 3, 2
 // keptFresh reports whether member m is weighed with the IDFs it kept
 // (where the placement read no frequency) in an archive of docs
 // articles: it kept them, and the archive has not grown by more than
-// keptFreshGrowth since.
+// half since (keptFreshGrowthNum / keptFreshGrowthDen).
 func keptFresh(m *StoredMember, docs int) bool {
 	return m.IDFs != nil && docs*keptFreshGrowthDen <= m.PlacedDocs*keptFreshGrowthNum
 }
