@@ -198,9 +198,9 @@ func newMemberIDFs(counted DocFreq, held func(uint32) bool) *memberIDFs {
 // IDF a story's centroid keeps before the member's, 0.838 and 0.884):
 // an article placed while the archive was young keeps IDFs far from
 // later ones. With the bound 0.844 and 0.889 (2: 0.843, 0.888; 1.2:
-// 0.843, 0.888). A workspace whose 30-day archive is steady counts at
-// most the articles of 37 days against 30, so there every member keeps
-// its IDFs.
+// 0.843, 0.888). A workspace whose 30-day archive is steady counts
+// between 30 and 37 days of articles (whole weeks), so there every
+// member is weighed with its kept IDFs.
 const keptFreshGrowthNum, keptFreshGrowthDen = 3, 2
 
 // keptFresh reports whether member m is weighed with the IDFs it kept
