@@ -32,6 +32,7 @@ type msConnector struct {
 	dsn   string
 	drv   *sqlite.Driver
 	stmts int
+	gate  writeGate // shared by the pool's connections
 }
 
 func (c msConnector) Connect(context.Context) (driver.Conn, error) {
@@ -39,7 +40,7 @@ func (c msConnector) Connect(context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	mc := &msConn{Conn: conn}
+	mc := &msConn{Conn: conn, gate: c.gate}
 	if c.stmts > 0 {
 		var used func() (int, error)
 		if st, ok := conn.(sqliteStatus); ok {
@@ -78,6 +79,7 @@ type sqliteConn interface {
 type msConn struct {
 	driver.Conn
 	stmts *stmtCache
+	gate  writeGate // nil: transactions meet SQLite's busy handler only
 }
 
 // CheckNamedValue converts a parameter as database/sql would by default,
@@ -107,7 +109,18 @@ func (c *msConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx,
 	if err != nil {
 		return nil, err
 	}
-	return sc.BeginTx(ctx, opts)
+	if c.gate == nil {
+		return sc.BeginTx(ctx, opts)
+	}
+	if err := c.gate.enter(ctx); err != nil {
+		return nil, err
+	}
+	tx, err := sc.BeginTx(ctx, opts)
+	if err != nil {
+		c.gate.leave()
+		return nil, err
+	}
+	return &gatedTx{Tx: tx, gate: c.gate}, nil
 }
 
 func (c *msConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
@@ -173,7 +186,7 @@ func (c *msConn) IsValid() bool {
 
 // openSQLite opens the daemon's pool on the file at path (dsn is the
 // path with the driver's settings), each connection keeping up to stmts
-// prepared statements. The file is created first, when it
+// prepared statements, its transactions queued on one write gate. The file is created first, when it
 // does not exist, readable and writable by its owner only: it holds the
 // webhook and WebSub secrets, and SQLite creates its -wal and -shm files
 // with the database file's mode.
@@ -187,5 +200,5 @@ func openSQLite(path, dsn string, stmts int) (*sql.DB, error) {
 	case !errors.Is(err, fs.ErrExist):
 		return nil, fmt.Errorf("create database file %s: %w", path, err)
 	}
-	return sql.OpenDB(msConnector{dsn: dsn, drv: &sqlite.Driver{}, stmts: stmts}), nil
+	return sql.OpenDB(msConnector{dsn: dsn, drv: &sqlite.Driver{}, stmts: stmts, gate: newWriteGate()}), nil
 }
