@@ -203,3 +203,98 @@ func TestStoryMembersReadsTheLatest(t *testing.T) {
 		}
 	})
 }
+
+// freqCountingPlacer places with a real placer through a view that
+// records the frequency reads.
+type freqCountingPlacer struct {
+	p       *stories.Placer
+	reads   [][]uint32
+	members int
+}
+
+func (f *freqCountingPlacer) PlaceStories(ctx context.Context, view model.StoryView, req model.StoryRequest) (model.StoryPlacement, error) {
+	return f.p.PlaceStories(ctx, freqCountingView{view, f}, req)
+}
+
+type freqCountingView struct {
+	model.StoryView
+	f *freqCountingPlacer
+}
+
+func (v freqCountingView) StoryDocFreq(ctx context.Context, ws int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
+	v.f.reads = append(v.f.reads, slices.Clone(terms))
+	return v.StoryView.StoryDocFreq(ctx, ws, terms, since)
+}
+
+func (v freqCountingView) StoryMembers(ctx context.Context, q model.StoryMemberQuery) ([]model.StoryMember, error) {
+	out, err := v.StoryView.StoryMembers(ctx, q)
+	v.f.members += len(out)
+	return out, err
+}
+
+// TestReexaminationReadsOldProfilesFrequencies: the profiles a save
+// stores keep their IDFs, so a later poll that re-examines their story
+// in an archive about as large reads no frequency beyond its own
+// articles'; a member whose profile was stored without them (version 1)
+// has its features' frequencies read, in one more statement.
+func TestReexaminationReadsOldProfilesFrequencies(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		var arts []model.NewArticle
+		for i := range 8 {
+			a := storyArticle(fmt.Sprintf("https://a.example/%d", i), "Quake off Chile", wire, t0.Add(time.Duration(i)*time.Minute), true)
+			a.Article.ContentTextHash = fmt.Sprintf("hash-%d", i)
+			arts = append(arts, a)
+		}
+		savePoll(t, s, ws, srcs[0], placerWith(t, arts, stories.GroupOptions{}), arts...)
+		var raw []byte
+		if err := s.DB().QueryRow(s.DB().Rebind(`SELECT story_profile FROM feed_articles WHERE external_url = ?`), "https://a.example/3").Scan(&raw); err != nil {
+			t.Fatal(err)
+		}
+		prof, docs, idfs, err := stories.DecodeProfileIDFs(raw)
+		if err != nil || idfs == nil || docs != 8 {
+			t.Fatalf("stored profile: %d IDFs over %d articles (%v), want one per feature over the poll's 8", len(idfs), docs, err)
+		}
+		// A shorter report of the quake: it joins the story, and the
+		// members have features it has not.
+		lead, _, _ := strings.Cut(wire, "\n")
+		poll := func(i int) [][]uint32 {
+			a := storyArticle(fmt.Sprintf("https://b.example/%d", i), "Quake off Chile", lead, t0.Add(time.Hour+time.Duration(i)*time.Minute), true)
+			a.Article.ContentTextHash = fmt.Sprintf("hash-b-%d", i)
+			f := &freqCountingPlacer{p: placerWith(t, []model.NewArticle{a}, stories.GroupOptions{})}
+			savePoll(t, s, ws, srcs[1], f, a)
+			if f.members == 0 {
+				t.Fatalf("poll %d re-examined no member", i)
+			}
+			return f.reads
+		}
+		if reads := poll(0); len(reads) != 1 {
+			t.Errorf("members with kept IDFs: %d frequency reads, want the poll's own only", len(reads))
+		}
+		var words []uint32
+		for i, w := range prof.Words {
+			if w != "" {
+				words = append(words, prof.Features[i].Term)
+			}
+		}
+		if _, err := s.DB().Exec(s.DB().Rebind(`UPDATE feed_articles SET story_profile = ? WHERE external_url = ?`),
+			stories.EncodeProfile(&prof, words, 0, nil), "https://a.example/3"); err != nil {
+			t.Fatal(err)
+		}
+		reads := poll(1)
+		if len(reads) != 2 {
+			t.Fatalf("a member stored without kept IDFs: %d frequency reads, want 2", len(reads))
+		}
+		// The second read asks for the member's features the first did
+		// not read, and those only.
+		for _, f := range prof.Features {
+			if slices.Contains(reads[1], f.Term) == slices.Contains(reads[0], f.Term) {
+				t.Errorf("term %d: read first %v, then %v", f.Term, slices.Contains(reads[0], f.Term), slices.Contains(reads[1], f.Term))
+			}
+		}
+		if len(reads[1]) > len(prof.Features) {
+			t.Errorf("the second read asks for %d terms, more than the member's %d features", len(reads[1]), len(prof.Features))
+		}
+	})
+}

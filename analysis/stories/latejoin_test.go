@@ -138,7 +138,7 @@ func (v memView) StoryMembers(_ context.Context, q model.StoryMemberQuery) ([]mo
 		for _, m := range ms[:min(len(ms), q.PerStory)] {
 			terms := slices.Sorted(slices.Values(v.w.mem.terms[m.ArticleID]))
 			out = append(out, model.StoryMember{ArticleID: m.ArticleID, StoryID: s, ReportedAt: m.At,
-				Profile: EncodeProfile(v.w.mem.profile[m.ArticleID], terms), Terms: terms})
+				Profile: EncodeProfile(v.w.mem.profile[m.ArticleID], terms, v.w.mem.docs[m.ArticleID], keptAsStored(v.w.mem.idfs[m.ArticleID])), Terms: terms})
 		}
 	}
 	return out, nil

@@ -151,7 +151,7 @@ func (m *MemGroups) Place(_ context.Context, workspaceID int64, arrivals []Arriv
 		w.followMerges(g)
 		ms := w.latest(w.looked(arrivals, g, found, m.opts), now, m.opts)
 		df := withCounted(w.vocab, arrivals)
-		weighed := newMemberWeighings(df, len(ms))
+		weighed := newMemberWeighings(newMemberIDFs(df, readByPlacer(arrivals, ms, df.Docs())), len(ms))
 		ms = narrowTerms(ms, weighed, reexamineTerms)
 		postings := w.lookup(memberTerms(ms), now.Add(-m.opts.Window), reexaminePerTerm).Postings
 		re = reexamine(ms, postings, newReexamCandidates(ms, postings, now, m.opts), w.stories, weighed, now, m.opts)
@@ -176,12 +176,17 @@ func (m *MemGroups) Place(_ context.Context, workspaceID int64, arrivals []Arriv
 			w.postings[t] = slices.Insert(ps, j, Posting{Term: t, ArticleID: articles[i], StoryID: stories[i], At: at})
 		}
 	}
+	var placedDocs int
+	var idfs [][]float64
+	if re != nil {
+		placedDocs, idfs = placedIDFs(arrivals, w.vocab)
+	}
 	for i := range arrivals {
 		w.vocab.Add(&arrivals[i].Profile)
 	}
 	if re != nil {
 		w.apply(re)
-		w.record(arrivals, articles, stories, g)
+		w.record(arrivals, articles, stories, g, placedDocs, idfs)
 		for i := range stories {
 			stories[i] = w.resolve(stories[i])
 		}

@@ -94,6 +94,11 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	if df.terms == nil {
 		df.terms = map[uint32]int{}
 	}
+	for _, t := range features {
+		if _, ok := df.terms[t]; !ok {
+			df.terms[t] = 0 // none counted: recorded as read
+		}
+	}
 	poll := withPoll(df, p.arrivals)
 	perArrival, union, err := QueryTerms(p.arrivals, poll, p.opts)
 	if err != nil {
@@ -118,7 +123,7 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 			return model.StoryPlacement{}, fmt.Errorf("place stories of workspace %d: %w", ws, err)
 		}
 	}
-	out := p.placement(g, revisions)
+	out := p.placement(g, revisions, df)
 	withMoves(&out, moved, revisions)
 	return out, nil
 }
@@ -311,13 +316,15 @@ func mostShared(hits []articleHits, k int) []int64 {
 	return out
 }
 
-// placement is Group's decision as the save stores it.
-func (p *Placer) placement(g *Grouping, revisions map[int64]int64) model.StoryPlacement {
+// placement is Group's decision as the save stores it; df is the
+// frequencies the decision read.
+func (p *Placer) placement(g *Grouping, revisions map[int64]int64, df DocFreq) model.StoryPlacement {
 	out := model.StoryPlacement{Articles: make([]model.StoryChoice, len(g.Placements)), Started: map[int][]byte{},
 		Counts: DocCounts(p.arrivals)}
+	docs, idfs := placedIDFs(p.arrivals, df)
 	for i, pl := range g.Placements {
 		out.Articles[i] = model.StoryChoice{StoryID: pl.StoryID, JoinsArticle: pl.JoinsItem, Terms: pl.Terms,
-			Profile: EncodeProfile(&p.arrivals[i].Profile, pl.Terms)}
+			Profile: EncodeProfile(&p.arrivals[i].Profile, pl.Terms, docs, idfs[i])}
 		if !pl.NewStory() {
 			out.Articles[i].Reason = reasonText(pl.Reason, &p.arrivals[i].Profile)
 		}
@@ -344,6 +351,24 @@ func (p *Placer) placement(g *Grouping, revisions map[int64]int64) model.StoryPl
 	}
 	slices.SortFunc(out.Updates, func(a, b model.StoryUpdate) int { return cmp.Compare(a.ID, b.ID) })
 	return out
+}
+
+// placedIDFs is, for each of a poll's arrivals, the IDF of each of its
+// features once the poll is stored (df, what the decision read, with the
+// poll's articles counted, the article itself too), and the number of
+// articles that counts: what a centroid the article joins keeps, and
+// what its stored profile keeps for re-examination.
+func placedIDFs(arrivals []Arrival, df DocFreq) (docs int, idfs [][]float64) {
+	idf := newIDFMemo(withCounted(df, arrivals))
+	out := make([][]float64, len(arrivals))
+	for i := range arrivals {
+		fs := arrivals[i].Profile.Features
+		out[i] = make([]float64, len(fs))
+		for j, f := range fs {
+			out[i][j] = idf.idf(f.Term)
+		}
+	}
+	return idf.n, out
 }
 
 // DocCounts is how many of arrivals have each feature, by period of

@@ -19,22 +19,69 @@ import (
 // (every count NewProfile adds is), so it is written as the uvarint 2c,
 // one byte for most features, and read back to the same float32; a
 // weight that is not of that form is written as 0 and its float32
-// (little endian). A profile of 96 features takes about 540 bytes
-// instead of 840.
+// (little endian). On the labelled story set (74 features a profile on
+// average) a version 1 profile takes 536 bytes, a version 2 one 612.
 //
 // Only the words of the features named when encoding are kept (an
 // article's index terms): what a reason for moving the article shows of
 // the terms it shares with its new story.
-const profileVersion = 1
+//
+// Version 2 adds, after the version byte, the number of articles the
+// frequencies of the article's placement counted, its poll included
+// (uvarint), and after each feature's flags the feature's IDF under them
+// (one byte, see QuantizeIDF): what the stored frequencies give it once
+// its save commits. Re-examination weighs a member's features whose
+// frequencies its placement did not read with these while the archive
+// has not grown much since, so that it need not read them. A version 1
+// profile keeps no IDFs; its member's frequencies are read.
+const (
+	profileVersion1 = 1
+	profileVersion  = 2
+)
+
+// idfSteps is how many steps of a quantised IDF make 1: a step of 1/16
+// rounds an IDF by at most 1/32, and a byte reaches 255/16 ≈ 15.9, the
+// IDF of a feature no article has among e^15.9 / 2 ≈ 4 million.
+const idfSteps = 16
+
+// QuantizeIDF is an IDF as a profile keeps it, in steps of 1/16, beyond
+// 255 steps held at 255.
+func QuantizeIDF(idf float64) uint8 {
+	q := math.Round(idf * idfSteps)
+	switch {
+	case !(q > 0): // NaN too
+		return 0
+	case q >= math.MaxUint8:
+		return math.MaxUint8
+	}
+	return uint8(q)
+}
+
+// keptIDF is the IDF a quantised one stands for.
+func keptIDF(q uint8) float32 { return float32(q) / idfSteps }
+
+// RoundIDF is an IDF as it comes back from a stored profile.
+func RoundIDF(idf float64) float32 { return keptIDF(QuantizeIDF(idf)) }
 
 // EncodeProfile returns the stored form of a profile, with the words of
-// the features words names.
-func EncodeProfile(p *Profile, words []uint32) []byte {
-	b := make([]byte, 0, 2+len(p.Features)*6)
-	b = append(b, profileVersion)
+// the features words names and, beside each feature, its IDF in idfs
+// over an archive of docs articles (version 2). Without idfs it writes
+// version 1, the form of the profiles stored before IDFs were kept.
+func EncodeProfile(p *Profile, words []uint32, docs int, idfs []float64) []byte {
+	version := byte(profileVersion)
+	if idfs == nil {
+		version = profileVersion1
+	} else if len(idfs) != len(p.Features) {
+		panic(fmt.Sprintf("stories: %d IDFs for %d features", len(idfs), len(p.Features)))
+	}
+	b := make([]byte, 0, 2+len(p.Features)*7)
+	b = append(b, version)
+	if idfs != nil {
+		b = binary.AppendUvarint(b, uint64(max(docs, 0)))
+	}
 	b = binary.AppendUvarint(b, uint64(len(p.Features)))
 	prev := uint32(0)
-	for _, f := range p.Features {
+	for i, f := range p.Features {
 		b = binary.AppendUvarint(b, uint64(f.Term-prev))
 		prev = f.Term
 		if q := halfCount(f.Weight); q > 0 {
@@ -44,6 +91,9 @@ func EncodeProfile(p *Profile, words []uint32) []byte {
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f.Weight))
 		}
 		b = append(b, f.Flags)
+		if idfs != nil {
+			b = append(b, QuantizeIDF(idfs[i]))
+		}
 	}
 	type kept struct {
 		at   int
@@ -83,15 +133,36 @@ func halfCount(w float32) uint64 {
 // weightOf is the weight of the weighted count q/2.
 func weightOf(q uint64) float32 { return float32(1 + math.Log(float64(q)/2)) }
 
-// DecodeProfile reads a stored profile. Its Words are "" but for the
-// features whose words were kept.
+// DecodeProfile reads a stored profile, of either version. Its Words are
+// "" but for the features whose words were kept.
 func DecodeProfile(b []byte) (Profile, error) {
+	p, _, _, err := DecodeProfileIDFs(b)
+	return p, err
+}
+
+// DecodeProfileIDFs reads a stored profile, the IDFs kept beside its
+// features (rounded) and the number of articles they were computed over
+// (nil and 0 for a version 1 profile, which kept none).
+func DecodeProfileIDFs(b []byte) (p Profile, docs int, idfs []float32, err error) {
 	r := reader{b: b}
-	if v := r.byte(); v != profileVersion {
-		return Profile{}, fmt.Errorf("%w: profile version %d", ErrEncoding, v)
+	v := r.byte()
+	if v != profileVersion && v != profileVersion1 {
+		return Profile{}, 0, nil, fmt.Errorf("%w: profile version %d", ErrEncoding, v)
 	}
-	n := r.count(3)
-	p := Profile{Features: make([]Feature, 0, n), Words: make([]string, n)}
+	perFeature := 3
+	if v == profileVersion {
+		perFeature = 4
+		if d := r.uvarint(); d <= math.MaxInt32 {
+			docs = int(d)
+		} else {
+			r.err = true
+		}
+	}
+	n := r.count(perFeature)
+	p = Profile{Features: make([]Feature, 0, n), Words: make([]string, n)}
+	if v == profileVersion {
+		idfs = make([]float32, 0, n)
+	}
 	term := uint32(0)
 	for i := range n {
 		term = r.next(term, i == 0)
@@ -103,6 +174,9 @@ func DecodeProfile(b []byte) (Profile, error) {
 		}
 		f.Flags = r.byte()
 		p.Features = append(p.Features, f)
+		if idfs != nil {
+			idfs = append(idfs, keptIDF(r.byte()))
+		}
 	}
 	words := r.count(2)
 	for range words {
@@ -115,7 +189,7 @@ func DecodeProfile(b []byte) (Profile, error) {
 		r.b = r.b[size:]
 	}
 	if err := r.done("profile"); err != nil {
-		return Profile{}, err
+		return Profile{}, 0, nil, err
 	}
-	return p, nil
+	return p, docs, idfs, nil
 }

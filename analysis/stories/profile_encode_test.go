@@ -16,7 +16,7 @@ func TestProfileRoundTrip(t *testing.T) {
 		title, body := archive.Article()
 		p := NewProfile(title, body)
 		keep := []uint32{p.Features[0].Term, p.Features[len(p.Features)-1].Term}
-		b := EncodeProfile(&p, keep)
+		b := EncodeProfile(&p, keep, 0, nil)
 		got, err := DecodeProfile(b)
 		if err != nil {
 			t.Fatal(err)
@@ -42,7 +42,7 @@ func TestProfileRoundTrip(t *testing.T) {
 // A weight that is not of a profile's counted form is stored as it is.
 func TestProfileKeepsOtherWeights(t *testing.T) {
 	p := Profile{Features: []Feature{{Term: 3, Weight: 0.3}, {Term: 9, Weight: float32(1 + math.Log(2.5)), Flags: FlagName}, {Term: 12, Weight: 7.77}}}
-	got, err := DecodeProfile(EncodeProfile(&p, nil))
+	got, err := DecodeProfile(EncodeProfile(&p, nil, 0, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,15 +53,74 @@ func TestProfileKeepsOtherWeights(t *testing.T) {
 
 func TestDecodeProfileRefusesCorruptForms(t *testing.T) {
 	p := Profile{Features: []Feature{{Term: 3, Weight: 1}}, Words: []string{"ecb"}}
-	good := EncodeProfile(&p, []uint32{3})
+	good := EncodeProfile(&p, []uint32{3}, 0, nil)
 	for name, b := range map[string][]byte{
-		"empty":         nil,
-		"version 2":     append([]byte{2}, good[1:]...),
-		"cut short":     good[:len(good)-1],
-		"trailing byte": append(good, 0),
+		"empty":                  nil,
+		"version 3":              append([]byte{3}, good[1:]...),
+		"version 2 without IDFs": append([]byte{2, 1}, good[1:]...),
+		"cut short":              good[:len(good)-1],
+		"trailing byte":          append(good, 0),
 	} {
 		if _, err := DecodeProfile(b); !errors.Is(err, ErrEncoding) {
 			t.Errorf("%s: err %v, want ErrEncoding", name, err)
+		}
+	}
+}
+
+// A version 2 profile keeps beside each feature its IDF, rounded to a
+// sixteenth, and the number of articles the IDFs were computed over; it
+// reads back as a version 1 profile does, the IDFs aside.
+func TestProfileKeepsItsIDFs(t *testing.T) {
+	archive := newSynthArchive(t, 4)
+	vocab := NewVocabulary()
+	for range 30 {
+		p := NewProfile(archive.Article())
+		vocab.Add(&p)
+	}
+	for range 20 {
+		p := NewProfile(archive.Article())
+		keep := []uint32{p.Features[0].Term}
+		idfs := make([]float64, len(p.Features))
+		for i, f := range p.Features {
+			idfs[i] = IDF(vocab.DocFreq(f.Term)+1, vocab.Docs()+1)
+		}
+		v1, v2 := EncodeProfile(&p, keep, 0, nil), EncodeProfile(&p, keep, vocab.Docs()+1, idfs)
+		got, docs, kept, err := DecodeProfileIDFs(v2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if docs != vocab.Docs()+1 {
+			t.Errorf("kept %d articles, want %d", docs, vocab.Docs()+1)
+		}
+		if len(kept) != len(idfs) {
+			t.Fatalf("%d IDFs kept, want %d", len(kept), len(idfs))
+		}
+		for i, x := range kept {
+			if math.Abs(float64(x)-idfs[i]) > 1.0/32+1e-6 || x != RoundIDF(idfs[i]) {
+				t.Errorf("feature %d: IDF %v kept as %v", i, idfs[i], x)
+			}
+		}
+		old, docs1, none, err := DecodeProfileIDFs(v1)
+		if err != nil || none != nil || docs1 != 0 {
+			t.Fatalf("version 1: IDFs %v over %d articles, err %v; want none", none, docs1, err)
+		}
+		if !reflect.DeepEqual(got, old) {
+			t.Errorf("version 2 decodes to %+v, version 1 to %+v", got, old)
+		}
+		if extra := len(v2) - len(v1); extra > len(p.Features)+3 {
+			t.Errorf("the IDFs of %d features take %d bytes", len(p.Features), extra)
+		}
+	}
+}
+
+// IDFs beyond a byte's reach are kept at its end; none is negative.
+func TestQuantizeIDF(t *testing.T) {
+	for _, c := range []struct {
+		idf  float64
+		want uint8
+	}{{0, 0}, {-1, 0}, {math.NaN(), 0}, {0.03, 0}, {0.04, 1}, {math.Ln2, 11}, {10, 160}, {15.9, 254}, {16, 255}, {40, 255}} {
+		if got := QuantizeIDF(c.idf); got != c.want {
+			t.Errorf("QuantizeIDF(%v) = %d, want %d", c.idf, got, c.want)
 		}
 	}
 }

@@ -11,10 +11,11 @@ import (
 )
 
 // reexamination is what the placer reads and decides to re-examine a
-// save's stories after its decision (see reexamine): four statements
-// whatever the number of articles (the members, the frequencies of
-// their features, the term index, the candidate stories), one when the
-// stories looked at have no member to re-examine.
+// save's stories after its decision (see reexamine): at most four
+// statements whatever the number of articles (the members, the
+// frequencies of the features of members without fresh kept IDFs, the
+// term index, the candidate stories), one when the stories looked at
+// have no member to re-examine.
 type reexamination struct {
 	re        *Reexamination
 	profiles  map[int64]*Profile // of the members, for the reasons
@@ -56,17 +57,19 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 		if r.Profile == nil {
 			continue // stored before profiles were kept
 		}
-		prof, err := DecodeProfile(r.Profile)
+		prof, placed, idfs, err := DecodeProfileIDFs(r.Profile)
 		if err != nil {
 			continue // another version's profile: not re-examined
 		}
-		ms = append(ms, StoredMember{ArticleID: r.ArticleID, StoryID: resolve(r.StoryID), At: r.ReportedAt, Profile: prof, Terms: r.Terms})
+		ms = append(ms, StoredMember{ArticleID: r.ArticleID, StoryID: resolve(r.StoryID), At: r.ReportedAt, Profile: prof, Terms: r.Terms,
+			IDFs: idfs, PlacedDocs: placed})
 	}
 	ms = latestMembers(ms, o.ReexamineMembers, now, o.Window)
 	if len(ms) == 0 {
 		return nil, nil
 	}
-	if err := p.readMemberFreqs(ctx, view, ws, ms, df, dfSince); err != nil {
+	counted := withCounted(df, p.arrivals)
+	if err := p.readMemberFreqs(ctx, view, ws, ms, df, counted.Docs(), dfSince); err != nil {
 		return nil, err
 	}
 	cents := make(map[int64]Centroid, len(found.Stories)+len(g.Stored))
@@ -78,8 +81,11 @@ func (p *Placer) reexamine(ctx context.Context, view model.StoryView, ws int64, 
 	for id, c := range g.Stored {
 		cents[id] = c
 	}
-	counted := withCounted(df, p.arrivals)
-	weighed := newMemberWeighings(counted, len(ms))
+	// df holds every frequency the placement read, none counted recorded
+	// as 0: the poll's features, and those read for stories and members
+	// stored before they kept IDFs.
+	held := func(t uint32) bool { _, ok := df.terms[t]; return ok }
+	weighed := newMemberWeighings(newMemberIDFs(counted, held), len(ms))
 	ms = narrowTerms(ms, weighed, reexamineTerms)
 	known, unread := p.knownPostings(found, looked, memberTerms(ms))
 	index, err := view.StoryPostings(ctx, model.StoryTermQuery{WorkspaceID: ws, Terms: unread, Since: now.Add(-o.Window),
@@ -146,17 +152,30 @@ func (p *Placer) knownPostings(found *Lookup, looked, terms []uint32) (known []P
 	return known, ask
 }
 
-// readMemberFreqs adds to df the frequencies of the members' features it
-// does not hold yet, in one statement (made also when it holds them all,
-// so that every poll that re-examines makes the same reads).
-func (p *Placer) readMemberFreqs(ctx context.Context, view model.StoryView, ws int64, ms []StoredMember, df *docFreq, since time.Time) error {
+// readMemberFreqs adds to df the frequencies it does not hold of the
+// features of the members weighed with the current frequencies (those
+// without fresh kept IDFs in an archive of docs articles, see keptFresh),
+// in one statement, made whenever there is such a member (also when df
+// holds all their features, so that the statements a poll makes depend
+// only on the members it looks at). A poll whose members all kept fresh
+// IDFs reads no frequencies here.
+func (p *Placer) readMemberFreqs(ctx context.Context, view model.StoryView, ws int64, ms []StoredMember, df *docFreq, docs int,
+	since time.Time) error {
 	var missing []uint32
-	for _, m := range ms {
-		for _, f := range m.Profile.Features {
+	read := false
+	for i := range ms {
+		if keptFresh(&ms[i], docs) {
+			continue
+		}
+		read = true
+		for _, f := range ms[i].Profile.Features {
 			if _, ok := df.terms[f.Term]; !ok {
 				missing = append(missing, f.Term)
 			}
 		}
+	}
+	if !read {
+		return nil
 	}
 	slices.Sort(missing)
 	missing = slices.Compact(missing)

@@ -187,11 +187,13 @@ func TestPlacerReexaminesStorySetAsMemGroups(t *testing.T) {
 	}
 }
 
-// membersView records what re-examination reads of the members.
+// membersView records what re-examination reads of the members, and how
+// many frequency reads a placement makes.
 type membersView struct {
 	*countingView
-	queries []model.StoryMemberQuery
-	members int
+	queries  []model.StoryMemberQuery
+	members  int
+	docFreqs int
 }
 
 func (v *membersView) StoryMembers(ctx context.Context, q model.StoryMemberQuery) ([]model.StoryMember, error) {
@@ -201,56 +203,84 @@ func (v *membersView) StoryMembers(ctx context.Context, q model.StoryMemberQuery
 	return out, err
 }
 
+func (v *membersView) StoryDocFreq(ctx context.Context, ws int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
+	v.docFreqs++
+	return v.countingView.StoryDocFreq(ctx, ws, terms, since)
+}
+
 // What a placement reads does not grow with a story's size or with the
 // number of articles saved: into a workspace whose one story holds 40
 // reports within the window, polls of 1 and of 20 more reports make the
-// same reads (the lookup's three and re-examination's four),
-// and re-examination reads the story's latest DefaultReexamineMembers
-// members only.
+// same reads (the lookup's three and re-examination's three), and
+// re-examination reads the story's latest DefaultReexamineMembers
+// members only. The members kept the IDFs they were placed with in an
+// archive about as large as now, so no frequency of theirs is read; a
+// fourth read, of their frequencies, comes back for members stored
+// without kept IDFs (profile version 1) and for members placed when the
+// archive counted less than 2/3 of what it counts now.
 func TestReexaminationReadsAreBounded(t *testing.T) {
 	archive := newSynthArchive(t, 5)
 	title, body := archive.Article()
-	mem, err := NewMemGroups(GroupOptions{})
-	if err != nil {
-		t.Fatal(err)
+	report := func(i int) Arrival {
+		return Arrival{Profile: NewProfile(title, body), At: groupT0.Add(time.Duration(i) * time.Minute)}
 	}
 	var background []Profile
 	for range 200 {
 		background = append(background, NewProfile(archive.Article()))
 	}
-	mem.Count(1, background)
-	report := func(i int) Arrival {
-		return Arrival{Profile: NewProfile(title, body), At: groupT0.Add(time.Duration(i) * time.Minute)}
-	}
-	for i := range 40 {
-		if _, _, _, err := mem.Place(context.Background(), 1, []Arrival{report(i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := len(mem.workspace(1).stories); n != 1 {
-		t.Fatalf("%d stories, the test needs the 40 reports in one", n)
-	}
-	reads := map[int]int{}
-	for _, n := range []int{1, 20} {
-		var poll []Arrival
-		for i := range n {
-			poll = append(poll, report(100+i))
-		}
-		p, err := NewPlacer(poll, GroupOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		view := &membersView{countingView: &countingView{StoryView: memView{mem.workspace(1)}}}
-		if _, err := p.PlaceStories(context.Background(), view, model.StoryRequest{WorkspaceID: 1, Facts: make([]*model.StoryFacts, n)}); err != nil {
-			t.Fatal(err)
-		}
-		reads[n] = view.calls
-		if len(view.queries) != 1 || view.queries[0].PerStory != DefaultReexamineMembers || view.members > DefaultReexamineMembers {
-			t.Errorf("poll of %d: member reads %+v gave %d members, want one read of at most %d", n, view.queries, view.members, DefaultReexamineMembers)
-		}
-	}
-	if reads[1] != 7 || reads[20] != 7 {
-		t.Errorf("reads by poll size %v, want 7 for each", reads)
+	for _, tc := range []struct {
+		name  string
+		stale func(w *memWorkspace, article int64)
+		reads int
+	}{
+		{"kept IDFs", func(*memWorkspace, int64) {}, 6},
+		{"version 1", func(w *memWorkspace, a int64) { w.mem.idfs[a] = nil }, 7},
+		{"young archive", func(w *memWorkspace, a int64) { w.mem.docs[a] = (w.vocab.Docs() + 1) * 2 / 3 }, 7},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mem, err := NewMemGroups(GroupOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem.Count(1, background)
+			for i := range 40 {
+				if _, _, _, err := mem.Place(context.Background(), 1, []Arrival{report(i)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w := mem.workspace(1)
+			if n := len(w.stories); n != 1 {
+				t.Fatalf("%d stories, the test needs the 40 reports in one", n)
+			}
+			for a := range w.mem.profile {
+				tc.stale(w, a)
+			}
+			reads := map[int]int{}
+			for _, n := range []int{1, 20} {
+				var poll []Arrival
+				for i := range n {
+					poll = append(poll, report(100+i))
+				}
+				p, err := NewPlacer(poll, GroupOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				view := &membersView{countingView: &countingView{StoryView: memView{w}}}
+				if _, err := p.PlaceStories(context.Background(), view, model.StoryRequest{WorkspaceID: 1, Facts: make([]*model.StoryFacts, n)}); err != nil {
+					t.Fatal(err)
+				}
+				reads[n] = view.calls
+				if len(view.queries) != 1 || view.queries[0].PerStory != DefaultReexamineMembers || view.members > DefaultReexamineMembers {
+					t.Errorf("poll of %d: member reads %+v gave %d members, want one read of at most %d", n, view.queries, view.members, DefaultReexamineMembers)
+				}
+				if want := tc.reads - 5; view.docFreqs != want {
+					t.Errorf("poll of %d: %d frequency reads, want %d", n, view.docFreqs, want)
+				}
+			}
+			if reads[1] != tc.reads || reads[20] != tc.reads {
+				t.Errorf("reads by poll size %v, want %d for each", reads, tc.reads)
+			}
+		})
 	}
 }
 
@@ -416,7 +446,7 @@ func TestNarrowTermsWeighsEachMemberOnce(t *testing.T) {
 	for i := range ms {
 		ms[i].Terms = topTerms(weigh(&ms[i].Profile, newIDFMemo(vocab)).vec, DefaultIndexTerms)
 	}
-	ws := newMemberWeighings(vocab, len(ms))
+	ws := newMemberWeighings(currentIDFs(vocab), len(ms))
 	narrowed := narrowTerms(ms, ws, reexamineTerms)
 	for i, m := range narrowed {
 		fresh := weigh(&ms[i].Profile, newIDFMemo(vocab)).vec
@@ -433,7 +463,7 @@ func TestNarrowTermsWeighsEachMemberOnce(t *testing.T) {
 			continue
 		}
 		w := ws.ws[i]
-		if w == nil || ws.of(i, &narrowed[i].Profile) != w {
+		if w == nil || ws.of(i, &narrowed[i]) != w {
 			t.Fatalf("member %d: narrowTerms left no weighing, or reexamine would weigh it again", m.ArticleID)
 		}
 		if !slices.Equal(w.vec, fresh) {
@@ -586,7 +616,7 @@ func TestReexaminationMovesWithTheBestCandidatesTerms(t *testing.T) {
 		m := StoredMember{ArticleID: int64(1000 + i), StoryID: 1, At: groupT0, Profile: profiles[i],
 			Terms: topTerms(w.vec, reexamineTerms)}
 		rc := newReexamCandidates([]StoredMember{m}, postings, groupT0, o)
-		re := reexamine([]StoredMember{m}, postings, rc, home, newMemberWeighings(vocab, 1), groupT0, o)
+		re := reexamine([]StoredMember{m}, postings, rc, home, newMemberWeighings(currentIDFs(vocab), 1), groupT0, o)
 		if len(re.Moves) == 0 {
 			continue
 		}
@@ -609,5 +639,105 @@ func TestReexaminationMovesWithTheBestCandidatesTerms(t *testing.T) {
 	}
 	if moved == 0 || notLast == 0 {
 		t.Fatalf("%d moves, %d to a story compared before the last: the test exercised nothing", moved, notLast)
+	}
+}
+
+// currentIDFs weighs members under df alone, as if every frequency were
+// read.
+func currentIDFs(df DocFreq) *memberIDFs {
+	return newMemberIDFs(df, func(uint32) bool { return true })
+}
+
+// keptAsStored is a member's kept IDFs as EncodeProfile takes them (nil
+// stays nil: a version 1 profile).
+func keptAsStored(idfs []float32) []float64 {
+	if idfs == nil {
+		return nil
+	}
+	out := make([]float64, len(idfs))
+	for i, x := range idfs {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// docFreqTermsView records the terms whose frequencies a placement reads
+// and the members it reads.
+type docFreqTermsView struct {
+	model.StoryView
+	asked   map[uint32]bool
+	members []model.StoryMember
+}
+
+func (v *docFreqTermsView) StoryDocFreq(ctx context.Context, ws int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
+	for _, t := range terms {
+		v.asked[t] = true
+	}
+	return v.StoryView.StoryDocFreq(ctx, ws, terms, since)
+}
+
+func (v *docFreqTermsView) StoryMembers(ctx context.Context, q model.StoryMemberQuery) ([]model.StoryMember, error) {
+	out, err := v.StoryView.StoryMembers(ctx, q)
+	v.members = append(v.members, out...)
+	return out, err
+}
+
+// MemGroups weighs a member's feature with the current frequency exactly
+// when the placer has read it: a feature of the poll, or of a member
+// weighed with the current frequencies (placed while the archive was
+// young), so that a member with fresh kept IDFs that shares a feature
+// with such a member is weighed alike by both. On the labelled story set,
+// in polls of three from an empty workspace, where both kinds of member
+// meet in one poll.
+func TestMemGroupsHoldsTheFrequenciesThePlacerReads(t *testing.T) {
+	mem, err := NewMemGroups(GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := DefaultGroupOptions()
+	mixed := 0
+	for _, poll := range storySetPolls(t, 3) {
+		w := mem.workspace(1)
+		p, err := NewPlacer(poll, GroupOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		view := &docFreqTermsView{StoryView: memView{w}, asked: map[uint32]bool{}}
+		if _, err := p.PlaceStories(context.Background(), view, model.StoryRequest{WorkspaceID: 1, Facts: make([]*model.StoryFacts, len(poll))}); err != nil {
+			t.Fatal(err)
+		}
+		var ms []StoredMember
+		for _, r := range view.members {
+			prof, docs, idfs, err := DecodeProfileIDFs(r.Profile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms = append(ms, StoredMember{ArticleID: r.ArticleID, StoryID: r.StoryID, At: r.ReportedAt, Profile: prof, IDFs: idfs, PlacedDocs: docs})
+		}
+		ms = latestMembers(ms, o.ReexamineMembers, earliest(poll), o.Window)
+		counted := w.vocab.Docs() + len(poll)
+		held := readByPlacer(poll, ms, counted)
+		fresh, young := false, false
+		for i := range ms {
+			if keptFresh(&ms[i], counted) {
+				fresh = true
+			} else {
+				young = true
+			}
+			for _, f := range ms[i].Profile.Features {
+				if held(f.Term) != view.asked[f.Term] {
+					t.Fatalf("member %d, term %d: held %v in memory, read %v by the placer", ms[i].ArticleID, f.Term, held(f.Term), view.asked[f.Term])
+				}
+			}
+		}
+		if fresh && young {
+			mixed++
+		}
+		if _, _, _, err := mem.Place(context.Background(), 1, poll); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if mixed == 0 {
+		t.Fatal("no poll re-examined members both with and without fresh kept IDFs")
 	}
 }

@@ -276,9 +276,13 @@ func benchSizes() []int {
 // whatever the number of its new articles, placement included: two new
 // articles (one joining an archived story, one starting a story) and
 // twenty (reports of archived events joining their stories, one starting
-// a story) cost the same, but for the two reads re-examination skips
-// when the decision read all they would ask, and one new article no
-// more, on PostgreSQL (pg_stat_statements counts them).
+// a story) cost the same, but for the reads re-examination skips (the
+// term index and the stories when the decision read all they would ask,
+// the members' frequencies when every member it looks at is weighed with
+// the IDFs it kept), and one new article no more, on PostgreSQL
+// (pg_stat_statements counts them). Here the poll of 20 grows the
+// archive of 40 by more than half, so it reads its members' frequencies
+// and the others do not.
 func TestStoryPlacementStatements(t *testing.T) {
 	d := storyDB(t, store.Postgres)
 	end := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
@@ -310,9 +314,10 @@ func TestStoryPlacementStatements(t *testing.T) {
 		}
 	}
 	// Re-examination skips its term index and story reads when the
-	// decision read all they would ask for: at most two fewer.
-	if stmts[2] > stmts[20] || stmts[2] < stmts[20]-2 || stmts[1] > stmts[2] || stmts[1] == 0 {
-		t.Errorf("statements per poll: %d for 1 new article, %d for 2, %d for 20; want 2 as 20 (or up to 2 fewer), 1 no more",
+	// decision read all they would ask for, and its frequency read when
+	// its members kept fresh IDFs: at most three fewer.
+	if stmts[2] > stmts[20] || stmts[2] < stmts[20]-3 || stmts[1] > stmts[2] || stmts[1] == 0 {
+		t.Errorf("statements per poll: %d for 1 new article, %d for 2, %d for 20; want 2 as 20 (or up to 3 fewer), 1 no more",
 			stmts[1], stmts[2], stmts[20])
 	}
 }
