@@ -30,7 +30,7 @@ func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	pc := &pgConn{Conn: conn}
+	pc := &pgConn{keptConn{Conn: conn, driver: "PostgreSQL", argsOnly: true, stale: stalePGStatement}}
 	if c.stmts > 0 {
 		pc.stmts = newStmtCache(c.stmts, 0, nil)
 	}
@@ -38,20 +38,6 @@ func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 }
 
 func (c pgConnector) Driver() driver.Driver { return c.inner.Driver() }
-
-// pgDriverConn is lib/pq's connection's method set that database/sql
-// uses.
-type pgDriverConn interface {
-	driver.Conn
-	driver.ConnBeginTx
-	driver.ConnPrepareContext
-	driver.ExecerContext
-	driver.QueryerContext
-	driver.Pinger
-	driver.SessionResetter
-	driver.Validator
-	driver.NamedValueChecker
-}
 
 // pgConn is a lib/pq connection with its cache of prepared statements
 // (nil: none).
@@ -63,16 +49,7 @@ type pgDriverConn interface {
 // binary_parameters, and the server skips parsing and analysing it and,
 // once it has settled on a generic plan, planning it.
 type pgConn struct {
-	driver.Conn
-	stmts *stmtCache
-}
-
-func (c *pgConn) inner() (pgDriverConn, error) {
-	pc, ok := c.Conn.(pgDriverConn)
-	if !ok {
-		return nil, errors.New("the PostgreSQL driver's connection lacks a method the store uses")
-	}
-	return pc, nil
+	keptConn
 }
 
 // stalePGStatement: a prepared statement that the server no longer runs
@@ -86,78 +63,11 @@ func stalePGStatement(err error) bool {
 	return errors.As(err, &pe) && (pe.Code == "0A000" || pe.Code == "26000")
 }
 
-func (c *pgConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	pc, err := c.inner()
-	if err != nil {
-		return nil, err
-	}
-	if c.stmts == nil || len(args) == 0 || !cacheable(query) {
-		return pc.ExecContext(ctx, query, args)
-	}
-	return c.stmts.exec(ctx, pc, query, args, stalePGStatement)
-}
-
-func (c *pgConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	pc, err := c.inner()
-	if err != nil {
-		return nil, err
-	}
-	if c.stmts == nil || len(args) == 0 || !cacheable(query) {
-		return pc.QueryContext(ctx, query, args)
-	}
-	return c.stmts.query(ctx, pc, query, args, stalePGStatement)
-}
-
-func (c *pgConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	pc, err := c.inner()
-	if err != nil {
-		return nil, err
-	}
-	return pc.BeginTx(ctx, opts)
-}
-
-func (c *pgConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	pc, err := c.inner()
-	if err != nil {
-		return nil, err
-	}
-	return pc.PrepareContext(ctx, query)
-}
-
+// CheckNamedValue is lib/pq's, which takes its array and other types.
 func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error {
-	pc, err := c.inner()
-	if err != nil {
-		return err
+	nc, ok := c.Conn.(driver.NamedValueChecker)
+	if !ok {
+		return errors.New("the PostgreSQL driver's connection lacks a method the store uses")
 	}
-	return pc.CheckNamedValue(nv)
-}
-
-func (c *pgConn) Ping(ctx context.Context) error {
-	pc, err := c.inner()
-	if err != nil {
-		return err
-	}
-	return pc.Ping(ctx)
-}
-
-func (c *pgConn) ResetSession(ctx context.Context) error {
-	pc, err := c.inner()
-	if err != nil {
-		return err
-	}
-	return pc.ResetSession(ctx)
-}
-
-func (c *pgConn) IsValid() bool {
-	pc, err := c.inner()
-	return err == nil && pc.IsValid()
-}
-
-// Close closes the kept statements, then the connection.
-func (c *pgConn) Close() error {
-	var err error
-	if c.stmts != nil && c.IsValid() {
-		err = c.stmts.close()
-	}
-	return errors.Join(err, c.Conn.Close())
+	return nc.CheckNamedValue(nv)
 }

@@ -23,6 +23,25 @@ func preparedIn(t *testing.T, conn *sql.Conn) int {
 	return n
 }
 
+// pgSession opens a store on a new PostgreSQL database whose connections
+// keep cache statements (store.Options.StatementCache), and one of its
+// connections.
+func pgSession(t *testing.T, cache int) *sql.Conn {
+	t.Helper()
+	ctx := context.Background()
+	s, err := store.OpenWith(ctx, testdb.URL(t, store.Postgres), store.Options{StatementCache: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	conn, err := s.DB().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return conn
+}
+
 // TestPostgresConnectionsKeepPreparedStatements: a statement with
 // parameters is prepared once per connection and run again as prepared,
 // with the right results each time; a negative StatementCache keeps none.
@@ -34,16 +53,7 @@ func TestPostgresConnectionsKeepPreparedStatements(t *testing.T) {
 		want  int
 	}{{"default", 0, 2}, {"none", -1, 0}} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := store.OpenWith(ctx, testdb.URL(t, store.Postgres), store.Options{StatementCache: tc.cache})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = s.Close() })
-			conn, err := s.DB().Conn(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
+			conn := pgSession(t, tc.cache)
 			for i := range 3 {
 				var got int
 				if err := conn.QueryRowContext(ctx, `SELECT $1::integer * 2`, i).Scan(&got); err != nil || got != 2*i {
@@ -65,16 +75,7 @@ func TestPostgresConnectionsKeepPreparedStatements(t *testing.T) {
 // it as prepared), and the next run prepares it again and succeeds.
 func TestPostgresKeptStatementAfterItsColumnsChange(t *testing.T) {
 	ctx := context.Background()
-	s, err := store.OpenWith(ctx, testdb.URL(t, store.Postgres), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	conn, err := s.DB().Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := pgSession(t, 0)
 	for _, q := range []string{`CREATE TABLE kept_cols (a integer)`, `INSERT INTO kept_cols VALUES (1)`} {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
 			t.Fatal(err)
@@ -101,7 +102,7 @@ func TestPostgresKeptStatementAfterItsColumnsChange(t *testing.T) {
 	if _, err := conn.ExecContext(ctx, `ALTER TABLE kept_cols ADD COLUMN b integer`); err != nil {
 		t.Fatal(err)
 	}
-	_, err = columns()
+	_, err := columns()
 	var pe *pq.Error
 	if !errors.As(err, &pe) || pe.Code != "0A000" {
 		t.Fatalf("first run after the change: %v, want PostgreSQL's refusal to run the statement as prepared", err)

@@ -40,7 +40,7 @@ func (c msConnector) Connect(context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	mc := &msConn{Conn: conn, gate: c.gate}
+	mc := &msConn{keptConn: keptConn{Conn: conn, driver: "SQLite", finalize: true}, gate: c.gate}
 	if c.stmts > 0 {
 		var used func() (int, error)
 		if st, ok := conn.(sqliteStatus); ok {
@@ -61,25 +61,11 @@ type sqliteStatus interface {
 
 func (c msConnector) Driver() driver.Driver { return c.drv }
 
-// sqliteConn is the modernc connection's method set that database/sql
-// uses.
-type sqliteConn interface {
-	driver.Conn
-	driver.ConnBeginTx
-	driver.ConnPrepareContext
-	driver.ExecerContext
-	driver.QueryerContext
-	driver.Pinger
-	driver.SessionResetter
-	driver.Validator
-}
-
 // msConn is a modernc connection whose parameters pass CheckNamedValue,
-// with its cache of prepared statements (nil: none).
+// with its cache of prepared statements and its pool's write gate.
 type msConn struct {
-	driver.Conn
-	stmts *stmtCache
-	gate  writeGate // nil: transactions meet SQLite's busy handler only
+	keptConn
+	gate writeGate // nil: transactions meet SQLite's busy handler only
 }
 
 // CheckNamedValue converts a parameter as database/sql would by default,
@@ -96,92 +82,19 @@ func (*msConn) CheckNamedValue(nv *driver.NamedValue) error {
 	return nil
 }
 
-func (c *msConn) inner() (sqliteConn, error) {
-	sc, ok := c.Conn.(sqliteConn)
-	if !ok {
-		return nil, errors.New("the SQLite driver's connection lacks a method the store uses")
-	}
-	return sc, nil
-}
-
 func (c *msConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	sc, err := c.inner()
-	if err != nil {
-		return nil, err
-	}
 	if c.gate == nil {
-		return sc.BeginTx(ctx, opts)
+		return c.keptConn.BeginTx(ctx, opts)
 	}
 	if err := c.gate.enter(ctx); err != nil {
 		return nil, err
 	}
-	tx, err := sc.BeginTx(ctx, opts)
+	tx, err := c.keptConn.BeginTx(ctx, opts)
 	if err != nil {
 		c.gate.leave()
 		return nil, err
 	}
 	return &gatedTx{Tx: tx, gate: c.gate}, nil
-}
-
-func (c *msConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
-	sc, err := c.inner()
-	if err != nil {
-		return nil, err
-	}
-	return sc.PrepareContext(ctx, query)
-}
-
-func (c *msConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
-	sc, err := c.inner()
-	if err != nil {
-		return nil, err
-	}
-	if c.stmts == nil || !cacheable(query) {
-		return sc.ExecContext(ctx, query, args)
-	}
-	return c.stmts.exec(ctx, sc, query, args, nil)
-}
-
-func (c *msConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	sc, err := c.inner()
-	if err != nil {
-		return nil, err
-	}
-	if c.stmts == nil || !cacheable(query) {
-		return sc.QueryContext(ctx, query, args)
-	}
-	return c.stmts.query(ctx, sc, query, args, nil)
-}
-
-// Close closes the cached statements, then the connection: SQLite keeps a
-// connection with unfinalized statements open.
-func (c *msConn) Close() error {
-	var err error
-	if c.stmts != nil {
-		err = c.stmts.close()
-	}
-	return errors.Join(err, c.Conn.Close())
-}
-
-func (c *msConn) Ping(ctx context.Context) error {
-	sc, err := c.inner()
-	if err != nil {
-		return err
-	}
-	return sc.Ping(ctx)
-}
-
-func (c *msConn) ResetSession(ctx context.Context) error {
-	sc, err := c.inner()
-	if err != nil {
-		return err
-	}
-	return sc.ResetSession(ctx)
-}
-
-func (c *msConn) IsValid() bool {
-	sc, err := c.inner()
-	return err == nil && sc.IsValid()
 }
 
 // openSQLite opens the daemon's pool on the file at path (dsn is the
