@@ -27,13 +27,7 @@ func (postgres) openPool(dsn string, opts Options) (*sqlx.DB, int, error) {
 	if maxOpen <= 0 {
 		maxOpen = defaultPostgresPool
 	}
-	stmts := opts.StatementCache
-	switch {
-	case stmts == 0:
-		stmts = DefaultPostgresStatements
-	case stmts < 0:
-		stmts = 0
-	}
+	stmts := opts.statements(DefaultPostgresStatements)
 	conn, err := newPGConnector(withBinaryParameters(dsn), stmts)
 	if err != nil {
 		return nil, 0, err

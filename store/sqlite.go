@@ -53,13 +53,7 @@ func (sqliteDialect) openPool(path string, opts Options) (*sqlx.DB, int, error) 
 			return nil, 0, fmt.Errorf("create database directory %s: %w", dir, err)
 		}
 	}
-	stmts := opts.StatementCache
-	switch {
-	case stmts == 0:
-		stmts = DefaultSQLiteStatements
-	case stmts < 0:
-		stmts = 0
-	}
+	stmts := opts.statements(DefaultSQLiteStatements)
 	db, err := openSQLite(path, "file:"+path+sqlitePragmas, stmts)
 	if err != nil {
 		return nil, 0, err

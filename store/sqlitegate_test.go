@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -10,17 +11,24 @@ import (
 	"time"
 )
 
-// TestSQLiteWritersQueueOnTheGate: while one transaction is open, a
-// second waits in the process, not in SQLite's busy handler: it gives up
-// with its context's error, saying what it waited for, and it begins once
-// the first commits.
-func TestSQLiteWritersQueueOnTheGate(t *testing.T) {
+// openGatePool opens the daemon's kind of SQLite pool on a new file.
+func openGatePool(t *testing.T) *sql.DB {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "gate.db")
 	db, err := openSQLite(path, "file:"+path+sqlitePragmas, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
+	return db
+}
+
+// TestSQLiteWritersQueueOnTheGate: while one transaction is open, a
+// second waits in the process, not in SQLite's busy handler: it gives up
+// with its context's error, saying what it waited for, and it begins once
+// the first commits.
+func TestSQLiteWritersQueueOnTheGate(t *testing.T) {
+	db := openGatePool(t)
 	ctx := context.Background()
 	if _, err := db.ExecContext(ctx, `CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`); err != nil {
 		t.Fatal(err)
@@ -67,12 +75,7 @@ func TestSQLiteWritersQueueOnTheGate(t *testing.T) {
 // one whose context ends release the gate once each, so later writers
 // are not locked out (nor let in two at a time).
 func TestSQLiteGateLeftOnRollbackAndCancel(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "gate.db")
-	db, err := openSQLite(path, "file:"+path+sqlitePragmas, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
+	db := openGatePool(t)
 	db.SetMaxOpenConns(4)
 	ctx := context.Background()
 	if _, err := db.ExecContext(ctx, `CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)`); err != nil {

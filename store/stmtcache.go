@@ -31,6 +31,18 @@ const sqliteStatementBytes = 1 << 20
 // a few sizes of its multi-row ones.
 const DefaultPostgresStatements = 64
 
+// statements is how many prepared statements a connection keeps under
+// o.StatementCache: 0 means def, a negative number none.
+func (o Options) statements(def int) int {
+	switch {
+	case o.StatementCache == 0:
+		return def
+	case o.StatementCache < 0:
+		return 0
+	}
+	return o.StatementCache
+}
+
 // stmtCache keeps one connection's prepared statements by SQL text, the
 // least recently used evicted past max.
 //
