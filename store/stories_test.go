@@ -50,6 +50,18 @@ func storyArticle(url, title, body string, at time.Time, promote bool) model.New
 	return na
 }
 
+// quakeReports are n copies of one wire report of a quake, as
+// https://a.example/0.. with their own text hashes, report i at at(i).
+func quakeReports(n int, at func(i int) time.Time, promote bool) []model.NewArticle {
+	arts := make([]model.NewArticle, 0, n)
+	for i := range n {
+		a := storyArticle(fmt.Sprintf("https://a.example/%d", i), "Quake off Chile", wire, at(i), promote)
+		a.Article.ContentTextHash = fmt.Sprintf("hash-%d", i)
+		arts = append(arts, a)
+	}
+	return arts
+}
+
 // background saves, through the placer, an archive of reports of other
 // events (the labelled story set's originals, earthquakes left out) a
 // day before t0: what gives a workspace's document frequencies their

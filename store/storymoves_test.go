@@ -160,13 +160,8 @@ func TestStoryMembersReadsTheLatest(t *testing.T) {
 	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
 		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
-		var arts []model.NewArticle
-		for i := range 12 {
-			// Two articles each hour: the later of a pair has the higher id.
-			a := storyArticle(fmt.Sprintf("https://a.example/%d", i), "Quake off Chile", wire, t0.Add(time.Duration(i/2)*time.Hour), true)
-			a.Article.ContentTextHash = fmt.Sprintf("hash-%d", i)
-			arts = append(arts, a)
-		}
+		// Two articles each hour: the later of a pair has the higher id.
+		arts := quakeReports(12, func(i int) time.Time { return t0.Add(time.Duration(i/2) * time.Hour) }, true)
 		// All in one story: the first starts it, the others join it.
 		p := placerWith(t, arts, stories.GroupOptions{})
 		savePoll(t, s, ws, srcs[0], p, arts...)
@@ -241,12 +236,7 @@ func TestReexaminationReadsOldProfilesFrequencies(t *testing.T) {
 	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
 		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
-		var arts []model.NewArticle
-		for i := range 8 {
-			a := storyArticle(fmt.Sprintf("https://a.example/%d", i), "Quake off Chile", wire, t0.Add(time.Duration(i)*time.Minute), true)
-			a.Article.ContentTextHash = fmt.Sprintf("hash-%d", i)
-			arts = append(arts, a)
-		}
+		arts := quakeReports(8, func(i int) time.Time { return t0.Add(time.Duration(i) * time.Minute) }, true)
 		savePoll(t, s, ws, srcs[0], placerWith(t, arts, stories.GroupOptions{}), arts...)
 		var raw []byte
 		if err := s.DB().QueryRow(s.DB().Rebind(`SELECT story_profile FROM feed_articles WHERE external_url = ?`), "https://a.example/3").Scan(&raw); err != nil {

@@ -167,12 +167,7 @@ func TestOneSecondaryTermIndexMigrationKeepsEntries(t *testing.T) {
 	s := migrateTo(t, store.Postgres, version)
 	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
 	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
-	var arts []model.NewArticle
-	for i := range 6 {
-		a := storyArticle(fmt.Sprintf("https://a.example/%d", i), "Quake off Chile", wire, t0.Add(time.Duration(i)*time.Minute), false)
-		a.Article.ContentTextHash = fmt.Sprintf("hash-%d", i)
-		arts = append(arts, a)
-	}
+	arts := quakeReports(6, func(i int) time.Time { return t0.Add(time.Duration(i) * time.Minute) }, false)
 	savePoll(t, s, ws, srcs[0], placerWith(t, arts, stories.GroupOptions{}), arts...)
 	entries := func() string {
 		return text(t, s, `SELECT COALESCE(string_agg(concat_ws(':', workspace_id, term, reported_unix, feed_article_id, story_id), ','
