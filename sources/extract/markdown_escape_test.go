@@ -88,3 +88,29 @@ func TestSpecialCharactersHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestHidingShortcutsAgree checks the byte scans that let text skip the
+// replacers against what they stand for: needsHiding is false only where
+// hideSpecials changes nothing, and hasSentinel agrees with looking for
+// each hidden character.
+func TestHidingShortcutsAgree(t *testing.T) {
+	sentinels := string([]rune{sentinelLT, sentinelGT, sentinelAmp, sentinelStar})
+	pieces := []string{"a", " ", "é", "<", ">", "&", "*", "\uFDD0", "\uFDD3", "\uFDCF", "\uFDD4", "\uFFFD",
+		"\uFF0C", "\xef", "\xef\xb7", "\xb7\x90", "\xff", "\n", "字"}
+	var check func(s string, depth int)
+	check = func(s string, depth int) {
+		if !needsHiding(s) && hideSpecials.Replace(s) != s {
+			t.Errorf("needsHiding(%q) = false, but hideSpecials changes it", s)
+		}
+		if got, want := hasSentinel(s), strings.ContainsAny(s, sentinels); got != want {
+			t.Errorf("hasSentinel(%q) = %v, want %v", s, got, want)
+		}
+		if depth == 0 {
+			return
+		}
+		for _, p := range pieces {
+			check(s+p, depth-1)
+		}
+	}
+	check("", 3)
+}
