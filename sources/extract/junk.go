@@ -218,7 +218,9 @@ func dropShareLinks(root *html.Node) {
 			continue
 		}
 		p.RemoveChild(a)
-		for p != nil && p != root && p.Type == html.ElementNode && strings.TrimFunc(textContentRaw(p), isInvisible) == "" && !hasDescendant(p, atom.Img) {
+		// A block emptied by an earlier link is already out of the tree
+		// (its Parent is nil), with this link in it: nothing to climb.
+		for p != nil && p != root && p.Parent != nil && p.Type == html.ElementNode && strings.TrimFunc(textContentRaw(p), isInvisible) == "" && !hasDescendant(p, atom.Img) {
 			up := p.Parent
 			up.RemoveChild(p)
 			p = up

@@ -81,3 +81,19 @@ func TestSpacingOnlyWhereThePageHasIt(t *testing.T) {
 		}
 	}
 }
+
+// TestDropShareLinksInRemovedBlock: a share link whose paragraph already
+// went with an earlier share link (its own text is a zero-width space,
+// which shows nothing) is skipped, where it used to panic on the
+// paragraph's missing parent. A feed entry can carry such markup.
+func TestDropShareLinksInRemovedBlock(t *testing.T) {
+	in := `<p><a href="https://twitter.com/intent/tweet?u=1">Tweet</a> ` +
+		`<a href="https://www.facebook.com/sharer/sharer.php?u=1">` + "\u200b" + `</a></p><p>Body text here.</p>`
+	md, err := FragmentToMarkdown(in, "https://example.org/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md != "Body text here." {
+		t.Errorf("got %q, want only the body", md)
+	}
+}
