@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
@@ -80,6 +81,14 @@ func FragmentDocument(fragment string, baseURL string, opts Options) (*Document,
 
 // convertFragment returns a fragment's Markdown and its visible text.
 func convertFragment(fragment string, baseURL string) (md, text string, err error) {
+	if plain, ok := plainSentence(fragment); ok {
+		return plain, plain, nil
+	}
+	return convertParsed(fragment, baseURL)
+}
+
+// convertParsed is convertFragment without the shortcut for plain prose.
+func convertParsed(fragment string, baseURL string) (md, text string, err error) {
 	nodes, err := parseFragment(fragment)
 	if err != nil {
 		return "", "", fmt.Errorf("parse html fragment: %w", err)
@@ -111,6 +120,42 @@ func convertFragment(fragment string, baseURL string) (md, text string, err erro
 	// so the text is read after it.
 	md, err = nodeToMarkdown(root, b)
 	return md, blockText(root), err
+}
+
+// plainByte marks the bytes of plain prose that neither the HTML parser
+// nor the converter treats specially, nor CommonMark reads as markup in
+// any position on a line that starts with a letter: letters, digits,
+// spaces and a few punctuation marks. "." is among the converter's
+// escaped characters, but it unescapes it only after a line's leading
+// digits (an ordered-list marker).
+var plainByte = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = asciiLetter(byte(c)) || asciiDigit(byte(c))
+	}
+	for _, c := range []byte(" ,.;:?%/@") {
+		t[c] = true
+	}
+	return t
+}()
+
+// plainSentence returns what the conversion gives for a fragment that is
+// one line of plain prose starting with a letter (feeds often send a
+// summary so): its words joined by single spaces, as Markdown and as
+// text. It reports false for anything else, which is converted in full;
+// a test holds it to the full conversion.
+func plainSentence(fragment string) (string, bool) {
+	if fragment == "" || !asciiLetter(fragment[0]) {
+		return "", false
+	}
+	for i := 0; i < len(fragment); i++ {
+		if !plainByte[fragment[i]] {
+			return "", false
+		}
+	}
+	if !strings.Contains(fragment, "  ") && fragment[len(fragment)-1] != ' ' {
+		return fragment, true
+	}
+	return strings.Join(strings.Fields(fragment), " "), true
 }
 
 // nodeToMarkdown cleans root (in place) and converts it.

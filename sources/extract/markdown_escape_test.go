@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"html"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -113,4 +114,41 @@ func TestHidingShortcutsAgree(t *testing.T) {
 		}
 	}
 	check("", 3)
+}
+
+// TestPlainSentenceMatchesConversion holds the shortcut for one line of
+// plain prose to what the full conversion gives, Markdown and text, on
+// random lines of the bytes it accepts and of a few it must refuse.
+func TestPlainSentenceMatchesConversion(t *testing.T) {
+	accepted := []string{"a", "Z", "q", "0", "7", "2026", " ", "  ", ",", ".", ";", ":", "?", "%", "/", "@",
+		"1.", "1. ", "http://x.org/a", "a@b.c", "Mr."}
+	refused := []string{"-", "#", "'", "\n", "*", "<", "&", "é", "\t", "_", "[", "`", "\\", "\r", "\x00"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	took := 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(25) {
+			if rng.IntN(50) == 0 {
+				b.WriteString(refused[rng.IntN(len(refused))])
+			} else {
+				b.WriteString(accepted[rng.IntN(len(accepted))])
+			}
+		}
+		s := b.String()
+		plain, ok := plainSentence(s)
+		if !ok {
+			continue
+		}
+		took++
+		md, text, err := convertParsed(s, "https://example.org/a/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if md != plain || text != plain {
+			t.Fatalf("plainSentence(%q) = %q; the conversion gives Markdown %q, text %q", s, plain, md, text)
+		}
+	}
+	if took < 2000 {
+		t.Fatalf("only %d of the random lines took the shortcut", took)
+	}
 }
