@@ -123,16 +123,17 @@ func convertParsed(fragment string, baseURL string) (md, text string, err error)
 }
 
 // plainByte marks the bytes of plain prose that neither the HTML parser
-// nor the converter treats specially, nor CommonMark reads as markup in
-// any position on a line that starts with a letter: letters, digits,
-// spaces and a few punctuation marks. "." is among the converter's
-// escaped characters, but it unescapes it only after a line's leading
-// digits (an ordered-list marker).
+// nor the converter treats specially, nor CommonMark reads as markup
+// anywhere on a line that starts with a letter: letters, digits, spaces
+// and common punctuation. Some are among the converter's escaped
+// characters, but it keeps the escape only where they would be markup:
+// "." and ")" after a line's leading digits, "-", "+" and "=" at a line's
+// start, "!" before "[".
 var plainByte = func() (t [256]bool) {
 	for c := range utf8.RuneSelf {
 		t[c] = asciiLetter(byte(c)) || asciiDigit(byte(c))
 	}
-	for _, c := range []byte(" ,.;:?%/@") {
+	for _, c := range []byte(" ,.;:?%/@-'\"()!+=$") {
 		t[c] = true
 	}
 	return t

@@ -121,8 +121,9 @@ func TestHidingShortcutsAgree(t *testing.T) {
 // random lines of the bytes it accepts and of a few it must refuse.
 func TestPlainSentenceMatchesConversion(t *testing.T) {
 	accepted := []string{"a", "Z", "q", "0", "7", "2026", " ", "  ", ",", ".", ";", ":", "?", "%", "/", "@",
-		"1.", "1. ", "http://x.org/a", "a@b.c", "Mr."}
-	refused := []string{"-", "#", "'", "\n", "*", "<", "&", "é", "\t", "_", "[", "`", "\\", "\r", "\x00"}
+		"1.", "1. ", "http://x.org/a", "a@b.c", "Mr.", "-", "--", " - ", "---", "'", "\"", "(", ")", "1)", " 1) ", "!",
+		"+", " + ", "=", "==", "$", "(1)", "a-b", "don't"}
+	refused := []string{"#", "\n", "*", "<", "&", "é", "\t", "_", "[", "]", "`", "\\", "\r", "\x00", "|", ">", "~", "’"}
 	rng := rand.New(rand.NewPCG(5, 6))
 	took := 0
 	for range 20000 {
