@@ -75,7 +75,7 @@ func FragmentDocument(fragment string, baseURL string, opts Options) (*Document,
 		return nil, err
 	}
 	d := &Document{Markdown: md, Text: text, Method: "fragment"}
-	d.Stats = computeStats([]byte(fragment), d, !opts.SkipTokenCounts)
+	d.Stats = computeStats(fragment, d, !opts.SkipTokenCounts)
 	return d, nil
 }
 

@@ -41,7 +41,10 @@ func (s Stats) TokenReduction() float64 {
 	return 1 - float64(s.OutputTokens)/float64(s.InputTokens)
 }
 
-func computeStats(page []byte, d *Document, tokens bool) Stats {
+// computeStats measures d, which came from page: a page's bytes or a
+// fragment's string, so that a fragment is not copied into bytes only to
+// have its length read.
+func computeStats[T string | []byte](page T, d *Document, tokens bool) Stats {
 	s := Stats{WordCount: CountWords(d.Text)}
 	if tokens {
 		s.CountTokens(string(page), d.Markdown)
