@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"golang.org/x/net/html"
@@ -25,10 +24,13 @@ var sharedConverter = sync.OnceValue(newConverter)
 
 // newConverter builds the HTML→Markdown converter: CommonMark with fenced
 // code blocks, GFM tables.
-func newConverter() *converter.Converter {
+func newConverter() *converter.Converter { return newConverterWith(markdownBase{}) }
+
+// newConverterWith builds the converter on a given base plugin.
+func newConverterWith(basePlugin converter.Plugin) *converter.Converter {
 	conv := converter.NewConverter(
 		converter.WithPlugins(
-			base.NewBasePlugin(),
+			basePlugin,
 			commonmark.NewCommonmarkPlugin(
 				commonmark.WithCodeBlockFence("```"),
 				commonmark.WithHeadingStyle(commonmark.HeadingStyleATX),
