@@ -22,11 +22,11 @@ import (
 type vocab struct {
 	seed  maphash.Seed
 	arena []byte
-	// slots hold, for each token, where its bytes are in the arena, their
-	// length, its rank and the top bits of its hash (see slotOf), 0 for
-	// an empty slot: a look-up reads one slot and, when the tag and
-	// length agree, the token's bytes, two reads that miss the
-	// processor's caches rather than four.
+	// slots hold, for each token not in short, where its bytes are in
+	// the arena, their length, its rank and the top bits of its hash
+	// (see slotOf), 0 for an empty slot: a look-up reads one slot and,
+	// when the tag and length agree, the token's bytes, two reads that
+	// miss the processor's caches rather than four.
 	slots []uint64
 	// maxLen is the length of the longest token.
 	maxLen int
