@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -144,22 +145,40 @@ var plainByte = func() (t [256]bool) {
 // plainSentence returns what the conversion gives for a fragment that is
 // one line of plain prose starting with a letter (feeds often send a
 // summary so): its words joined by single spaces, as Markdown and as
-// text. It reports false for anything else, which is converted in full;
-// a test holds it to the full conversion.
+// text. Beyond the bytes of plainByte it takes letters and digits of any
+// script and typographic quotes, dashes and ellipses, none of which the
+// parser, the converter or the text extraction treats specially. It
+// reports false for anything else, which is converted in full; a test
+// holds it to the full conversion.
 func plainSentence(fragment string) (string, bool) {
-	if fragment == "" || !asciiLetter(fragment[0]) {
+	if fragment == "" {
 		return "", false
 	}
-	for i := 0; i < len(fragment); i++ {
-		if !plainByte[fragment[i]] {
+	if r, _ := utf8.DecodeRuneInString(fragment); !asciiLetter(fragment[0]) && (r < utf8.RuneSelf || !unicode.IsLetter(r)) {
+		return "", false
+	}
+	for i := 0; i < len(fragment); {
+		if c := fragment[i]; c < utf8.RuneSelf {
+			if !plainByte[c] {
+				return "", false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(fragment[i:])
+		if r == utf8.RuneError || !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(plainMarks, r) {
 			return "", false
 		}
+		i += size
 	}
 	if !strings.Contains(fragment, "  ") && fragment[len(fragment)-1] != ' ' {
 		return fragment, true
 	}
 	return strings.Join(strings.Fields(fragment), " "), true
 }
+
+// plainMarks are the non-ASCII punctuation marks plainSentence takes.
+const plainMarks = "’‘“”–—…«»¡¿€£"
 
 // nodeToMarkdown cleans root (in place) and converts it.
 func nodeToMarkdown(root *html.Node, base *url.URL) (string, error) {
