@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"golang.org/x/net/html"
@@ -25,13 +26,10 @@ var sharedConverter = sync.OnceValue(newConverter)
 
 // newConverter builds the HTML→Markdown converter: CommonMark with fenced
 // code blocks, GFM tables.
-func newConverter() *converter.Converter { return newConverterWith(markdownBase{}) }
-
-// newConverterWith builds the converter on a given base plugin.
-func newConverterWith(basePlugin converter.Plugin) *converter.Converter {
+func newConverter() *converter.Converter {
 	conv := converter.NewConverter(
 		converter.WithPlugins(
-			basePlugin,
+			base.NewBasePlugin(),
 			commonmark.NewCommonmarkPlugin(
 				commonmark.WithCodeBlockFence("```"),
 				commonmark.WithHeadingStyle(commonmark.HeadingStyleATX),
