@@ -22,11 +22,11 @@ import (
 type vocab struct {
 	seed  maphash.Seed
 	arena []byte
-	// slots hold, for each token, where its bytes are in the arena, their
-	// length, its rank and the top bits of its hash (see slotOf), 0 for
-	// an empty slot: a look-up reads one slot and, when the tag and
-	// length agree, the token's bytes, two reads that miss the
-	// processor's caches rather than four.
+	// slots hold, for each token not in short, where its bytes are in
+	// the arena, their length, its rank and the top bits of its hash
+	// (see slotOf), 0 for an empty slot: a look-up reads one slot and,
+	// when the tag and length agree, the token's bytes, two reads that
+	// miss the processor's caches rather than four.
 	slots []uint64
 	// maxLen is the length of the longest token.
 	maxLen int
@@ -35,6 +35,52 @@ type vocab struct {
 	// starts by ranking every adjacent byte pair of its piece, and this
 	// table stays in the processor's cache where the big one does not.
 	pairs []int32
+	// short holds every token of 3 to shortMaxLen bytes, most of the
+	// pieces text is cut into, with its bytes inline and a hash that is
+	// a multiply of them: a look-up reads one entry (two when probing
+	// crosses into the next), where the big table reads a slot and then
+	// the token's bytes in the arena, two reads that miss the
+	// processor's caches.
+	short     []shortEntry
+	shortMask uint64
+}
+
+// shortEntry is one token of the short table: lo holds its first eight
+// bytes, hi the next four (zero-padded), its length at shortLenShift and
+// its rank above shortRankShift. A length of 0 marks an empty entry.
+type shortEntry struct{ lo, hi uint64 }
+
+const (
+	shortMaxLen    = 12
+	shortLenShift  = 32
+	shortRankShift = 40
+	shortKeyMask   = 1<<shortRankShift - 1
+)
+
+// shortKey packs a piece of 3 to shortMaxLen bytes as a short entry's
+// words, without its rank.
+func shortKey(s string) (lo, hi uint64) {
+	n := len(s)
+	if n >= 8 {
+		lo = le64(s)
+		for j := n - 1; j >= 8; j-- {
+			hi = hi<<8 | uint64(s[j])
+		}
+	} else {
+		for j := n - 1; j >= 0; j-- {
+			lo = lo<<8 | uint64(s[j])
+		}
+	}
+	return lo, hi | uint64(n)<<shortLenShift
+}
+
+// shortHash mixes a key's words; entries compare the whole key, so the
+// hash only spreads the load. It has no seed: the table is built once
+// and never grows, so the worst a crafted text can do is look up pieces
+// of its longest run of entries, never change a count.
+func shortHash(lo, hi uint64) uint64 {
+	h := lo*0x9e3779b97f4a7c15 ^ hi*0xc2b2ae3d27d4eb4f
+	return h ^ h>>29
 }
 
 // A slot packs a token's arena offset (bits 0-21), rank (22-41), length
@@ -114,20 +160,52 @@ func loadVocab(enc Encoding) (*vocab, error) {
 			v.pairs[int(t[0])<<8|int(t[1])] = int32(rank[k])
 		}
 	}
+	isShort := func(t []byte) bool { return len(t) >= 3 && len(t) <= shortMaxLen }
+	nShort := 0
+	for k := range rank {
+		if isShort(token(k)) {
+			nShort++
+		}
+	}
+	// The big table holds the tokens the short one does not.
 	size := uint64(1)
-	for size < uint64(len(rank))*2 {
+	for size < uint64(len(rank)-nShort)*2 {
 		size <<= 1
 	}
 	v.slots = make([]uint64, size)
 	v.mask = size - 1
 	for k := range rank {
 		t := token(k)
+		if isShort(t) {
+			continue
+		}
 		hash := maphash.Bytes(v.seed, t)
 		h := hash & v.mask
 		for v.slots[h] != 0 {
 			h = (h + 1) & v.mask
 		}
 		v.slots[h] = slotOf(hash, int(start[k]), len(t), rank[k])
+	}
+	// At most three quarters full: probes stay within a cache line or
+	// two, and the two tables together are no larger than the one table
+	// of every token was.
+	size = 1
+	for size < uint64(nShort)*4/3 {
+		size <<= 1
+	}
+	v.short = make([]shortEntry, size)
+	v.shortMask = size - 1
+	for k := range rank {
+		t := token(k)
+		if !isShort(t) {
+			continue
+		}
+		lo, hi := shortKey(string(t))
+		h := shortHash(lo, hi) & v.shortMask
+		for v.short[h].hi != 0 {
+			h = (h + 1) & v.shortMask
+		}
+		v.short[h] = shortEntry{lo: lo, hi: hi | uint64(rank[k])<<shortRankShift}
 	}
 	return v, nil
 }
@@ -153,6 +231,18 @@ func (v *vocab) lookup(s string) int {
 	}
 	if len(s) > v.maxLen {
 		return -1
+	}
+	if len(s) >= 3 && len(s) <= shortMaxLen {
+		lo, hi := shortKey(s)
+		for h := shortHash(lo, hi) & v.shortMask; ; h = (h + 1) & v.shortMask {
+			e := &v.short[h]
+			if e.hi == 0 {
+				return -1
+			}
+			if e.lo == lo && e.hi&shortKeyMask == hi {
+				return int(e.hi >> shortRankShift)
+			}
+		}
 	}
 	hash := maphash.String(v.seed, s)
 	want := slotOf(hash, 0, len(s), 0)

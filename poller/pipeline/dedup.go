@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources/fetch"
@@ -187,23 +188,62 @@ func contentHash(text, title, url string) string {
 	if strings.TrimSpace(text) == "" {
 		text = title + " " + url
 	}
-	var b strings.Builder
-	b.Grow(len(text))
-	space := false
-	for _, r := range text {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if space && b.Len() > 0 {
-				b.WriteByte(' ')
+	// The normalised text is hashed as it is produced, a buffer at a
+	// time, rather than built whole and copied again for the hash; ASCII,
+	// most of it, is classified and lower-cased without the Unicode
+	// tables.
+	h := md5.New()
+	var buf [512]byte
+	out := buf[:0]
+	wrote, space := false, false
+	for i := 0; i < len(text); {
+		c := text[i]
+		var r rune
+		if c < utf8.RuneSelf {
+			i++
+			if !asciiAlnum[c] {
+				space = true
+				continue
 			}
-			space = false
-			b.WriteRune(unicode.ToLower(r))
+			r = rune(c | asciiLowerBit[c])
 		} else {
-			space = true
+			var size int
+			r, size = utf8.DecodeRuneInString(text[i:])
+			i += size
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				space = true
+				continue
+			}
+			r = unicode.ToLower(r)
 		}
+		if len(out) > len(buf)-utf8.UTFMax-1 {
+			h.Write(out)
+			out = out[:0]
+		}
+		if space && wrote {
+			out = append(out, ' ')
+		}
+		space, wrote = false, true
+		out = utf8.AppendRune(out, r)
 	}
-	if b.Len() == 0 {
+	if !wrote {
 		return ""
 	}
-	sum := md5.Sum([]byte(b.String()))
-	return hex.EncodeToString(sum[:])
+	h.Write(out)
+	return hex.EncodeToString(h.Sum(nil))
 }
+
+// asciiAlnum marks the ASCII letters and digits, what unicode.IsLetter
+// and unicode.IsDigit accept below utf8.RuneSelf; asciiLowerBit is what
+// turns an upper-case ASCII letter into its lower case.
+var asciiAlnum, asciiLowerBit = func() (alnum [utf8.RuneSelf]bool, lower [utf8.RuneSelf]byte) {
+	for c := range utf8.RuneSelf {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			alnum[c] = true
+		case c >= 'A' && c <= 'Z':
+			alnum[c], lower[c] = true, 0x20
+		}
+	}
+	return alnum, lower
+}()

@@ -3,6 +3,7 @@ package extract
 import (
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -152,4 +153,53 @@ func moveChildren(from, to *html.Node) {
 		to.AppendChild(k)
 		k = next
 	}
+}
+
+// textAll reports whether n holds any text (found) and whether every
+// character of it satisfies in: what strings.TrimFunc(text, in) == ""
+// tells of its text concatenated, without building the text, and
+// stopping at the first character that fails (found is then not to be
+// relied on). With skipScripts the text under script, style and noscript
+// is left out, as nodeText leaves it out. Invalid UTF-8 is judged on the
+// concatenation, as before: bytes of two text nodes can join into one
+// character there.
+func textAll(n *html.Node, skipScripts bool, in func(rune) bool) (found, all bool) {
+	all = true
+	invalid := false
+	walk(n, func(c *html.Node) bool {
+		if !all || invalid {
+			return false
+		}
+		if skipScripts && c.Type == html.ElementNode && (c.DataAtom == atom.Script || c.DataAtom == atom.Style || c.DataAtom == atom.Noscript) {
+			return false
+		}
+		if c.Type == html.TextNode && c.Data != "" {
+			found = true
+			if !utf8.ValidString(c.Data) {
+				invalid = true
+				return false
+			}
+			for _, r := range c.Data {
+				if !in(r) {
+					all = false
+					return false
+				}
+			}
+		}
+		return true
+	})
+	if !invalid {
+		return found, all
+	}
+	var b strings.Builder
+	walk(n, func(c *html.Node) bool {
+		if skipScripts && c.Type == html.ElementNode && (c.DataAtom == atom.Script || c.DataAtom == atom.Style || c.DataAtom == atom.Noscript) {
+			return false
+		}
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+		return true
+	})
+	return b.Len() > 0, strings.TrimFunc(b.String(), in) == ""
 }

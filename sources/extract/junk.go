@@ -143,6 +143,12 @@ func isInvisible(r rune) bool {
 	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r)
 }
 
+// onlyInvisible reports whether the text under n shows nothing.
+func onlyInvisible(n *html.Node) bool {
+	_, all := textAll(n, false, isInvisible)
+	return all
+}
+
 // dropInvisibleBlocks removes paragraphs and divisions whose text shows
 // nothing and that hold no picture.
 func dropInvisibleBlocks(root *html.Node) {
@@ -153,8 +159,7 @@ func dropInvisibleBlocks(root *html.Node) {
 		}
 		switch n.DataAtom {
 		case atom.P, atom.Div, atom.Li, atom.Blockquote, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-			t := textContentRaw(n)
-			if t != "" && strings.TrimFunc(t, isInvisible) == "" && !hasDescendant(n, atom.Img) {
+			if found, all := textAll(n, false, isInvisible); found && all && !hasDescendant(n, atom.Img) {
 				drop = append(drop, n)
 				return false
 			}
@@ -218,7 +223,9 @@ func dropShareLinks(root *html.Node) {
 			continue
 		}
 		p.RemoveChild(a)
-		for p != nil && p != root && p.Type == html.ElementNode && strings.TrimFunc(textContentRaw(p), isInvisible) == "" && !hasDescendant(p, atom.Img) {
+		// A block emptied by an earlier link is already out of the tree
+		// (its Parent is nil), with this link in it: nothing to climb.
+		for p != nil && p != root && p.Parent != nil && p.Type == html.ElementNode && onlyInvisible(p) && !hasDescendant(p, atom.Img) {
 			up := p.Parent
 			up.RemoveChild(p)
 			p = up

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -78,6 +79,59 @@ func TestSpacingOnlyWhereThePageHasIt(t *testing.T) {
 	for _, want := range []string{"mc2 in the notes", "H2O, as usual", "[MacBook](https://news.example/macbook)s sold", "Engineers *say* the barriers"} {
 		if !strings.Contains(doc.Markdown, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, doc.Markdown)
+		}
+	}
+}
+
+// TestDropShareLinksInRemovedBlock: a share link whose paragraph already
+// went with an earlier share link (its own text is a zero-width space,
+// which shows nothing) is skipped, where it used to panic on the
+// paragraph's missing parent. A feed entry can carry such markup.
+func TestDropShareLinksInRemovedBlock(t *testing.T) {
+	in := `<p><a href="https://twitter.com/intent/tweet?u=1">Tweet</a> ` +
+		`<a href="https://www.facebook.com/sharer/sharer.php?u=1">` + "\u200b" + `</a></p><p>Body text here.</p>`
+	md, err := FragmentToMarkdown(in, "https://example.org/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md != "Body text here." {
+		t.Errorf("got %q, want only the body", md)
+	}
+}
+
+// TestTextAllMatchesConcatenation holds textAll to the tests it replaces,
+// which built the text: on random trees of text (invalid UTF-8 split
+// across nodes included), inline elements and scripts.
+func TestTextAllMatchesConcatenation(t *testing.T) {
+	pieces := []string{"", " ", "\n", "\u00a0", "\u200b", "a", "é", "\xe2\x80", "\x8b", "\x83", "\xff", "\u2003"}
+	rng := rand.New(rand.NewPCG(13, 14))
+	var build func(depth int) string
+	build = func(depth int) string {
+		var b strings.Builder
+		for range rng.IntN(4) {
+			switch k := rng.IntN(6); {
+			case k == 0 && depth < 3:
+				b.WriteString("<span>" + build(depth+1) + "</span>")
+			case k == 1 && depth < 3:
+				b.WriteString("<script>" + pieces[rng.IntN(len(pieces))] + "</script>")
+			default:
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+		}
+		return b.String()
+	}
+	for range 20000 {
+		nodes, err := parseFragment("<div>" + build(0) + "</div>")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := nodes[0]
+		raw := textContentRaw(n)
+		if found, all := textAll(n, false, isInvisible); all != (strings.TrimFunc(raw, isInvisible) == "") || all && found != (raw != "") {
+			t.Fatalf("textAll(%q, isInvisible) = %v, %v", raw, found, all)
+		}
+		if got, want := onlySpace(n), strings.TrimSpace(keyText(n)) == ""; got != want {
+			t.Fatalf("onlySpace: %v, keyText %q gives %v", got, keyText(n), want)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
@@ -74,12 +76,20 @@ func FragmentDocument(fragment string, baseURL string, opts Options) (*Document,
 		return nil, err
 	}
 	d := &Document{Markdown: md, Text: text, Method: "fragment"}
-	d.Stats = computeStats([]byte(fragment), d, !opts.SkipTokenCounts)
+	d.Stats = computeStats(fragment, d, !opts.SkipTokenCounts)
 	return d, nil
 }
 
 // convertFragment returns a fragment's Markdown and its visible text.
 func convertFragment(fragment string, baseURL string) (md, text string, err error) {
+	if plain, ok := plainSentence(fragment); ok {
+		return plain, plain, nil
+	}
+	return convertParsed(fragment, baseURL)
+}
+
+// convertParsed is convertFragment without the shortcut for plain prose.
+func convertParsed(fragment string, baseURL string) (md, text string, err error) {
 	nodes, err := parseFragment(fragment)
 	if err != nil {
 		return "", "", fmt.Errorf("parse html fragment: %w", err)
@@ -112,6 +122,61 @@ func convertFragment(fragment string, baseURL string) (md, text string, err erro
 	md, err = nodeToMarkdown(root, b)
 	return md, blockText(root), err
 }
+
+// plainByte marks the bytes of plain prose that neither the HTML parser
+// nor the converter treats specially, nor CommonMark reads as markup
+// anywhere on a line that starts with a letter: letters, digits, spaces
+// and common punctuation. Some are among the converter's escaped
+// characters, but it keeps the escape only where they would be markup:
+// "." and ")" after a line's leading digits, "-", "+" and "=" at a line's
+// start, "!" before "[".
+var plainByte = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = asciiLetter(byte(c)) || asciiDigit(byte(c))
+	}
+	for _, c := range []byte(" ,.;:?%/@-'\"()!+=$") {
+		t[c] = true
+	}
+	return t
+}()
+
+// plainSentence returns what the conversion gives for a fragment that is
+// one line of plain prose starting with a letter (feeds often send a
+// summary so): its words joined by single spaces, as Markdown and as
+// text. Beyond the bytes of plainByte it takes letters and digits of any
+// script and typographic quotes, dashes and ellipses, none of which the
+// parser, the converter or the text extraction treats specially. It
+// reports false for anything else, which is converted in full; a test
+// holds it to the full conversion.
+func plainSentence(fragment string) (string, bool) {
+	if fragment == "" {
+		return "", false
+	}
+	if r, _ := utf8.DecodeRuneInString(fragment); !asciiLetter(fragment[0]) && (r < utf8.RuneSelf || !unicode.IsLetter(r)) {
+		return "", false
+	}
+	for i := 0; i < len(fragment); {
+		if c := fragment[i]; c < utf8.RuneSelf {
+			if !plainByte[c] {
+				return "", false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(fragment[i:])
+		if r == utf8.RuneError || !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(plainMarks, r) {
+			return "", false
+		}
+		i += size
+	}
+	if !strings.Contains(fragment, "  ") && fragment[len(fragment)-1] != ' ' {
+		return fragment, true
+	}
+	return strings.Join(strings.Fields(fragment), " "), true
+}
+
+// plainMarks are the non-ASCII punctuation marks plainSentence takes.
+const plainMarks = "’‘“”–—…«»¡¿€£"
 
 // nodeToMarkdown cleans root (in place) and converts it.
 func nodeToMarkdown(root *html.Node, base *url.URL) (string, error) {

@@ -53,8 +53,44 @@ var (
 // converter's own entity replacement, which runs later.
 func registerTextEscaping(conv *converter.Converter) {
 	conv.Register.TextTransformer(func(_ converter.Context, content string) string {
+		if !needsHiding(content) {
+			// Most text nodes hold none of them, and the replacer copies
+			// its input even when it replaces nothing.
+			return content
+		}
 		return hideSpecials.Replace(content)
 	}, converter.PriorityEarly)
+}
+
+// hidingBytes marks the bytes hideSpecials acts on: the four characters
+// it hides and 0xEF, the first byte of every sentinel (U+FDD0-U+FDD3
+// are EF B7 90-93 in UTF-8).
+var hidingBytes = [256]bool{'<': true, '>': true, '&': true, '*': true, 0xEF: true}
+
+// needsHiding reports whether hideSpecials could change s.
+func needsHiding(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if hidingBytes[s[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSentinel reports whether s holds one of the hidden characters. It
+// looks for their first two bytes: strings.ContainsAny decodes s rune by
+// rune for a set of non-ASCII characters.
+func hasSentinel(s string) bool {
+	for {
+		i := strings.Index(s, "\xef\xb7")
+		if i < 0 || i+2 >= len(s) {
+			return false
+		}
+		if c := s[i+2]; c >= 0x90 && c <= 0x93 {
+			return true
+		}
+		s = s[i+2:]
+	}
 }
 
 var (
@@ -76,7 +112,7 @@ const maxContainerPrefix = 256
 
 // restoreSpecials writes the hidden characters back into md.
 func restoreSpecials(md string) string {
-	if !strings.ContainsAny(md, string([]rune{sentinelLT, sentinelGT, sentinelAmp, sentinelStar})) {
+	if !hasSentinel(md) {
 		return md
 	}
 	// Decisions look at the text as it will read, with the other hidden

@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"html"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -86,5 +87,71 @@ func TestSpecialCharactersHostile(t *testing.T) {
 		if got := renderedText(t, md); got != text {
 			t.Errorf("text of %d bytes reads back as %d bytes: %.40q…", len(text), len(got), got)
 		}
+	}
+}
+
+// TestHidingShortcutsAgree checks the byte scans that let text skip the
+// replacers against what they stand for: needsHiding is false only where
+// hideSpecials changes nothing, and hasSentinel agrees with looking for
+// each hidden character.
+func TestHidingShortcutsAgree(t *testing.T) {
+	sentinels := string([]rune{sentinelLT, sentinelGT, sentinelAmp, sentinelStar})
+	pieces := []string{"a", " ", "é", "<", ">", "&", "*", "\uFDD0", "\uFDD3", "\uFDCF", "\uFDD4", "\uFFFD",
+		"\uFF0C", "\xef", "\xef\xb7", "\xb7\x90", "\xff", "\n", "字"}
+	var check func(s string, depth int)
+	check = func(s string, depth int) {
+		if !needsHiding(s) && hideSpecials.Replace(s) != s {
+			t.Errorf("needsHiding(%q) = false, but hideSpecials changes it", s)
+		}
+		if got, want := hasSentinel(s), strings.ContainsAny(s, sentinels); got != want {
+			t.Errorf("hasSentinel(%q) = %v, want %v", s, got, want)
+		}
+		if depth == 0 {
+			return
+		}
+		for _, p := range pieces {
+			check(s+p, depth-1)
+		}
+	}
+	check("", 3)
+}
+
+// TestPlainSentenceMatchesConversion holds the shortcut for one line of
+// plain prose to what the full conversion gives, Markdown and text, on
+// random lines of the bytes it accepts and of a few it must refuse.
+func TestPlainSentenceMatchesConversion(t *testing.T) {
+	accepted := []string{"a", "Z", "q", "0", "7", "2026", " ", "  ", ",", ".", ";", ":", "?", "%", "/", "@",
+		"1.", "1. ", "http://x.org/a", "a@b.c", "Mr.", "-", "--", " - ", "---", "'", "\"", "(", ")", "1)", " 1) ", "!",
+		"+", " + ", "=", "==", "$", "(1)", "a-b", "don't", "é", "É", "ß", "’", "‘", "“", "”", "–", "—", "…", "«»",
+		"東京", "Ａ", "٣", "Ω"}
+	refused := []string{"#", "\n", "*", "<", "&", "\t", "_", "[", "]", "`", "\\", "\r", "\x00", "|", ">", "~",
+		"\u00a0", "\u2003", "\u200b", "\ufdd0", "\ufdd3", "\ufeff", "\xff", "\xe2\x80", "©", "•"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	took := 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(25) {
+			if rng.IntN(50) == 0 {
+				b.WriteString(refused[rng.IntN(len(refused))])
+			} else {
+				b.WriteString(accepted[rng.IntN(len(accepted))])
+			}
+		}
+		s := b.String()
+		plain, ok := plainSentence(s)
+		if !ok {
+			continue
+		}
+		took++
+		md, text, err := convertParsed(s, "https://example.org/a/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if md != plain || text != plain {
+			t.Fatalf("plainSentence(%q) = %q; the conversion gives Markdown %q, text %q", s, plain, md, text)
+		}
+	}
+	if took < 2000 {
+		t.Fatalf("only %d of the random lines took the shortcut", took)
 	}
 }

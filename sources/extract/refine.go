@@ -3,6 +3,7 @@ package extract
 import (
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/go-shiori/dom"
 	"golang.org/x/net/html"
@@ -392,11 +393,18 @@ func hasBlockChild(n *html.Node) bool {
 	return found
 }
 
+// onlySpace reports whether keyText(n) is empty: its text, scripts
+// left out, is white space alone.
+func onlySpace(n *html.Node) bool {
+	_, all := textAll(n, true, unicode.IsSpace)
+	return all
+}
+
 // removeEmptyLists drops lists left without items.
 func removeEmptyLists(content *html.Node) {
 	var drop []*html.Node
 	walk(content, func(n *html.Node) bool {
-		if n.Type == html.ElementNode && (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol) && strings.TrimSpace(keyText(n)) == "" && !hasDescendant(n, atom.Img) {
+		if n.Type == html.ElementNode && (n.DataAtom == atom.Ul || n.DataAtom == atom.Ol) && onlySpace(n) && !hasDescendant(n, atom.Img) {
 			drop = append(drop, n)
 			return false
 		}

@@ -41,7 +41,10 @@ func (s Stats) TokenReduction() float64 {
 	return 1 - float64(s.OutputTokens)/float64(s.InputTokens)
 }
 
-func computeStats(page []byte, d *Document, tokens bool) Stats {
+// computeStats measures d, which came from page: a page's bytes or a
+// fragment's string, so that a fragment is not copied into bytes only to
+// have its length read.
+func computeStats[T string | []byte](page T, d *Document, tokens bool) Stats {
 	s := Stats{WordCount: CountWords(d.Text)}
 	if tokens {
 		s.CountTokens(string(page), d.Markdown)
@@ -120,14 +123,41 @@ func isDigit(r rune) bool {
 }
 
 // CountWords counts the words of a text (see Stats.WordCount).
-func CountWords(text string) int {
+func CountWords(text string) int { return countWordsUpTo(text, math.MaxInt) }
+
+// asciiWordByte marks the ASCII letters and digits.
+var asciiWordByte = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = asciiLetter(byte(c)) || asciiDigit(byte(c))
+	}
+	return t
+}()
+
+// countWordsUpTo counts the words of text, stopping once it has limit.
+// ASCII, most of any text, is read a byte at a time without decoding.
+func countWordsUpTo(text string, limit int) int {
 	n, inWord := 0, false
-	for _, r := range text {
+	for i := 0; i < len(text) && n < limit; {
+		if c := text[i]; c < utf8.RuneSelf {
+			i++
+			switch {
+			case asciiWordByte[c] || c == '\'' && inWord:
+				if !inWord {
+					n++
+					inWord = true
+				}
+			default:
+				inWord = false
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
 		switch {
 		case isCJK(r):
 			n++
 			inWord = false
-		case isLetter(r) || isDigit(r) || r == '\'' && inWord || r == '’' && inWord:
+		case isLetter(r) || isDigit(r) || r == '’' && inWord:
 			if !inWord {
 				n++
 				inWord = true
@@ -157,13 +187,19 @@ func qualityScore(md, text string, words int) float64 {
 	}
 
 	lines, short := 0, 0
-	for _, l := range strings.Split(text, "\n") {
+	for rest := text; rest != ""; {
+		l := rest
+		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+			l, rest = rest[:nl], rest[nl+1:]
+		} else {
+			rest = ""
+		}
 		l = strings.TrimSpace(l)
 		if l == "" {
 			continue
 		}
 		lines++
-		if CountWords(l) < 4 {
+		if countWordsUpTo(l, 4) < 4 {
 			short++
 		}
 	}

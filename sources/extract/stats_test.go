@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -75,5 +76,48 @@ func TestExtractStatsAndGoodEnough(t *testing.T) {
 	var nilDoc *Document
 	if nilDoc.GoodEnough(0) {
 		t.Error("nil document is never good enough")
+	}
+}
+
+// referenceCountWords is CountWords as first written, rune by rune:
+// stored word counts and quality scores must not move.
+func referenceCountWords(text string) int {
+	n, inWord := 0, false
+	for _, r := range text {
+		switch {
+		case isCJK(r):
+			n++
+			inWord = false
+		case isLetter(r) || isDigit(r) || r == '\'' && inWord || r == '’' && inWord:
+			if !inWord {
+				n++
+				inWord = true
+			}
+		default:
+			inWord = false
+		}
+	}
+	return n
+}
+
+// TestCountWordsUnchanged compares CountWords, and the capped count the
+// quality score uses, with the reference on random text mixing ASCII,
+// apostrophes, other scripts and invalid UTF-8.
+func TestCountWordsUnchanged(t *testing.T) {
+	alphabet := []string{"a", "Z", "0", " ", "\n", "'", "’", "-", ".", "é", "東", "ก", "한", "\u00a0", "\xff", "\xe2\x80", "ß", "٣"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 3000 {
+		var b strings.Builder
+		for range rng.IntN(60) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := b.String()
+		want := referenceCountWords(s)
+		if got := CountWords(s); got != want {
+			t.Fatalf("CountWords(%q) = %d, want %d", s, got, want)
+		}
+		if got := countWordsUpTo(s, 4); got != min(want, 4) {
+			t.Fatalf("countWordsUpTo(%q, 4) = %d, want %d", s, got, min(want, 4))
+		}
 	}
 }

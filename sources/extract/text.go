@@ -60,12 +60,24 @@ func blockText(n *html.Node) string {
 		}
 	}
 	rec(n, false)
-	lines := strings.Split(b.String(), "\n")
-	out := lines[:0]
-	for _, l := range lines {
+	// The lines are trimmed and joined in one pass, without a slice of
+	// them.
+	all := b.String()
+	var out strings.Builder
+	out.Grow(len(all))
+	for rest := all; rest != ""; {
+		l := rest
+		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+			l, rest = rest[:nl], rest[nl+1:]
+		} else {
+			rest = ""
+		}
 		if l = strings.TrimRight(strings.TrimLeft(l, " "), " \t"); strings.TrimSpace(l) != "" {
-			out = append(out, l)
+			if out.Len() > 0 {
+				out.WriteByte('\n')
+			}
+			out.WriteString(l)
 		}
 	}
-	return strings.Join(out, "\n")
+	return out.String()
 }
