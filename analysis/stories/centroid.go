@@ -69,7 +69,11 @@ func (c Centroid) withIDFs(idf *idfMemo) Centroid {
 // add returns the centroid with the arrival's profile added, kept to the
 // CentroidFeatures heaviest features.
 func (c Centroid) add(a *weighing) Centroid {
-	return c.merge(Centroid{Features: unitFeatures(a.p), IDFs: slices.Clone(a.kept), Articles: 1}, a)
+	idfs := make([]float32, len(a.kept))
+	for i, k := range a.kept {
+		idfs[i] = float32(k)
+	}
+	return c.merge(Centroid{Features: unitFeatures(a.p), IDFs: idfs, Articles: 1}, a)
 }
 
 // merge returns the sum of two centroids (two stories that became one
@@ -95,7 +99,7 @@ func (c Centroid) merge(o Centroid, a *weighing) Centroid {
 			fa, fb, ia, ib = fa[1:], fb[1:], ia[1:], ib[1:]
 		}
 	}
-	a.eachKnown(sum, func(i, j int) { idfs[i] = a.kept[j] })
+	a.eachKnown(sum, func(i, j int) { idfs[i] = float32(a.kept[j]) })
 	if len(sum) > CentroidFeatures {
 		ws := make([]weighted, len(sum))
 		for i, f := range sum {

@@ -272,12 +272,20 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 	if err != nil {
 		return nil, err
 	}
-	if found == nil {
-		found = &Lookup{}
-	}
 	idf := newIDFMemo(df)
 	weighed := weighAll(arrivals, idf)
 	terms, _ := queryTerms(weighed, o)
+	return group(arrivals, weighed, terms, found, idf, o), nil
+}
+
+// group is Group given what QueryTerms worked out for the arrivals under
+// idf: their weighings and index terms. A placer weighs its arrivals once
+// for the lookup and the decision, which read the same frequencies (a
+// lookup adds to them only features of stories, none of an arrival's).
+func group(arrivals []Arrival, weighed []*weighing, terms [][]uint32, found *Lookup, idf *idfMemo, o GroupOptions) *Grouping {
+	if found == nil {
+		found = &Lookup{}
+	}
 	byTerm := make(map[uint32][]int, len(terms)*o.IndexTerms) // postings by term
 	for i, p := range found.Postings {
 		byTerm[p.Term] = append(byTerm[p.Term], i)
@@ -431,7 +439,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 			g.Started[k.item()] = cents[k]
 		}
 	}
-	return g, nil
+	return g
 }
 
 // memberBefore orders the members that could stand for a story in a

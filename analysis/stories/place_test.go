@@ -1,6 +1,7 @@
 package stories
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"testing"
@@ -223,5 +224,36 @@ func TestMemGroupsWeighsAPollAsThePlacer(t *testing.T) {
 	}
 	if g.Placements[2].JoinsItem != 0 {
 		t.Errorf("the second Lohan report joins item %d, want 0: the test needs a joined article", g.Placements[2].JoinsItem)
+	}
+}
+
+// The profile a placement stores keeps the IDFs placedIDFs gives its
+// features over the frequencies the placer read, its poll counted: the
+// placer takes them from the decision's weighings instead of working
+// them out again. On the labelled story set, poll after poll.
+func TestPlacerStoresThePlacedIDFs(t *testing.T) {
+	mem, err := NewMemGroups(GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for n, poll := range storySetPolls(t, 3) {
+		p, err := NewPlacer(poll, GroupOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		placed, err := p.PlaceStories(ctx, memView{mem.workspace(1)}, model.StoryRequest{WorkspaceID: 1, Facts: make([]*model.StoryFacts, len(poll))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs, idfs := placedIDFs(poll, mem.workspace(1).vocab)
+		for i, c := range placed.Articles {
+			if want := EncodeProfile(&poll[i].Profile, c.Terms, docs, idfs[i]); !bytes.Equal(c.Profile, want) {
+				t.Fatalf("poll %d, article %d: stored profile %x, want %x", n, i, c.Profile, want)
+			}
+		}
+		if _, _, _, err := mem.Place(ctx, 1, poll); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
