@@ -151,13 +151,13 @@ func newProfile(title, body string, stems *Stems) Profile {
 			}
 			f.count += w
 			if f.word == "" {
-				f.word = t.text
+				f.word = tz.words[t.id]
 			}
 		}
 	}
 	addWords(titleToks, nil, func(int) float64 { return TitleWeight })
 	inName := make([]bool, len(bodyToks))
-	for _, n := range names(bodyToks, stop) {
+	for _, n := range names(bodyToks, tz.words, stop) {
 		for i := n.from; i < n.to; i++ {
 			inName[i] = true
 		}
@@ -170,7 +170,7 @@ func newProfile(title, body string, stems *Stems) Profile {
 				if sb.Len() > 0 {
 					sb.WriteByte(' ')
 				}
-				sb.WriteString(bodyToks[i].text)
+				sb.WriteString(tz.words[bodyToks[i].id])
 			}
 			w := 1.0
 			if n.from < LeadWords {
@@ -271,8 +271,9 @@ type span struct{ from, to int }
 // run's sentence-opening word counts only when the same word is
 // capitalised somewhere else in the text where it does not open a
 // sentence. Headline-style lines (mostly capitalised) give no names
-// either; the caller passes only body tokens.
-func names(toks []token, stop []bool) []span {
+// either; the caller passes only body tokens. words are the tokens'
+// texts, by id.
+func names(toks []token, words []string, stop []bool) []span {
 	// By word (token.id): capitalised somewhere it does not open a
 	// sentence. stop tells the stop words, by word too.
 	midCapital := make([]bool, len(stop))
@@ -300,7 +301,7 @@ func names(toks []token, stop []bool) []span {
 				j++
 				continue
 			}
-			if nameJoiners[toks[j].text] && j+1 < len(toks) && !toks[j+1].sentenceStart && isCap(j+1) {
+			if nameJoiners[words[toks[j].id]] && j+1 < len(toks) && !toks[j+1].sentenceStart && isCap(j+1) {
 				j += 2
 				continue
 			}
