@@ -195,10 +195,16 @@ var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': t
 // rank scores the sentences by centrality and position, and reports
 // whether centrality told them apart at all.
 func rank(ss []*sentence) bool {
-	cent := make([]float64, len(ss))
-	for i := range ss {
-		for j := i + 1; j < len(ss); j++ {
-			c := cosine(ss[i], ss[j])
+	dots := dotProducts(ss)
+	n := len(ss)
+	cent := make([]float64, n)
+	for i, a := range ss {
+		for j := i + 1; j < n; j++ {
+			// cosine, from the dot product worked out already.
+			c := 0.0
+			if b := ss[j]; a.norm != 0 && b.norm != 0 {
+				c = dots[i*n+j] / (a.norm * b.norm)
+			}
 			cent[i] += c
 			cent[j] += c
 		}
@@ -213,32 +219,50 @@ func rank(ss []*sentence) bool {
 	return true
 }
 
-func cosine(a, b *sentence) float64 {
-	if a.norm == 0 || b.norm == 0 {
-		return 0
+// dotProducts is the dot product of every two sentences' word vectors,
+// that of i and j (i < j) at i*len(ss)+j. Merging the words of every
+// pair was most of a summary's cost, and most pairs share no word: the
+// products are found through the sentences of each word instead, and
+// each pair's are added in word order, as cosine adds them, so the sums
+// are the same to the bit.
+func dotProducts(ss []*sentence) []float64 {
+	type occurrence struct {
+		word uint64
+		s    int32
+		freq float64
 	}
-	// The words are merged without a branch on their order, which the
-	// processor cannot predict; the products are added in word order, as
-	// ever.
-	dot := 0.0
-	aw, bw := a.words, b.words
-	i, j := 0, 0
-	for i < len(aw) && j < len(bw) {
-		x, y := aw[i], bw[j]
-		if x == y {
-			dot += a.freq[i] * b.freq[j]
+	total := 0
+	for _, s := range ss {
+		total += len(s.words)
+	}
+	occ := make([]occurrence, 0, total)
+	for i, s := range ss {
+		for k, w := range s.words {
+			occ = append(occ, occurrence{w, int32(i), s.freq[k]})
 		}
-		i += b2i(x <= y)
-		j += b2i(y <= x)
 	}
-	return dot / (a.norm * b.norm)
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
+	// By word, then sentence: a sentence holds a word once.
+	slices.SortFunc(occ, func(a, b occurrence) int {
+		if c := cmp.Compare(a.word, b.word); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.s, b.s)
+	})
+	n := len(ss)
+	dots := make([]float64, n*n)
+	for lo := 0; lo < len(occ); {
+		hi := lo + 1
+		for hi < len(occ) && occ[hi].word == occ[lo].word {
+			hi++
+		}
+		for x := lo; x < hi; x++ {
+			for y := x + 1; y < hi; y++ {
+				dots[int(occ[x].s)*n+int(occ[y].s)] += occ[x].freq * occ[y].freq
+			}
+		}
+		lo = hi
 	}
-	return 0
+	return dots
 }
 
 // fit joins sentences up to the sentence and character budget; the first
