@@ -196,12 +196,22 @@ func newProfile(title, body string, stems *Stems) Profile {
 		selectFirst(feats, MaxProfileFeatures, heavierFeature)
 		feats = feats[:MaxProfileFeatures]
 	}
-	slices.SortFunc(feats, func(a, b Feature) int { return cmp.Compare(a.Term, b.Term) })
-	texts := make([]string, len(feats))
+	// By term: the terms are distinct, so sorting each term with its
+	// position beside it, as one integer, orders them as a sort of the
+	// features would, without a comparison function.
+	keys := make([]uint64, len(feats))
 	for i, f := range feats {
+		keys[i] = uint64(f.Term)<<32 | uint64(i)
+	}
+	slices.Sort(keys)
+	sorted := make([]Feature, len(feats))
+	texts := make([]string, len(feats))
+	for i, k := range keys {
+		f := feats[uint32(k)]
+		sorted[i] = f
 		texts[i] = ps.sums[ps.index[f.Term]].word
 	}
-	return Profile{Features: feats, Words: texts}
+	return Profile{Features: sorted, Words: texts}
 }
 
 // heavierFeature orders features by weight, heaviest first, and equal
