@@ -47,7 +47,15 @@ func TestSelectFirstKeepsWhatASortKeeps(t *testing.T) {
 }
 
 func TestMoreWordsThan(t *testing.T) {
-	for _, s := range []string{"", " ", "one", " one two ", "a\tb\nc", strings.Repeat("word ", 50), "x  y   z"} {
+	texts := []string{"", " ", "one", " one two ", "a\tb\nc", strings.Repeat("word ", 50), "x  y   z",
+		"no\u00a0break\rcr\vvt “quoted” — dash", "\xff\xfe bad bytes"}
+	for _, a := range loadStorySet(t)[:40] {
+		texts = append(texts, a.Title, a.Markdown)
+		for l := range strings.Lines(a.Markdown) {
+			texts = append(texts, l)
+		}
+	}
+	for _, s := range texts {
 		words := len(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }))
 		for n := range 55 {
 			if got := moreWordsThan(s, n); got != (words > n) {
