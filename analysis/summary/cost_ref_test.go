@@ -95,8 +95,15 @@ func TestCosineMatchesReference(t *testing.T) {
 // TestCountFieldsIsFieldsLen: the words strings.Fields finds, ASCII
 // spaces, Unicode spaces and invalid UTF-8 alike.
 func TestCountFieldsIsFieldsLen(t *testing.T) {
-	for _, s := range []string{"", " ", "one", " two  words ", "tab\tnl\nvt\vff\fcr\r", "a\u00a0b\u2003c\u3000d",
-		"\u0085x", "bad\xff\xfe bytes", "“Quoted” — dash à la", "x\x7fy", "\x1cfile\x1fsep"} {
+	texts := []string{"", " ", "one", " two  words ", "tab\tnl\nvt\vff\fcr\r", "a\u00a0b\u2003c\u3000d",
+		"\u0085x", "bad\xff\xfe bytes", "“Quoted” — dash à la", "x\x7fy", "\x1cfile\x1fsep"}
+	for _, text := range summaryTexts(t) {
+		texts = append(texts, text)
+		for _, p := range paragraphs(text) {
+			texts = append(texts, sentences(p)...)
+		}
+	}
+	for _, s := range texts {
 		if got, want := countFields(s), len(strings.Fields(s)); got != want {
 			t.Errorf("countFields(%q) = %d, want %d", s, got, want)
 		}
