@@ -3,6 +3,7 @@ package summary
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode"
@@ -241,23 +242,48 @@ func dotProducts(ss []*sentence) []float64 {
 			occ = append(occ, occurrence{w, int32(i), s.freq[k]})
 		}
 	}
-	// By word, then sentence: a sentence holds a word once.
-	slices.SortFunc(occ, func(a, b occurrence) int {
-		if c := cmp.Compare(a.word, b.word); c != 0 {
-			return c
+	// By word, then sentence (a sentence holds a word once), which is
+	// the order occurrences were appended in: sorted as integers, a
+	// word's high bits with the occurrence's position in its low bits,
+	// which a comparison function sorted at several times the cost.
+	// Words that differ only in those low bits are put in order after.
+	low := uint(bits.Len(uint(total)))
+	mask := uint64(1)<<low - 1
+	keys := make([]uint64, len(occ))
+	for k, o := range occ {
+		keys[k] = o.word&^mask | uint64(k)
+	}
+	slices.Sort(keys)
+	for lo := 0; lo < len(keys); {
+		hi := lo + 1
+		mixed := false
+		for hi < len(keys) && keys[hi]&^mask == keys[lo]&^mask {
+			mixed = mixed || occ[keys[hi]&mask].word != occ[keys[lo]&mask].word
+			hi++
 		}
-		return cmp.Compare(a.s, b.s)
-	})
+		if mixed {
+			slices.SortFunc(keys[lo:hi], func(a, b uint64) int {
+				if c := cmp.Compare(occ[a&mask].word, occ[b&mask].word); c != 0 {
+					return c
+				}
+				return cmp.Compare(a, b)
+			})
+		}
+		lo = hi
+	}
 	n := len(ss)
 	dots := make([]float64, n*n)
-	for lo := 0; lo < len(occ); {
+	for lo := 0; lo < len(keys); {
+		w := occ[keys[lo]&mask].word
 		hi := lo + 1
-		for hi < len(occ) && occ[hi].word == occ[lo].word {
+		for hi < len(keys) && occ[keys[hi]&mask].word == w {
 			hi++
 		}
 		for x := lo; x < hi; x++ {
+			a := &occ[keys[x]&mask]
 			for y := x + 1; y < hi; y++ {
-				dots[int(occ[x].s)*n+int(occ[y].s)] += occ[x].freq * occ[y].freq
+				b := &occ[keys[y]&mask]
+				dots[int(a.s)*n+int(b.s)] += a.freq * b.freq
 			}
 		}
 		lo = hi
