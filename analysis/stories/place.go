@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -373,28 +374,34 @@ func placedIDFs(arrivals []Arrival, df DocFreq) (docs int, idfs [][]float64) {
 // report (model.StoryPeriod), and how many there are each period (term 0;
 // no feature hashes to 0), sorted by period and term.
 func DocCounts(arrivals []Arrival) []model.StoryDocCount {
-	type key struct {
-		period int64
-		term   uint32
-	}
-	n := map[key]int{}
+	// A poll's articles fall in a period or two: each period's terms
+	// (term 0 once per article) are sorted and counted in runs, which
+	// cost less than a map entry per feature.
+	byPeriod := map[int64][]uint32{}
+	features := 0
 	for i := range arrivals {
 		day := model.StoryPeriod(arrivals[i].At)
-		n[key{day, 0}]++
+		terms := append(byPeriod[day], 0)
 		for _, f := range arrivals[i].Profile.Features {
-			n[key{day, f.Term}]++
+			terms = append(terms, f.Term)
+		}
+		byPeriod[day] = terms
+		features += len(arrivals[i].Profile.Features)
+	}
+	periods := slices.Sorted(maps.Keys(byPeriod))
+	out := make([]model.StoryDocCount, 0, features+len(periods))
+	for _, day := range periods {
+		terms := byPeriod[day]
+		slices.Sort(terms)
+		for i := 0; i < len(terms); {
+			j := i + 1
+			for j < len(terms) && terms[j] == terms[i] {
+				j++
+			}
+			out = append(out, model.StoryDocCount{Period: day, Term: terms[i], Docs: j - i})
+			i = j
 		}
 	}
-	out := make([]model.StoryDocCount, 0, len(n))
-	for k, c := range n {
-		out = append(out, model.StoryDocCount{Period: k.period, Term: k.term, Docs: c})
-	}
-	slices.SortFunc(out, func(a, b model.StoryDocCount) int {
-		if c := cmp.Compare(a.Period, b.Period); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Term, b.Term)
-	})
 	return out
 }
 
