@@ -513,9 +513,9 @@ func mostHits(order []storyKey, best map[storyKey]member, k int) []storyKey {
 // sharedTerms returns the SharedTerms features that contribute most to
 // the similarity of two vectors.
 func sharedTerms(a, b []weighted) []uint32 {
-	var both []weighted
+	both := make([]weighted, 0, min(len(a), len(b)))
 	eachShared(a, b, func(term uint32, wa, wb float64) { both = append(both, weighted{term, wa * wb}) })
-	return topTerms(both, SharedTerms)
+	return topTermsOf(both, SharedTerms)
 }
 
 // clearance is how far a story of articles articles, scoring score

@@ -114,7 +114,11 @@ func dot(a, b []weighted) float64 {
 // topTerms returns the k terms of v with the highest weights (ties: the
 // lower term), in that order.
 func topTerms(v []weighted, k int) []uint32 {
-	s := slices.Clone(v)
+	return topTermsOf(slices.Clone(v), k)
+}
+
+// topTermsOf is topTerms reordering v, a vector the caller does not keep.
+func topTermsOf(s []weighted, k int) []uint32 {
 	// A profile has some 96 terms and a lookup asks for 12: the k first
 	// are selected, and only they are sorted. byWeightDesc is a total
 	// order (a vector's terms are distinct), so they are the ones a sort
