@@ -290,6 +290,15 @@ func group(arrivals []Arrival, weighed []*weighing, terms [][]uint32, found *Loo
 	for i, p := range found.Postings {
 		byTerm[p.Term] = append(byTerm[p.Term], i)
 	}
+	// The arrivals with each index term, in order (an arrival's terms
+	// are distinct): asking every earlier arrival whether it has the
+	// term grew with the square of a batch.
+	arrivalsByTerm := make(map[uint32][]int, len(terms)*o.IndexTerms)
+	for j, ts := range terms {
+		for _, t := range ts {
+			arrivalsByTerm[t] = append(arrivalsByTerm[t], j)
+		}
+	}
 	cents := make(map[storyKey]Centroid, len(found.Stories)+len(arrivals))
 	for id, c := range found.Stories {
 		cents[storyKey(id)] = c.withIDFs(idf)
@@ -316,8 +325,11 @@ func group(arrivals []Arrival, weighed []*weighing, terms [][]uint32, found *Loo
 					hits[[2]int64{p.StoryID, p.ArticleID}]++
 				}
 			}
-			for j := range i {
-				if withinWindow(arrivals[j].At, a.At, o.Window) && slices.Contains(terms[j], t) {
+			for _, j := range arrivalsByTerm[t] {
+				if j >= i {
+					break
+				}
+				if withinWindow(arrivals[j].At, a.At, o.Window) {
 					hits[[2]int64{int64(itemStory[j]), -int64(j) - 1}]++
 				}
 			}
