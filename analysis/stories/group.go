@@ -272,15 +272,32 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 	if err != nil {
 		return nil, err
 	}
-	if found == nil {
-		found = &Lookup{}
-	}
 	idf := newIDFMemo(df)
 	weighed := weighAll(arrivals, idf)
 	terms, _ := queryTerms(weighed, o)
+	return group(arrivals, weighed, terms, found, idf, o), nil
+}
+
+// group is Group given what QueryTerms worked out for the arrivals under
+// idf: their weighings and index terms. A placer weighs its arrivals once
+// for the lookup and the decision, which read the same frequencies (a
+// lookup adds to them only features of stories, none of an arrival's).
+func group(arrivals []Arrival, weighed []*weighing, terms [][]uint32, found *Lookup, idf *idfMemo, o GroupOptions) *Grouping {
+	if found == nil {
+		found = &Lookup{}
+	}
 	byTerm := make(map[uint32][]int, len(terms)*o.IndexTerms) // postings by term
 	for i, p := range found.Postings {
 		byTerm[p.Term] = append(byTerm[p.Term], i)
+	}
+	// The arrivals with each index term, in order (an arrival's terms
+	// are distinct): asking every earlier arrival whether it has the
+	// term grew with the square of a batch.
+	arrivalsByTerm := make(map[uint32][]int, len(terms)*o.IndexTerms)
+	for j, ts := range terms {
+		for _, t := range ts {
+			arrivalsByTerm[t] = append(arrivalsByTerm[t], j)
+		}
 	}
 	cents := make(map[storyKey]Centroid, len(found.Stories)+len(arrivals))
 	for id, c := range found.Stories {
@@ -308,8 +325,11 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 					hits[[2]int64{p.StoryID, p.ArticleID}]++
 				}
 			}
-			for j := range i {
-				if withinWindow(arrivals[j].At, a.At, o.Window) && slices.Contains(terms[j], t) {
+			for _, j := range arrivalsByTerm[t] {
+				if j >= i {
+					break
+				}
+				if withinWindow(arrivals[j].At, a.At, o.Window) {
 					hits[[2]int64{int64(itemStory[j]), -int64(j) - 1}]++
 				}
 			}
@@ -431,7 +451,7 @@ func Group(arrivals []Arrival, found *Lookup, df DocFreq, opts GroupOptions) (*G
 			g.Started[k.item()] = cents[k]
 		}
 	}
-	return g, nil
+	return g
 }
 
 // memberBefore orders the members that could stand for a story in a
@@ -505,9 +525,9 @@ func mostHits(order []storyKey, best map[storyKey]member, k int) []storyKey {
 // sharedTerms returns the SharedTerms features that contribute most to
 // the similarity of two vectors.
 func sharedTerms(a, b []weighted) []uint32 {
-	var both []weighted
+	both := make([]weighted, 0, min(len(a), len(b)))
 	eachShared(a, b, func(term uint32, wa, wb float64) { both = append(both, weighted{term, wa * wb}) })
-	return topTerms(both, SharedTerms)
+	return topTermsOf(both, SharedTerms)
 }
 
 // clearance is how far a story of articles articles, scoring score

@@ -97,10 +97,11 @@ func lateJoins(cands []lateCandidate, targets map[storyKey]time.Time, cents map[
 // its features with the IDFs it keeps.
 func centroidWeighing(c *Centroid) *weighing {
 	w := &weighing{p: &Profile{Features: c.Features}, idf: make([]float64, len(c.Features)),
-		vec: make([]weighted, len(c.Features)), kept: c.IDFs}
+		vec: make([]weighted, len(c.Features)), kept: make([]float64, len(c.Features))}
 	var norm float64
 	for i, f := range c.Features {
 		w.idf[i] = float64(c.IDFs[i])
+		w.kept[i] = w.idf[i]
 		w.vec[i] = weighted{f.Term, float64(f.Weight) * w.idf[i]}
 		norm += w.vec[i].w * w.vec[i].w
 	}

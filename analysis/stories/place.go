@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,11 +100,11 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 			df.terms[t] = 0 // none counted: recorded as read
 		}
 	}
-	poll := withPoll(df, p.arrivals)
-	perArrival, union, err := QueryTerms(p.arrivals, poll, p.opts)
-	if err != nil {
-		return model.StoryPlacement{}, err
-	}
+	// The arrivals are weighed once, for the lookup, the decision and
+	// the IDFs their stored profiles keep.
+	idf := newIDFMemo(withPoll(df, p.arrivals))
+	weighed := weighAll(p.arrivals, idf)
+	perArrival, union := queryTerms(weighed, p.opts)
 	postings, err := view.StoryPostings(ctx, model.StoryTermQuery{WorkspaceID: ws, Terms: union, Since: since,
 		PerTerm: p.opts.PerTermLimit})
 	if err != nil {
@@ -113,17 +114,14 @@ func (p *Placer) PlaceStories(ctx context.Context, view model.StoryView, req mod
 	if err != nil {
 		return model.StoryPlacement{}, err
 	}
-	g, err := Group(p.arrivals, found, poll, p.opts)
-	if err != nil {
-		return model.StoryPlacement{}, fmt.Errorf("place stories of workspace %d: %w", ws, err)
-	}
+	g := group(p.arrivals, weighed, perArrival, found, idf, p.opts)
 	var moved *reexamination
 	if p.opts.ReexamineMembers > 0 {
 		if moved, err = p.reexamine(ctx, view, ws, g, found, ranked, union, df, dfSince, since.Add(p.opts.Window)); err != nil {
 			return model.StoryPlacement{}, fmt.Errorf("place stories of workspace %d: %w", ws, err)
 		}
 	}
-	out := p.placement(g, revisions, df)
+	out := p.placement(g, revisions, weighed, idf.n+1)
 	withMoves(&out, moved, revisions)
 	return out, nil
 }
@@ -316,15 +314,16 @@ func mostShared(hits []articleHits, k int) []int64 {
 	return out
 }
 
-// placement is Group's decision as the save stores it; df is the
-// frequencies the decision read.
-func (p *Placer) placement(g *Grouping, revisions map[int64]int64, df DocFreq) model.StoryPlacement {
+// placement is Group's decision as the save stores it. weighed is the
+// arrivals as the decision weighed them, whose kept IDFs are those of
+// their features once the poll is stored (placedIDFs), over docs
+// articles.
+func (p *Placer) placement(g *Grouping, revisions map[int64]int64, weighed []*weighing, docs int) model.StoryPlacement {
 	out := model.StoryPlacement{Articles: make([]model.StoryChoice, len(g.Placements)), Started: map[int][]byte{},
 		Counts: DocCounts(p.arrivals)}
-	docs, idfs := placedIDFs(p.arrivals, df)
 	for i, pl := range g.Placements {
 		out.Articles[i] = model.StoryChoice{StoryID: pl.StoryID, JoinsArticle: pl.JoinsItem, Terms: pl.Terms,
-			Profile: EncodeProfile(&p.arrivals[i].Profile, pl.Terms, docs, idfs[i])}
+			Profile: EncodeProfile(&p.arrivals[i].Profile, pl.Terms, docs, weighed[i].kept)}
 		if !pl.NewStory() {
 			out.Articles[i].Reason = reasonText(pl.Reason, &p.arrivals[i].Profile)
 		}
@@ -375,28 +374,34 @@ func placedIDFs(arrivals []Arrival, df DocFreq) (docs int, idfs [][]float64) {
 // report (model.StoryPeriod), and how many there are each period (term 0;
 // no feature hashes to 0), sorted by period and term.
 func DocCounts(arrivals []Arrival) []model.StoryDocCount {
-	type key struct {
-		period int64
-		term   uint32
-	}
-	n := map[key]int{}
+	// A poll's articles fall in a period or two: each period's terms
+	// (term 0 once per article) are sorted and counted in runs, which
+	// cost less than a map entry per feature.
+	byPeriod := map[int64][]uint32{}
+	features := 0
 	for i := range arrivals {
 		day := model.StoryPeriod(arrivals[i].At)
-		n[key{day, 0}]++
+		terms := append(byPeriod[day], 0)
 		for _, f := range arrivals[i].Profile.Features {
-			n[key{day, f.Term}]++
+			terms = append(terms, f.Term)
+		}
+		byPeriod[day] = terms
+		features += len(arrivals[i].Profile.Features)
+	}
+	periods := slices.Sorted(maps.Keys(byPeriod))
+	out := make([]model.StoryDocCount, 0, features+len(periods))
+	for _, day := range periods {
+		terms := byPeriod[day]
+		slices.Sort(terms)
+		for i := 0; i < len(terms); {
+			j := i + 1
+			for j < len(terms) && terms[j] == terms[i] {
+				j++
+			}
+			out = append(out, model.StoryDocCount{Period: day, Term: terms[i], Docs: j - i})
+			i = j
 		}
 	}
-	out := make([]model.StoryDocCount, 0, len(n))
-	for k, c := range n {
-		out = append(out, model.StoryDocCount{Period: k.period, Term: k.term, Docs: c})
-	}
-	slices.SortFunc(out, func(a, b model.StoryDocCount) int {
-		if c := cmp.Compare(a.Period, b.Period); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Term, b.Term)
-	})
 	return out
 }
 

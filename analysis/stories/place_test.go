@@ -1,6 +1,8 @@
 package stories
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"slices"
 	"testing"
@@ -223,5 +225,82 @@ func TestMemGroupsWeighsAPollAsThePlacer(t *testing.T) {
 	}
 	if g.Placements[2].JoinsItem != 0 {
 		t.Errorf("the second Lohan report joins item %d, want 0: the test needs a joined article", g.Placements[2].JoinsItem)
+	}
+}
+
+// The profile a placement stores keeps the IDFs placedIDFs gives its
+// features over the frequencies the placer read, its poll counted: the
+// placer takes them from the decision's weighings instead of working
+// them out again. On the labelled story set, poll after poll.
+func TestPlacerStoresThePlacedIDFs(t *testing.T) {
+	mem, err := NewMemGroups(GroupOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for n, poll := range storySetPolls(t, 3) {
+		p, err := NewPlacer(poll, GroupOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		placed, err := p.PlaceStories(ctx, memView{mem.workspace(1)}, model.StoryRequest{WorkspaceID: 1, Facts: make([]*model.StoryFacts, len(poll))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs, idfs := placedIDFs(poll, mem.workspace(1).vocab)
+		for i, c := range placed.Articles {
+			if want := EncodeProfile(&poll[i].Profile, c.Terms, docs, idfs[i]); !bytes.Equal(c.Profile, want) {
+				t.Fatalf("poll %d, article %d: stored profile %x, want %x", n, i, c.Profile, want)
+			}
+		}
+		if _, _, _, err := mem.Place(ctx, 1, poll); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// referenceDocCounts is DocCounts as it was: a map entry per period and
+// term, sorted.
+func referenceDocCounts(arrivals []Arrival) []model.StoryDocCount {
+	type key struct {
+		period int64
+		term   uint32
+	}
+	n := map[key]int{}
+	for i := range arrivals {
+		day := model.StoryPeriod(arrivals[i].At)
+		n[key{day, 0}]++
+		for _, f := range arrivals[i].Profile.Features {
+			n[key{day, f.Term}]++
+		}
+	}
+	out := make([]model.StoryDocCount, 0, len(n))
+	for k, c := range n {
+		out = append(out, model.StoryDocCount{Period: k.period, Term: k.term, Docs: c})
+	}
+	slices.SortFunc(out, func(a, b model.StoryDocCount) int {
+		if c := cmp.Compare(a.Period, b.Period); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Term, b.Term)
+	})
+	return out
+}
+
+// DocCounts counts as the map of the reference did: polls of the story
+// set, their articles in one period, in several and out of order.
+func TestDocCountsMatchReference(t *testing.T) {
+	polls := storySetPolls(t, 20)
+	polls = append(polls, nil, polls[0][:1])
+	for n, poll := range polls {
+		spread := slices.Clone(poll)
+		for i := range spread {
+			spread[i].At = spread[i].At.Add(time.Duration((i*7)%5) * 30 * time.Hour)
+		}
+		for _, arrivals := range [][]Arrival{poll, spread} {
+			if got, want := DocCounts(arrivals), referenceDocCounts(arrivals); !slices.Equal(got, want) {
+				t.Fatalf("poll %d: counts\n%v\nthe reference\n%v", n, got, want)
+			}
+		}
 	}
 }

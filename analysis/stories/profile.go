@@ -151,13 +151,13 @@ func newProfile(title, body string, stems *Stems) Profile {
 			}
 			f.count += w
 			if f.word == "" {
-				f.word = t.text
+				f.word = tz.words[t.id]
 			}
 		}
 	}
 	addWords(titleToks, nil, func(int) float64 { return TitleWeight })
 	inName := make([]bool, len(bodyToks))
-	for _, n := range names(bodyToks, stop) {
+	for _, n := range names(bodyToks, tz.words, stop) {
 		for i := n.from; i < n.to; i++ {
 			inName[i] = true
 		}
@@ -170,7 +170,7 @@ func newProfile(title, body string, stems *Stems) Profile {
 				if sb.Len() > 0 {
 					sb.WriteByte(' ')
 				}
-				sb.WriteString(bodyToks[i].text)
+				sb.WriteString(tz.words[bodyToks[i].id])
 			}
 			w := 1.0
 			if n.from < LeadWords {
@@ -196,12 +196,22 @@ func newProfile(title, body string, stems *Stems) Profile {
 		selectFirst(feats, MaxProfileFeatures, heavierFeature)
 		feats = feats[:MaxProfileFeatures]
 	}
-	slices.SortFunc(feats, func(a, b Feature) int { return cmp.Compare(a.Term, b.Term) })
-	texts := make([]string, len(feats))
+	// By term: the terms are distinct, so sorting each term with its
+	// position beside it, as one integer, orders them as a sort of the
+	// features would, without a comparison function.
+	keys := make([]uint64, len(feats))
 	for i, f := range feats {
+		keys[i] = uint64(f.Term)<<32 | uint64(i)
+	}
+	slices.Sort(keys)
+	sorted := make([]Feature, len(feats))
+	texts := make([]string, len(feats))
+	for i, k := range keys {
+		f := feats[uint32(k)]
+		sorted[i] = f
 		texts[i] = ps.sums[ps.index[f.Term]].word
 	}
-	return Profile{Features: feats, Words: texts}
+	return Profile{Features: sorted, Words: texts}
 }
 
 // heavierFeature orders features by weight, heaviest first, and equal
@@ -271,8 +281,9 @@ type span struct{ from, to int }
 // run's sentence-opening word counts only when the same word is
 // capitalised somewhere else in the text where it does not open a
 // sentence. Headline-style lines (mostly capitalised) give no names
-// either; the caller passes only body tokens.
-func names(toks []token, stop []bool) []span {
+// either; the caller passes only body tokens. words are the tokens'
+// texts, by id.
+func names(toks []token, words []string, stop []bool) []span {
 	// By word (token.id): capitalised somewhere it does not open a
 	// sentence. stop tells the stop words, by word too.
 	midCapital := make([]bool, len(stop))
@@ -300,7 +311,7 @@ func names(toks []token, stop []bool) []span {
 				j++
 				continue
 			}
-			if nameJoiners[toks[j].text] && j+1 < len(toks) && !toks[j+1].sentenceStart && isCap(j+1) {
+			if nameJoiners[words[toks[j].id]] && j+1 < len(toks) && !toks[j+1].sentenceStart && isCap(j+1) {
 				j += 2
 				continue
 			}

@@ -123,6 +123,63 @@ func halfCount(w float32) uint64 {
 	if !(w >= 1 && w < 40) { // NaN too; e^39 is far beyond any count
 		return 0
 	}
+	if w <= tabledWeights[len(tabledWeights)-1] {
+		// Within the table 2e^(w-1) is within 0.01 of the q whose
+		// weight w is, so computing it would find the same q (a test
+		// checks every float32 of the table's range).
+		return uint64(weightSlots.find(w))
+	}
+	return computedHalfCount(w)
+}
+
+// tabledWeights holds weightOf(q) for q from 1 to 4096, ascending (and
+// distinct): the weights of all but the longest articles' most frequent
+// features, found without an exponential and a logarithm each.
+var tabledWeights = func() []float32 {
+	ws := make([]float32, 4096)
+	for i := range ws {
+		ws[i] = weightOf(uint64(i) + 1)
+	}
+	return ws
+}()
+
+// weightTable finds a tabled weight's q by the weight's bits: an
+// open-addressing table twice the size of tabledWeights (a binary search
+// of it cost most of what the exponential did).
+type weightTable struct {
+	bits [2 * 4096]uint32
+	q    [2 * 4096]uint16
+}
+
+var weightSlots = func() *weightTable {
+	t := &weightTable{}
+	for i, w := range tabledWeights {
+		s := t.slot(w)
+		for t.q[s] != 0 {
+			s = (s + 1) % len(t.q)
+		}
+		t.bits[s], t.q[s] = math.Float32bits(w), uint16(i+1)
+	}
+	return t
+}()
+
+func (t *weightTable) slot(w float32) int {
+	return int(math.Float32bits(w) * 0x9E3779B1 >> 19) // the top 13 bits
+}
+
+// find is the q of a tabled weight w, 0 for another weight.
+func (t *weightTable) find(w float32) uint16 {
+	b := math.Float32bits(w)
+	for s := t.slot(w); t.q[s] != 0; s = (s + 1) % len(t.q) {
+		if t.bits[s] == b {
+			return t.q[s]
+		}
+	}
+	return 0
+}
+
+// computedHalfCount is halfCount for a weight in [1, 40).
+func computedHalfCount(w float32) uint64 {
 	q := math.Round(2 * math.Exp(float64(w)-1))
 	if q < 1 || weightOf(uint64(q)) != w {
 		return 0
@@ -132,6 +189,14 @@ func halfCount(w float32) uint64 {
 
 // weightOf is the weight of the weighted count q/2.
 func weightOf(q uint64) float32 { return float32(1 + math.Log(float64(q)/2)) }
+
+// storedWeight is weightOf(q), from the table when it holds it.
+func storedWeight(q uint64) float32 {
+	if q-1 < uint64(len(tabledWeights)) {
+		return tabledWeights[q-1]
+	}
+	return weightOf(q)
+}
 
 // DecodeProfile reads a stored profile, of either version. Its Words are
 // "" but for the features whose words were kept.
@@ -168,7 +233,7 @@ func DecodeProfileIDFs(b []byte) (p Profile, docs int, idfs []float32, err error
 		term = r.next(term, i == 0)
 		f := Feature{Term: term}
 		if q := r.uvarint(); q > 0 {
-			f.Weight = weightOf(q)
+			f.Weight = storedWeight(q)
 		} else {
 			f.Weight = math.Float32frombits(r.uint32())
 		}

@@ -124,3 +124,45 @@ func TestQuantizeIDF(t *testing.T) {
 		}
 	}
 }
+
+// TestHalfCountTableIsComputed: halfCount answers from its table what
+// computing 2e^(w-1) answers, for every float32 weight the table covers
+// and some beyond it, and a stored weight is weightOf.
+func TestHalfCountTableIsComputed(t *testing.T) {
+	for i := 1; i < len(tabledWeights); i++ {
+		if !(tabledWeights[i] > tabledWeights[i-1]) {
+			t.Fatalf("tabled weights %d and %d: %v, %v, not ascending", i, i+1, tabledWeights[i-1], tabledWeights[i])
+		}
+	}
+	last := tabledWeights[len(tabledWeights)-1]
+	step := uint32(1)
+	if testing.Short() {
+		step = 97 // a sample of the 27 million
+	}
+	n := 0
+	for b := math.Float32bits(1); ; b += step {
+		w := math.Float32frombits(b)
+		if w > last {
+			break
+		}
+		if got, want := halfCount(w), computedHalfCount(w); got != want {
+			t.Fatalf("halfCount(%v) = %d, computed %d", w, got, want)
+		}
+		n++
+	}
+	for q := uint64(1); q < 20000; q++ {
+		w := weightOf(q)
+		if got, want := halfCount(w), computedHalfCount(w); w >= 1 && got != want {
+			t.Fatalf("halfCount(%v) = %d, computed %d", w, got, want)
+		}
+		if storedWeight(q) != w {
+			t.Fatalf("storedWeight(%d) = %v, want %v", q, storedWeight(q), w)
+		}
+	}
+	for _, w := range []float32{0, 0.5, 0.99999994, float32(math.NaN()), float32(math.Inf(1)), 40, -1} {
+		if got := halfCount(w); got != 0 {
+			t.Fatalf("halfCount(%v) = %d, want 0", w, got)
+		}
+	}
+	t.Logf("%d weights compared", n)
+}

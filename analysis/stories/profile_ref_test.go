@@ -43,11 +43,10 @@ func TestProfileMatchesReference(t *testing.T) {
 }
 
 func referenceProfile(title, body string) Profile {
-	var tz tokenizer
-	titleToks := tz.appendTokens(nil, title)
-	var bodyToks []token
+	titleToks := referenceTokens(nil, title)
+	var bodyToks []refToken
 	for _, line := range StripFurniture(body) {
-		bodyToks = tz.appendTokens(bodyToks, line)
+		bodyToks = referenceTokens(bodyToks, line)
 	}
 	counts := map[uint32]float64{}
 	flags := map[uint32]uint8{}
@@ -64,7 +63,7 @@ func referenceProfile(title, body string) Profile {
 		stems[w] = s
 		return s
 	}
-	addWords := func(toks []token, inName []bool, base func(i int) float64) {
+	addWords := func(toks []refToken, inName []bool, base func(i int) float64) {
 		for i, t := range toks {
 			if isStopWord(t.text) || len(t.text) < 2 && !t.digit {
 				continue
@@ -139,7 +138,7 @@ func referenceProfile(title, body string) Profile {
 }
 
 // referenceNames is names as it was, telling words apart by their text.
-func referenceNames(toks []token) []span {
+func referenceNames(toks []refToken) []span {
 	midCapital := map[string]bool{}
 	for _, t := range toks {
 		if t.capital && !t.sentenceStart && !t.digit {

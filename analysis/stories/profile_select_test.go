@@ -47,7 +47,15 @@ func TestSelectFirstKeepsWhatASortKeeps(t *testing.T) {
 }
 
 func TestMoreWordsThan(t *testing.T) {
-	for _, s := range []string{"", " ", "one", " one two ", "a\tb\nc", strings.Repeat("word ", 50), "x  y   z"} {
+	texts := []string{"", " ", "one", " one two ", "a\tb\nc", strings.Repeat("word ", 50), "x  y   z",
+		"no\u00a0break\rcr\vvt “quoted” — dash", "\xff\xfe bad bytes"}
+	for _, a := range loadStorySet(t)[:40] {
+		texts = append(texts, a.Title, a.Markdown)
+		for l := range strings.Lines(a.Markdown) {
+			texts = append(texts, l)
+		}
+	}
+	for _, s := range texts {
 		words := len(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }))
 		for n := range 55 {
 			if got := moreWordsThan(s, n); got != (words > n) {
@@ -94,15 +102,23 @@ func TestInternNumbersWordsInFirstMetOrder(t *testing.T) {
 	}
 	for _, tz := range []tokenizer{{}, newTokenizer(3), newTokenizer(5000)} {
 		toks := tz.appendTokens(nil, line.String())
+		fields := strings.Fields(line.String())
+		if len(toks) != len(fields) {
+			t.Fatalf("%d tokens, want %d", len(toks), len(fields))
+		}
 		want := map[string]int32{}
-		for _, tk := range toks {
-			id, ok := want[tk.text]
+		for i, tk := range toks {
+			text := fields[i]
+			if tz.words[tk.id] != text {
+				t.Fatalf("token %d is %q, want %q", i, tz.words[tk.id], text)
+			}
+			id, ok := want[text]
 			if !ok {
 				id = int32(len(want))
-				want[tk.text] = id
+				want[text] = id
 			}
-			if tk.id != id || tz.words[id] != tk.text {
-				t.Fatalf("%q has id %d, want %d", tk.text, tk.id, id)
+			if tk.id != id {
+				t.Fatalf("%q has id %d, want %d", text, tk.id, id)
 			}
 		}
 		if len(tz.words) != len(want) || 2*len(tz.words) > len(tz.slots) {

@@ -230,17 +230,17 @@ func (mw *memberWeighings) of(i int, m *StoredMember) *weighing {
 func (src *memberIDFs) weighKept(m *StoredMember) *weighing {
 	p := &m.Profile
 	a := &weighing{p: p, idf: make([]float64, len(p.Features)), vec: make([]weighted, len(p.Features)),
-		kept: make([]float32, len(p.Features))}
+		kept: make([]float64, len(p.Features))}
 	n := src.idf.n
 	var norm float64
 	for i, f := range p.Features {
 		if src.held(f.Term) {
 			df := src.idf.df.DocFreq(f.Term)
 			a.idf[i] = IDF(df, n)
-			a.kept[i] = float32(IDF(df+1, n+1))
+			a.kept[i] = IDF(df+1, n+1)
 		} else {
 			a.idf[i] = float64(m.IDFs[i])
-			a.kept[i] = m.IDFs[i]
+			a.kept[i] = float64(m.IDFs[i])
 		}
 		w := float64(f.Weight) * a.idf[i]
 		a.vec[i] = weighted{f.Term, w}

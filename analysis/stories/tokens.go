@@ -9,17 +9,19 @@ import (
 )
 
 // token is one word of an article as the profile reads it: case-folded,
-// accents removed, with what its spelling said about it.
+// accents removed (its text, the tokenizer's words[id]), with what its
+// spelling said about it. It holds no pointer: an article's thousands of
+// tokens are appended and kept without the garbage collector's write
+// barriers and scans, which cost more than reading the text by its id.
 type token struct {
-	text string
-	// capital: the word began with an upper-case letter; sentenceStart: it
-	// opened a sentence (so the capital says nothing); digit: it holds a
-	// digit (a figure, a date, a version).
-	capital, sentenceStart, digit bool
 	// id numbers the distinct texts of one tokenizer's tokens, from 0 in
 	// the order first met, so that what depends on the text alone (stop
 	// word, stem, hash) is worked out once per word.
 	id int32
+	// capital: the word began with an upper-case letter; sentenceStart: it
+	// opened a sentence (so the capital says nothing); digit: it holds a
+	// digit (a figure, a date, a version).
+	capital, sentenceStart, digit bool
 }
 
 // tokenizer splits lines of Markdown into tokens. It keeps one scratch
@@ -45,8 +47,8 @@ func newTokenizer(n int) tokenizer {
 	return tokenizer{slots: make([]int32, size), words: make([]string, 0, n), hashes: make([]uint32, 0, n)}
 }
 
-// intern returns the text and id of the word in tz.cur.
-func (tz *tokenizer) intern() (string, int32) {
+// intern returns the id of the word in tz.cur.
+func (tz *tokenizer) intern() int32 {
 	if len(tz.slots) == 0 {
 		fresh := newTokenizer(0)
 		tz.slots, tz.words, tz.hashes = fresh.slots, fresh.words, fresh.hashes
@@ -60,7 +62,7 @@ func (tz *tokenizer) intern() (string, int32) {
 	i := h & mask
 	for ; tz.slots[i] != 0; i = (i + 1) & mask {
 		if id := tz.slots[i] - 1; tz.hashes[id] == h && tz.words[id] == string(tz.cur) {
-			return tz.words[id], id
+			return id
 		}
 	}
 	w, id := string(tz.cur), int32(len(tz.words))
@@ -70,7 +72,7 @@ func (tz *tokenizer) intern() (string, int32) {
 	if 2*len(tz.words) > len(tz.slots) {
 		tz.grow()
 	}
-	return w, id
+	return id
 }
 
 // grow doubles the table of slots.
@@ -105,7 +107,7 @@ func (tz *tokenizer) appendTokens(dst []token, line string) []token {
 	skipRest := false // after an apostrophe: the rest of the word is dropped
 	flush := func() {
 		if len(tz.cur) > 0 {
-			cur.text, cur.id = tz.intern()
+			cur.id = tz.intern()
 			cur.sentenceStart = sentence
 			dst = append(dst, cur)
 			sentence = false
@@ -132,9 +134,28 @@ func (tz *tokenizer) appendTokens(dst []token, line string) []token {
 			switch {
 			case (c == 'h' || c == 'H') && len(tz.cur) == 0 && hasURLPrefix(line[i:]):
 				i = skipToSpace(line, i)
-			case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-				add(rune(c))
-				i++
+			case isAlnumASCII(c):
+				// The run of ASCII letters and digits, most of a text, at
+				// once: what add does for each of its bytes.
+				j := i + 1
+				for j < len(line) && isAlnumASCII(line[j]) {
+					j++
+				}
+				if !skipRest {
+					if len(tz.cur) == 0 {
+						cur.capital = 'A' <= c && c <= 'Z'
+					}
+					for _, b := range []byte(line[i:j]) {
+						switch {
+						case 'A' <= b && b <= 'Z':
+							b += 'a' - 'A'
+						case b <= '9':
+							cur.digit = true
+						}
+						tz.cur = append(tz.cur, b)
+					}
+				}
+				i = j
 			case (c == '.' || c == ',') && len(tz.cur) > 0 && !skipRest && isDigit(line[i-1]) && i+1 < len(line) && isDigit(line[i+1]):
 				if c == '.' {
 					tz.cur = append(tz.cur, '.')
@@ -182,6 +203,8 @@ func (tz *tokenizer) decomposed(line string) string {
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+func isAlnumASCII(c byte) bool { return isLetter(c) || '0' <= c && c <= '9' }
 
 // sentenceEnds reports whether the "." (or "!", "?") at s[i] ends a
 // sentence: it is followed by a space, or a closing quote or bracket and

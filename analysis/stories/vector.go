@@ -38,19 +38,20 @@ type weighing struct {
 	idf []float64
 	vec []weighted
 	// kept is the IDF of each feature once the arrival is counted, what
-	// a centroid it joins keeps.
-	kept []float32
+	// a centroid it joins keeps (as a float32) and what its stored
+	// profile keeps (quantised from the float64).
+	kept []float64
 }
 
 // weigh returns the profile as weighed under idf.
 func weigh(p *Profile, idf *idfMemo) *weighing {
 	a := &weighing{p: p, idf: make([]float64, len(p.Features)), vec: make([]weighted, len(p.Features)),
-		kept: make([]float32, len(p.Features))}
+		kept: make([]float64, len(p.Features))}
 	var norm float64
 	for i, f := range p.Features {
 		df := idf.df.DocFreq(f.Term)
 		a.idf[i] = IDF(df, idf.n)
-		a.kept[i] = float32(IDF(df+1, idf.n+1))
+		a.kept[i] = IDF(df+1, idf.n+1)
 		w := float64(f.Weight) * a.idf[i]
 		a.vec[i] = weighted{f.Term, w}
 		norm += w * w
@@ -113,9 +114,20 @@ func dot(a, b []weighted) float64 {
 // topTerms returns the k terms of v with the highest weights (ties: the
 // lower term), in that order.
 func topTerms(v []weighted, k int) []uint32 {
-	s := slices.Clone(v)
+	return topTermsOf(slices.Clone(v), k)
+}
+
+// topTermsOf is topTerms reordering v, a vector the caller does not keep.
+func topTermsOf(s []weighted, k int) []uint32 {
+	// A profile has some 96 terms and a lookup asks for 12: the k first
+	// are selected, and only they are sorted. byWeightDesc is a total
+	// order (a vector's terms are distinct), so they are the ones a sort
+	// of all would put first.
+	if k < len(s) {
+		selectFirst(s, k, byWeightDesc)
+		s = s[:max(k, 0)]
+	}
 	slices.SortFunc(s, byWeightDesc)
-	s = s[:min(k, len(s))]
 	out := make([]uint32, len(s))
 	for i, x := range s {
 		out[i] = x.term

@@ -49,12 +49,25 @@ func (wh *wordHasher) appendWords(dst []uint64, line string) []uint64 {
 			switch {
 			case (c == 'h' || c == 'H') && n == 0 && hasURLPrefix(line[i:]):
 				i = skipToSpace(line, i)
-			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
-				add(c)
-				i++
-			case 'A' <= c && c <= 'Z':
-				add(c + 'a' - 'A')
-				i++
+			case isAlnumASCII(c):
+				// The run of ASCII letters and digits, most of a text, in
+				// one loop: what add does for each of its bytes, folded.
+				j := i
+			run:
+				for ; j < len(line); j++ {
+					b := line[j]
+					switch {
+					case 'a' <= b && b <= 'z', '0' <= b && b <= '9':
+					case 'A' <= b && b <= 'Z':
+						b += 'a' - 'A'
+					default:
+						break run
+					}
+					h ^= uint64(b)
+					h *= fnvPrime
+				}
+				n += j - i
+				i = j
 			case c == '.' && n > 0 && i > 0 && isDigit(line[i-1]) && i+1 < len(line) && isDigit(line[i+1]):
 				add(c)
 				i++

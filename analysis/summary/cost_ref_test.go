@@ -1,12 +1,44 @@
 package summary
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 )
+
+// cosine is the similarity of two sentences as rank worked it out pair
+// by pair before dotProducts: the words merged without a branch on their
+// order, the products added in word order.
+func cosine(a, b *sentence) float64 {
+	if a.norm == 0 || b.norm == 0 {
+		return 0
+	}
+	// The words are merged without a branch on their order, which the
+	// processor cannot predict; the products are added in word order, as
+	// ever.
+	dot := 0.0
+	aw, bw := a.words, b.words
+	i, j := 0, 0
+	for i < len(aw) && j < len(bw) {
+		x, y := aw[i], bw[j]
+		if x == y {
+			dot += a.freq[i] * b.freq[j]
+		}
+		i += b2i(x <= y)
+		j += b2i(y <= x)
+	}
+	return dot / (a.norm * b.norm)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // referenceCosine is cosine as it was, merging the words with a branch
 // on their order.
@@ -63,10 +95,101 @@ func TestCosineMatchesReference(t *testing.T) {
 // TestCountFieldsIsFieldsLen: the words strings.Fields finds, ASCII
 // spaces, Unicode spaces and invalid UTF-8 alike.
 func TestCountFieldsIsFieldsLen(t *testing.T) {
-	for _, s := range []string{"", " ", "one", " two  words ", "tab\tnl\nvt\vff\fcr\r", "a\u00a0b\u2003c\u3000d",
-		"\u0085x", "bad\xff\xfe bytes", "“Quoted” — dash à la", "x\x7fy", "\x1cfile\x1fsep"} {
+	texts := []string{"", " ", "one", " two  words ", "tab\tnl\nvt\vff\fcr\r", "a\u00a0b\u2003c\u3000d",
+		"\u0085x", "bad\xff\xfe bytes", "“Quoted” — dash à la", "x\x7fy", "\x1cfile\x1fsep"}
+	for _, text := range summaryTexts(t) {
+		texts = append(texts, text)
+		for _, p := range paragraphs(text) {
+			texts = append(texts, sentences(p)...)
+		}
+	}
+	for _, s := range texts {
 		if got, want := countFields(s), len(strings.Fields(s)); got != want {
 			t.Errorf("countFields(%q) = %d, want %d", s, got, want)
 		}
+	}
+}
+
+// referenceRank is rank as it was: every pair's cosine merged from their
+// words.
+func referenceRank(ss []*sentence) bool {
+	cent := make([]float64, len(ss))
+	for i := range ss {
+		for j := i + 1; j < len(ss); j++ {
+			c := cosine(ss[i], ss[j])
+			cent[i] += c
+			cent[j] += c
+		}
+	}
+	top := slices.Max(cent)
+	if top == 0 {
+		return false
+	}
+	for i, s := range ss {
+		s.score = (1-positionWeight)*cent[i]/top + positionWeight/(1+float64(s.pos)/3)
+	}
+	return true
+}
+
+// TestRankMatchesReference: the same answer and the same score bits as
+// ranking by pairwise cosines, on random sentences (some without words,
+// small vocabularies and large) and on the candidates of real articles.
+func TestRankMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var sets [][]string
+	for _, text := range summaryTexts(t) {
+		var ss []string
+		eachParagraph(text, func(p string) bool {
+			ss = append(ss, sentences(p)...)
+			return len(ss) < MaxConsidered
+		})
+		if len(ss) > 2 { // what Summarize ranks
+			sets = append(sets, ss[:min(len(ss), MaxConsidered)])
+		}
+	}
+	check := func(name string, mk func() []*sentence) {
+		got, want := mk(), mk()
+		okGot, okWant := rank(got), referenceRank(want)
+		if okGot != okWant {
+			t.Fatalf("%s: rank %v, the reference %v", name, okGot, okWant)
+		}
+		for i := range got {
+			if math.Float64bits(got[i].score) != math.Float64bits(want[i].score) {
+				t.Fatalf("%s: sentence %d scores %v, the reference %v", name, i, got[i].score, want[i].score)
+			}
+		}
+	}
+	for n, texts := range sets {
+		check(fmt.Sprintf("text %d", n), func() []*sentence {
+			out := make([]*sentence, len(texts))
+			for i, s := range texts {
+				out[i] = newSentence(s, i)
+			}
+			return out
+		})
+	}
+	for n := range 500 {
+		count := 3 + rng.IntN(MaxConsidered-2)
+		vocab := uint64(1 + rng.IntN(200))
+		words := make([][]uint64, count)
+		for i := range words {
+			ws := make([]uint64, rng.IntN(25))
+			for k := range ws {
+				ws[k] = rng.Uint64N(vocab)
+			}
+			slices.Sort(ws)
+			words[i] = ws
+		}
+		check(fmt.Sprintf("random %d", n), func() []*sentence {
+			out := make([]*sentence, count)
+			for i, ws := range words {
+				out[i] = &sentence{pos: i}
+				out[i].setWords(ws)
+			}
+			return out
+		})
+	}
+	if len(sets) < 50 {
+		t.Fatalf("only %d texts", len(sets))
 	}
 }

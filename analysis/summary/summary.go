@@ -3,6 +3,7 @@ package summary
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode"
@@ -166,39 +167,45 @@ func (s *sentence) setWords(ws []uint64) {
 	s.norm = math.Sqrt(s.norm)
 }
 
-// countFields is len(strings.Fields(s)) without the slice.
+// countFields is len(strings.Fields(s)) without the slice. A word starts
+// where a rune that is no space follows one that is (or the start),
+// counted without a branch on it, which the processor could not predict.
 func countFields(s string) int {
-	n, inWord := 0, false
+	n, prev := 0, uint8(1)
 	for i := 0; i < len(s); {
-		space := false
+		var space uint8
 		if c := s[i]; c < utf8.RuneSelf {
 			space = asciiSpace[c]
 			i++
 		} else {
 			r, size := utf8.DecodeRuneInString(s[i:])
-			space = unicode.IsSpace(r)
+			if unicode.IsSpace(r) {
+				space = 1
+			}
 			i += size
 		}
-		if space {
-			inWord = false
-		} else if !inWord {
-			inWord = true
-			n++
-		}
+		n += int(prev &^ space)
+		prev = space
 	}
 	return n
 }
 
-// asciiSpace are the ASCII bytes unicode.IsSpace reports.
-var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+// asciiSpace is 1 for the ASCII bytes unicode.IsSpace reports.
+var asciiSpace = [utf8.RuneSelf]uint8{'\t': 1, '\n': 1, '\v': 1, '\f': 1, '\r': 1, ' ': 1}
 
 // rank scores the sentences by centrality and position, and reports
 // whether centrality told them apart at all.
 func rank(ss []*sentence) bool {
-	cent := make([]float64, len(ss))
-	for i := range ss {
-		for j := i + 1; j < len(ss); j++ {
-			c := cosine(ss[i], ss[j])
+	dots := dotProducts(ss)
+	n := len(ss)
+	cent := make([]float64, n)
+	for i, a := range ss {
+		for j := i + 1; j < n; j++ {
+			// cosine, from the dot product worked out already.
+			c := 0.0
+			if b := ss[j]; a.norm != 0 && b.norm != 0 {
+				c = dots[i*n+j] / (a.norm * b.norm)
+			}
 			cent[i] += c
 			cent[j] += c
 		}
@@ -213,32 +220,75 @@ func rank(ss []*sentence) bool {
 	return true
 }
 
-func cosine(a, b *sentence) float64 {
-	if a.norm == 0 || b.norm == 0 {
-		return 0
+// dotProducts is the dot product of every two sentences' word vectors,
+// that of i and j (i < j) at i*len(ss)+j. Merging the words of every
+// pair was most of a summary's cost, and most pairs share no word: the
+// products are found through the sentences of each word instead, and
+// each pair's are added in word order, as cosine adds them, so the sums
+// are the same to the bit.
+func dotProducts(ss []*sentence) []float64 {
+	type occurrence struct {
+		word uint64
+		s    int32
+		freq float64
 	}
-	// The words are merged without a branch on their order, which the
-	// processor cannot predict; the products are added in word order, as
-	// ever.
-	dot := 0.0
-	aw, bw := a.words, b.words
-	i, j := 0, 0
-	for i < len(aw) && j < len(bw) {
-		x, y := aw[i], bw[j]
-		if x == y {
-			dot += a.freq[i] * b.freq[j]
+	total := 0
+	for _, s := range ss {
+		total += len(s.words)
+	}
+	occ := make([]occurrence, 0, total)
+	for i, s := range ss {
+		for k, w := range s.words {
+			occ = append(occ, occurrence{w, int32(i), s.freq[k]})
 		}
-		i += b2i(x <= y)
-		j += b2i(y <= x)
 	}
-	return dot / (a.norm * b.norm)
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
+	// By word, then sentence (a sentence holds a word once), which is
+	// the order occurrences were appended in: sorted as integers, a
+	// word's high bits with the occurrence's position in its low bits,
+	// which a comparison function sorted at several times the cost.
+	// Words that differ only in those low bits are put in order after.
+	low := uint(bits.Len(uint(total)))
+	mask := uint64(1)<<low - 1
+	keys := make([]uint64, len(occ))
+	for k, o := range occ {
+		keys[k] = o.word&^mask | uint64(k)
 	}
-	return 0
+	slices.Sort(keys)
+	for lo := 0; lo < len(keys); {
+		hi := lo + 1
+		mixed := false
+		for hi < len(keys) && keys[hi]&^mask == keys[lo]&^mask {
+			mixed = mixed || occ[keys[hi]&mask].word != occ[keys[lo]&mask].word
+			hi++
+		}
+		if mixed {
+			slices.SortFunc(keys[lo:hi], func(a, b uint64) int {
+				if c := cmp.Compare(occ[a&mask].word, occ[b&mask].word); c != 0 {
+					return c
+				}
+				return cmp.Compare(a, b)
+			})
+		}
+		lo = hi
+	}
+	n := len(ss)
+	dots := make([]float64, n*n)
+	for lo := 0; lo < len(keys); {
+		w := occ[keys[lo]&mask].word
+		hi := lo + 1
+		for hi < len(keys) && occ[keys[hi]&mask].word == w {
+			hi++
+		}
+		for x := lo; x < hi; x++ {
+			a := &occ[keys[x]&mask]
+			for y := x + 1; y < hi; y++ {
+				b := &occ[keys[y]&mask]
+				dots[int(a.s)*n+int(b.s)] += a.freq * b.freq
+			}
+		}
+		lo = hi
+	}
+	return dots
 }
 
 // fit joins sentences up to the sentence and character budget; the first

@@ -139,7 +139,7 @@ func referenceSummarize(markdown string, opts Options) string {
 		}
 	}
 	var chosen []*sentence
-	if len(cands) > 2 && rank(cands) {
+	if len(cands) > 2 && referenceRank(cands) {
 		chosen = pick(cands, opts.MaxSentences)
 	}
 	if len(chosen) == 0 {
