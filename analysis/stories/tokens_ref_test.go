@@ -102,15 +102,7 @@ func referenceTokens(dst []refToken, line string) []refToken {
 // reference above, text, capital, sentence start and digit alike, on the
 // story set, converted real pages and lines made to catch its corners.
 func TestTokensMatchReference(t *testing.T) {
-	texts := map[string]string{"corners": tokenCorners}
-	for i, a := range loadStorySet(t) {
-		texts["set "+a.ID] = a.Title + "\n" + a.Markdown
-		_ = i
-	}
-	for name, text := range testpages.Read(t, "../..", testpages.Converted) {
-		texts[filepath.Base(name)] = text
-	}
-	for name, text := range texts {
+	for name, text := range referenceTexts(t) {
 		tz := newTokenizer(0)
 		var got []token
 		var want []refToken
@@ -130,6 +122,20 @@ func TestTokensMatchReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// referenceTexts are what the reference tests compare on, by name: the
+// corner cases, the story set and converted real pages.
+func referenceTexts(t *testing.T) map[string]string {
+	t.Helper()
+	texts := map[string]string{"corners": tokenCorners}
+	for _, a := range loadStorySet(t) {
+		texts["set "+a.ID] = a.Title + "\n" + a.Markdown
+	}
+	for name, text := range testpages.Read(t, "../..", testpages.Converted) {
+		texts[filepath.Base(name)] = text
+	}
+	return texts
 }
 
 // tokenCorners are lines made to catch a tokenizer's corners: apostrophes,

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/feedpoller/feedpoller/analysis/mdtext"
-	"github.com/feedpoller/feedpoller/internal/testpages"
 )
 
 // referenceWords is appendWords as it was before ASCII words were
@@ -77,16 +76,9 @@ func referenceWords(dst []uint64, line string) []uint64 {
 // TestWordsMatchReference: the word hashes of every line are those of the
 // reference, on the story set, converted pages and corner cases.
 func TestWordsMatchReference(t *testing.T) {
-	texts := []string{tokenCorners}
-	for _, a := range loadStorySet(t) {
-		texts = append(texts, a.Title+"\n"+a.Markdown)
-	}
-	for _, text := range testpages.Read(t, "../..", testpages.Converted) {
-		texts = append(texts, text)
-	}
 	var wh wordHasher
 	lines := 0
-	for _, text := range texts {
+	for _, text := range referenceTexts(t) {
 		for line := range strings.Lines(text) {
 			got, want := wh.appendWords(nil, line), referenceWords(nil, line)
 			if len(got) != len(want) {
