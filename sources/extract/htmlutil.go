@@ -164,13 +164,13 @@ func moveChildren(from, to *html.Node) {
 // concatenation, as before: bytes of two text nodes can join into one
 // character there.
 func textAll(n *html.Node, skipScripts bool, in func(rune) bool) (found, all bool) {
+	skipped := func(c *html.Node) bool {
+		return skipScripts && c.Type == html.ElementNode && (c.DataAtom == atom.Script || c.DataAtom == atom.Style || c.DataAtom == atom.Noscript)
+	}
 	all = true
 	invalid := false
 	walk(n, func(c *html.Node) bool {
-		if !all || invalid {
-			return false
-		}
-		if skipScripts && c.Type == html.ElementNode && (c.DataAtom == atom.Script || c.DataAtom == atom.Style || c.DataAtom == atom.Noscript) {
+		if !all || invalid || skipped(c) {
 			return false
 		}
 		if c.Type == html.TextNode && c.Data != "" {
@@ -193,7 +193,7 @@ func textAll(n *html.Node, skipScripts bool, in func(rune) bool) (found, all boo
 	}
 	var b strings.Builder
 	walk(n, func(c *html.Node) bool {
-		if skipScripts && c.Type == html.ElementNode && (c.DataAtom == atom.Script || c.DataAtom == atom.Style || c.DataAtom == atom.Noscript) {
+		if skipped(c) {
 			return false
 		}
 		if c.Type == html.TextNode {

@@ -131,9 +131,7 @@ func convertParsed(fragment string, baseURL string) (md, text string, err error)
 // "." and ")" after a line's leading digits, "-", "+" and "=" at a line's
 // start, "!" before "[".
 var plainByte = func() (t [256]bool) {
-	for c := range utf8.RuneSelf {
-		t[c] = asciiLetter(byte(c)) || asciiDigit(byte(c))
-	}
+	copy(t[:], asciiWordByte[:])
 	for _, c := range []byte(" ,.;:?%/@-'\"()!+=$") {
 		t[c] = true
 	}

@@ -187,13 +187,7 @@ func qualityScore(md, text string, words int) float64 {
 	}
 
 	lines, short := 0, 0
-	for rest := text; rest != ""; {
-		l := rest
-		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
-			l, rest = rest[:nl], rest[nl+1:]
-		} else {
-			rest = ""
-		}
+	for l := range strings.SplitSeq(text, "\n") {
 		l = strings.TrimSpace(l)
 		if l == "" {
 			continue

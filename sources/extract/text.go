@@ -65,13 +65,7 @@ func blockText(n *html.Node) string {
 	all := b.String()
 	var out strings.Builder
 	out.Grow(len(all))
-	for rest := all; rest != ""; {
-		l := rest
-		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
-			l, rest = rest[:nl], rest[nl+1:]
-		} else {
-			rest = ""
-		}
+	for l := range strings.SplitSeq(all, "\n") {
 		if l = strings.TrimRight(strings.TrimLeft(l, " "), " \t"); strings.TrimSpace(l) != "" {
 			if out.Len() > 0 {
 				out.WriteByte('\n')
