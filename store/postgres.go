@@ -243,9 +243,9 @@ func pgTermsOf(t, a string) string {
 	return t + `.reported_unix BETWEEN ` + sec + ` - 1 AND ` + sec + ` AND ` + t + `.feed_article_id = ` + a + `.id`
 }
 
-// pgSignedTerm is the INTEGER that story_terms (migration 0025) and
-// story_doc_freq (0024) hold for the term of the bigint expression x
-// (0 ≤ x < 2^32): the same 32 bits, signed.
+// pgSignedTerm is the INTEGER that story_terms holds (migration 0025;
+// story_doc_freq likewise since 0024, docFreqTerm) for the term of the
+// bigint expression x (0 ≤ x < 2^32): the same 32 bits, signed.
 func pgSignedTerm(x string) string {
 	return `CAST(` + x + ` - ((` + x + ` >> 31) << 32) AS INTEGER)`
 }
