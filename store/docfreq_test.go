@@ -209,3 +209,43 @@ func series(s *store.Store, alias string, from, to int) string {
 	}
 	return fmt.Sprintf("(WITH RECURSIVE r(n) AS (SELECT %d UNION ALL SELECT n + 1 FROM r WHERE n < %d) SELECT n FROM r) AS %s", from, to, alias)
 }
+
+// TestDocFreqUpdatesStayOnTheirPages: adding to a week's document
+// frequencies again updates every row in place on PostgreSQL, without
+// new index entries (heap-only tuples): each page keeps room for one
+// more version of each of its rows, which the transaction adding to them
+// cannot reclaim before it commits.
+func TestDocFreqUpdatesStayOnTheirPages(t *testing.T) {
+	ctx := context.Background()
+	s := testdb.Store(t, store.Postgres)
+	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+	ws, srcs := seed(t, s, "https://a.example/feed")
+	// A few pages of rows of one week.
+	var counts []model.StoryDocCount
+	for term := range uint32(1000) {
+		counts = append(counts, model.StoryDocCount{Period: model.StoryPeriod(t0), Term: term*7919 + 1, Docs: 1})
+	}
+	for round := range 2 {
+		tx, err := s.DB().BeginTxx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddDocFreq(ctx, tx, ws.ID, srcs[0].ID, counts); err != nil {
+			t.Fatal(err)
+		}
+		var updated, hot int
+		if err := tx.QueryRowContext(ctx, `SELECT pg_stat_get_xact_tuples_updated('story_doc_freq'::regclass),
+			pg_stat_get_xact_tuples_hot_updated('story_doc_freq'::regclass)`).Scan(&updated, &hot); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if round == 0 {
+			continue
+		}
+		if updated != len(counts) || hot < updated*95/100 {
+			t.Errorf("adding to %d rows updated %d of them, %d in place; want all, nearly all in place", len(counts), updated, hot)
+		}
+	}
+}

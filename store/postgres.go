@@ -210,21 +210,23 @@ func (postgres) bookkeepingOnly() string {
 // storyPostings reads, per term, the newest perTerm entries of the term
 // index (a LATERAL index range scan with LIMIT). Merged stories are
 // looked up in stories_merged_id (merged ones only, migration 0019), not
-// in stories.
+// in stories. The terms are asked for and answered unsigned; the index
+// holds them as INTEGERs (migration 0025, pgSignedTerm).
 func (postgres) storyPostings(perTerm int) string {
-	return `SELECT m.term, m.feed_article_id, COALESCE(s.merged_into, m.story_id) AS story_id, m.reported_unix
+	return `SELECT k.term, m.feed_article_id, COALESCE(s.merged_into, m.story_id) AS story_id, m.reported_unix
 		FROM unnest($2::bigint[]) AS k(term)
-		CROSS JOIN LATERAL (SELECT t.term, t.feed_article_id, t.story_id, t.reported_unix FROM story_terms t
-			WHERE t.workspace_id = $1 AND t.term = k.term AND t.reported_unix >= $3
+		CROSS JOIN LATERAL (SELECT t.feed_article_id, t.story_id, t.reported_unix FROM story_terms t
+			WHERE t.workspace_id = $1 AND t.term = ` + pgSignedTerm("k.term") + ` AND t.reported_unix >= $3
 			ORDER BY t.reported_unix DESC, t.feed_article_id DESC LIMIT ` + strconv.Itoa(perTerm) + `) AS m
 		LEFT JOIN stories s ON s.id = m.story_id AND s.merged_into IS NOT NULL`
 }
 
 // storyMembers: a LATERAL index range scan with LIMIT per story; each
-// member's terms through story_terms_reported_article (pgTermsOf).
+// member's terms through story_terms_reported_article (pgTermsOf),
+// unsigned and in their unsigned order.
 func (postgres) storyMembers(perStory int) string {
 	return `SELECT m.id, m.story_id, m.reported_at, m.story_profile,
-			array_to_string(ARRAY(SELECT t.term FROM story_terms t WHERE ` + pgTermsOf("t", "m") + ` ORDER BY t.term), ',') AS terms
+			array_to_string(ARRAY(SELECT ` + pgUnsignedTerm("t.term") + ` AS u FROM story_terms t WHERE ` + pgTermsOf("t", "m") + ` ORDER BY u), ',') AS terms
 		FROM unnest($2::bigint[]) AS k(story)
 		CROSS JOIN LATERAL (SELECT a.id, a.story_id, a.reported_at, a.story_profile FROM feed_articles a
 			WHERE a.story_id = k.story AND a.reported_at >= $3 AND a.reported_at <= $4 AND +a.workspace_id = $1
@@ -241,16 +243,32 @@ func pgTermsOf(t, a string) string {
 	return t + `.reported_unix BETWEEN ` + sec + ` - 1 AND ` + sec + ` AND ` + t + `.feed_article_id = ` + a + `.id`
 }
 
+// pgSignedTerm is the INTEGER that story_terms holds (migration 0025;
+// story_doc_freq likewise since 0024, docFreqTerm) for the term of the
+// bigint expression x (0 ≤ x < 2^32): the same 32 bits, signed.
+func pgSignedTerm(x string) string {
+	return `CAST(` + x + ` - ((` + x + ` >> 31) << 32) AS INTEGER)`
+}
+
+// pgUnsignedTerm is the term (a bigint, 0 ≤ term < 2^32) of the INTEGER
+// expression x that story_terms holds: pgSignedTerm's inverse.
+func pgUnsignedTerm(x string) string { return `(CAST(` + x + ` AS BIGINT) & 4294967295)` }
+
 // insertTermRows: one row of array parameters for all the entries, which
 // the server parses without a parameter per value; the entries are new
 // (their articles were inserted by the save, each entry once), so no
-// conflict is checked for.
+// conflict is checked for. The terms go as the INTEGERs the table holds
+// (migration 0025).
 func (postgres) insertTermRows(workspace int64, rows termRows) (string, []any) {
+	terms := make(pq.Int64Array, len(rows.terms))
+	for i, t := range rows.terms {
+		terms[i] = int64(int32(uint32(t)))
+	}
 	return `INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id)
 		SELECT ?, r.term, r.reported_unix, r.feed_article_id, r.story_id
-		FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[]))
+		FROM unnest(CAST(? AS INTEGER[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS BIGINT[]))
 			AS r(term, reported_unix, feed_article_id, story_id)`,
-		[]any{workspace, pq.Int64Array(rows.terms), pq.Int64Array(rows.reported), pq.Int64Array(rows.articles), pq.Int64Array(rows.stories)}
+		[]any{workspace, terms, pq.Int64Array(rows.reported), pq.Int64Array(rows.articles), pq.Int64Array(rows.stories)}
 }
 
 // moveTerms: the moved articles' entries by their reported time

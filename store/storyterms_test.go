@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func TestStoryPostingsReadNoStoryRows(t *testing.T) {
 		}
 		savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
 		var terms []int64
-		if err := s.DB().Select(&terms, s.DB().Rebind(`SELECT DISTINCT term FROM story_terms WHERE workspace_id = ?`), ws.ID); err != nil {
+		if err := s.DB().Select(&terms, s.DB().Rebind(`SELECT DISTINCT CAST(term AS BIGINT) & 4294967295 FROM story_terms WHERE workspace_id = ?`), ws.ID); err != nil {
 			t.Fatal(err)
 		}
 		if len(terms) == 0 {
@@ -157,8 +158,8 @@ func TestStoryTermsOfAnArticleAtASecondsEdge(t *testing.T) {
 	})
 }
 
-// TestOneSecondaryTermIndexMigrationKeepsEntries: migrations 0023 and
-// 0024 keep every term index entry and document frequency of a
+// TestOneSecondaryTermIndexMigrationKeepsEntries: migrations 0023 to
+// 0025 keep every term index entry and document frequency of a
 // PostgreSQL database, 0023 leaves one secondary index, and the entries
 // are still found by their article afterwards.
 func TestOneSecondaryTermIndexMigrationKeepsEntries(t *testing.T) {
@@ -170,10 +171,11 @@ func TestOneSecondaryTermIndexMigrationKeepsEntries(t *testing.T) {
 	arts := quakeReports(6, func(i int) time.Time { return t0.Add(time.Duration(i) * time.Minute) }, false)
 	savePoll(t, s, ws, srcs[0], placerWith(t, arts, stories.GroupOptions{}), arts...)
 	entries := func() string {
-		return text(t, s, `SELECT COALESCE(string_agg(concat_ws(':', workspace_id, term, reported_unix, feed_article_id, story_id), ','
-			ORDER BY workspace_id, term, reported_unix, feed_article_id), '') FROM story_terms`)
+		return text(t, s, `SELECT COALESCE(string_agg(concat_ws(':', workspace_id, term::bigint & 4294967295, reported_unix, feed_article_id, story_id), ','
+			ORDER BY workspace_id, term::bigint & 4294967295, reported_unix, feed_article_id), '') FROM story_terms`)
 	}
-	// Document frequencies (migration 0024): terms compared as unsigned.
+	// Terms compared as unsigned: INTEGERs since migrations 0024
+	// (document frequencies) and 0025 (the term index).
 	freqs := func() string {
 		return text(t, s, `SELECT COALESCE(string_agg(concat_ws(':', workspace_id, term::bigint & 4294967295, period, shard, docs), ','
 			ORDER BY workspace_id, term::bigint & 4294967295, period, shard), '') FROM story_doc_freq`)
@@ -237,4 +239,114 @@ func TestStoryTermsOfAnArticleCarriedTwice(t *testing.T) {
 			t.Errorf("%d term index entries of %d terms, want each term once", entries, distinct)
 		}
 	})
+}
+
+// termsPlacer files every article under the terms it is given, in a
+// story of its own, after reading the term index and the members of
+// stories through the save's view.
+type termsPlacer struct {
+	terms    []uint32
+	postings model.StoryTermQuery
+	members  model.StoryMemberQuery
+	gotPost  []model.StoryPosting
+	gotMemb  []model.StoryMember
+}
+
+func (p *termsPlacer) PlaceStories(ctx context.Context, view model.StoryView, req model.StoryRequest) (model.StoryPlacement, error) {
+	if len(p.postings.Terms) > 0 {
+		q := p.postings
+		q.WorkspaceID = req.WorkspaceID
+		got, err := view.StoryPostings(ctx, q)
+		if err != nil {
+			return model.StoryPlacement{}, err
+		}
+		p.gotPost = got
+	}
+	if len(p.members.Stories) > 0 {
+		q := p.members
+		q.WorkspaceID = req.WorkspaceID
+		got, err := view.StoryMembers(ctx, q)
+		if err != nil {
+			return model.StoryPlacement{}, err
+		}
+		p.gotMemb = got
+	}
+	out := model.StoryPlacement{Articles: make([]model.StoryChoice, len(req.Facts))}
+	for i := range out.Articles {
+		out.Articles[i] = model.NewStory()
+		out.Articles[i].Terms = p.terms
+	}
+	return out, nil
+}
+
+// TestStoryTermsOfEveryTermReadBack: a term is any 32-bit value; the term
+// index files an article under it and finds it again by it, whatever its
+// high bit, and a member's terms read back as filed, in ascending order
+// (PostgreSQL keeps terms in 32-bit INTEGERs, migration 0025).
+func TestStoryTermsOfEveryTermReadBack(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		terms := []uint32{7, 1<<31 - 1, 1 << 31, 0xdeadbeef, 0xffffffff}
+		savePoll(t, s, ws, srcs[0], &termsPlacer{terms: terms}, storyArticle("https://a.example/q", "Quake", wire, t0, false))
+		story := storyOf(t, s, "https://a.example/q")
+		p := &termsPlacer{terms: []uint32{1},
+			postings: model.StoryTermQuery{Terms: append([]uint32{8}, terms...), Since: t0.Add(-time.Hour), PerTerm: 4},
+			members:  model.StoryMemberQuery{Stories: []int64{story}, Since: t0.Add(-time.Hour), Until: t0.Add(time.Hour), PerStory: 4}}
+		savePoll(t, s, ws, srcs[1], p, storyArticle("https://b.example/x", "Rates", other, t0, false))
+		var found []uint32
+		for _, post := range p.gotPost {
+			if post.StoryID != story || !post.ReportedAt.Equal(t0) {
+				t.Errorf("posting %+v, want story %d reported %v", post, story, t0)
+			}
+			found = append(found, post.Term)
+		}
+		slices.Sort(found)
+		if !slices.Equal(found, terms) {
+			t.Errorf("terms found in the index %#x, want %#x", found, terms)
+		}
+		if len(p.gotMemb) != 1 || !slices.Equal(p.gotMemb[0].Terms, terms) {
+			t.Errorf("members %+v, want one with the terms %#x", p.gotMemb, terms)
+		}
+	})
+}
+
+// TestNarrowTermIndexMigrationKeepsEntries: migration 0025 keeps every
+// term index entry of a PostgreSQL database, terms of 2^31 and above
+// included, and they are found by their terms afterwards.
+func TestNarrowTermIndexMigrationKeepsEntries(t *testing.T) {
+	const version = 25
+	s := migrateTo(t, store.Postgres, version)
+	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+	terms := []uint32{7, 1<<31 - 1, 1 << 31, 0xdeadbeef, 0xffffffff}
+	// Filed as a binary before the migration filed them: unsigned.
+	savePoll(t, s, ws, srcs[0], &termsPlacer{}, storyArticle("https://a.example/q", "Quake", wire, t0, false))
+	story := storyOf(t, s, "https://a.example/q")
+	for _, term := range terms {
+		if _, err := s.DB().Exec(`INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id)
+			SELECT workspace_id, $1, $2, id, story_id FROM feed_articles WHERE id = (SELECT first_article_id FROM stories WHERE id = $3)`,
+			int64(term), t0.Unix(), story); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries := func() string {
+		return text(t, s, `SELECT COALESCE(string_agg(concat_ws(':', workspace_id, term::bigint & 4294967295, reported_unix, feed_article_id, story_id), ','
+			ORDER BY workspace_id, term::bigint & 4294967295, reported_unix, feed_article_id), '') FROM story_terms`)
+	}
+	before := entries()
+	if n := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE term >= 2147483648`); n != 3 {
+		t.Fatalf("%d entries of terms from 2^31 before the migration, want 3", n)
+	}
+	if _, err := s.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if after := entries(); after != before {
+		t.Fatalf("entries after the migration:\n%s\nbefore:\n%s", after, before)
+	}
+	p := &termsPlacer{terms: []uint32{1}, postings: model.StoryTermQuery{Terms: terms, Since: t0.Add(-time.Hour), PerTerm: 4}}
+	savePoll(t, s, ws, srcs[1], p, storyArticle("https://b.example/x", "Rates", other, t0, false))
+	if len(p.gotPost) != len(terms) {
+		t.Errorf("%d postings of the article's %d terms after the migration: %+v", len(p.gotPost), len(terms), p.gotPost)
+	}
 }

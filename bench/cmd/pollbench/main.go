@@ -94,6 +94,9 @@ type config struct {
 	// perfDir, when set, receives a `perf record` of the daemons and
 	// their PostgreSQL backends for each round.
 	perfDir string
+	// relations also measures each relation of the articles' tables
+	// (heap, TOAST, each index) at the end.
+	relations bool
 }
 
 // poolSetting is one database pool configuration of the daemon.
@@ -148,6 +151,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.recent, "recent", false, "date the farm's items in the last two days, inside the story window (default: the farm's fixed dates of 2025); the farm's small vocabulary makes every article a candidate of many others then")
 	text := fs.String("text", "uniform", "the farm's text model: uniform (every word drawn from ~190, every article alike) or news (Zipf-distributed words, items reporting shared time-bound events)")
 	fs.StringVar(&c.perfDir, "perf", "", "record each round's CPU profile of the daemons and their PostgreSQL backends with `perf record` into this directory")
+	fs.BoolVar(&c.relations, "relations", false, "also report the bytes per article of each relation of the articles' tables: heap, TOAST and its index, each index (main fork only on PostgreSQL)")
 	fs.IntVar(&c.statements, "statements", 0, "report this many of PostgreSQL's most expensive statements per round (pg_stat_statements)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -385,7 +389,7 @@ func setUp(ctx context.Context, cfg config, work, dialect string, n int, pool po
 		return nil, err
 	}
 	r := &run{db: dialect, pool: pool.name, replicas: reps, variant: v, timeout: cfg.timeout, progress: progress,
-		statements: cfg.statements}
+		statements: cfg.statements, relations: cfg.relations}
 	defer func() {
 		if err != nil {
 			r.close(progress)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -33,6 +34,7 @@ func writeReport(out io.Writer, cfg config, variants []variant, rs []result, sto
 	}
 	writeVariants(w, cfg, variants, rs)
 	writeStorage(w, variants, stored)
+	writeRelations(w, variants, stored)
 	writeReplicas(w, cfg, variants[0].label(), rs)
 	if len(cfg.sizes) < 2 || len(cfg.replicas) > 1 || len(variants) > 1 {
 		_, err := io.WriteString(out, sb.String())
@@ -262,4 +264,100 @@ func outcomes(m map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// writeRelations prints, for each database and size measured with
+// -relations, the bytes per article of each relation of the articles'
+// tables in every variant, largest first in the first, and the first
+// variant's ÷ each other's.
+func writeRelations(w io.Writer, variants []variant, stored []storage) {
+	type group struct {
+		db      string
+		sources int
+	}
+	var groups []group
+	byGroup := map[group][]storage{}
+	for _, s := range stored {
+		if s.Relations == nil {
+			continue
+		}
+		g := group{s.DB, s.Sources}
+		if _, ok := byGroup[g]; !ok {
+			groups = append(groups, g)
+		}
+		byGroup[g] = append(byGroup[g], s)
+	}
+	ref := variants[0].label()
+	for _, g := range groups {
+		ss := byGroup[g]
+		// The first variant's order; relations only the others have last.
+		slices.SortStableFunc(ss, func(a, b storage) int {
+			return cmpBool(a.Variant != ref, b.Variant != ref)
+		})
+		seen := map[string]bool{}
+		var names []string
+		for _, s := range ss {
+			var own []string
+			for n := range s.Relations {
+				if !seen[n] {
+					seen[n] = true
+					own = append(own, n)
+				}
+			}
+			slices.SortFunc(own, func(a, b string) int {
+				if c := cmp.Compare(s.Relations[b], s.Relations[a]); c != 0 {
+					return c
+				}
+				return strings.Compare(a, b)
+			})
+			names = append(names, own...)
+		}
+		fmt.Fprintf(w, "\nBytes per article by relation, %s, %d sources (%s ÷ variant)\n\n| relation |", g.db, g.sources, ref)
+		for _, s := range ss {
+			fmt.Fprintf(w, " %s |", s.Variant)
+		}
+		for _, s := range ss[1:] {
+			fmt.Fprintf(w, " ÷ %s |", s.Variant)
+		}
+		fmt.Fprint(w, "\n|---|")
+		fmt.Fprint(w, strings.Repeat("---:|", 2*len(ss)-1))
+		fmt.Fprintln(w)
+		for _, n := range names {
+			fmt.Fprintf(w, "| %s |", n)
+			for _, s := range ss {
+				fmt.Fprintf(w, " %s |", perArticle(s, n))
+			}
+			for _, s := range ss[1:] {
+				b, okB := s.Relations[n]
+				a, okA := ss[0].Relations[n]
+				if !okA || !okB || b == 0 || s.Articles == 0 || ss[0].Articles == 0 {
+					fmt.Fprint(w, " – |")
+					continue
+				}
+				fmt.Fprintf(w, " %.2f× |", (float64(a)/float64(ss[0].Articles))/(float64(b)/float64(s.Articles)))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+// perArticle is the bytes per article of relation n in s, "–" where s
+// has no such relation.
+func perArticle(s storage, n string) string {
+	b, ok := s.Relations[n]
+	if !ok || s.Articles == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f", float64(b)/float64(s.Articles))
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
 }

@@ -103,6 +103,7 @@ type run struct {
 	ids        []int64
 	timeout    time.Duration
 	statements int
+	relations  bool // measure each relation too (storage.Relations)
 	progress   func(format string, args ...any)
 }
 

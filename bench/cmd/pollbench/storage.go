@@ -20,6 +20,14 @@ type storage struct {
 	// StorySizes counts the live stories (not merged into another) by
 	// their number of articles; empty when the schema has none.
 	StorySizes map[int]int64 `json:"story_sizes,omitempty"`
+	// Relations are the bytes of each relation of the articles' tables
+	// (-relations): a table's heap under its name, its TOAST table and
+	// TOAST index as "table (TOAST)" and "table (TOAST index)", each
+	// index under its own name. PostgreSQL counts the main fork only
+	// (no free space or visibility map), so they add up to a little less
+	// than Tables; SQLite counts every page (dbstat), the FTS5 index's
+	// shadow tables under their names.
+	Relations map[string]int64 `json:"relations,omitempty"`
 }
 
 // storySummary describes StorySizes in one line: how many stories, how
@@ -131,6 +139,13 @@ func (r *run) storage(ctx context.Context) (storage, error) {
 	for _, t := range rows {
 		s.Tables[t.Name] += t.Bytes
 	}
+	if r.relations {
+		rel, err := r.relationSizes(ctx)
+		if err != nil {
+			return s, err
+		}
+		s.Relations = rel
+	}
 	var sizes []struct {
 		Size    int   `db:"size"`
 		Stories int64 `db:"stories"`
@@ -145,4 +160,37 @@ func (r *run) storage(ctx context.Context) (storage, error) {
 		}
 	}
 	return s, nil
+}
+
+// relationSizes measures each relation of the articles' tables
+// (storage.Relations).
+func (r *run) relationSizes(ctx context.Context) (map[string]int64, error) {
+	q := `SELECT /* pollbench */ m.tbl_name AS tbl, d.name AS name, SUM(d.pgsize) AS bytes FROM dbstat d
+		JOIN sqlite_schema m ON m.name = d.name GROUP BY m.tbl_name, d.name`
+	if r.pgPID != 0 {
+		q = `SELECT /* pollbench */ t.relname AS tbl, t.relname AS name, pg_relation_size(t.oid) AS bytes
+			FROM pg_class t WHERE t.relnamespace = 'public'::regnamespace AND t.relkind = 'r'
+		UNION ALL SELECT t.relname, t.relname || ' (TOAST)', pg_relation_size(t.reltoastrelid)
+			FROM pg_class t WHERE t.relnamespace = 'public'::regnamespace AND t.relkind = 'r' AND t.reltoastrelid <> 0
+		UNION ALL SELECT t.relname, t.relname || ' (TOAST index)', pg_indexes_size(t.reltoastrelid)
+			FROM pg_class t WHERE t.relnamespace = 'public'::regnamespace AND t.relkind = 'r' AND t.reltoastrelid <> 0
+		UNION ALL SELECT t.relname, i.relname, pg_relation_size(i.oid)
+			FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+			WHERE t.relnamespace = 'public'::regnamespace AND t.relkind = 'r'`
+	}
+	var rows []struct {
+		Table string `db:"tbl"`
+		Name  string `db:"name"`
+		Bytes int64  `db:"bytes"`
+	}
+	if err := r.st.DB().SelectContext(ctx, &rows, q); err != nil {
+		return nil, fmt.Errorf("measure relations: %w", err)
+	}
+	out := map[string]int64{}
+	for _, x := range rows {
+		if articleTable(x.Table) {
+			out[x.Name] += x.Bytes
+		}
+	}
+	return out, nil
 }
