@@ -236,10 +236,16 @@ func (sqliteDialect) storyPostings(perTerm int) string {
 // OFFSET), and the join reads the articles from there on along the
 // (story_id, julianday(reported_at)) index: at least perStory per story,
 // more only where articles tie on the last time (StoryMembers trims).
+// A member's terms are read along story_terms_article, whose entries
+// follow the primary key: with the workspace named, they come by term,
+// and no member's are sorted apart. The workspace is the member's own
+// column: named by the parameter there, SQLite prepared the statement
+// again at every run.
 func (sqliteDialect) storyMembers(perStory int) string {
 	return `WITH k(story) AS (SELECT DISTINCT value FROM json_each(?2))
 		SELECT a.id, a.story_id, a.reported_at, a.story_profile,
-			COALESCE((SELECT group_concat(term, ',') FROM (SELECT t.term FROM story_terms t WHERE t.feed_article_id = a.id ORDER BY t.term)), '') AS terms
+			COALESCE((SELECT group_concat(term, ',') FROM (SELECT t.term FROM story_terms t
+				WHERE t.feed_article_id = a.id AND t.workspace_id = a.workspace_id ORDER BY t.term)), '') AS terms
 		FROM k JOIN feed_articles a ON a.story_id = k.story
 			AND julianday(a.reported_at) >= MAX(julianday(?3), COALESCE((SELECT julianday(a2.reported_at) FROM feed_articles a2
 				WHERE a2.story_id = k.story AND julianday(a2.reported_at) >= julianday(?3) AND julianday(a2.reported_at) <= julianday(?4)
