@@ -145,21 +145,23 @@ func (v storyView) StoryStates(ctx context.Context, workspaceID int64, ids []int
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	var rows []struct {
-		ID         int64         `db:"id"`
-		Articles   int           `db:"article_count"`
-		Revision   int64         `db:"revision"`
-		MergedInto sql.NullInt64 `db:"merged_into"`
-		Centroid   []byte        `db:"centroid"`
-	}
 	q := `SELECT id, article_count, revision, merged_into, centroid FROM stories WHERE ` + sameWorkspace + ` AND ` +
 		v.s.d.int64In("id") + ` ORDER BY id`
-	if err := v.tx.SelectContext(ctx, &rows, v.s.q(q), workspaceID, v.s.d.int64List(ids)); err != nil {
+	// Scanned by hand, as StoryDocFreq: a poll reads hundreds of stories
+	// here, and sqlx maps each row onto a struct by reflection.
+	out := make([]model.StoryState, 0, len(ids))
+	err := scanRows(ctx, v.tx, v.s.q(q), []any{workspaceID, v.s.d.int64List(ids)}, func(r *sql.Rows) error {
+		var st model.StoryState
+		var merged sql.NullInt64
+		if err := r.Scan(&st.ID, &st.Articles, &st.Revision, &merged, &st.Centroid); err != nil {
+			return err
+		}
+		st.MergedInto = merged.Int64
+		out = append(out, st)
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("read %d stories of workspace %d: %w", len(ids), workspaceID, err)
-	}
-	out := make([]model.StoryState, len(rows))
-	for i, r := range rows {
-		out[i] = model.StoryState{ID: r.ID, Articles: r.Articles, Revision: r.Revision, MergedInto: r.MergedInto.Int64, Centroid: r.Centroid}
 	}
 	return out, nil
 }
