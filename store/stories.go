@@ -93,17 +93,19 @@ func scanInt64s2(r *sql.Rows, cols *[2]any) (a, b int64, err error) {
 	if err = r.Scan(&cols[0], &cols[1]); err != nil {
 		return 0, 0, err
 	}
-	if a, err = asInt64(cols[0]); err != nil {
-		return 0, 0, err
-	}
-	b, err = asInt64(cols[1])
-	return a, b, err
+	c, err := int64s(cols[:])
+	return c[0], c[1], err
 }
 
-func scanInt64s4(r *sql.Rows, cols *[4]any) (out [4]int64, err error) {
-	if err = r.Scan(&cols[0], &cols[1], &cols[2], &cols[3]); err != nil {
-		return out, err
+func scanInt64s4(r *sql.Rows, cols *[4]any) ([4]int64, error) {
+	if err := r.Scan(&cols[0], &cols[1], &cols[2], &cols[3]); err != nil {
+		return [4]int64{}, err
 	}
+	return int64s(cols[:])
+}
+
+// int64s is up to four integer columns scanned into anys.
+func int64s(cols []any) (out [4]int64, err error) {
 	for i, c := range cols {
 		if out[i], err = asInt64(c); err != nil {
 			return out, err
@@ -192,13 +194,20 @@ func (v storyView) StoryStates(ctx context.Context, workspaceID int64, ids []int
 	// Scanned by hand, as StoryDocFreq: a poll reads hundreds of stories
 	// here, and sqlx maps each row onto a struct by reflection.
 	out := make([]model.StoryState, 0, len(ids))
+	var cols [4]any
 	err := scanRows(ctx, v.tx, v.s.q(q), []any{workspaceID, v.s.d.int64List(ids)}, func(r *sql.Rows) error {
 		var st model.StoryState
-		var merged sql.NullInt64
-		if err := r.Scan(&st.ID, &st.Articles, &st.Revision, &merged, &st.Centroid); err != nil {
+		if err := r.Scan(&cols[0], &cols[1], &cols[2], &cols[3], &st.Centroid); err != nil {
 			return err
 		}
-		st.MergedInto = merged.Int64
+		if cols[3] == nil {
+			cols[3] = int64(0) // not merged
+		}
+		c, err := int64s(cols[:])
+		if err != nil {
+			return err
+		}
+		st.ID, st.Articles, st.Revision, st.MergedInto = c[0], int(c[1]), c[2], c[3]
 		out = append(out, st)
 		return nil
 	})
