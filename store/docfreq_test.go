@@ -249,3 +249,49 @@ func TestDocFreqUpdatesStayOnTheirPages(t *testing.T) {
 		}
 	}
 }
+
+// TestDocFreqOfSeveralWeeksAddsUp: one save's counts may fall in several
+// weeks, in any order; each week's are added to its own rows (the
+// article count to the source's shard, a term's to shard 0), and a read
+// sums the weeks of its window.
+func TestDocFreqOfSeveralWeeksAddsUp(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		week, next := model.StoryPeriod(t0), model.StoryPeriod(t0.Add(7*24*time.Hour))
+		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+		counts := []model.StoryDocCount{
+			{Period: next, Term: 0, Docs: 2}, {Period: next, Term: 7, Docs: 1},
+			{Period: week, Term: 0, Docs: 3}, {Period: week, Term: 7, Docs: 2}, {Period: week, Term: 9, Docs: 3},
+			{Period: next, Term: 9, Docs: 2},
+		}
+		tx, err := s.DB().BeginTxx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		if err := s.AddDocFreq(ctx, tx, ws.ID, srcs[1].ID, counts); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			since        time.Time
+			docs, t7, t9 int
+		}{{t0, 5, 3, 5}, {t0.Add(7 * 24 * time.Hour), 2, 1, 2}} {
+			got, err := s.ReadDocFreq(ctx, tx, ws.ID, []uint32{7, 9}, c.since)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Docs != c.docs || got.Terms[7] != c.t7 || got.Terms[9] != c.t9 {
+				t.Errorf("since %s: %d articles, terms %v; want %d, 7: %d, 9: %d", c.since, got.Docs, got.Terms, c.docs, c.t7, c.t9)
+			}
+		}
+		var shards int
+		if err := tx.GetContext(ctx, &shards, s.DB().Rebind(`SELECT COUNT(*) FROM story_doc_freq
+			WHERE workspace_id = ? AND (term = 0) = (shard = 0)`), ws.ID); err != nil {
+			t.Fatal(err)
+		}
+		if shards != 0 {
+			t.Errorf("%d rows in the wrong shard: the article count goes to the source's, a term's to shard 0", shards)
+		}
+	})
+}

@@ -1,12 +1,14 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -234,10 +236,16 @@ func (sqliteDialect) storyPostings(perTerm int) string {
 // OFFSET), and the join reads the articles from there on along the
 // (story_id, julianday(reported_at)) index: at least perStory per story,
 // more only where articles tie on the last time (StoryMembers trims).
+// A member's terms are read along story_terms_article, whose entries
+// follow the primary key: with the workspace named, they come by term,
+// and no member's are sorted apart. The workspace is the member's own
+// column: named by the parameter there, SQLite prepared the statement
+// again at every run.
 func (sqliteDialect) storyMembers(perStory int) string {
 	return `WITH k(story) AS (SELECT DISTINCT value FROM json_each(?2))
 		SELECT a.id, a.story_id, a.reported_at, a.story_profile,
-			COALESCE((SELECT group_concat(term, ',') FROM (SELECT t.term FROM story_terms t WHERE t.feed_article_id = a.id ORDER BY t.term)), '') AS terms
+			COALESCE((SELECT group_concat(term, ',') FROM (SELECT t.term FROM story_terms t
+				WHERE t.feed_article_id = a.id AND t.workspace_id = a.workspace_id ORDER BY t.term)), '') AS terms
 		FROM k JOIN feed_articles a ON a.story_id = k.story
 			AND julianday(a.reported_at) >= MAX(julianday(?3), COALESCE((SELECT julianday(a2.reported_at) FROM feed_articles a2
 				WHERE a2.story_id = k.story AND julianday(a2.reported_at) >= julianday(?3) AND julianday(a2.reported_at) <= julianday(?4)
@@ -293,14 +301,17 @@ func (sqliteDialect) int64In(expr string) string {
 }
 func (sqliteDialect) timeParam() string { return "?" }
 
-// docFreqUpsert: the rows are one JSON array of [period, term, docs],
-// the article count's (term 0) going to the save's shard;
-// "WHERE true" is how SQLite tells an upsert's ON from a join's.
+// docFreqUpsert: the rows are one JSON object of periods, each an object
+// of terms and their counts ({"2900":{"0":20,"17":3}}), the article
+// count's (term 0) going to the save's shard; "WHERE true" is how SQLite
+// tells an upsert's ON from a join's. json_each hands an object's keys
+// and integer values as they are, parsing the text once; an array of
+// [period, term, docs] rows made each json_extract parse its row again,
+// three times a row, about a third of the statement's time.
 func (sqliteDialect) docFreqUpsert() string {
 	return `INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
-		SELECT ?, json_extract(r.value, '$[0]'), json_extract(r.value, '$[1]'),
-			CASE WHEN json_extract(r.value, '$[1]') = 0 THEN ? ELSE 0 END, json_extract(r.value, '$[2]')
-		FROM json_each(?) AS r WHERE true
+		SELECT ?, CAST(p.key AS INTEGER), CAST(r.key AS INTEGER), CASE WHEN r.key = '0' THEN ? ELSE 0 END, r.value
+		FROM json_each(?) AS p, json_each(p.value) AS r WHERE true
 		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
 }
 
@@ -316,16 +327,30 @@ func (sqliteDialect) docFreqRead() string {
 func (sqliteDialect) docFreqTerm(t uint32) int64 { return int64(t) }
 
 func (sqliteDialect) docFreqRows(periods, terms, docs []int64) []any {
-	var sb strings.Builder
-	sb.WriteByte('[')
-	for i := range periods {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, "[%d,%d,%d]", periods[i], terms[i], docs[i])
+	// Each period once, its terms in the order given.
+	order := make([]int, len(periods))
+	for i := range order {
+		order[i] = i
 	}
-	sb.WriteByte(']')
-	return []any{sb.String()}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(periods[a], periods[b]) })
+	b := make([]byte, 0, 16*len(order)+2)
+	b = append(b, '{')
+	for n, i := range order {
+		if n == 0 || periods[i] != periods[order[n-1]] {
+			if n > 0 {
+				b = append(b, "},"...)
+			}
+			b = append(strconv.AppendInt(append(b, '"'), periods[i], 10), `":{`...)
+		} else {
+			b = append(b, ',')
+		}
+		b = append(strconv.AppendInt(append(b, '"'), terms[i], 10), `":`...)
+		b = strconv.AppendInt(b, docs[i], 10)
+	}
+	if len(order) > 0 {
+		b = append(b, '}')
+	}
+	return []any{string(append(b, '}'))}
 }
 
 // int64List: a JSON array, read by json_each.

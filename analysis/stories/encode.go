@@ -68,6 +68,17 @@ func DecodeCentroid(b []byte, articles int) (Centroid, error) {
 	if withIDFs {
 		c.IDFs = make([]float32, 0, n)
 	}
+	if withIDFs {
+		// A placement decodes hundreds of centroids: each feature is read
+		// with one bounds check rather than one a field.
+		c.Features, c.IDFs = c.Features[:n], c.IDFs[:n]
+		r.err = r.err || !decodeWithIDFs(r.b, c.Features, c.IDFs)
+		r.b = nil
+		if err := r.done("centroid"); err != nil {
+			return Centroid{}, err
+		}
+		return c, nil
+	}
 	term := uint32(0)
 	for i := range n {
 		term = r.next(term, i == 0)
@@ -85,6 +96,29 @@ func DecodeCentroid(b []byte, articles int) (Centroid, error) {
 		return Centroid{}, err
 	}
 	return c, nil
+}
+
+// decodeWithIDFs reads the features of a version 2 centroid into fs and
+// idfs (as long as its count), as the reader reads them one field after
+// another, and reports whether b held exactly those, well formed.
+func decodeWithIDFs(b []byte, fs []Feature, idfs []float32) bool {
+	term := uint32(0)
+	for i := range fs {
+		v, k := binary.Uvarint(b)
+		if k <= 0 || len(b)-k < 9 || v > math.MaxUint32-uint64(term) || v == 0 && i > 0 {
+			return false
+		}
+		term += uint32(v)
+		b = b[k:]
+		idf := math.Float32frombits(binary.LittleEndian.Uint32(b[5:9]))
+		if !(idf >= 0 && idf <= math.MaxFloat32) { // NaN too
+			return false
+		}
+		fs[i] = Feature{Term: term, Weight: math.Float32frombits(binary.LittleEndian.Uint32(b[:4])), Flags: b[4]}
+		idfs[i] = idf
+		b = b[9:]
+	}
+	return len(b) == 0
 }
 
 // reader reads a stored form, remembering the first problem.

@@ -1,6 +1,7 @@
 package stories
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"reflect"
@@ -44,6 +45,8 @@ func TestCentroidVersion1StillReads(t *testing.T) {
 func TestDecodeCentroidRefusesCorruptForms(t *testing.T) {
 	good := EncodeCentroid(Centroid{Features: []Feature{{Term: 3, Weight: 0.5}}, IDFs: []float32{2}})
 	nan := EncodeCentroid(Centroid{Features: []Feature{{Term: 3, Weight: 0.5}}, IDFs: []float32{float32(math.NaN())}})
+	// good: the version, the count, then the one feature: its term delta
+	// (one byte) and 9 bytes of weight, flags and IDF.
 	negative := EncodeCentroid(Centroid{Features: []Feature{{Term: 3, Weight: 0.5}}, IDFs: []float32{-1}})
 	for name, b := range map[string][]byte{
 		"empty":         nil,
@@ -52,6 +55,9 @@ func TestDecodeCentroidRefusesCorruptForms(t *testing.T) {
 		"trailing byte": append(good, 0),
 		"NaN IDF":       nan,
 		"negative IDF":  negative,
+		"repeated term": append(append([]byte{centroidVersion, 2}, good[2:]...), append([]byte{0}, good[3:]...)...),
+		"past 32 bits": append(append(binary.AppendUvarint([]byte{centroidVersion, 2}, math.MaxUint32), good[3:]...),
+			append([]byte{1}, good[3:]...)...),
 	} {
 		if _, err := DecodeCentroid(b, 1); !errors.Is(err, ErrEncoding) {
 			t.Errorf("%s: err %v, want ErrEncoding", name, err)
