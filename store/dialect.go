@@ -127,6 +127,10 @@ type dialect interface {
 	// timeParam is a timestamp parameter where its type is not otherwise
 	// known (inside CASE).
 	timeParam() string
+	// knownArticles is the statement, and its arguments, that finds which
+	// of a poll's URLs a workspace already has and which of its GUIDs the
+	// source already yielded (KnownArticles): every row of either.
+	knownArticles(workspaceID, sourceID int64, urls, guids []string) (string, []any, error)
 	// docFreqUpsert is the statement that adds counts to story_doc_freq:
 	// its parameters are the workspace, the shard the save's article
 	// count (term 0) is added to (docFreqShard), and the rows, as

@@ -2,11 +2,15 @@ package store
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
+	"fmt"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -117,4 +121,57 @@ func (s *Store) SQLiteReprepares(ctx context.Context) (int, error) {
 		return nil
 	})
 	return n, err
+}
+
+// ExplainKnownArticles returns the plan of the dedup lookup
+// (KnownArticles) of urls in workspace ws and guids of source, as a
+// connection runs it once it has run the prepared statement often enough
+// to cache a plan for any values (PostgreSQL: the generic plan, under
+// EXPLAIN ANALYZE; SQLite: its one plan).
+func (s *Store) ExplainKnownArticles(ctx context.Context, ws, source int64, urls, guids []string) (string, error) {
+	query, args, err := s.d.knownArticles(ws, source, urls, guids)
+	if err != nil {
+		return "", err
+	}
+	if s.d.name() != Postgres {
+		return s.explain(ctx, "", query, args...)
+	}
+	conn, err := s.db.Connx(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
+		return "", err
+	}
+	defer conn.ExecContext(ctx, `RESET plan_cache_mode`) //nolint:errcheck // the connection goes back to the pool either way
+	if _, err := conn.ExecContext(ctx, `PREPARE known_articles AS `+s.db.Rebind(query)); err != nil {
+		return "", err
+	}
+	defer conn.ExecContext(ctx, `DEALLOCATE known_articles`) //nolint:errcheck // as above
+	// EXECUTE takes no parameters of its own statement: the values go as
+	// literals.
+	params := make([]string, len(args))
+	for i, a := range args {
+		switch a := a.(type) {
+		case driver.Valuer:
+			v, err := a.Value()
+			if err != nil {
+				return "", err
+			}
+			params[i] = "NULL"
+			if v != nil {
+				params[i] = pq.QuoteLiteral(fmt.Sprint(v))
+			}
+		case string:
+			params[i] = pq.QuoteLiteral(a)
+		default:
+			params[i] = fmt.Sprint(a)
+		}
+	}
+	rows, err := conn.QueryContext(ctx, s.d.explainPrefix()+`EXECUTE known_articles(`+strings.Join(params, ", ")+`)`)
+	if err != nil {
+		return "", err
+	}
+	return planText(rows)
 }
