@@ -126,13 +126,20 @@ func (s *Store) SQLiteReprepares(ctx context.Context) (int, error) {
 // ExplainKnownArticles returns the plan of the dedup lookup
 // (KnownArticles) of urls in workspace ws and guids of source, as a
 // connection runs it once it has run the prepared statement often enough
-// to cache a plan for any values (PostgreSQL: the generic plan, under
-// EXPLAIN ANALYZE; SQLite: its one plan).
+// to cache a plan for any values (explainCached).
 func (s *Store) ExplainKnownArticles(ctx context.Context, ws, source int64, urls, guids []string) (string, error) {
 	query, args, err := s.d.knownArticles(ws, source, urls, guids)
 	if err != nil {
 		return "", err
 	}
+	return s.explainCached(ctx, query, args...)
+}
+
+// explainCached returns the plan of query with args as a connection runs
+// it once it has run the prepared statement often enough to cache a plan
+// for any values: on PostgreSQL the generic plan, under EXPLAIN ANALYZE;
+// SQLite has its one plan.
+func (s *Store) explainCached(ctx context.Context, query string, args ...any) (string, error) {
 	if s.d.name() != Postgres {
 		return s.explain(ctx, "", query, args...)
 	}
@@ -145,10 +152,10 @@ func (s *Store) ExplainKnownArticles(ctx context.Context, ws, source int64, urls
 		return "", err
 	}
 	defer conn.ExecContext(ctx, `RESET plan_cache_mode`) //nolint:errcheck // the connection goes back to the pool either way
-	if _, err := conn.ExecContext(ctx, `PREPARE known_articles AS `+s.db.Rebind(query)); err != nil {
+	if _, err := conn.ExecContext(ctx, `PREPARE cached_plan AS `+s.db.Rebind(query)); err != nil {
 		return "", err
 	}
-	defer conn.ExecContext(ctx, `DEALLOCATE known_articles`) //nolint:errcheck // as above
+	defer conn.ExecContext(ctx, `DEALLOCATE cached_plan`) //nolint:errcheck // as above
 	// EXECUTE takes no parameters of its own statement: the values go as
 	// literals.
 	params := make([]string, len(args))
@@ -169,7 +176,7 @@ func (s *Store) ExplainKnownArticles(ctx context.Context, ws, source int64, urls
 			params[i] = fmt.Sprint(a)
 		}
 	}
-	rows, err := conn.QueryContext(ctx, s.d.explainPrefix()+`EXECUTE known_articles(`+strings.Join(params, ", ")+`)`)
+	rows, err := conn.QueryContext(ctx, s.d.explainPrefix()+`EXECUTE cached_plan(`+strings.Join(params, ", ")+`)`)
 	if err != nil {
 		return "", err
 	}
