@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,6 +55,21 @@ func (s *Store) ExplainStoryPostings(ctx context.Context, ws int64, terms []int6
 // transaction it rolls back).
 func (s *Store) ExplainDocFreqRead(ctx context.Context, ws int64, terms []int64, period int64) (string, error) {
 	return s.explain(ctx, "", s.d.docFreqRead(), ws, period, s.d.int64List(terms))
+}
+
+// ExplainMoveTerms returns the plan of the statement that moves the term
+// index entries of articles of workspace ws to the story each maps to.
+func (s *Store) ExplainMoveTerms(ctx context.Context, ws int64, into map[int64]int64) (string, error) {
+	var cases strings.Builder
+	var args []any
+	ids := make([]int64, 0, len(into))
+	for a, st := range into {
+		cases.WriteString(` WHEN ? THEN CAST(? AS BIGINT)`)
+		args = append(args, a, st)
+		ids = append(ids, a)
+	}
+	slices.Sort(ids)
+	return s.explain(ctx, "", s.q(s.d.moveTerms(cases.String())), append(args, ws, s.d.int64List(ids))...)
 }
 
 // explain returns the plan of query with args, in a transaction it rolls

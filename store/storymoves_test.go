@@ -288,3 +288,37 @@ func TestReexaminationReadsOldProfilesFrequencies(t *testing.T) {
 		}
 	})
 }
+
+// TestSQLiteMoveTermsSeekTheirArticles: moving articles sets the story of
+// their term index entries found through story_terms_article; it never
+// reads the workspace's part of the primary key, every entry of the
+// workspace's index, for the few articles a poll moves.
+func TestSQLiteMoveTermsSeekTheirArticles(t *testing.T) {
+	ctx := context.Background()
+	s := testdb.Store(t, store.SQLite)
+	ws, srcs := seed(t, s, "https://a.example/feed")
+	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+	var arts []model.NewArticle
+	for i := range 40 {
+		arts = append(arts, storyArticle(fmt.Sprintf("https://a.example/%d", i), fmt.Sprintf("Harbour news %d", i),
+			fmt.Sprintf("Item %d about the harbour of town%d and its ferry.", i, i%5), t0.Add(time.Duration(i)*time.Minute), false))
+	}
+	savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
+	// A large index: 500 more entries for each article.
+	if _, err := s.DB().ExecContext(ctx, `INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id)
+		SELECT a.workspace_id, 100000 + n.n, 1741068000, a.id, a.story_id FROM feed_articles a CROSS JOIN `+series(s, "n", 1, 500)+`
+		WHERE a.workspace_id = ?`, ws.ID); err != nil {
+		t.Fatal(err)
+	}
+	var moved []int64
+	if err := s.DB().Select(&moved, `SELECT id FROM feed_articles WHERE workspace_id = ? ORDER BY id LIMIT 2`, ws.ID); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := s.ExplainMoveTerms(ctx, ws.ID, map[int64]int64{moved[0]: 1, moved[1]: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(plan, "story_terms_article") || strings.Contains(plan, "PRIMARY KEY (workspace_id=?)") {
+		t.Errorf("moving two articles' term index entries reads the workspace's index:\n%s", plan)
+	}
+}
