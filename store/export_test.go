@@ -58,7 +58,8 @@ func (s *Store) ExplainDocFreqRead(ctx context.Context, ws int64, terms []int64,
 }
 
 // ExplainMoveTerms returns the plan of the statement that moves the term
-// index entries of articles of workspace ws to the story each maps to.
+// index entries of articles of workspace ws to the story each maps to
+// (explainCached: PostgreSQL runs it).
 func (s *Store) ExplainMoveTerms(ctx context.Context, ws int64, into map[int64]int64) (string, error) {
 	var cases strings.Builder
 	var args []any
@@ -69,7 +70,7 @@ func (s *Store) ExplainMoveTerms(ctx context.Context, ws int64, into map[int64]i
 		ids = append(ids, a)
 	}
 	slices.Sort(ids)
-	return s.explain(ctx, "", s.q(s.d.moveTerms(cases.String())), append(args, ws, s.d.int64List(ids))...)
+	return s.explainCached(ctx, s.d.moveTerms(cases.String()), append(args, ws, s.d.int64List(ids))...)
 }
 
 // explain returns the plan of query with args, in a transaction it rolls

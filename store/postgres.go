@@ -272,10 +272,13 @@ func (postgres) insertTermRows(workspace int64, rows termRows) (string, []any) {
 }
 
 // moveTerms: the moved articles' entries by their reported time
-// (pgTermsOf).
+// (pgTermsOf), through story_terms_reported_article. The workspace is
+// sameWorkspace's unary plus: named as it was, the plan cached for the
+// statement read the workspace's part of the primary key, every entry of
+// the workspace's term index, for each article moved.
 func (postgres) moveTerms(cases string) string {
 	return `UPDATE story_terms t SET story_id = CASE t.feed_article_id` + cases + ` END
-		FROM feed_articles a WHERE t.workspace_id = ? AND a.id = ANY(CAST(? AS BIGINT[])) AND ` + pgTermsOf("t", "a")
+		FROM feed_articles a WHERE +t.workspace_id = ? AND a.id = ANY(CAST(? AS BIGINT[])) AND ` + pgTermsOf("t", "a")
 }
 
 // pruneTerms: whole articles (an article's entries share its reported

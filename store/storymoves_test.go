@@ -322,3 +322,56 @@ func TestSQLiteMoveTermsSeekTheirArticles(t *testing.T) {
 		t.Errorf("moving two articles' term index entries reads the workspace's index:\n%s", plan)
 	}
 }
+
+// TestPostgresMoveTermsSeekTheirArticles: on PostgreSQL, in one big
+// workspace among many small ones, the plan cached for moving articles'
+// term index entries finds them through story_terms_reported_article; it
+// used to read the workspace's part of the primary key, every entry of
+// the workspace's index, for each article moved.
+func TestPostgresMoveTermsSeekTheirArticles(t *testing.T) {
+	ctx := context.Background()
+	s := testdb.Store(t, store.Postgres)
+	ws, srcs := seed(t, s, "https://a.example/feed")
+	for _, q := range []string{
+		`INSERT INTO workspaces (name) SELECT 'other-' || n FROM generate_series(1, 1000) n`,
+		`INSERT INTO feed_articles (workspace_id, external_url, title, content_markdown, reported_at)
+			SELECT w.id, 'https://small.example/' || w.id || '/' || s.n, 'Title', 'Body', now()
+			FROM workspaces w CROSS JOIN generate_series(1, 3) s(n) WHERE w.name LIKE 'other-%'`,
+	} {
+		if _, err := s.DB().ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.DB().ExecContext(ctx, `INSERT INTO feed_articles (workspace_id, feed_source_id, external_url, title, content_markdown, reported_at)
+		SELECT $1, $2, 'https://news.example/' || n, 'Title', 'Body', now() - n * interval '1 minute'
+		FROM generate_series(1, 5000) n`, ws.ID, srcs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	// Twelve entries an article, as a save files them.
+	if _, err := s.DB().ExecContext(ctx, `INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id)
+		SELECT a.workspace_id, hashint4(a.id::int * 16 + k) % 100000, FLOOR(EXTRACT(EPOCH FROM a.reported_at))::bigint, a.id, 1
+		FROM feed_articles a CROSS JOIN generate_series(1, 12) k ON CONFLICT DO NOTHING`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB().ExecContext(ctx, `ANALYZE`); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	if err := s.DB().SelectContext(ctx, &ids, `SELECT id FROM feed_articles WHERE workspace_id = $1 ORDER BY id LIMIT 3`, ws.ID); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := s.ExplainMoveTerms(ctx, ws.ID, map[int64]int64{ids[0]: 7, ids[1]: 7, ids[2]: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(plan, "story_terms_reported_article") || strings.Contains(plan, "story_terms_pkey") {
+		t.Errorf("moving articles does not find their term index entries through story_terms_reported_article:\n%s", plan)
+	}
+	var moved int
+	if err := s.DB().GetContext(ctx, &moved, `SELECT COUNT(*) FROM story_terms WHERE story_id IN (7, 8)`); err != nil {
+		t.Fatal(err)
+	}
+	if moved != 36 {
+		t.Errorf("%d entries moved, want the 36 of the three articles", moved)
+	}
+}
