@@ -199,3 +199,10 @@ func (s *Store) explainCached(ctx context.Context, query string, args ...any) (s
 	}
 	return planText(rows)
 }
+
+// ExplainItemRefs returns the plan of ListItemRefs' statement
+// (explainCached).
+func (s *Store) ExplainItemRefs(ctx context.Context, ws, cursor int64, limit int) (string, error) {
+	q, args := itemRefsQuery(ws, cursor, limit)
+	return s.explainCached(ctx, q, args...)
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store/lexemes"
@@ -138,11 +139,30 @@ func (s *Store) GetArticle(ctx context.Context, workspaceID, id int64) (*model.F
 // the previous page (0: the first).
 func (s *Store) ListItemRefs(ctx context.Context, workspaceID, cursor int64, limit int) ([]model.ItemRef, error) {
 	var out []model.ItemRef
-	err := s.db.SelectContext(ctx, &out, s.q(`SELECT id, workspace_id, title, url FROM content_items
-		WHERE (? = 0 OR workspace_id = ?) AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?`),
-		workspaceID, workspaceID, cursor, cursor, max(limit, 1))
+	q, args := itemRefsQuery(workspaceID, cursor, limit)
+	err := s.db.SelectContext(ctx, &out, s.q(q), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list content items: %w", err)
 	}
 	return out, nil
+}
+
+// itemRefsQuery is ListItemRefs' statement and its arguments. The
+// conditions are left out rather than switched off with "? = 0 OR",
+// which no index serves: a workspace's items newest first were then read
+// through the primary key, every workspace's newer items first.
+func itemRefsQuery(workspaceID, cursor int64, limit int) (string, []any) {
+	var conds []string
+	var args []any
+	if workspaceID != 0 {
+		conds, args = append(conds, "workspace_id = ?"), append(args, workspaceID)
+	}
+	if cursor != 0 {
+		conds, args = append(conds, "id < ?"), append(args, cursor)
+	}
+	where := ""
+	if len(conds) > 0 {
+		where = " WHERE " + strings.Join(conds, " AND ")
+	}
+	return `SELECT id, workspace_id, title, url FROM content_items` + where + ` ORDER BY id DESC LIMIT ?`, append(args, max(limit, 1))
 }
