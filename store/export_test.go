@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -71,6 +72,69 @@ func (s *Store) ExplainMoveTerms(ctx context.Context, ws int64, into map[int64]i
 	}
 	slices.Sort(ids)
 	return s.explainCached(ctx, s.d.moveTerms(cases.String()), append(args, ws, s.d.int64List(ids))...)
+}
+
+// CachedStatements returns the texts of the statements one connection
+// of the pool keeps prepared: with a pool of one connection, those the
+// store ran lately.
+// With forget, the connection then drops them.
+func (s *Store) CachedStatements(ctx context.Context, forget bool) ([]string, error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	var out []string
+	err = conn.Raw(func(dc any) error {
+		mc, ok := dc.(*msConn)
+		if !ok || mc.stmts == nil {
+			return errors.New("not a SQLite connection that keeps statements")
+		}
+		for text := range mc.stmts.byText {
+			out = append(out, text)
+		}
+		if forget {
+			return mc.stmts.close()
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ExplainUnbound returns the plan of query with every parameter unbound
+// (NULL): on SQLite without statistics the plan does not depend on them.
+func (s *Store) ExplainUnbound(ctx context.Context, query string) (string, error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	// The parameters: bare ones counted, numbered ones (?N) up to the
+	// highest.
+	params, numbered := 0, 0
+	for i := 0; i < len(query); i++ {
+		if query[i] != '?' {
+			continue
+		}
+		j := i + 1
+		for j < len(query) && query[j] >= '0' && query[j] <= '9' {
+			j++
+		}
+		if j == i+1 {
+			params++
+			continue
+		}
+		n, err := strconv.Atoi(query[i+1 : j])
+		if err != nil {
+			return "", err
+		}
+		numbered = max(numbered, n)
+	}
+	rows, err := conn.QueryContext(ctx, s.d.explainPrefix()+query, make([]any, max(params, numbered))...)
+	if err != nil {
+		return "", err
+	}
+	return planText(rows)
 }
 
 // explain returns the plan of query with args, in a transaction it rolls

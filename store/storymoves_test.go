@@ -41,33 +41,12 @@ func TestSaveReexaminesStoredArticles(t *testing.T) {
 	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seedArchived(t, s, 1, time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
 		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
-		apart := stories.GroupOptions{Threshold: 0.99, MergeThreshold: 0.99}
-		steps := []struct {
-			url, title, body string
-			opts             stories.GroupOptions
-		}{
-			{"lohan", "Lindsay Lohan checks into Betty Ford Center",
-				"Lindsay Lohan has checked into the Betty Ford Center in Rancho Mirage to begin a 90-day court-ordered stay, her lawyer Shawn Holley said.",
-				stories.GroupOptions{}},
-			{"reid-1", "Tara Reid checks into Promises in Malibu",
-				"Actress Tara Reid checked into the Promises Treatment Center in Malibu, publicist Jack Ketsoyan said.",
-				stories.GroupOptions{Threshold: 0.01, MergeThreshold: 0.99, IndexTerms: stories.MaxProfileFeatures}},
-			{"reid-2", "Tara Reid enters Promises in Malibu",
-				"Actress Tara Reid has entered the Promises Treatment Center in Malibu, publicist Jack Ketsoyan said on Tuesday.", apart},
-			{"reid-3", "Tara Reid is in rehab at Promises",
-				"Tara Reid is being treated at the Promises Treatment Center in Malibu, her publicist Jack Ketsoyan confirmed.", apart},
-			{"reid-4", "Tara Reid enters Promises in Malibu, publicist says",
-				"Actress Tara Reid has entered the Promises Treatment Center in Malibu, publicist Jack Ketsoyan said on Tuesday.",
-				stories.GroupOptions{MergeThreshold: 0.99}},
-		}
 		var c model.SaveCounts
 		before := map[string]int64{}
-		for i, st := range steps {
-			a := storyArticle("https://s0.example/"+st.url, st.title, st.body, t0.Add(time.Duration(i)*time.Hour), true)
-			a.Article.ContentTextHash = "hash-" + st.url
-			c = savePoll(t, s, ws, srcs[0], placerWith(t, []model.NewArticle{a}, st.opts), a)
-			before[st.url] = storyOf(t, s, "https://s0.example/"+st.url)
-		}
+		saveReexamined(t, s, ws, srcs[0], t0, func(url string, saved model.SaveCounts) {
+			c = saved
+			before[url] = storyOf(t, s, "https://s0.example/"+url)
+		})
 		lohan, reid := storyOf(t, s, "https://s0.example/lohan"), storyOf(t, s, "https://s0.example/reid-4")
 		if before["reid-1"] != lohan || before["reid-2"] == before["reid-3"] {
 			t.Fatalf("stories before the last save %v: the test needs the first Reid report in the Lohan story and the next two apart", before)
@@ -130,6 +109,40 @@ func TestSaveReexaminesStoredArticles(t *testing.T) {
 			t.Error("no article was stored with its profile")
 		}
 	})
+}
+
+// saveReexamined saves, a poll each, the reports of
+// TestSaveReexaminesStoredArticles: the last save moves the first Reid
+// report out of the Lohan story and merges a story it empties. After
+// each save, saved gets the report's url (under s0.example) and the
+// save's counts.
+func saveReexamined(t *testing.T, s *store.Store, ws *model.Workspace, src *model.FeedSource, t0 time.Time,
+	saved func(url string, c model.SaveCounts)) {
+	t.Helper()
+	apart := stories.GroupOptions{Threshold: 0.99, MergeThreshold: 0.99}
+	steps := []struct {
+		url, title, body string
+		opts             stories.GroupOptions
+	}{
+		{"lohan", "Lindsay Lohan checks into Betty Ford Center",
+			"Lindsay Lohan has checked into the Betty Ford Center in Rancho Mirage to begin a 90-day court-ordered stay, her lawyer Shawn Holley said.",
+			stories.GroupOptions{}},
+		{"reid-1", "Tara Reid checks into Promises in Malibu",
+			"Actress Tara Reid checked into the Promises Treatment Center in Malibu, publicist Jack Ketsoyan said.",
+			stories.GroupOptions{Threshold: 0.01, MergeThreshold: 0.99, IndexTerms: stories.MaxProfileFeatures}},
+		{"reid-2", "Tara Reid enters Promises in Malibu",
+			"Actress Tara Reid has entered the Promises Treatment Center in Malibu, publicist Jack Ketsoyan said on Tuesday.", apart},
+		{"reid-3", "Tara Reid is in rehab at Promises",
+			"Tara Reid is being treated at the Promises Treatment Center in Malibu, her publicist Jack Ketsoyan confirmed.", apart},
+		{"reid-4", "Tara Reid enters Promises in Malibu, publicist says",
+			"Actress Tara Reid has entered the Promises Treatment Center in Malibu, publicist Jack Ketsoyan said on Tuesday.",
+			stories.GroupOptions{MergeThreshold: 0.99}},
+	}
+	for i, st := range steps {
+		a := storyArticle("https://s0.example/"+st.url, st.title, st.body, t0.Add(time.Duration(i)*time.Hour), true)
+		a.Article.ContentTextHash = "hash-" + st.url
+		saved(st.url, savePoll(t, s, ws, src, placerWith(t, []model.NewArticle{a}, st.opts), a))
+	}
 }
 
 // membersPlacer reads the members of one story through the save's view
