@@ -86,15 +86,21 @@ func (s *Store) CachedStatements(ctx context.Context, forget bool) ([]string, er
 	defer conn.Close()
 	var out []string
 	err = conn.Raw(func(dc any) error {
-		mc, ok := dc.(*msConn)
-		if !ok || mc.stmts == nil {
-			return errors.New("not a SQLite connection that keeps statements")
+		var kept *keptConn
+		switch c := dc.(type) {
+		case *msConn:
+			kept = &c.keptConn
+		case *pgConn:
+			kept = &c.keptConn
 		}
-		for text := range mc.stmts.byText {
+		if kept == nil || kept.stmts == nil {
+			return errors.New("not a connection that keeps statements")
+		}
+		for text := range kept.stmts.byText {
 			out = append(out, text)
 		}
 		if forget {
-			return mc.stmts.close()
+			return kept.stmts.close()
 		}
 		return nil
 	})
@@ -269,4 +275,31 @@ func (s *Store) explainCached(ctx context.Context, query string, args ...any) (s
 func (s *Store) ExplainItemRefs(ctx context.Context, ws, cursor int64, limit int) (string, error) {
 	q, args := itemRefsQuery(ws, cursor, limit)
 	return s.explainCached(ctx, q, args...)
+}
+
+// ExplainGeneric returns the plan PostgreSQL caches for query for any
+// values of its parameters (the generic plan), without running it.
+func (s *Store) ExplainGeneric(ctx context.Context, query string) (string, error) {
+	conn, err := s.db.Connx(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
+		return "", err
+	}
+	defer conn.ExecContext(ctx, `RESET plan_cache_mode`) //nolint:errcheck // the connection goes back to the pool either way
+	if _, err := conn.ExecContext(ctx, `PREPARE generic_plan AS `+query); err != nil {
+		return "", fmt.Errorf("prepare %s: %w", query, err)
+	}
+	defer conn.ExecContext(ctx, `DEALLOCATE generic_plan`) //nolint:errcheck // as above
+	var params int
+	if err := conn.GetContext(ctx, &params, `SELECT cardinality(parameter_types) FROM pg_prepared_statements WHERE name = 'generic_plan'`); err != nil {
+		return "", err
+	}
+	rows, err := conn.QueryContext(ctx, `EXPLAIN EXECUTE generic_plan(`+strings.TrimSuffix(strings.Repeat("NULL, ", params), ", ")+`)`)
+	if err != nil {
+		return "", err
+	}
+	return planText(rows)
 }
