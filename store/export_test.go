@@ -303,3 +303,10 @@ func (s *Store) ExplainGeneric(ctx context.Context, query string) (string, error
 	}
 	return planText(rows)
 }
+
+// ExplainListSources returns the plan of ListSources' statement for
+// workspace ws (explainCached).
+func (s *Store) ExplainListSources(ctx context.Context, ws int64) (string, error) {
+	q, args := sourcesQuery(ws)
+	return s.explainCached(ctx, q, args...)
+}

@@ -75,3 +75,49 @@ func TestItemRefsReadOneWorkspacesRange(t *testing.T) {
 		}
 	})
 }
+
+// TestListSourcesReadsOneWorkspace: one workspace's sources are found
+// through the workspace's key, on both databases and in the plan a
+// connection caches for any workspace, among a thousand workspaces of
+// five sources each; they used to be found by reading every workspace's
+// sources.
+func TestListSourcesReadsOneWorkspace(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		ws, _ := seedNamed(t, s, "asked", "https://a.example/feed", "https://b.example/feed")
+		others := `INSERT INTO workspaces (name) SELECT 'other-' || n FROM ` + series(s, "s", 1, 1000)
+		if _, err := s.DB().ExecContext(ctx, others); err != nil {
+			t.Fatal(err)
+		}
+		sources := `INSERT INTO feed_sources (workspace_id, url)
+			SELECT w.id, 'https://' || w.name || '.example/' || s.n FROM workspaces w CROSS JOIN ` + series(s, "s", 1, 5) +
+			` WHERE w.name LIKE 'other-%'`
+		if _, err := s.DB().ExecContext(ctx, sources); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.DB().ExecContext(ctx, `ANALYZE`); err != nil {
+			t.Fatal(err)
+		}
+		plan, err := s.ExplainListSources(ctx, ws.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(plan, "SCAN feed_sources") || strings.Contains(plan, "Seq Scan on feed_sources") {
+			t.Errorf("one workspace's sources are found by reading every workspace's:\n%s", plan)
+		}
+		got, err := s.ListSources(ctx, ws.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got[0].URL != "https://a.example/feed" || got[1].URL != "https://b.example/feed" {
+			t.Errorf("listed %+v, want the workspace's two sources, oldest first", got)
+		}
+		all, err := s.ListSources(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) != 5002 {
+			t.Errorf("listed %d sources of every workspace, want 5002", len(all))
+		}
+	})
+}
