@@ -230,19 +230,6 @@ func (s *Store) explainCached(ctx context.Context, query string, args ...any) (s
 	if s.d.name() != Postgres {
 		return s.explain(ctx, "", query, args...)
 	}
-	conn, err := s.db.Connx(ctx)
-	if err != nil {
-		return "", err
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
-		return "", err
-	}
-	defer conn.ExecContext(ctx, `RESET plan_cache_mode`) //nolint:errcheck // the connection goes back to the pool either way
-	if _, err := conn.ExecContext(ctx, `PREPARE cached_plan AS `+s.db.Rebind(query)); err != nil {
-		return "", err
-	}
-	defer conn.ExecContext(ctx, `DEALLOCATE cached_plan`) //nolint:errcheck // as above
 	// EXECUTE takes no parameters of its own statement: the values go as
 	// literals.
 	params := make([]string, len(args))
@@ -263,11 +250,7 @@ func (s *Store) explainCached(ctx context.Context, query string, args ...any) (s
 			params[i] = fmt.Sprint(a)
 		}
 	}
-	rows, err := conn.QueryContext(ctx, s.d.explainPrefix()+`EXECUTE cached_plan(`+strings.Join(params, ", ")+`)`)
-	if err != nil {
-		return "", err
-	}
-	return planText(rows)
+	return s.explainGeneric(ctx, s.d.explainPrefix(), s.db.Rebind(query), func(int) []string { return params })
 }
 
 // ExplainItemRefs returns the plan of ListItemRefs' statement
@@ -277,9 +260,23 @@ func (s *Store) ExplainItemRefs(ctx context.Context, ws, cursor int64, limit int
 	return s.explainCached(ctx, q, args...)
 }
 
-// ExplainGeneric returns the plan PostgreSQL caches for query for any
-// values of its parameters (the generic plan), without running it.
+// ExplainGeneric returns the plan PostgreSQL caches for query (with $N
+// parameters) for any values of its parameters (the generic plan),
+// without running it.
 func (s *Store) ExplainGeneric(ctx context.Context, query string) (string, error) {
+	return s.explainGeneric(ctx, "EXPLAIN ", query, func(n int) []string {
+		params := make([]string, n)
+		for i := range params {
+			params[i] = "NULL"
+		}
+		return params
+	})
+}
+
+// explainGeneric prepares query on a connection of its own, makes
+// PostgreSQL plan it for any values, and returns the plan of prefix
+// EXECUTE with the literals params gives for its number of parameters.
+func (s *Store) explainGeneric(ctx context.Context, prefix, query string, params func(n int) []string) (string, error) {
 	conn, err := s.db.Connx(ctx)
 	if err != nil {
 		return "", err
@@ -293,11 +290,11 @@ func (s *Store) ExplainGeneric(ctx context.Context, query string) (string, error
 		return "", fmt.Errorf("prepare %s: %w", query, err)
 	}
 	defer conn.ExecContext(ctx, `DEALLOCATE generic_plan`) //nolint:errcheck // as above
-	var params int
-	if err := conn.GetContext(ctx, &params, `SELECT cardinality(parameter_types) FROM pg_prepared_statements WHERE name = 'generic_plan'`); err != nil {
+	var n int
+	if err := conn.GetContext(ctx, &n, `SELECT cardinality(parameter_types) FROM pg_prepared_statements WHERE name = 'generic_plan'`); err != nil {
 		return "", err
 	}
-	rows, err := conn.QueryContext(ctx, `EXPLAIN EXECUTE generic_plan(`+strings.TrimSuffix(strings.Repeat("NULL, ", params), ", ")+`)`)
+	rows, err := conn.QueryContext(ctx, prefix+`EXECUTE generic_plan(`+strings.Join(params(n), ", ")+`)`)
 	if err != nil {
 		return "", err
 	}

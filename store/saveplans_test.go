@@ -26,37 +26,10 @@ var archivedRead = regexp.MustCompile(`^(SCAN|SEARCH) (feed_articles|content_ite
 // the rows stored here.
 func TestSQLiteSaveStatementsSeekByKey(t *testing.T) {
 	ctx := context.Background()
-	// One connection: every statement the store runs is prepared, and
-	// kept, on it.
-	s, err := store.OpenWith(ctx, testdb.URL(t, store.SQLite), store.Options{MaxOpenConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	if _, err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s := oneConnection(t, store.SQLite)
 	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
 	ws, srcs := seedArchived(t, s, 1, t0)
-	// The seed's statements are not a save's.
-	if _, err := s.CachedStatements(ctx, true); err != nil {
-		t.Fatal(err)
-	}
-	ran := map[string]bool{}
-	var last model.SaveCounts
-	saveReexamined(t, s, ws, srcs[0], t0, func(_ string, c model.SaveCounts) {
-		last = c
-		texts, err := s.CachedStatements(ctx, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, q := range texts {
-			ran[q] = true
-		}
-	})
-	if last.Stories.Moved != 1 || last.Stories.Merged != 1 {
-		t.Fatalf("the last save's story counts %+v: the test needs a move and a merge", last.Stories)
-	}
+	ran := reexaminedStatements(t, s, ws, srcs[0], t0)
 	checked := 0
 	for q := range ran {
 		plan, err := s.ExplainUnbound(ctx, q)
@@ -96,14 +69,7 @@ var (
 // constrains beyond the workspace; no table is read in sequence.
 func TestPostgresSaveStatementsSeekByKey(t *testing.T) {
 	ctx := context.Background()
-	s, err := store.OpenWith(ctx, testdb.URL(t, store.Postgres), store.Options{MaxOpenConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	if _, err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s := oneConnection(t, store.Postgres)
 	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
 	ws, srcs := seedArchived(t, s, 1, t0)
 	// The archive: a thousand small workspaces and 5 000 articles of the
@@ -157,24 +123,7 @@ func TestPostgresSaveStatementsSeekByKey(t *testing.T) {
 	for _, i := range idx {
 		columns[i.Name] = strings.Split(i.Cols, ",")
 	}
-	if _, err := s.CachedStatements(ctx, true); err != nil {
-		t.Fatal(err)
-	}
-	ran := map[string]bool{}
-	var last model.SaveCounts
-	saveReexamined(t, s, ws, srcs[0], t0, func(_ string, c model.SaveCounts) {
-		last = c
-		texts, err := s.CachedStatements(ctx, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, q := range texts {
-			ran[q] = true
-		}
-	})
-	if last.Stories.Moved != 1 || last.Stories.Merged != 1 {
-		t.Fatalf("the last save's story counts %+v: the test needs a move and a merge", last.Stories)
-	}
+	ran := reexaminedStatements(t, s, ws, srcs[0], t0)
 	archive := map[string]bool{"feed_articles": true, "content_items": true, "stories": true, "story_terms": true, "story_doc_freq": true}
 	checked := 0
 	for q := range ran {
@@ -224,4 +173,49 @@ func TestPostgresSaveStatementsSeekByKey(t *testing.T) {
 // constrains reports whether the index condition cond bounds column col.
 func constrains(cond, col string) bool {
 	return regexp.MustCompile(`(^|[(\s.])` + regexp.QuoteMeta(col) + `\s*(=|<|>|<=|>=)\s`).MatchString(cond)
+}
+
+// oneConnection is a migrated store of dialect with a pool of one
+// connection: every statement the store runs is prepared, and kept, on
+// it.
+func oneConnection(t *testing.T, dialect string) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := store.OpenWith(ctx, testdb.URL(t, dialect), store.Options{MaxOpenConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// reexaminedStatements runs saveReexamined on s (of one connection) and
+// returns the texts of the statements its saves ran, those of the seed
+// before it left out; the last save must move an article and merge a
+// story.
+func reexaminedStatements(t *testing.T, s *store.Store, ws *model.Workspace, src *model.FeedSource, t0 time.Time) map[string]bool {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.CachedStatements(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	ran := map[string]bool{}
+	var last model.SaveCounts
+	saveReexamined(t, s, ws, src, t0, func(_ string, c model.SaveCounts) {
+		last = c
+		texts, err := s.CachedStatements(ctx, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range texts {
+			ran[q] = true
+		}
+	})
+	if last.Stories.Moved != 1 || last.Stories.Merged != 1 {
+		t.Fatalf("the last save's story counts %+v: the test needs a move and a merge", last.Stories)
+	}
+	return ran
 }

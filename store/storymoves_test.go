@@ -311,11 +311,7 @@ func TestSQLiteMoveTermsSeekTheirArticles(t *testing.T) {
 	s := testdb.Store(t, store.SQLite)
 	ws, srcs := seed(t, s, "https://a.example/feed")
 	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
-	var arts []model.NewArticle
-	for i := range 40 {
-		arts = append(arts, storyArticle(fmt.Sprintf("https://a.example/%d", i), fmt.Sprintf("Harbour news %d", i),
-			fmt.Sprintf("Item %d about the harbour of town%d and its ferry.", i, i%5), t0.Add(time.Duration(i)*time.Minute), false))
-	}
+	arts := harbourReports(t0)
 	savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
 	// A large index: 500 more entries for each article.
 	if _, err := s.DB().ExecContext(ctx, `INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id)

@@ -22,11 +22,7 @@ func TestStoryPostingsReadNoStoryRows(t *testing.T) {
 	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
 		ws, srcs := seed(t, s, "https://a.example/feed")
 		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
-		var arts []model.NewArticle
-		for i := range 40 {
-			arts = append(arts, storyArticle(fmt.Sprintf("https://a.example/%d", i), fmt.Sprintf("Harbour news %d", i),
-				fmt.Sprintf("Item %d about the harbour of town%d and its ferry.", i, i%5), t0.Add(time.Duration(i)*time.Minute), false))
-		}
+		arts := harbourReports(t0)
 		savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
 		var terms []int64
 		if err := s.DB().Select(&terms, s.DB().Rebind(`SELECT DISTINCT CAST(term AS BIGINT) & 4294967295 FROM story_terms WHERE workspace_id = ?`), ws.ID); err != nil {
@@ -349,4 +345,15 @@ func TestNarrowTermIndexMigrationKeepsEntries(t *testing.T) {
 	if len(p.gotPost) != len(terms) {
 		t.Errorf("%d postings of the article's %d terms after the migration: %+v", len(p.gotPost), len(terms), p.gotPost)
 	}
+}
+
+// harbourReports are 40 short reports under https://a.example/, one a
+// minute from t0, about five towns' harbours.
+func harbourReports(t0 time.Time) []model.NewArticle {
+	var arts []model.NewArticle
+	for i := range 40 {
+		arts = append(arts, storyArticle(fmt.Sprintf("https://a.example/%d", i), fmt.Sprintf("Harbour news %d", i),
+			fmt.Sprintf("Item %d about the harbour of town%d and its ferry.", i, i%5), t0.Add(time.Duration(i)*time.Minute), false))
+	}
+	return arts
 }
