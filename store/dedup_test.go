@@ -73,5 +73,20 @@ func TestKnownArticlesLookUpEachKey(t *testing.T) {
 				t.Errorf("URL %s not found as itself: %+v", u, a)
 			}
 		}
+		// Either list may be empty, and a URL asked twice is found once.
+		byGUID, err := s.KnownArticles(ctx, ws.ID, srcs[0].ID, nil, guids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(byGUID.GUIDs) != len(guids) {
+			t.Errorf("GUIDs alone: found %d, want %d", len(byGUID.GUIDs), len(guids))
+		}
+		once, err := s.KnownArticles(ctx, ws.ID, srcs[0].ID, []string{urls[0], urls[0]}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(once.ByURL) != 1 || len(once.GUIDs) != 0 {
+			t.Errorf("one URL asked twice: found %d URLs and %d GUIDs, want 1 and 0", len(once.ByURL), len(once.GUIDs))
+		}
 	})
 }
