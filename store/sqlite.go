@@ -284,9 +284,9 @@ func (sqliteDialect) insertTermRows(workspace int64, rows termRows) (string, []a
 }
 
 // moveTerms: the entries of an article through story_terms_article.
-// The workspace is sameWorkspace's unary plus: named as it is, SQLite
-// read the workspace's part of the primary key, every entry of the
-// workspace's term index, for the few articles moved.
+// The workspace is sameWorkspace's unary plus: named plainly, it let
+// SQLite read the workspace's part of the primary key, every entry of
+// the workspace's term index, for the few articles moved.
 func (d sqliteDialect) moveTerms(cases string) string {
 	return `UPDATE story_terms SET story_id = CASE feed_article_id` + cases + ` END
 		WHERE ` + sameWorkspace + ` AND ` + d.int64In("feed_article_id")
