@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
 )
@@ -26,7 +25,9 @@ var archivedRead = regexp.MustCompile(`^(SCAN|SEARCH) (feed_articles|content_ite
 // the rows stored here.
 func TestSQLiteSaveStatementsSeekByKey(t *testing.T) {
 	ctx := context.Background()
-	s := oneConnection(t, store.SQLite)
+	// One connection: every statement the store runs is prepared, and
+	// kept, on it.
+	s := openWith(t, store.SQLite, store.Options{MaxOpenConns: 1})
 	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
 	ws, srcs := seedArchived(t, s, 1, t0)
 	ran := reexaminedStatements(t, s, ws, srcs[0], t0)
@@ -69,7 +70,7 @@ var (
 // constrains beyond the workspace; no table is read in sequence.
 func TestPostgresSaveStatementsSeekByKey(t *testing.T) {
 	ctx := context.Background()
-	s := oneConnection(t, store.Postgres)
+	s := openWith(t, store.Postgres, store.Options{MaxOpenConns: 1}) // one connection, as above
 	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
 	ws, srcs := seedArchived(t, s, 1, t0)
 	// The archive: a thousand small workspaces and 5 000 articles of the
@@ -173,23 +174,6 @@ func TestPostgresSaveStatementsSeekByKey(t *testing.T) {
 // constrains reports whether the index condition cond bounds column col.
 func constrains(cond, col string) bool {
 	return regexp.MustCompile(`(^|[(\s.])` + regexp.QuoteMeta(col) + `\s*(=|<|>|<=|>=)\s`).MatchString(cond)
-}
-
-// oneConnection is a migrated store of dialect with a pool of one
-// connection: every statement the store runs is prepared, and kept, on
-// it.
-func oneConnection(t *testing.T, dialect string) *store.Store {
-	t.Helper()
-	ctx := context.Background()
-	s, err := store.OpenWith(ctx, testdb.URL(t, dialect), store.Options{MaxOpenConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	if _, err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
 
 // reexaminedStatements runs saveReexamined on s (of one connection) and
