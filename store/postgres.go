@@ -258,11 +258,11 @@ func pgUnsignedTerm(x string) string { return `(CAST(` + x + ` AS BIGINT) & 4294
 // the server parses without a parameter per value; the entries are new
 // (their articles were inserted by the save, each entry once), so no
 // conflict is checked for. The terms go as the INTEGERs the table holds
-// (migration 0025).
-func (postgres) insertTermRows(workspace int64, rows termRows) (string, []any) {
+// (migration 0025), the same 32 bits as story_doc_freq's (docFreqTerm).
+func (d postgres) insertTermRows(workspace int64, rows termRows) (string, []any) {
 	terms := make(pq.Int64Array, len(rows.terms))
 	for i, t := range rows.terms {
-		terms[i] = int64(int32(uint32(t)))
+		terms[i] = d.docFreqTerm(uint32(t))
 	}
 	return `INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id)
 		SELECT ?, r.term, r.reported_unix, r.feed_article_id, r.story_id
