@@ -38,6 +38,26 @@ func (w *Words) Of(word string, f func(string) string) string {
 	return v
 }
 
+// OfBytes is Of for a word held in a buffer the caller reuses: a word
+// remembered is found without copying it to a string.
+func (w *Words) OfBytes(word []byte, f func(string) string) string {
+	if w == nil {
+		return f(string(word))
+	}
+	w.mu.RLock()
+	v, ok := w.words[string(word)]
+	w.mu.RUnlock()
+	if ok {
+		return v
+	}
+	s := string(word)
+	v = f(s)
+	w.mu.Lock()
+	w.keep(s, v)
+	w.mu.Unlock()
+	return v
+}
+
 // keep remembers v for word, starting over when full; the caller holds
 // the write lock.
 func (w *Words) keep(word, v string) {
