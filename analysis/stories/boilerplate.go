@@ -51,21 +51,21 @@ func IsFurniture(line string) bool {
 	if moreWordsThan(line, maxFurnitureWords) {
 		return false
 	}
-	l := strings.ToLower(strings.TrimLeft(line, "#>*_ "))
-	if l == "…" || l == "[…]" || l == "[...]" || l == "..." {
+	l := lowered(strings.TrimLeft(line, "#>*_ "))
+	if l.is("…") || l.is("[…]") || l.is("[...]") || l.is("...") {
 		return true
 	}
 	for _, p := range boilerplatePrefixes {
-		if strings.HasPrefix(l, p) {
+		if l.hasPrefix(p) {
 			// "by " and "updated " only as short byline/date lines.
-			if (p == "by " || p == "updated " || p == "published " || p == "posted ") && moreWordsThan(l, 12) {
+			if (p == "by " || p == "updated " || p == "published " || p == "posted ") && moreWordsThan(l.s, 12) {
 				continue
 			}
 			return true
 		}
 	}
 	for _, c := range boilerplateContains {
-		if strings.Contains(l, c) {
+		if l.contains(c) {
 			return true
 		}
 	}
@@ -77,13 +77,64 @@ func opensRelatedBox(line string) bool {
 	if moreWordsThan(line, 8) {
 		return false
 	}
-	l := strings.ToLower(strings.TrimLeft(line, "#>*_ "))
+	l := lowered(strings.TrimLeft(line, "#>*_ "))
 	for _, p := range relatedPrefixes {
-		if strings.HasPrefix(l, p) {
+		if l.hasPrefix(p) {
 			return true
 		}
 	}
 	return false
+}
+
+// lowerText is a text as strings.ToLower gives it, compared with
+// lower-case patterns. An ASCII text, most lines, is kept as it is and
+// compared a byte at a time as its lower case: a copy of every line in
+// lower case was most of what telling furniture cost.
+type lowerText struct {
+	s     string
+	ascii bool // s is not lower-cased yet
+}
+
+func lowered(s string) lowerText {
+	if isASCII(s) {
+		return lowerText{s, true}
+	}
+	return lowerText{strings.ToLower(s), false}
+}
+
+func (l lowerText) hasPrefix(p string) bool {
+	if !l.ascii {
+		return strings.HasPrefix(l.s, p)
+	}
+	return len(l.s) >= len(p) && equalLowerASCII(l.s[:len(p)], p)
+}
+
+func (l lowerText) is(p string) bool { return len(l.s) == len(p) && l.hasPrefix(p) }
+
+func (l lowerText) contains(p string) bool {
+	if !l.ascii {
+		return strings.Contains(l.s, p)
+	}
+	for i := 0; i+len(p) <= len(l.s); i++ {
+		if equalLowerASCII(l.s[i:i+len(p)], p) {
+			return true
+		}
+	}
+	return false
+}
+
+// equalLowerASCII reports whether ASCII s in lower case is p.
+func equalLowerASCII(s, p string) bool {
+	for i := 0; i < len(p); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != p[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // moreWordsThan reports whether s has more than n words (runs of bytes
@@ -111,7 +162,11 @@ var wordSpace = [256]uint8{' ': 1, '\t': 1, '\n': 1}
 // StripFurniture returns the lines of Markdown text that carry the story,
 // without site furniture and without the link lists of "related" boxes.
 func StripFurniture(markdown string) []string {
-	var out []string
+	return appendStripped(nil, markdown)
+}
+
+// appendStripped appends the lines StripFurniture returns to out.
+func appendStripped(out []string, markdown string) []string {
 	inRelated := false
 	for raw := range strings.Lines(markdown) {
 		line := strings.TrimSpace(raw)
