@@ -1,6 +1,7 @@
 package stories
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,6 +46,19 @@ func newTokenizer(n int) tokenizer {
 		size *= 2
 	}
 	return tokenizer{slots: make([]int32, size), words: make([]string, 0, n), hashes: make([]uint32, 0, n)}
+}
+
+// reset empties the tokenizer for about n distinct words, reusing its
+// table and buffers.
+func (tz *tokenizer) reset(n int) {
+	size := 64
+	for size < 2*n {
+		size *= 2
+	}
+	tz.slots = slices.Grow(tz.slots[:0], size)[:size]
+	clear(tz.slots)
+	clear(tz.words)
+	tz.words, tz.hashes = tz.words[:0], tz.hashes[:0]
 }
 
 // intern returns the id of the word in tz.cur.
