@@ -1,6 +1,7 @@
 package stories
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/feedpoller/feedpoller/analysis/mdtext"
@@ -30,6 +31,16 @@ var boilerplateContains = []string{
 	"all rights reserved", "may not be published, broadcast", "may earn a commission",
 	"appeared first on", "editorial policy", "in your inbox",
 }
+
+// boilerplateContainsBytes are boilerplateContains, to search lines
+// lower-cased into a buffer.
+var boilerplateContainsBytes = func() [][]byte {
+	out := make([][]byte, len(boilerplateContains))
+	for i, c := range boilerplateContains {
+		out[i] = []byte(c)
+	}
+	return out
+}()
 
 // relatedPrefixes open a box of links to other stories; the list that
 // follows them is furniture too.
@@ -63,6 +74,25 @@ func IsFurniture(line string) bool {
 			}
 			return true
 		}
+	}
+	// A short ASCII line is lower-cased once, on the stack, for the
+	// patterns to be searched for as strings.Contains would.
+	var buf [512]byte
+	if l.ascii && len(l.s) <= len(buf) {
+		low := buf[:len(l.s)]
+		for i := 0; i < len(l.s); i++ {
+			c := l.s[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			low[i] = c
+		}
+		for _, c := range boilerplateContainsBytes {
+			if bytes.Contains(low, c) {
+				return true
+			}
+		}
+		return false
 	}
 	for _, c := range boilerplateContains {
 		if l.contains(c) {
