@@ -184,7 +184,7 @@ func TestRankMatchesReference(t *testing.T) {
 			out := make([]*sentence, count)
 			for i, ws := range words {
 				out[i] = &sentence{pos: i}
-				out[i].setWords(ws)
+				out[i].setWords(slices.Clone(ws)) // it keeps its words in ws
 			}
 			return out
 		})

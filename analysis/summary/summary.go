@@ -151,19 +151,23 @@ func newSentence(text string, pos int) *sentence {
 }
 
 // setWords gives the sentence its word vector: each distinct hash of the
-// sorted ws once, with how often it occurs, and the vector's norm.
+// sorted ws once, with how often it occurs, and the vector's norm. The
+// distinct hashes are moved to the front of ws, which the sentence keeps.
 func (s *sentence) setWords(ws []uint64) {
-	s.words, s.freq, s.norm = make([]uint64, 0, len(ws)), make([]float64, 0, len(ws)), 0
+	s.freq, s.norm = make([]float64, 0, len(ws)), 0
+	k := 0
 	for i := 0; i < len(ws); {
 		j := i
 		for j < len(ws) && ws[j] == ws[i] {
 			j++
 		}
-		s.words = append(s.words, ws[i])
+		ws[k] = ws[i]
+		k++
 		s.freq = append(s.freq, float64(j-i))
 		s.norm += float64((j - i) * (j - i))
 		i = j
 	}
+	s.words = ws[:k:k]
 	s.norm = math.Sqrt(s.norm)
 }
 
