@@ -89,7 +89,8 @@ func isStampKey(k []byte) bool {
 	if stampLabels[string(k)] || stampCalendar[string(k)] {
 		return true
 	}
-	return (k[0] >= '0' && k[0] <= '9' || bytes.HasPrefix(k, []byte("gmt")) || bytes.HasPrefix(k, []byte("utc"))) && stampFigure.Match(k)
+	return (k[0] >= '0' && k[0] <= '9' || bytes.HasPrefix(k, []byte("gmt")) || bytes.HasPrefix(k, []byte("utc"))) &&
+		stampFigure.MatchString(string(k)) // a copy: the buffer stays on the caller's stack
 }
 
 func isASCII(s string) bool {
