@@ -108,7 +108,10 @@ func TestArticleBinaryLimitsAsReference(t *testing.T) {
 	}
 	docs := []string{many.String(), strings.Repeat("kiwi ", 1000),
 		strings.Repeat("y", maxLexemeBytes+1) + " short " + strings.Repeat("z", maxLexemeBytes) + " ok",
-		big.String(), "an ordinary short text after them", strings.Repeat("Kiwi kiwis KIWI ", 5000)}
+		big.String(), "an ordinary short text after them",
+		// Lexemes alike in their first eight bytes, and prefixes of each other.
+		"interconnected interconnection interconnects internationalisation internationally international " +
+			"a ab abc abcdefg abcdefgh abcdefghi abcdefgh1 abcdefgh0 abcdefgi abcdefgg 12345678 123456789 1234567 zzzzzzzzz zzzzzzzz", strings.Repeat("Kiwi kiwis KIWI ", 5000)}
 	for i, doc := range docs {
 		parts := []Part{{"Kiwi", A, 10}, {doc, C, 1 << 30}}
 		want := refRead(nil, parts)
