@@ -2,7 +2,10 @@ package stories
 
 import (
 	"bytes"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/feedpoller/feedpoller/analysis/mdtext"
 )
@@ -32,15 +35,21 @@ var boilerplateContains = []string{
 	"appeared first on", "editorial policy", "in your inbox",
 }
 
-// boilerplateContainsBytes are boilerplateContains, to search lines
-// lower-cased into a buffer.
-var boilerplateContainsBytes = func() [][]byte {
-	out := make([][]byte, len(boilerplateContains))
-	for i, c := range boilerplateContains {
-		out[i] = []byte(c)
+// asBytes are patterns as byte slices, to search lines lower-cased into
+// a buffer.
+func asBytes(patterns []string) [][]byte {
+	out := make([][]byte, len(patterns))
+	for i, p := range patterns {
+		out[i] = []byte(p)
 	}
 	return out
-}()
+}
+
+var (
+	boilerplatePrefixBytes   = asBytes(boilerplatePrefixes)
+	boilerplateContainsBytes = asBytes(boilerplateContains)
+	relatedPrefixBytes       = asBytes(relatedPrefixes)
+)
 
 // relatedPrefixes open a box of links to other stories; the list that
 // follows them is furniture too.
@@ -62,40 +71,25 @@ func IsFurniture(line string) bool {
 	if moreWordsThan(line, maxFurnitureWords) {
 		return false
 	}
-	l := lowered(strings.TrimLeft(line, "#>*_ "))
-	if l.is("…") || l.is("[…]") || l.is("[...]") || l.is("...") {
+	var buf [lowerBuffer]byte
+	l := lowerTrimmed(buf[:0], line)
+	if string(l) == "…" || string(l) == "[…]" || string(l) == "[...]" || string(l) == "..." {
 		return true
 	}
-	for _, p := range boilerplatePrefixes {
-		if l.hasPrefix(p) {
+	for i, p := range boilerplatePrefixBytes {
+		if bytes.HasPrefix(l, p) {
 			// "by " and "updated " only as short byline/date lines.
-			if (p == "by " || p == "updated " || p == "published " || p == "posted ") && moreWordsThan(l.s, 12) {
-				continue
+			switch boilerplatePrefixes[i] {
+			case "by ", "updated ", "published ", "posted ":
+				if moreWordsThan(l, 12) {
+					continue
+				}
 			}
 			return true
 		}
 	}
-	// A short ASCII line is lower-cased once, on the stack, for the
-	// patterns to be searched for as strings.Contains would.
-	var buf [512]byte
-	if l.ascii && len(l.s) <= len(buf) {
-		low := buf[:len(l.s)]
-		for i := 0; i < len(l.s); i++ {
-			c := l.s[i]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			low[i] = c
-		}
-		for _, c := range boilerplateContainsBytes {
-			if bytes.Contains(low, c) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, c := range boilerplateContains {
-		if l.contains(c) {
+	for _, c := range boilerplateContainsBytes {
+		if bytes.Contains(l, c) {
 			return true
 		}
 	}
@@ -107,70 +101,66 @@ func opensRelatedBox(line string) bool {
 	if moreWordsThan(line, 8) {
 		return false
 	}
-	l := lowered(strings.TrimLeft(line, "#>*_ "))
-	for _, p := range relatedPrefixes {
-		if l.hasPrefix(p) {
+	var buf [lowerBuffer]byte
+	l := lowerTrimmed(buf[:0], line)
+	for _, p := range relatedPrefixBytes {
+		if bytes.HasPrefix(l, p) {
 			return true
 		}
 	}
 	return false
 }
 
-// lowerText is a text as strings.ToLower gives it, compared with
-// lower-case patterns. An ASCII text, most lines, is kept as it is and
-// compared a byte at a time as its lower case: a copy of every line in
-// lower case was most of what telling furniture cost.
-type lowerText struct {
-	s     string
-	ascii bool // s is not lower-cased yet
-}
+// lowerBuffer is the size of the buffers furniture lines are lower-cased
+// into on the stack: a copy of every line in lower case on the heap was
+// most of what telling furniture cost.
+const lowerBuffer = 1024
 
-func lowered(s string) lowerText {
+// lowerTrimmed is strings.ToLower(strings.TrimLeft(line, "#>*_ ")),
+// appended to dst, which has room for lowerBuffer bytes: a line whose
+// lower case may not fit (a rune's lower case, or the U+FFFD of an
+// invalid byte, takes at most three times its bytes) is lower-cased on
+// the heap.
+func lowerTrimmed(dst []byte, line string) []byte {
+	s := strings.TrimLeft(line, "#>*_ ")
+	if 3*len(s) > lowerBuffer {
+		return append(dst, strings.ToLower(s)...)
+	}
 	if isASCII(s) {
-		return lowerText{s, true}
-	}
-	return lowerText{strings.ToLower(s), false}
-}
-
-func (l lowerText) hasPrefix(p string) bool {
-	if !l.ascii {
-		return strings.HasPrefix(l.s, p)
-	}
-	return len(l.s) >= len(p) && equalLowerASCII(l.s[:len(p)], p)
-}
-
-func (l lowerText) is(p string) bool { return len(l.s) == len(p) && l.hasPrefix(p) }
-
-func (l lowerText) contains(p string) bool {
-	if !l.ascii {
-		return strings.Contains(l.s, p)
-	}
-	for i := 0; i+len(p) <= len(l.s); i++ {
-		if equalLowerASCII(l.s[i:i+len(p)], p) {
-			return true
+		n := len(dst)
+		dst = slices.Grow(dst, len(s))[:n+len(s)]
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst[n+i] = c
 		}
+		return dst
 	}
-	return false
-}
-
-// equalLowerASCII reports whether ASCII s in lower case is p.
-func equalLowerASCII(s, p string) bool {
-	for i := 0; i < len(p); i++ {
+	// As strings.ToLower does: each rune mapped by unicode.ToLower (ASCII
+	// by its table), an invalid byte written as U+FFFD.
+	for i := 0; i < len(s); {
 		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
 		}
-		if c != p[i] {
-			return false
-		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		i += size
 	}
-	return true
+	return dst
 }
 
 // moreWordsThan reports whether s has more than n words (runs of bytes
 // other than space, tab and newline). It stops at word n+1: a paragraph
 // of prose is not read to its end to tell it is no furniture.
-func moreWordsThan(s string, n int) bool {
+func moreWordsThan[T string | []byte](s T, n int) bool {
 	// A word starts where a byte that is no space follows one that is
 	// (or the start): counted without a branch on it, which the processor
 	// could not predict, a word every few bytes.

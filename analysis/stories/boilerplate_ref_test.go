@@ -113,3 +113,24 @@ func TestFurnitureMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkIsFurniture: the story set's paragraphs, as the summary asks
+// of each, through IsFurniture and through the reference.
+func BenchmarkIsFurniture(b *testing.B) {
+	var paras []string
+	for _, a := range loadStorySet(b) {
+		for _, p := range strings.Split(a.Markdown, "\n\n") {
+			paras = append(paras, strings.Join(strings.Fields(p), " "))
+		}
+	}
+	for name, f := range map[string]func(string) bool{"IsFurniture": IsFurniture, "reference": referenceIsFurniture} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, p := range paras {
+					f(p)
+				}
+			}
+		})
+	}
+}
