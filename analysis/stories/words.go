@@ -1,6 +1,7 @@
 package stories
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -25,6 +26,18 @@ const (
 // wordHasher appends word hashes; it keeps no state between calls.
 type wordHasher struct {
 	buf []byte // NFKD scratch for non-ASCII lines
+}
+
+// wordHashers are word hashers released, for ContentWords, which is
+// asked of every sentence of a summary, to reuse their scratch.
+var wordHashers = sync.Pool{New: func() any { return new(wordHasher) }}
+
+// release puts the hasher back in the pool, unless a huge text grew its
+// scratch.
+func (wh *wordHasher) release() {
+	if cap(wh.buf) <= 1<<16 {
+		wordHashers.Put(wh)
+	}
 }
 
 // appendWords appends the hash of every word of line to dst.
@@ -177,7 +190,8 @@ func skipToSpace(s string, i int) int {
 // words, in order: the vocabulary story detection compares, for other
 // stages that compare texts the same way (the extractive summary).
 func ContentWords(text string) []uint64 {
-	var wh wordHasher
+	wh := wordHashers.Get().(*wordHasher)
+	defer wh.release()
 	// A word and its space in about six bytes: grown once at most.
 	words := wh.appendWords(make([]uint64, 0, len(text)/6+1), text)
 	out := words[:0]
