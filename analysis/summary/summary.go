@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -200,9 +201,13 @@ var asciiSpace = [utf8.RuneSelf]uint8{'\t': 1, '\n': 1, '\v': 1, '\f': 1, '\r': 
 // rank scores the sentences by centrality and position, and reports
 // whether centrality told them apart at all.
 func rank(ss []*sentence) bool {
-	dots := dotProducts(ss)
+	sc := rankScratches.Get().(*rankScratch)
+	defer rankScratches.Put(sc)
+	dots := dotProducts(ss, sc)
 	n := len(ss)
-	cent := make([]float64, n)
+	cent := resized(sc.cent, n)
+	sc.cent = cent
+	clear(cent)
 	for i, a := range ss {
 		for j := i + 1; j < n; j++ {
 			// cosine, from the dot product worked out already.
@@ -224,28 +229,48 @@ func rank(ss []*sentence) bool {
 	return true
 }
 
+// rankScratch is what rank works in, pooled: the dot products alone are
+// tens of kilobytes for an article's MaxConsidered sentences, made anew
+// and cleared for each article.
+type rankScratch struct {
+	cent, dots []float64
+	occ        []occurrence
+	keys       []uint64
+}
+
+var rankScratches = sync.Pool{New: func() any { return new(rankScratch) }}
+
+// occurrence is a word of a sentence, with its frequency there.
+type occurrence struct {
+	word uint64
+	s    int32
+	freq float64
+}
+
+// resized is s with n elements, reusing its array when it is large
+// enough; the elements hold whatever they held.
+func resized[T any](s []T, n int) []T {
+	return slices.Grow(s[:0], n)[:n]
+}
+
 // dotProducts is the dot product of every two sentences' word vectors,
-// that of i and j (i < j) at i*len(ss)+j. Merging the words of every
-// pair was most of a summary's cost, and most pairs share no word: the
-// products are found through the sentences of each word instead, and
-// each pair's are added in word order, as cosine adds them, so the sums
-// are the same to the bit.
-func dotProducts(ss []*sentence) []float64 {
-	type occurrence struct {
-		word uint64
-		s    int32
-		freq float64
-	}
+// that of i and j (i < j) at i*len(ss)+j, in sc's scratch. Merging the
+// words of every pair was most of a summary's cost, and most pairs share
+// no word: the products are found through the sentences of each word
+// instead, and each pair's are added in word order, as cosine adds them,
+// so the sums are the same to the bit.
+func dotProducts(ss []*sentence, sc *rankScratch) []float64 {
 	total := 0
 	for _, s := range ss {
 		total += len(s.words)
 	}
-	occ := make([]occurrence, 0, total)
+	occ := slices.Grow(sc.occ[:0], total)
 	for i, s := range ss {
 		for k, w := range s.words {
 			occ = append(occ, occurrence{w, int32(i), s.freq[k]})
 		}
 	}
+	sc.occ = occ
 	// By word, then sentence (a sentence holds a word once), which is
 	// the order occurrences were appended in: sorted as integers, a
 	// word's high bits with the occurrence's position in its low bits,
@@ -253,7 +278,8 @@ func dotProducts(ss []*sentence) []float64 {
 	// Words that differ only in those low bits are put in order after.
 	low := uint(bits.Len(uint(total)))
 	mask := uint64(1)<<low - 1
-	keys := make([]uint64, len(occ))
+	keys := resized(sc.keys, len(occ))
+	sc.keys = keys
 	for k, o := range occ {
 		keys[k] = o.word&^mask | uint64(k)
 	}
@@ -276,7 +302,9 @@ func dotProducts(ss []*sentence) []float64 {
 		lo = hi
 	}
 	n := len(ss)
-	dots := make([]float64, n*n)
+	dots := resized(sc.dots, n*n)
+	sc.dots = dots
+	clear(dots)
 	for lo := 0; lo < len(keys); {
 		w := occ[keys[lo]&mask].word
 		hi := lo + 1
