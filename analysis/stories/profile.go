@@ -132,7 +132,7 @@ func newProfile(title, body string, stems *Stems) Profile {
 	stemmed := sc.stemmed[:0]
 	stemmedIDs := sc.stemmedIDs[:0]
 	for id, w := range tz.words {
-		stop[id] = isStopWord(w)
+		stop[id] = isStopWordHashed(stopWordSlots, w, tz.hashes[id])
 		if !stop[id] && (len(w) >= 2 || strings.ContainsAny(w, "0123456789")) {
 			stemmed = append(stemmed, w)
 			stemmedIDs = append(stemmedIDs, int32(id))
