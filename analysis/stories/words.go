@@ -1,6 +1,7 @@
 package stories
 
 import (
+	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -190,12 +191,19 @@ func skipToSpace(s string, i int) int {
 // words, in order: the vocabulary story detection compares, for other
 // stages that compare texts the same way (the extractive summary).
 func ContentWords(text string) []uint64 {
+	// A word and its space in about six bytes: grown once at most.
+	return AppendContentWords(make([]uint64, 0, len(text)/6+1), text)
+}
+
+// AppendContentWords appends ContentWords(text) to dst, for a caller
+// that keeps the words of many texts in one slice.
+func AppendContentWords(dst []uint64, text string) []uint64 {
 	wh := wordHashers.Get().(*wordHasher)
 	defer wh.release()
-	// A word and its space in about six bytes: grown once at most.
-	words := wh.appendWords(make([]uint64, 0, len(text)/6+1), text)
-	out := words[:0]
-	for _, w := range words {
+	start := len(dst)
+	words := wh.appendWords(slices.Grow(dst, len(text)/6+1), text)
+	out := words[:start]
+	for _, w := range words[start:] {
 		if !isStopHash(w) {
 			out = append(out, w)
 		}
