@@ -13,7 +13,8 @@ import (
 // The readings of a paragraph and a sentence as they were before they
 // were made cheaper (trimTeaser searched every marker, IsDateStamp
 // lower-cased every word to a new string, a sentence's words were copied
-// to their distinct hashes): the faster ones must give what these give.
+// to their distinct hashes, each sentence had slices of its own): the
+// faster ones must give what these give.
 
 func referenceTrimTeaser(p string) string {
 	cut := false
@@ -104,7 +105,25 @@ func TestParagraphReadingsMatchReference(t *testing.T) {
 			cases = append(cases, sentences(p)...)
 		}
 	}
-	for _, s := range cases {
+	sc := summaryScratches.Get().(*summaryScratch)
+	var kept []*sentence // the scratch's sentences, compared again after the scratch has grown
+	for n, s := range cases {
+		if n%MaxConsidered == 0 {
+			for _, got := range kept {
+				want := referenceNewSentence(got.text, got.pos)
+				if !slices.Equal(got.words, want.words) || !slices.Equal(got.freq, want.freq) || got.norm != want.norm {
+					t.Errorf("scratch's newSentence(%q) changed since it was made", got.text)
+				}
+			}
+			sc.release()
+			sc, kept = summaryScratches.Get().(*summaryScratch), nil
+		}
+		got := sc.newSentence(s, n)
+		kept = append(kept, got)
+		if want := referenceNewSentence(s, n); !slices.Equal(got.words, want.words) || !slices.Equal(got.freq, want.freq) ||
+			got.norm != want.norm || got.pos != n || got.text != s {
+			t.Errorf("scratch's newSentence(%q) differs from the reference", s)
+		}
 		if got, want := trimTeaser(s), referenceTrimTeaser(s); got != want {
 			t.Errorf("trimTeaser(%q) = %q, the reference %q", s, got, want)
 		}

@@ -60,24 +60,28 @@ func Summarize(markdown string, opts Options) string {
 	if opts.MaxChars <= 0 {
 		opts.MaxChars = DefaultMaxChars
 	}
-	var cands []*sentence
+	sc := summaryScratches.Get().(*summaryScratch)
+	defer sc.release()
+	cands := sc.cands[:0]
 	first, pos := "", 0
 	eachParagraph(markdown, func(p string) bool {
 		if first == "" {
 			first = p
 		}
-		for _, s := range sentences(p) {
+		splitSentences(p, func(s string) bool {
 			if pos >= MaxConsidered {
-				break
+				return false
 			}
 			if n := countFields(s); n >= minSentenceWords && n <= maxSentenceWords && complete(s) && !IsDateStamp(s) {
-				cands = append(cands, newSentence(s, pos))
+				cands = append(cands, sc.newSentence(s, pos))
 			}
 			pos++
-		}
+			return true
+		})
 		// The rest of the text is not read at all.
 		return pos < MaxConsidered
 	})
+	sc.cands = cands
 	if first == "" {
 		return ""
 	}
@@ -148,6 +152,57 @@ func newSentence(text string, pos int) *sentence {
 	slices.Sort(ws)
 	s := &sentence{text: text, pos: pos}
 	s.setWords(ws)
+	return s
+}
+
+// summaryScratch holds a summary's candidate sentences and their word
+// vectors, pooled: made one by one, they were most of a summary's
+// allocations. Nothing of it outlives Summarize.
+type summaryScratch struct {
+	sents []sentence // room for MaxConsidered, never grown: cands point into it
+	cands []*sentence
+	words []uint64
+	freq  []float64
+}
+
+var summaryScratches = sync.Pool{New: func() any {
+	return &summaryScratch{sents: make([]sentence, 0, MaxConsidered)}
+}}
+
+// release puts the scratch back in the pool, without the text it refers
+// to.
+func (sc *summaryScratch) release() {
+	clear(sc.sents)
+	clear(sc.cands)
+	sc.sents, sc.cands, sc.words, sc.freq = sc.sents[:0], sc.cands[:0], sc.words[:0], sc.freq[:0]
+	summaryScratches.Put(sc)
+}
+
+// newSentence is newSentence (the function) in the scratch's slices.
+func (sc *summaryScratch) newSentence(text string, pos int) *sentence {
+	start := len(sc.words)
+	sc.words = stories.AppendContentWords(sc.words, text)
+	ws := sc.words[start:]
+	slices.Sort(ws)
+	sc.sents = append(sc.sents, sentence{text: text, pos: pos})
+	s := &sc.sents[len(sc.sents)-1]
+	fstart := len(sc.freq)
+	k := 0
+	for i := 0; i < len(ws); {
+		j := i
+		for j < len(ws) && ws[j] == ws[i] {
+			j++
+		}
+		ws[k] = ws[i]
+		k++
+		sc.freq = append(sc.freq, float64(j-i))
+		s.norm += float64((j - i) * (j - i))
+		i = j
+	}
+	s.norm = math.Sqrt(s.norm)
+	sc.words = sc.words[:start+k]
+	s.words = ws[:k:k]
+	s.freq = sc.freq[fstart:len(sc.freq):len(sc.freq)]
 	return s
 }
 
