@@ -3,7 +3,10 @@
 // articles share most of their words.
 package memo
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // Words remembers results of word functions for up to a fixed number of
 // words, starting over when full (a few megabytes for 50 000). Safe for
@@ -95,9 +98,11 @@ func (w *Words) OfMany(words []string, f func(string) string) []string {
 	for _, i := range missed {
 		out[i] = f(words[i])
 	}
+	// Copies are kept: a caller's words (and a result that is its word)
+	// may be cut from a larger text, which the memory would then hold.
 	w.mu.Lock()
 	for _, i := range missed {
-		w.keep(words[i], out[i])
+		w.keep(strings.Clone(words[i]), strings.Clone(out[i]))
 	}
 	w.mu.Unlock()
 	return out
