@@ -19,6 +19,7 @@ func TestStopWordTableIsTheSet(t *testing.T) {
 		tz.cur = append(tz.cur[:0], w...)
 		tz.intern()
 	}
+	tz.addWords()
 	stops := 0
 	for id, w := range tz.words {
 		if h := fnv32(w); h != tz.hashes[id] {
