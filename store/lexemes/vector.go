@@ -251,9 +251,12 @@ func (d *document) entryOfWord(text string, h uint64) int32 {
 
 // lexemeOfWord is the lexeme of a word as written. An ASCII word is folded
 // (as Fold folds it) in the document's scratch, so that only a word the
-// lexicon has not met is copied to a string.
+// lexicon has not met is copied to a string, and the lexicon keeps a
+// copy, not a word cut from the article's text.
 func (d *document) lexemeOfWord(text string) string {
-	if !isASCII(text) {
+	if d.lexicon == nil || !isASCII(text) {
+		// Without a lexicon Fold's string is used once: a word already
+		// in lower case is not copied.
 		return d.lexicon.lexeme(Fold(text))
 	}
 	d.folded = append(d.folded[:0], text...)
