@@ -193,3 +193,22 @@ func TestRankMatchesReference(t *testing.T) {
 		t.Fatalf("only %d texts", len(sets))
 	}
 }
+
+// BenchmarkDotProducts: the dot products of MaxConsidered sentences of
+// the story set, as rank works them out for a long article.
+func BenchmarkDotProducts(b *testing.B) {
+	var ss []*sentence
+	for _, a := range storySet(b) {
+		for _, p := range strings.Split(a.Markdown, "\n\n") {
+			for _, s := range sentences(p) {
+				if len(ss) < MaxConsidered && countFields(s) >= minSentenceWords {
+					ss = append(ss, newSentence(s, len(ss)))
+				}
+			}
+		}
+	}
+	var sc rankScratch
+	for b.Loop() {
+		dotProducts(ss, &sc)
+	}
+}

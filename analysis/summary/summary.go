@@ -288,9 +288,17 @@ func rank(ss []*sentence) bool {
 // tens of kilobytes for an article's MaxConsidered sentences, made anew
 // and cleared for each article.
 type rankScratch struct {
-	cent, dots []float64
-	occ        []occurrence
-	keys       []uint64
+	cent, dots  []float64
+	occ         []occurrence
+	table, next []int32
+	chains      []chain
+}
+
+// chain is a word's occurrences, from head to tail through
+// rankScratch.next.
+type chain struct {
+	word       uint64
+	head, tail int32
 }
 
 var rankScratches = sync.Pool{New: func() any { return new(rankScratch) }}
@@ -312,8 +320,10 @@ func resized[T any](s []T, n int) []T {
 // that of i and j (i < j) at i*len(ss)+j, in sc's scratch. Merging the
 // words of every pair was most of a summary's cost, and most pairs share
 // no word: the products are found through the sentences of each word
-// instead, and each pair's are added in word order, as cosine adds them,
-// so the sums are the same to the bit.
+// instead, the words grouped by a hash table rather than sorted. A
+// word's frequencies are counts, so every product and every sum is an
+// integer far below 2^53, exact in a float64 in whatever order it is
+// added: the sums are those of cosine's merge, in word order, to the bit.
 func dotProducts(ss []*sentence, sc *rankScratch) []float64 {
 	total := 0
 	for _, s := range ss {
@@ -326,54 +336,47 @@ func dotProducts(ss []*sentence, sc *rankScratch) []float64 {
 		}
 	}
 	sc.occ = occ
-	// By word, then sentence (a sentence holds a word once), which is
-	// the order occurrences were appended in: sorted as integers, a
-	// word's high bits with the occurrence's position in its low bits,
-	// which a comparison function sorted at several times the cost.
-	// Words that differ only in those low bits are put in order after.
-	low := uint(bits.Len(uint(total)))
-	mask := uint64(1)<<low - 1
-	keys := resized(sc.keys, len(occ))
-	sc.keys = keys
+	// Each word's occurrences chained in the order they were appended,
+	// that of their sentences (a sentence holds a word once), through a
+	// table of the words open-addressed by their hashes' high bits.
+	size := 16
+	for size < 2*total {
+		size *= 2
+	}
+	shift := 64 - uint(bits.Len(uint(size-1)))
+	table := resized(sc.table, size)
+	clear(table)
+	chains := sc.chains[:0]
+	next := resized(sc.next, len(occ))
 	for k, o := range occ {
-		keys[k] = o.word&^mask | uint64(k)
-	}
-	slices.Sort(keys)
-	for lo := 0; lo < len(keys); {
-		hi := lo + 1
-		mixed := false
-		for hi < len(keys) && keys[hi]&^mask == keys[lo]&^mask {
-			mixed = mixed || occ[keys[hi]&mask].word != occ[keys[lo]&mask].word
-			hi++
+		next[k] = -1
+		for i := (o.word * 0x9E3779B97F4A7C15) >> shift; ; i = (i + 1) & uint64(size-1) {
+			c := table[i]
+			if c == 0 {
+				chains = append(chains, chain{o.word, int32(k), int32(k)})
+				table[i] = int32(len(chains))
+				break
+			}
+			if ch := &chains[c-1]; ch.word == o.word {
+				next[ch.tail] = int32(k)
+				ch.tail = int32(k)
+				break
+			}
 		}
-		if mixed {
-			slices.SortFunc(keys[lo:hi], func(a, b uint64) int {
-				if c := cmp.Compare(occ[a&mask].word, occ[b&mask].word); c != 0 {
-					return c
-				}
-				return cmp.Compare(a, b)
-			})
-		}
-		lo = hi
 	}
+	sc.table, sc.chains, sc.next = table, chains, next
 	n := len(ss)
 	dots := resized(sc.dots, n*n)
 	sc.dots = dots
 	clear(dots)
-	for lo := 0; lo < len(keys); {
-		w := occ[keys[lo]&mask].word
-		hi := lo + 1
-		for hi < len(keys) && occ[keys[hi]&mask].word == w {
-			hi++
-		}
-		for x := lo; x < hi; x++ {
-			a := &occ[keys[x]&mask]
-			for y := x + 1; y < hi; y++ {
-				b := &occ[keys[y]&mask]
+	for _, ch := range chains {
+		for x := ch.head; x >= 0; x = next[x] {
+			a := &occ[x]
+			for y := next[x]; y >= 0; y = next[y] {
+				b := &occ[y]
 				dots[int(a.s)*n+int(b.s)] += a.freq * b.freq
 			}
 		}
-		lo = hi
 	}
 	return dots
 }
