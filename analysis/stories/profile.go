@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/blevesearch/snowballstem"
 	"github.com/blevesearch/snowballstem/english"
@@ -97,43 +98,59 @@ type profileSums struct {
 	sums  []featureSum
 }
 
-func (ps *profileSums) at(h uint32) *featureSum {
+// indexOf is the entry of term h in sums, added if new.
+func (ps *profileSums) indexOf(h uint32) int32 {
 	i, ok := ps.index[h]
 	if !ok {
 		i = int32(len(ps.sums))
 		ps.index[h] = i
 		ps.sums = append(ps.sums, featureSum{term: h})
 	}
-	return &ps.sums[i]
+	return i
 }
 
 func newProfile(title, body string, stems *Stems) Profile {
+	sc := profileScratches.Get().(*profileScratch)
+	defer sc.release()
 	// Sized for prose (a word in 6 bytes, a different one in 20), so that
 	// neither is grown word by word.
-	tz := newTokenizer((len(title)+len(body))/20 + 8)
-	titleToks := tz.appendTokens(nil, title)
-	bodyToks := make([]token, 0, len(body)/6+1)
-	for _, line := range StripFurniture(body) {
+	tz := &sc.tz
+	tz.reset((len(title)+len(body))/20 + 8)
+	titleToks := tz.appendTokens(sc.titleToks[:0], title)
+	bodyToks := slices.Grow(sc.bodyToks[:0], len(body)/6+1)
+	sc.lines = appendStripped(sc.lines[:0], body)
+	for _, line := range sc.lines {
 		bodyToks = tz.appendTokens(bodyToks, line)
 	}
-	ps := profileSums{index: make(map[uint32]int32, len(tz.words)), sums: make([]featureSum, 0, len(tz.words))}
+	sc.titleToks, sc.bodyToks = titleToks, bodyToks
+	ps := &sc.ps
+	ps.sums = slices.Grow(ps.sums[:0], len(tz.words))
 	// What each distinct word (token.id) is: a stop word or not, and the
 	// term it counts as (0: left out). A word holds a digit exactly when
 	// its tokens do. The stems are looked up together, under one lock.
-	stop := make([]bool, len(tz.words))
-	stemmed := make([]string, 0, len(tz.words))
-	stemmedIDs := make([]int32, 0, len(tz.words))
+	stop := resized(sc.stop, len(tz.words))
+	stemmed := sc.stemmed[:0]
+	stemmedIDs := sc.stemmedIDs[:0]
 	for id, w := range tz.words {
-		stop[id] = isStopWord(w)
+		stop[id] = isStopWordHashed(stopWordSlots, w, tz.hashes[id])
 		if !stop[id] && (len(w) >= 2 || strings.ContainsAny(w, "0123456789")) {
 			stemmed = append(stemmed, w)
 			stemmedIDs = append(stemmedIDs, int32(id))
 		}
 	}
-	terms := make([]uint32, len(tz.words))
+	terms := resized(sc.terms, len(tz.words))
+	clear(terms)
 	for i, st := range stems.ofAll(stemmed) {
 		terms[stemmedIDs[i]] = termHash(kindWord, st)
 	}
+	// The entry of each word's term in ps, once found (-1 before): a
+	// word's term is the same at each of its tokens, and the table need
+	// not be asked again for it.
+	featOf := resized(sc.featOf, len(tz.words))
+	for i := range featOf {
+		featOf[i] = -1
+	}
+	sc.stop, sc.stemmed, sc.stemmedIDs, sc.terms, sc.featOf = stop, stemmed, stemmedIDs, terms, featOf
 	addWords := func(toks []token, inName []bool, base func(i int) float64) {
 		for i, t := range toks {
 			h := terms[t.id]
@@ -141,7 +158,12 @@ func newProfile(title, body string, stems *Stems) Profile {
 				continue
 			}
 			w := base(i)
-			f := ps.at(h)
+			k := featOf[t.id]
+			if k < 0 {
+				k = ps.indexOf(h)
+				featOf[t.id] = k
+			}
+			f := &ps.sums[k]
 			if t.digit {
 				w *= NumberWeight
 				f.flags |= FlagNumber
@@ -156,8 +178,12 @@ func newProfile(title, body string, stems *Stems) Profile {
 		}
 	}
 	addWords(titleToks, nil, func(int) float64 { return TitleWeight })
-	inName := make([]bool, len(bodyToks))
-	for _, n := range names(bodyToks, tz.words, stop) {
+	inName := resized(sc.inName, len(bodyToks))
+	clear(inName)
+	sc.inName = inName
+	sc.midCapital = resized(sc.midCapital, len(stop))
+	sc.names = names(sc.names[:0], bodyToks, tz.words, stop, sc.midCapital)
+	for _, n := range sc.names {
 		for i := n.from; i < n.to; i++ {
 			inName[i] = true
 		}
@@ -176,7 +202,7 @@ func newProfile(title, body string, stems *Stems) Profile {
 			if n.from < LeadWords {
 				w = LeadWeight
 			}
-			f := ps.at(termHash(kindName, sb.String()))
+			f := &ps.sums[ps.indexOf(termHash(kindName, sb.String()))]
 			f.count += w
 			f.flags |= FlagName
 			f.word = sb.String()
@@ -188,7 +214,8 @@ func newProfile(title, body string, stems *Stems) Profile {
 		}
 		return 1
 	})
-	feats := make([]Feature, len(ps.sums))
+	feats := resized(sc.feats, len(ps.sums))
+	sc.feats = feats
 	for i, f := range ps.sums {
 		feats[i] = Feature{Term: f.term, Weight: float32(1 + math.Log(f.count)), Flags: f.flags}
 	}
@@ -199,7 +226,8 @@ func newProfile(title, body string, stems *Stems) Profile {
 	// By term: the terms are distinct, so sorting each term with its
 	// position beside it, as one integer, orders them as a sort of the
 	// features would, without a comparison function.
-	keys := make([]uint64, len(feats))
+	keys := resized(sc.keys, len(feats))
+	sc.keys = keys
 	for i, f := range feats {
 		keys[i] = uint64(f.Term)<<32 | uint64(i)
 	}
@@ -212,6 +240,55 @@ func newProfile(title, body string, stems *Stems) Profile {
 		texts[i] = ps.sums[ps.index[f.Term]].word
 	}
 	return Profile{Features: sorted, Words: texts}
+}
+
+// profileScratch is what computing a profile uses and does not keep,
+// pooled: made anew for each article, these slices and tables were a
+// good part of a profile's cost.
+type profileScratch struct {
+	tz                       tokenizer
+	lines                    []string
+	titleToks, bodyToks      []token
+	stop, inName, midCapital []bool
+	stemmed                  []string
+	stemmedIDs               []int32
+	terms                    []uint32
+	featOf                   []int32
+	ps                       profileSums
+	feats                    []Feature
+	keys                     []uint64
+	names                    []span
+}
+
+var profileScratches = sync.Pool{New: func() any {
+	return &profileScratch{ps: profileSums{index: map[uint32]int32{}}}
+}}
+
+// pooledProfileWords bounds the distinct words of a scratch put back in
+// the pool: clearing its map costs as much as the map holds, and a rare
+// huge article should not make every later one pay for it.
+const pooledProfileWords = 1 << 14
+
+// release puts the scratch back in the pool, without the texts it refers
+// to.
+func (sc *profileScratch) release() {
+	if len(sc.tz.words) > pooledProfileWords || len(sc.ps.sums) > pooledProfileWords {
+		return
+	}
+	clear(sc.tz.words)
+	sc.tz.words = sc.tz.words[:0]
+	clear(sc.lines)
+	clear(sc.stemmed)
+	clear(sc.ps.sums)
+	sc.ps.sums = sc.ps.sums[:0]
+	clear(sc.ps.index)
+	profileScratches.Put(sc)
+}
+
+// resized is s with n elements, reusing its array when it is large
+// enough; the elements hold whatever they held.
+func resized[T any](s []T, n int) []T {
+	return slices.Grow(s[:0], n)[:n]
 }
 
 // heavierFeature orders features by weight, heaviest first, and equal
@@ -282,11 +359,12 @@ type span struct{ from, to int }
 // capitalised somewhere else in the text where it does not open a
 // sentence. Headline-style lines (mostly capitalised) give no names
 // either; the caller passes only body tokens. words are the tokens'
-// texts, by id.
-func names(toks []token, words []string, stop []bool) []span {
+// texts, by id; the names are appended to out, and midCapital, one per
+// word, is scratch.
+func names(out []span, toks []token, words []string, stop, midCapital []bool) []span {
 	// By word (token.id): capitalised somewhere it does not open a
 	// sentence. stop tells the stop words, by word too.
-	midCapital := make([]bool, len(stop))
+	clear(midCapital)
 	for _, t := range toks {
 		if t.capital && !t.sentenceStart && !t.digit {
 			midCapital[t.id] = true
@@ -299,7 +377,6 @@ func names(toks []token, words []string, stop []bool) []span {
 		}
 		return !t.sentenceStart || midCapital[t.id]
 	}
-	var out []span
 	for i := 0; i < len(toks); {
 		if !isCap(i) {
 			i++

@@ -77,3 +77,48 @@ var stopWordText = func() map[string]struct{} {
 	}
 	return m
 }()
+
+// stopWordSlots is stopWordText as an open-addressing table keyed by the
+// words' 32-bit FNV-1a hashes, the tokenizer's: a profile asks of every
+// distinct word of an article whether it is a stop word, and the hash is
+// already worked out. A slot holds 1 + the word's index in
+// stopWordList, 0 when free; the table is at most a quarter full.
+var stopWordSlots = func() []int32 {
+	size := 16
+	for size < 4*len(stopWordList) {
+		size *= 2
+	}
+	slots := make([]int32, size)
+	for i, w := range stopWordList {
+		if isStopWordHashed(slots, w, fnv32(w)) {
+			continue // listed twice
+		}
+		k := fnv32(w) & uint32(size-1)
+		for slots[k] != 0 {
+			k = (k + 1) & uint32(size-1)
+		}
+		slots[k] = int32(i + 1)
+	}
+	return slots
+}()
+
+// isStopWordHashed reports whether w, whose fnv32 is h, is in the table.
+func isStopWordHashed(slots []int32, w string, h uint32) bool {
+	mask := uint32(len(slots) - 1)
+	for k := h & mask; slots[k] != 0; k = (k + 1) & mask {
+		if stopWordList[slots[k]-1] == w {
+			return true
+		}
+	}
+	return false
+}
+
+// fnv32 is the 32-bit FNV-1a hash of s, as the tokenizer hashes a word.
+func fnv32(s string) uint32 {
+	h := uint32(fnvOffset32)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= fnvPrime32
+	}
+	return h
+}

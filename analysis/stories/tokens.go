@@ -1,6 +1,7 @@
 package stories
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -36,6 +37,13 @@ type tokenizer struct {
 	words  []string
 	hashes []uint32
 	slots  []int32
+	// text holds the bytes of every distinct text, ends where each ends:
+	// a text's string is made when the line it was first met in is read,
+	// one string for the new texts of a line, not one allocation each.
+	// The strings are cut from it, so a word kept (a profile's, a
+	// remembered stem's key) holds that line's new texts in memory.
+	text []byte
+	ends []int32
 }
 
 // newTokenizer returns a tokenizer sized for about n distinct words.
@@ -47,11 +55,26 @@ func newTokenizer(n int) tokenizer {
 	return tokenizer{slots: make([]int32, size), words: make([]string, 0, n), hashes: make([]uint32, 0, n)}
 }
 
+// reset empties the tokenizer for about n distinct words, reusing its
+// table and buffers.
+func (tz *tokenizer) reset(n int) {
+	size := 64
+	for size < 2*n {
+		size *= 2
+	}
+	tz.slots = slices.Grow(tz.slots[:0], size)[:size]
+	clear(tz.slots)
+	clear(tz.words)
+	tz.words, tz.hashes = tz.words[:0], tz.hashes[:0]
+	tz.text, tz.ends = tz.text[:0], tz.ends[:0]
+}
+
 // intern returns the id of the word in tz.cur.
 func (tz *tokenizer) intern() int32 {
 	if len(tz.slots) == 0 {
 		fresh := newTokenizer(0)
 		tz.slots, tz.words, tz.hashes = fresh.slots, fresh.words, fresh.hashes
+		tz.text, tz.ends = tz.text[:0], tz.ends[:0]
 	}
 	h := uint32(fnvOffset32)
 	for _, c := range tz.cur {
@@ -61,18 +84,46 @@ func (tz *tokenizer) intern() int32 {
 	mask := uint32(len(tz.slots) - 1)
 	i := h & mask
 	for ; tz.slots[i] != 0; i = (i + 1) & mask {
-		if id := tz.slots[i] - 1; tz.hashes[id] == h && tz.words[id] == string(tz.cur) {
+		if id := tz.slots[i] - 1; tz.hashes[id] == h && string(tz.textOf(id)) == string(tz.cur) {
 			return id
 		}
 	}
-	w, id := string(tz.cur), int32(len(tz.words))
-	tz.words = append(tz.words, w)
+	id := int32(len(tz.hashes))
+	tz.text = append(tz.text, tz.cur...)
+	tz.ends = append(tz.ends, int32(len(tz.text)))
 	tz.hashes = append(tz.hashes, h)
 	tz.slots[i] = id + 1
-	if 2*len(tz.words) > len(tz.slots) {
+	if 2*len(tz.hashes) > len(tz.slots) {
 		tz.grow()
 	}
 	return id
+}
+
+// textOf is the bytes of text id.
+func (tz *tokenizer) textOf(id int32) []byte {
+	start := int32(0)
+	if id > 0 {
+		start = tz.ends[id-1]
+	}
+	return tz.text[start:tz.ends[id]]
+}
+
+// addWords makes the strings of the texts interned since it was last
+// called, cut from one string.
+func (tz *tokenizer) addWords() {
+	n := len(tz.words)
+	if n == len(tz.ends) {
+		return
+	}
+	start := int32(0)
+	if n > 0 {
+		start = tz.ends[n-1]
+	}
+	all := string(tz.text[start:])
+	for _, end := range tz.ends[n:] {
+		tz.words = append(tz.words, all[:end-start])
+		all, start = all[end-start:], end
+	}
 }
 
 // grow doubles the table of slots.
@@ -193,6 +244,7 @@ func (tz *tokenizer) appendTokens(dst []token, line string) []token {
 		}
 	}
 	flush()
+	tz.addWords()
 	return dst
 }
 

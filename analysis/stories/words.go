@@ -1,6 +1,8 @@
 package stories
 
 import (
+	"slices"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -25,6 +27,18 @@ const (
 // wordHasher appends word hashes; it keeps no state between calls.
 type wordHasher struct {
 	buf []byte // NFKD scratch for non-ASCII lines
+}
+
+// wordHashers are word hashers released, for ContentWords, which is
+// asked of every sentence of a summary, to reuse their scratch.
+var wordHashers = sync.Pool{New: func() any { return new(wordHasher) }}
+
+// release puts the hasher back in the pool, unless a huge text grew its
+// scratch.
+func (wh *wordHasher) release() {
+	if cap(wh.buf) <= 1<<16 {
+		wordHashers.Put(wh)
+	}
 }
 
 // appendWords appends the hash of every word of line to dst.
@@ -177,11 +191,19 @@ func skipToSpace(s string, i int) int {
 // words, in order: the vocabulary story detection compares, for other
 // stages that compare texts the same way (the extractive summary).
 func ContentWords(text string) []uint64 {
-	var wh wordHasher
 	// A word and its space in about six bytes: grown once at most.
-	words := wh.appendWords(make([]uint64, 0, len(text)/6+1), text)
-	out := words[:0]
-	for _, w := range words {
+	return AppendContentWords(make([]uint64, 0, len(text)/6+1), text)
+}
+
+// AppendContentWords appends ContentWords(text) to dst, for a caller
+// that keeps the words of many texts in one slice.
+func AppendContentWords(dst []uint64, text string) []uint64 {
+	wh := wordHashers.Get().(*wordHasher)
+	defer wh.release()
+	start := len(dst)
+	words := wh.appendWords(slices.Grow(dst, len(text)/6+1), text)
+	out := words[:start]
+	for _, w := range words[start:] {
 		if !isStopHash(w) {
 			out = append(out, w)
 		}

@@ -184,12 +184,31 @@ func TestRankMatchesReference(t *testing.T) {
 			out := make([]*sentence, count)
 			for i, ws := range words {
 				out[i] = &sentence{pos: i}
-				out[i].setWords(ws)
+				out[i].setWords(slices.Clone(ws)) // it keeps its words in ws
 			}
 			return out
 		})
 	}
 	if len(sets) < 50 {
 		t.Fatalf("only %d texts", len(sets))
+	}
+}
+
+// BenchmarkDotProducts: the dot products of MaxConsidered sentences of
+// the story set, as rank works them out for a long article.
+func BenchmarkDotProducts(b *testing.B) {
+	var ss []*sentence
+	for _, a := range storySet(b) {
+		for _, p := range strings.Split(a.Markdown, "\n\n") {
+			for _, s := range sentences(p) {
+				if len(ss) < MaxConsidered && countFields(s) >= minSentenceWords {
+					ss = append(ss, newSentence(s, len(ss)))
+				}
+			}
+		}
+	}
+	var sc rankScratch
+	for b.Loop() {
+		dotProducts(ss, &sc)
 	}
 }

@@ -1,9 +1,11 @@
 package summary
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // IsDateStamp reports text that is only a date stamp: a publication or
@@ -13,15 +15,37 @@ import (
 // separators, with at least one figure. A summary is never one.
 func IsDateStamp(text string) bool {
 	n, figure := 0, false
+	var buf [64]byte
 	for w := range strings.FieldsSeq(text) {
-		key := stampKey(w)
-		if key == "" {
-			continue
+		// The key in a buffer when it is short ASCII, most words: the
+		// first word of prose already answers, and lower-casing it to a
+		// new string cost more than the rest.
+		var stamp, digit bool
+		if t := strings.TrimFunc(w, isStampPunct); isASCII(t) && len(t) <= len(buf) {
+			if t == "" {
+				continue
+			}
+			key := buf[:len(t)]
+			for i := 0; i < len(t); i++ {
+				c := t[i]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				key[i] = c
+				digit = digit || '0' <= c && c <= '9'
+			}
+			stamp = isStampKey(key)
+		} else {
+			key := strings.ToLower(t)
+			if key == "" {
+				continue
+			}
+			stamp, digit = isStampWord(key), strings.ContainsFunc(key, unicode.IsDigit)
 		}
-		if n++; n > 24 || !isStampWord(key) {
+		if n++; n > 24 || !stamp {
 			return false
 		}
-		figure = figure || strings.ContainsFunc(key, unicode.IsDigit)
+		figure = figure || digit
 	}
 	return figure
 }
@@ -54,7 +78,28 @@ func stripDateStamp(p string) string {
 // stampKey is a word as a date stamp is read: lower case, without the
 // separators and punctuation around it.
 func stampKey(w string) string {
-	return strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return strings.ContainsRune(",.;:|()[]-–—/·•@*", r) }))
+	return strings.ToLower(strings.TrimFunc(w, isStampPunct))
+}
+
+// isStampPunct tells the separators and punctuation stampKey removes.
+func isStampPunct(r rune) bool { return strings.ContainsRune(",.;:|()[]-–—/·•@*", r) }
+
+// isStampKey is isStampWord of a key in a buffer.
+func isStampKey(k []byte) bool {
+	if stampLabels[string(k)] || stampCalendar[string(k)] {
+		return true
+	}
+	return (k[0] >= '0' && k[0] <= '9' || bytes.HasPrefix(k, []byte("gmt")) || bytes.HasPrefix(k, []byte("utc"))) &&
+		stampFigure.MatchString(string(k)) // a copy: the buffer stays on the caller's stack
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func isStampWord(w string) bool {

@@ -77,6 +77,10 @@ var teaserEnds = []string{"[…]", "[...]", "…", "...", "Continue reading", "R
 // trimTeaser removes a feed excerpt's "read more" tail and the cut-off
 // sentence before it, keeping the whole sentences.
 func trimTeaser(p string) string {
+	// Most paragraphs end with no marker: not searched for each.
+	if !mayHoldTeaserEnd(p[tailWords(p, 8):]) {
+		return p
+	}
 	cut := false
 	for {
 		trimmed := p
@@ -102,6 +106,34 @@ func trimTeaser(p string) string {
 		}
 	}
 	return p
+}
+
+// teaserStarts marks the first bytes of teaserEnds.
+var teaserStarts = func() (first [256]bool) {
+	for _, e := range teaserEnds {
+		if len(e) < 3 {
+			panic("summary: a teaser marker shorter than mayHoldTeaserEnd reads")
+		}
+		first[e[0]] = true
+	}
+	return first
+}()
+
+// mayHoldTeaserEnd reports whether s holds the first three bytes of one
+// of teaserEnds, as it does when it holds the marker: when it does not,
+// no search for each marker can find one.
+func mayHoldTeaserEnd(s string) bool {
+	for i := 0; i+3 <= len(s); i++ {
+		if !teaserStarts[s[i]] {
+			continue
+		}
+		for _, e := range teaserEnds {
+			if s[i:i+3] == e[:3] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // teaserCut is where the last marker of p that at most 8 words follow

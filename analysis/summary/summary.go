@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -59,24 +60,28 @@ func Summarize(markdown string, opts Options) string {
 	if opts.MaxChars <= 0 {
 		opts.MaxChars = DefaultMaxChars
 	}
-	var cands []*sentence
+	sc := summaryScratches.Get().(*summaryScratch)
+	defer sc.release()
+	cands := sc.cands[:0]
 	first, pos := "", 0
 	eachParagraph(markdown, func(p string) bool {
 		if first == "" {
 			first = p
 		}
-		for _, s := range sentences(p) {
+		splitSentences(p, func(s string) bool {
 			if pos >= MaxConsidered {
-				break
+				return false
 			}
 			if n := countFields(s); n >= minSentenceWords && n <= maxSentenceWords && complete(s) && !IsDateStamp(s) {
-				cands = append(cands, newSentence(s, pos))
+				cands = append(cands, sc.newSentence(s, pos))
 			}
 			pos++
-		}
+			return true
+		})
 		// The rest of the text is not read at all.
 		return pos < MaxConsidered
 	})
+	sc.cands = cands
 	if first == "" {
 		return ""
 	}
@@ -150,20 +155,75 @@ func newSentence(text string, pos int) *sentence {
 	return s
 }
 
-// setWords gives the sentence its word vector: each distinct hash of the
-// sorted ws once, with how often it occurs, and the vector's norm.
-func (s *sentence) setWords(ws []uint64) {
-	s.words, s.freq, s.norm = make([]uint64, 0, len(ws)), make([]float64, 0, len(ws)), 0
+// summaryScratch holds a summary's candidate sentences and their word
+// vectors, pooled: made one by one, they were most of a summary's
+// allocations. Nothing of it outlives Summarize.
+type summaryScratch struct {
+	sents []sentence // room for MaxConsidered, never grown: cands point into it
+	cands []*sentence
+	words []uint64
+	freq  []float64
+}
+
+var summaryScratches = sync.Pool{New: func() any {
+	return &summaryScratch{sents: make([]sentence, 0, MaxConsidered)}
+}}
+
+// release puts the scratch back in the pool, without the text it refers
+// to.
+func (sc *summaryScratch) release() {
+	clear(sc.sents)
+	clear(sc.cands)
+	sc.sents, sc.cands, sc.words, sc.freq = sc.sents[:0], sc.cands[:0], sc.words[:0], sc.freq[:0]
+	summaryScratches.Put(sc)
+}
+
+// newSentence is newSentence (the function) in the scratch's slices.
+func (sc *summaryScratch) newSentence(text string, pos int) *sentence {
+	start := len(sc.words)
+	sc.words = stories.AppendContentWords(sc.words, text)
+	ws := sc.words[start:]
+	slices.Sort(ws)
+	sc.sents = append(sc.sents, sentence{text: text, pos: pos})
+	s := &sc.sents[len(sc.sents)-1]
+	fstart := len(sc.freq)
+	k := 0
 	for i := 0; i < len(ws); {
 		j := i
 		for j < len(ws) && ws[j] == ws[i] {
 			j++
 		}
-		s.words = append(s.words, ws[i])
+		ws[k] = ws[i]
+		k++
+		sc.freq = append(sc.freq, float64(j-i))
+		s.norm += float64((j - i) * (j - i))
+		i = j
+	}
+	s.norm = math.Sqrt(s.norm)
+	sc.words = sc.words[:start+k]
+	s.words = ws[:k:k]
+	s.freq = sc.freq[fstart:len(sc.freq):len(sc.freq)]
+	return s
+}
+
+// setWords gives the sentence its word vector: each distinct hash of the
+// sorted ws once, with how often it occurs, and the vector's norm. The
+// distinct hashes are moved to the front of ws, which the sentence keeps.
+func (s *sentence) setWords(ws []uint64) {
+	s.freq, s.norm = make([]float64, 0, len(ws)), 0
+	k := 0
+	for i := 0; i < len(ws); {
+		j := i
+		for j < len(ws) && ws[j] == ws[i] {
+			j++
+		}
+		ws[k] = ws[i]
+		k++
 		s.freq = append(s.freq, float64(j-i))
 		s.norm += float64((j - i) * (j - i))
 		i = j
 	}
+	s.words = ws[:k:k]
 	s.norm = math.Sqrt(s.norm)
 }
 
@@ -196,9 +256,13 @@ var asciiSpace = [utf8.RuneSelf]uint8{'\t': 1, '\n': 1, '\v': 1, '\f': 1, '\r': 
 // rank scores the sentences by centrality and position, and reports
 // whether centrality told them apart at all.
 func rank(ss []*sentence) bool {
-	dots := dotProducts(ss)
+	sc := rankScratches.Get().(*rankScratch)
+	defer rankScratches.Put(sc)
+	dots := dotProducts(ss, sc)
 	n := len(ss)
-	cent := make([]float64, n)
+	cent := resized(sc.cent, n)
+	sc.cent = cent
+	clear(cent)
 	for i, a := range ss {
 		for j := i + 1; j < n; j++ {
 			// cosine, from the dot product worked out already.
@@ -220,73 +284,99 @@ func rank(ss []*sentence) bool {
 	return true
 }
 
+// rankScratch is what rank works in, pooled: the dot products alone are
+// tens of kilobytes for an article's MaxConsidered sentences, made anew
+// and cleared for each article.
+type rankScratch struct {
+	cent, dots  []float64
+	occ         []occurrence
+	table, next []int32
+	chains      []chain
+}
+
+// chain is a word's occurrences, from head to tail through
+// rankScratch.next.
+type chain struct {
+	word       uint64
+	head, tail int32
+}
+
+var rankScratches = sync.Pool{New: func() any { return new(rankScratch) }}
+
+// occurrence is a word of a sentence, with its frequency there.
+type occurrence struct {
+	word uint64
+	s    int32
+	freq float64
+}
+
+// resized is s with n elements, reusing its array when it is large
+// enough; the elements hold whatever they held.
+func resized[T any](s []T, n int) []T {
+	return slices.Grow(s[:0], n)[:n]
+}
+
 // dotProducts is the dot product of every two sentences' word vectors,
-// that of i and j (i < j) at i*len(ss)+j. Merging the words of every
-// pair was most of a summary's cost, and most pairs share no word: the
-// products are found through the sentences of each word instead, and
-// each pair's are added in word order, as cosine adds them, so the sums
-// are the same to the bit.
-func dotProducts(ss []*sentence) []float64 {
-	type occurrence struct {
-		word uint64
-		s    int32
-		freq float64
-	}
+// that of i and j (i < j) at i*len(ss)+j, in sc's scratch. Merging the
+// words of every pair was most of a summary's cost, and most pairs share
+// no word: the products are found through the sentences of each word
+// instead, the words grouped by a hash table rather than sorted. A
+// word's frequencies are counts, so every product and every sum is an
+// integer far below 2^53, exact in a float64 in whatever order it is
+// added: the sums are those of cosine's merge, in word order, to the bit.
+func dotProducts(ss []*sentence, sc *rankScratch) []float64 {
 	total := 0
 	for _, s := range ss {
 		total += len(s.words)
 	}
-	occ := make([]occurrence, 0, total)
+	occ := slices.Grow(sc.occ[:0], total)
 	for i, s := range ss {
 		for k, w := range s.words {
 			occ = append(occ, occurrence{w, int32(i), s.freq[k]})
 		}
 	}
-	// By word, then sentence (a sentence holds a word once), which is
-	// the order occurrences were appended in: sorted as integers, a
-	// word's high bits with the occurrence's position in its low bits,
-	// which a comparison function sorted at several times the cost.
-	// Words that differ only in those low bits are put in order after.
-	low := uint(bits.Len(uint(total)))
-	mask := uint64(1)<<low - 1
-	keys := make([]uint64, len(occ))
+	sc.occ = occ
+	// Each word's occurrences chained in the order they were appended,
+	// that of their sentences (a sentence holds a word once), through a
+	// table of the words open-addressed by their hashes' high bits.
+	size := 16
+	for size < 2*total {
+		size *= 2
+	}
+	shift := 64 - uint(bits.Len(uint(size-1)))
+	table := resized(sc.table, size)
+	clear(table)
+	chains := sc.chains[:0]
+	next := resized(sc.next, len(occ))
 	for k, o := range occ {
-		keys[k] = o.word&^mask | uint64(k)
-	}
-	slices.Sort(keys)
-	for lo := 0; lo < len(keys); {
-		hi := lo + 1
-		mixed := false
-		for hi < len(keys) && keys[hi]&^mask == keys[lo]&^mask {
-			mixed = mixed || occ[keys[hi]&mask].word != occ[keys[lo]&mask].word
-			hi++
+		next[k] = -1
+		for i := (o.word * 0x9E3779B97F4A7C15) >> shift; ; i = (i + 1) & uint64(size-1) {
+			c := table[i]
+			if c == 0 {
+				chains = append(chains, chain{o.word, int32(k), int32(k)})
+				table[i] = int32(len(chains))
+				break
+			}
+			if ch := &chains[c-1]; ch.word == o.word {
+				next[ch.tail] = int32(k)
+				ch.tail = int32(k)
+				break
+			}
 		}
-		if mixed {
-			slices.SortFunc(keys[lo:hi], func(a, b uint64) int {
-				if c := cmp.Compare(occ[a&mask].word, occ[b&mask].word); c != 0 {
-					return c
-				}
-				return cmp.Compare(a, b)
-			})
-		}
-		lo = hi
 	}
+	sc.table, sc.chains, sc.next = table, chains, next
 	n := len(ss)
-	dots := make([]float64, n*n)
-	for lo := 0; lo < len(keys); {
-		w := occ[keys[lo]&mask].word
-		hi := lo + 1
-		for hi < len(keys) && occ[keys[hi]&mask].word == w {
-			hi++
-		}
-		for x := lo; x < hi; x++ {
-			a := &occ[keys[x]&mask]
-			for y := x + 1; y < hi; y++ {
-				b := &occ[keys[y]&mask]
+	dots := resized(sc.dots, n*n)
+	sc.dots = dots
+	clear(dots)
+	for _, ch := range chains {
+		for x := ch.head; x >= 0; x = next[x] {
+			a := &occ[x]
+			for y := next[x]; y >= 0; y = next[y] {
+				b := &occ[y]
 				dots[int(a.s)*n+int(b.s)] += a.freq * b.freq
 			}
 		}
-		lo = hi
 	}
 	return dots
 }

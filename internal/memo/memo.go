@@ -3,7 +3,10 @@
 // articles share most of their words.
 package memo
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // Words remembers results of word functions for up to a fixed number of
 // words, starting over when full (a few megabytes for 50 000). Safe for
@@ -34,6 +37,26 @@ func (w *Words) Of(word string, f func(string) string) string {
 	v = f(word)
 	w.mu.Lock()
 	w.keep(word, v)
+	w.mu.Unlock()
+	return v
+}
+
+// OfBytes is Of for a word held in a buffer the caller reuses: a word
+// remembered is found without copying it to a string.
+func (w *Words) OfBytes(word []byte, f func(string) string) string {
+	if w == nil {
+		return f(string(word))
+	}
+	w.mu.RLock()
+	v, ok := w.words[string(word)]
+	w.mu.RUnlock()
+	if ok {
+		return v
+	}
+	s := string(word)
+	v = f(s)
+	w.mu.Lock()
+	w.keep(s, v)
 	w.mu.Unlock()
 	return v
 }
@@ -75,9 +98,11 @@ func (w *Words) OfMany(words []string, f func(string) string) []string {
 	for _, i := range missed {
 		out[i] = f(words[i])
 	}
+	// Copies are kept: a caller's words (and a result that is its word)
+	// may be cut from a larger text, which the memory would then hold.
 	w.mu.Lock()
 	for _, i := range missed {
-		w.keep(words[i], out[i])
+		w.keep(strings.Clone(words[i]), strings.Clone(out[i]))
 	}
 	w.mu.Unlock()
 	return out

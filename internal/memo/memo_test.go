@@ -68,3 +68,24 @@ func TestOfManyIsOfForEach(t *testing.T) {
 		t.Errorf("nil Words: %q", got)
 	}
 }
+
+func TestOfBytesAsOf(t *testing.T) {
+	calls := 0
+	upper := func(s string) string { calls++; return strings.ToUpper(s) }
+	w := NewWords(10)
+	buf := []byte("ab")
+	if got := w.OfBytes(buf, upper); got != "AB" || calls != 1 {
+		t.Fatalf("OfBytes(ab) = %q after %d calls", got, calls)
+	}
+	copy(buf, "cd") // the word remembered is a copy of the buffer's
+	if got := w.Of("ab", upper); got != "AB" || calls != 1 {
+		t.Errorf("Of(ab) after OfBytes(ab) = %q after %d calls, want it remembered", got, calls)
+	}
+	if got := w.OfBytes(buf, upper); got != "CD" || calls != 2 {
+		t.Errorf("OfBytes(cd) = %q after %d calls", got, calls)
+	}
+	var none *Words
+	if got := none.OfBytes([]byte("x"), upper); got != "X" {
+		t.Errorf("nil Words: %q", got)
+	}
+}

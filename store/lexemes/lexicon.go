@@ -27,7 +27,9 @@ func articleParts(title, summary, body string, bodyWeight Weight) []Part {
 
 // Document is Document (the package function) through the lexicon.
 func (l *Lexicon) Document(parts ...Part) string {
-	return l.read(parts).literal()
+	d := l.read(parts)
+	defer d.release()
+	return d.literal()
 }
 
 // ArticleBinary is the vector of Article in PostgreSQL's binary format of
@@ -36,27 +38,24 @@ func (l *Lexicon) Document(parts ...Part) string {
 // parameter sent in binary, the literal's lexemes and positions, the
 // lexemes already in the order the server keeps them.
 func (l *Lexicon) ArticleBinary(title, summary, body string, bodyWeight Weight) []byte {
-	return l.read(articleParts(title, summary, body, bodyWeight)).binary()
+	d := l.read(articleParts(title, summary, body, bodyWeight))
+	defer d.release()
+	return d.binary()
 }
 
-// read gathers the lexemes of a document's parts.
+// read gathers the lexemes of a document's parts, in a document from
+// the pool: the caller releases it.
 func (l *Lexicon) read(parts []Part) *document {
-	texts := make([]string, len(parts))
 	size := 0
-	for i, p := range parts {
-		texts[i] = cut(p.Text, p.MaxChars)
-		size += len(texts[i])
+	for _, p := range parts {
+		size += len(cut(p.Text, p.MaxChars))
 	}
-	// Sized for prose (a word in 6 bytes, a different one in 12 of a
-	// short text, fewer in a long one), so that they are not grown word
-	// by word.
-	distinct := min(size/12, 512)
-	d := document{lexicon: l, index: make(map[string]int, distinct), words: make(map[string]int, distinct),
-		entries: make([]entry, 0, distinct), occurrences: make([]occurrence, 0, size/6)}
-	for i, p := range parts {
-		d.add(texts[i], p.Weight)
+	d := documents.Get().(*document)
+	d.reset(l, size)
+	for _, p := range parts {
+		d.add(cut(p.Text, p.MaxChars), p.Weight)
 	}
-	return &d
+	return d
 }
 
 // lexeme is lexemeOf(folded), remembered.
@@ -65,4 +64,12 @@ func (l *Lexicon) lexeme(folded string) string {
 		return lexemeOf(folded)
 	}
 	return l.words.Of(folded, lexemeOf)
+}
+
+// lexemeBytes is lexeme for a folded word in a buffer the caller reuses.
+func (l *Lexicon) lexemeBytes(folded []byte) string {
+	if l == nil {
+		return lexemeOf(string(folded))
+	}
+	return l.words.OfBytes(folded, lexemeOf)
 }
