@@ -187,19 +187,9 @@ func (sc *summaryScratch) newSentence(text string, pos int) *sentence {
 	sc.sents = append(sc.sents, sentence{text: text, pos: pos})
 	s := &sc.sents[len(sc.sents)-1]
 	fstart := len(sc.freq)
-	k := 0
-	for i := 0; i < len(ws); {
-		j := i
-		for j < len(ws) && ws[j] == ws[i] {
-			j++
-		}
-		ws[k] = ws[i]
-		k++
-		sc.freq = append(sc.freq, float64(j-i))
-		s.norm += float64((j - i) * (j - i))
-		i = j
-	}
-	s.norm = math.Sqrt(s.norm)
+	k, freq, squares := runs(ws, sc.freq)
+	sc.freq = freq
+	s.norm = math.Sqrt(squares)
 	sc.words = sc.words[:start+k]
 	s.words = ws[:k:k]
 	s.freq = sc.freq[fstart:len(sc.freq):len(sc.freq)]
@@ -210,8 +200,16 @@ func (sc *summaryScratch) newSentence(text string, pos int) *sentence {
 // sorted ws once, with how often it occurs, and the vector's norm. The
 // distinct hashes are moved to the front of ws, which the sentence keeps.
 func (s *sentence) setWords(ws []uint64) {
-	s.freq, s.norm = make([]float64, 0, len(ws)), 0
-	k := 0
+	k, freq, squares := runs(ws, make([]float64, 0, len(ws)))
+	s.words, s.freq, s.norm = ws[:k:k], freq, math.Sqrt(squares)
+}
+
+// runs moves each distinct hash of the sorted ws, once, to the front of
+// ws and appends to freq how often it occurs. It returns how many are
+// distinct, freq, and the sum of the squared counts (the squared norm of
+// the word vector; a sum of integers, exact in float64).
+func runs(ws []uint64, freq []float64) (int, []float64, float64) {
+	k, squares := 0, 0.0
 	for i := 0; i < len(ws); {
 		j := i
 		for j < len(ws) && ws[j] == ws[i] {
@@ -219,12 +217,11 @@ func (s *sentence) setWords(ws []uint64) {
 		}
 		ws[k] = ws[i]
 		k++
-		s.freq = append(s.freq, float64(j-i))
-		s.norm += float64((j - i) * (j - i))
+		freq = append(freq, float64(j-i))
+		squares += float64((j - i) * (j - i))
 		i = j
 	}
-	s.words = ws[:k:k]
-	s.norm = math.Sqrt(s.norm)
+	return k, freq, squares
 }
 
 // countFields is len(strings.Fields(s)) without the slice. A word starts

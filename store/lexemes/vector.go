@@ -165,49 +165,9 @@ func (d *document) release() {
 	documents.Put(d)
 }
 
-// FNV-1a, the hash of a word as add scans it.
-const (
-	hashOffset = 14695981039346656037
-	hashPrime  = 1099511628211
-)
-
 // add reads the words of text, split as Each splits them.
 func (d *document) add(text string, w Weight) {
-	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			if !asciiWordByte(c) {
-				i++
-				continue
-			}
-		} else if r, size := utf8.DecodeRuneInString(text[i:]); !inWord(r) {
-			i += size
-			continue
-		}
-		h := uint64(hashOffset)
-		j := i
-		for j < len(text) {
-			c := text[j]
-			if c < utf8.RuneSelf {
-				if !asciiWordByte(c) {
-					break
-				}
-				h = (h ^ uint64(c)) * hashPrime
-				j++
-				continue
-			}
-			r, size := utf8.DecodeRuneInString(text[j:])
-			if !inWord(r) {
-				break
-			}
-			for _, c := range []byte(text[j : j+size]) {
-				h = (h ^ uint64(c)) * hashPrime
-			}
-			j += size
-		}
-		d.addWord(text[i:j], h, w)
-		i = j
-	}
+	eachHashed(text, func(start, end int, h uint64) { d.addWord(text[start:end], h, w) })
 }
 
 // addWord counts a word at the next position.

@@ -10,6 +10,19 @@ import (
 
 // Each calls fn with the byte offsets of every word of text, in order.
 func Each(text string, fn func(start, end int)) {
+	eachHashed(text, func(start, end int, _ uint64) { fn(start, end) })
+}
+
+// FNV-1a, the hash of a word as eachHashed scans it.
+const (
+	hashOffset = 14695981039346656037
+	hashPrime  = 1099511628211
+)
+
+// eachHashed is Each, with each word's FNV-1a hash of its bytes taken as
+// it is scanned: a document finds the words it has met by it without
+// hashing them again.
+func eachHashed(text string, fn func(start, end int, h uint64)) {
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
@@ -21,6 +34,7 @@ func Each(text string, fn func(start, end int)) {
 			i += size
 			continue
 		}
+		h := uint64(hashOffset)
 		j := i
 		for j < len(text) {
 			c := text[j]
@@ -28,6 +42,7 @@ func Each(text string, fn func(start, end int)) {
 				if !asciiWordByte(c) {
 					break
 				}
+				h = (h ^ uint64(c)) * hashPrime
 				j++
 				continue
 			}
@@ -35,9 +50,12 @@ func Each(text string, fn func(start, end int)) {
 			if !inWord(r) {
 				break
 			}
+			for _, c := range []byte(text[j : j+size]) {
+				h = (h ^ uint64(c)) * hashPrime
+			}
 			j += size
 		}
-		fn(i, j)
+		fn(i, j, h)
 		i = j
 	}
 }
