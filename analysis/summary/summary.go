@@ -147,14 +147,6 @@ func complete(s string) bool {
 	return strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?")
 }
 
-func newSentence(text string, pos int) *sentence {
-	ws := stories.ContentWords(text)
-	slices.Sort(ws)
-	s := &sentence{text: text, pos: pos}
-	s.setWords(ws)
-	return s
-}
-
 // summaryScratch holds a summary's candidate sentences and their word
 // vectors, pooled: made one by one, they were most of a summary's
 // allocations. Nothing of it outlives Summarize.
@@ -194,14 +186,6 @@ func (sc *summaryScratch) newSentence(text string, pos int) *sentence {
 	s.words = ws[:k:k]
 	s.freq = sc.freq[fstart:len(sc.freq):len(sc.freq)]
 	return s
-}
-
-// setWords gives the sentence its word vector: each distinct hash of the
-// sorted ws once, with how often it occurs, and the vector's norm. The
-// distinct hashes are moved to the front of ws, which the sentence keeps.
-func (s *sentence) setWords(ws []uint64) {
-	k, freq, squares := runs(ws, make([]float64, 0, len(ws)))
-	s.words, s.freq, s.norm = ws[:k:k], freq, math.Sqrt(squares)
 }
 
 // runs moves each distinct hash of the sorted ws, once, to the front of
