@@ -29,8 +29,13 @@ type entryKinds struct {
 // scanAtomKinds reads the type attributes of the feed title and of each
 // entry's title and summary, entries in document order. ok is false when
 // the document could not be read to the end; the caller then falls back
-// to reading titles as markup.
+// to reading titles as markup. Only the tags are decoded (tagsOnly).
 func scanAtomKinds(body []byte) (k atomKinds, ok bool) {
+	return decodeAtomKinds(tagsOnly(body))
+}
+
+// decodeAtomKinds is scanAtomKinds on the document as it is.
+func decodeAtomKinds(body []byte) (k atomKinds, ok bool) {
 	d := xml.NewDecoder(bytes.NewReader(body))
 	d.Strict = false
 	d.AutoClose = xml.HTMLAutoClose

@@ -13,7 +13,7 @@ import (
 
 // farmFeedBody renders feed 0 of a default feed farm (20 items, ~2 KB of
 // HTML each) in the given format.
-func farmFeedBody(b *testing.B, format feedfarm.Format) []byte {
+func farmFeedBody(b testing.TB, format feedfarm.Format) []byte {
 	b.Helper()
 	f := feedfarm.New(feedfarm.Options{Feeds: 1, Format: format, Seed: 1})
 	rec := httptest.NewRecorder()
