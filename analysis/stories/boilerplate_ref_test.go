@@ -107,7 +107,10 @@ var furnitureCorners = func() []string {
 		"IN YOUR INBOX", "in your inbox", "editorial policy.", "may earn a commission", "may not be published, broadcas",
 		"reserved all rights", "vvvv", "yyyy may", "© 2024", "©", "\xc2",
 		// A capital whose lower case is ASCII (the Kelvin sign's is "k").
-		"CLIC\u212A HERE", "Please clic\u212A here now", "Clic\u212A")
+		"CLIC\u212A HERE", "Please clic\u212A here now", "Clic\u212A",
+		// Runes that are their own lower case, or are not.
+		"“Share this” — ‘now’", "\u00a9 2024 ALL RIGHTS RESERVED", "Ｓhare this", "share\uFFFD this", "Share\u00a0this",
+		"Café: all rights reserved", "CAFÉ: ALL RIGHTS RESERVED", "Ⅻ photo: x", "ǅ by me")
 }()
 
 func TestFurnitureMatchesReference(t *testing.T) {
