@@ -56,7 +56,7 @@ func IsDateStamp(text string) bool {
 // returned as it is.
 func stripDateStamp(p string) string {
 	first, _, _ := strings.Cut(p, " ")
-	if !stampOpeners[stampKey(first)] {
+	if !isStampOpener(first) {
 		return p
 	}
 	rest, figure := p, false
@@ -79,6 +79,30 @@ func stripDateStamp(p string) string {
 // separators and punctuation around it.
 func stampKey(w string) string {
 	return strings.ToLower(strings.TrimFunc(w, isStampPunct))
+}
+
+// isStampOpener is stampOpeners[stampKey(w)], a short ASCII word's key
+// lower-cased on the stack: the first word of every paragraph is asked,
+// and a new lower-case string of each capital was most of the cost.
+func isStampOpener(w string) bool {
+	t := strings.TrimFunc(w, isStampPunct)
+	if !isASCII(t) {
+		return stampOpeners[strings.ToLower(t)]
+	}
+	var buf [16]byte
+	if len(t) > len(buf) {
+		// Longer than every opener, in lower case as it is.
+		return false
+	}
+	key := buf[:len(t)]
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		key[i] = c
+	}
+	return stampOpeners[string(key)]
 }
 
 // isStampPunct tells the separators and punctuation stampKey removes.
@@ -117,6 +141,14 @@ var (
 	stampLabels  = set(`published posted updated first last edited modified date time on at by`)
 	stampOpeners = set(`published posted updated first last edited modified date time`)
 )
+
+func init() {
+	for w := range stampOpeners {
+		if len(w) > 16 {
+			panic("summary: a date stamp opener longer than isStampOpener's buffer")
+		}
+	}
+}
 
 // stampCalendar are the words of dates and times besides figures.
 var stampCalendar = set(`monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/feedpoller/feedpoller/analysis/stories"
 )
@@ -91,6 +92,56 @@ var featureCorners = []string{
 	"PUBLISHED: 02:31 GMT, 12 March 2013 | UPDATED: 22:19 GMT", "GMT+02:00 Monday", "On May 3, police said",
 	"Dé 3 mai 2013", "MAİ 3 2013", "12:41", "Monday", "2012.08.08 27/09/2013 11:25am", "١٢ March 2013",
 	"Ⅻ March 2013", strings.Repeat("Monday ", 30) + "2013", "(Published) [12 March 2013]",
+	"Published: 12 March 2013 An orderly protest", "PUBLISHED 12 March 2013 Police said", "Modified— 3 May it rained",
+	"Édité 3 mai 2013 x", "POSTED\u00a03 May x", "ＰＵＢＬＩＳＨＥＤ 3 May x", "publishedpublished 3 May x",
+	"(Updated) 3 May 2013 Police", "Updated:", "UPDATED", "Date 12:41 Time 12:42 text", "Fİrst 3 May x",
+	"first-last-time 3 x", "\xffPublished 3 x", "Published\xff 3 x", "AbcdefghijklmnopQ 3 x", "Abcdefghijklmnop 3 x",
+	"tab\tin  two  spaces", " lead", "trail ", "a  b", "ctl\x01x", "nb\u00a0sp", "em\u2003sp", "ok — “quotes” é",
+}
+
+// referenceStripDateStamp and referenceTailWords are stripDateStamp and
+// tailWords as they were: the first word's key lower-cased to a new
+// string, every byte's space asked of unicode.IsSpace.
+func referenceStripDateStamp(p string) string {
+	first, _, _ := strings.Cut(p, " ")
+	if !stampOpeners[referenceStampKey(first)] {
+		return p
+	}
+	rest, figure := p, false
+	for rest != "" {
+		w, after, _ := strings.Cut(rest, " ")
+		key := referenceStampKey(w)
+		if key != "" && !isStampWord(key) {
+			break
+		}
+		figure = figure || strings.ContainsFunc(w, unicode.IsDigit)
+		rest = after
+	}
+	if !figure || rest == p {
+		return p
+	}
+	return strings.TrimSpace(rest)
+}
+
+func referenceTailWords(s string, n int) int {
+	end, words := len(s), 0
+	inWord := false
+	for end > 0 {
+		r, size := rune(s[end-1]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeLastRuneInString(s[:end])
+		}
+		if unicode.IsSpace(r) {
+			inWord = false
+		} else if !inWord {
+			inWord = true
+			if words++; words > n {
+				return end
+			}
+		}
+		end -= size
+	}
+	return 0
 }
 
 func TestParagraphReadingsMatchReference(t *testing.T) {
@@ -126,6 +177,17 @@ func TestParagraphReadingsMatchReference(t *testing.T) {
 		}
 		if got, want := trimTeaser(s), referenceTrimTeaser(s); got != want {
 			t.Errorf("trimTeaser(%q) = %q, the reference %q", s, got, want)
+		}
+		if got, want := stripDateStamp(s), referenceStripDateStamp(s); got != want {
+			t.Errorf("stripDateStamp(%q) = %q, the reference %q", s, got, want)
+		}
+		for _, n := range []int{0, 1, 2, 3, 5, 8, 30} {
+			if got, want := tailWords(s, n), referenceTailWords(s, n); got != want {
+				t.Errorf("tailWords(%q, %d) = %d, the reference %d", s, n, got, want)
+			}
+		}
+		if got, want := plain(s), referencePlain(s); got != want {
+			t.Errorf("plain(%q) = %q, the reference %q", s, got, want)
 		}
 		if got, want := IsDateStamp(s), referenceIsDateStamp(s); got != want {
 			t.Errorf("IsDateStamp(%q) = %v, the reference %v", s, got, want)

@@ -157,7 +157,7 @@ func tailWords(s string, n int) int {
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeLastRuneInString(s[:end])
 		}
-		if unicode.IsSpace(r) {
+		if r < utf8.RuneSelf && asciiSpace[r] == 1 || r >= utf8.RuneSelf && unicode.IsSpace(r) {
 			inWord = false
 		} else if !inWord {
 			inWord = true
@@ -175,7 +175,10 @@ func tailWords(s string, n int) int {
 func plain(line string) string {
 	// Without these bytes nothing below applies ("![" and "](" need one
 	// of them too): the line is kept as it is.
-	if !strings.ContainsAny(line, "[]*`\\_<") {
+	switch markup, clean := readLine(line); {
+	case !markup && clean:
+		return line
+	case !markup:
 		return OneLine(line)
 	}
 	var b strings.Builder
@@ -215,4 +218,55 @@ func plain(line string) string {
 	// Most lines already have single spaces: they are kept as they are,
 	// not copied.
 	return OneLine(b.String())
+}
+
+// lineBytes classes the ASCII bytes for readLine: those plain acts on,
+// the space, and the control characters.
+var lineBytes = func() (t [utf8.RuneSelf]uint8) {
+	for _, c := range []byte("[]*`\\_<") {
+		t[c] = lineMarkup
+	}
+	t[' '] = lineSpace
+	for c := range byte(' ') {
+		t[c] = lineControl
+	}
+	return t
+}()
+
+const (
+	lineMarkup = 1 + iota
+	lineSpace
+	lineControl
+)
+
+// readLine reports whether line holds a byte plain acts on
+// (strings.ContainsAny(line, "[]*`\\_<")) and, when it does not, whether
+// OneLine returns it as it is: one pass over most lines, not two.
+func readLine(line string) (markup, clean bool) {
+	clean = line == "" || line[0] != ' ' && line[len(line)-1] != ' '
+	for i := 0; i < len(line); {
+		c := line[i]
+		if c >= utf8.RuneSelf {
+			// As OneLine reads it: only a Unicode space changes the line.
+			r, size := utf8.DecodeRuneInString(line[i:])
+			if unicode.IsSpace(r) {
+				clean = false
+			}
+			i += size
+			continue
+		}
+		switch lineBytes[c] {
+		case lineMarkup:
+			return true, false
+		case lineSpace:
+			// A space is never the last byte of a clean line.
+			if clean && line[i+1] == ' ' {
+				clean = false
+			}
+		case lineControl:
+			clean = false
+		}
+		i++
+	}
+	return false, clean
 }
