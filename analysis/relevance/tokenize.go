@@ -37,13 +37,16 @@ func (tk *tokenizer) each(text string, fn func(stem []byte)) {
 	}
 	tk.word = tk.word[:0]
 	afterApostrophe := false
+	// letters: tk.word holds ASCII letters alone (isLowerASCIIWord, once
+	// they are lower-cased), kept while the word is written.
+	letters := true
 	flush := func() {
 		if len(tk.word) == 0 {
 			return
 		}
 		w := tk.word
 		if !(afterApostrophe && len(w) == 1 && w[0] == 's') {
-			if isLowerASCIIWord(w) {
+			if letters {
 				if tk.only != nil && !tk.only.mayStemTo(w) {
 					w = nil
 				} else {
@@ -53,14 +56,18 @@ func (tk *tokenizer) each(text string, fn func(stem []byte)) {
 			fn(w)
 		}
 		tk.word = tk.word[:0]
+		letters = true
 	}
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
 			i++
 			switch {
-			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+			case 'a' <= c && c <= 'z':
 				tk.word = append(tk.word, c)
+			case '0' <= c && c <= '9':
+				tk.word = append(tk.word, c)
+				letters = false
 			case 'A' <= c && c <= 'Z':
 				tk.word = append(tk.word, c+('a'-'A'))
 			case c == '\'':
@@ -84,9 +91,12 @@ func (tk *tokenizer) each(text string, fn func(stem []byte)) {
 			flush()
 			afterApostrophe = false
 			tk.word = utf8.AppendRune(tk.word, r)
+			letters = false
 			flush()
 		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mc, r):
+			n := len(tk.word)
 			tk.word = utf8.AppendRune(tk.word, unicode.ToLower(r))
+			letters = letters && isLowerASCIIWord(tk.word[n:])
 		default:
 			flush()
 			afterApostrophe = false
