@@ -110,8 +110,17 @@ func isCharScript(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai)
 }
 
+// isASCII reports whether s is ASCII, eight bytes at a time: a whole
+// article is asked before it is read.
 func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		t := s[i : i+8]
+		if (t[0]|t[1]|t[2]|t[3]|t[4]|t[5]|t[6]|t[7])&0x80 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}

@@ -136,3 +136,26 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// TestIsASCII: read eight bytes at a time, isASCII answers as reading
+// byte by byte does, whatever the length and wherever a byte beyond ASCII
+// is.
+func TestIsASCII(t *testing.T) {
+	for n := range 40 {
+		for at := -1; at < n; at++ {
+			for _, c := range []byte{0x80, 0xC3, 0xFF} {
+				b := []byte(strings.Repeat("a", n))
+				if at >= 0 {
+					b[at] = c
+				}
+				want := true
+				for _, x := range b {
+					want = want && x < utf8.RuneSelf
+				}
+				if got := isASCII(string(b)); got != want {
+					t.Fatalf("isASCII(%q) = %v", b, got)
+				}
+			}
+		}
+	}
+}
