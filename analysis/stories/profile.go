@@ -140,8 +140,11 @@ func newProfile(title, body string, stems *Stems) Profile {
 	}
 	terms := resized(sc.terms, len(tz.words))
 	clear(terms)
-	for i, st := range stems.ofAll(stemmed) {
-		terms[stemmedIDs[i]] = termHash(kindWord, st)
+	stemTerms := resized(sc.stemTerms, len(stemmed))
+	sc.stemTerms = stemTerms
+	stems.termsOf(stemmed, stemTerms)
+	for i, h := range stemTerms {
+		terms[stemmedIDs[i]] = h
 	}
 	// The entry of each word's term in ps, once found (-1 before): a
 	// word's term is the same at each of its tokens, and the table need
@@ -252,7 +255,7 @@ type profileScratch struct {
 	stop, inName, midCapital []bool
 	stemmed                  []string
 	stemmedIDs               []int32
-	terms                    []uint32
+	terms, stemTerms         []uint32
 	featOf                   []int32
 	ps                       profileSums
 	feats                    []Feature
