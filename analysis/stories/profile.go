@@ -91,22 +91,57 @@ type featureSum struct {
 }
 
 // profileSums accumulates a profile's features in the order first met;
-// one map finds a term's entry (four maps per article were a fifth of a
-// profile's cost).
+// one table finds a term's entry (four maps per article were a fifth of a
+// profile's cost, and one map still a tenth).
 type profileSums struct {
-	index map[uint32]int32
+	// slots is an open-addressing table of the entries, by term: index+1
+	// into sums (0 an empty slot), a power of two in size and at most half
+	// full. Terms are hashes, so their low bits place them.
+	slots []int32
 	sums  []featureSum
+}
+
+// reset empties ps for about n terms, reusing its table and entries.
+func (ps *profileSums) reset(n int) {
+	size := 64
+	for size < 2*n {
+		size *= 2
+	}
+	ps.slots = resized(ps.slots, size)
+	clear(ps.slots)
+	clear(ps.sums)
+	ps.sums = ps.sums[:0]
 }
 
 // indexOf is the entry of term h in sums, added if new.
 func (ps *profileSums) indexOf(h uint32) int32 {
-	i, ok := ps.index[h]
-	if !ok {
-		i = int32(len(ps.sums))
-		ps.index[h] = i
-		ps.sums = append(ps.sums, featureSum{term: h})
+	mask := uint32(len(ps.slots) - 1)
+	i := h & mask
+	for ; ps.slots[i] != 0; i = (i + 1) & mask {
+		if k := ps.slots[i] - 1; ps.sums[k].term == h {
+			return k
+		}
 	}
-	return i
+	k := int32(len(ps.sums))
+	ps.sums = append(ps.sums, featureSum{term: h})
+	ps.slots[i] = k + 1
+	if 2*len(ps.sums) > len(ps.slots) {
+		ps.grow()
+	}
+	return k
+}
+
+// grow doubles the table of slots.
+func (ps *profileSums) grow() {
+	ps.slots = make([]int32, 2*len(ps.slots))
+	mask := uint32(len(ps.slots) - 1)
+	for k, f := range ps.sums {
+		i := f.term & mask
+		for ps.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		ps.slots[i] = int32(k) + 1
+	}
 }
 
 func newProfile(title, body string, stems *Stems) Profile {
@@ -124,7 +159,8 @@ func newProfile(title, body string, stems *Stems) Profile {
 	}
 	sc.titleToks, sc.bodyToks = titleToks, bodyToks
 	ps := &sc.ps
-	ps.sums = slices.Grow(ps.sums[:0], len(tz.words))
+	ps.reset(len(tz.words))
+	ps.sums = slices.Grow(ps.sums, len(tz.words))
 	// What each distinct word (token.id) is: a stop word or not, and the
 	// term it counts as (0: left out). A word holds a digit exactly when
 	// its tokens do. The stems are looked up together, under one lock.
@@ -240,7 +276,7 @@ func newProfile(title, body string, stems *Stems) Profile {
 	for i, k := range keys {
 		f := feats[uint32(k)]
 		sorted[i] = f
-		texts[i] = ps.sums[ps.index[f.Term]].word
+		texts[i] = ps.sums[ps.indexOf(f.Term)].word
 	}
 	return Profile{Features: sorted, Words: texts}
 }
@@ -264,11 +300,11 @@ type profileScratch struct {
 }
 
 var profileScratches = sync.Pool{New: func() any {
-	return &profileScratch{ps: profileSums{index: map[uint32]int32{}}}
+	return new(profileScratch)
 }}
 
 // pooledProfileWords bounds the distinct words of a scratch put back in
-// the pool: clearing its map costs as much as the map holds, and a rare
+// the pool: clearing its tables costs as much as they hold, and a rare
 // huge article should not make every later one pay for it.
 const pooledProfileWords = 1 << 14
 
@@ -284,7 +320,6 @@ func (sc *profileScratch) release() {
 	clear(sc.stemmed)
 	clear(sc.ps.sums)
 	sc.ps.sums = sc.ps.sums[:0]
-	clear(sc.ps.index)
 	profileScratches.Put(sc)
 }
 
