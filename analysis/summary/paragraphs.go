@@ -220,53 +220,49 @@ func plain(line string) string {
 	return OneLine(b.String())
 }
 
-// lineBytes classes the ASCII bytes for readLine: those plain acts on,
-// the space, and the control characters.
-var lineBytes = func() (t [utf8.RuneSelf]uint8) {
+// lineBytes classes the bytes for readLine: those plain acts on, the
+// control characters, those beyond ASCII and the space, a bit each.
+var lineBytes = func() (t [256]uint8) {
 	for _, c := range []byte("[]*`\\_<") {
 		t[c] = lineMarkup
 	}
-	t[' '] = lineSpace
 	for c := range byte(' ') {
 		t[c] = lineControl
 	}
+	for c := utf8.RuneSelf; c < len(t); c++ {
+		t[c] = lineHigh
+	}
+	t[' '] = lineSpace
 	return t
 }()
 
 const (
-	lineMarkup = 1 + iota
-	lineSpace
+	lineMarkup = 1 << iota
 	lineControl
+	lineHigh
+	lineSpace
+	lineTwoSpaces
 )
 
 // readLine reports whether line holds a byte plain acts on
 // (strings.ContainsAny(line, "[]*`\\_<")) and, when it does not, whether
-// OneLine returns it as it is: one pass over most lines, not two.
+// OneLine returns it as it is: one pass over most lines, not two, and
+// without a branch on each byte (the spaces between words came at a
+// pace the processor could not predict). A line beyond ASCII is left to
+// OneLine's own reading.
 func readLine(line string) (markup, clean bool) {
-	clean = line == "" || line[0] != ' ' && line[len(line)-1] != ' '
-	for i := 0; i < len(line); {
-		c := line[i]
-		if c >= utf8.RuneSelf {
-			// As OneLine reads it: only a Unicode space changes the line.
-			r, size := utf8.DecodeRuneInString(line[i:])
-			if unicode.IsSpace(r) {
-				clean = false
-			}
-			i += size
-			continue
-		}
-		switch lineBytes[c] {
-		case lineMarkup:
-			return true, false
-		case lineSpace:
-			// A space is never the last byte of a clean line.
-			if clean && line[i+1] == ' ' {
-				clean = false
-			}
-		case lineControl:
-			clean = false
-		}
-		i++
+	var seen, prev uint8
+	for i := 0; i < len(line); i++ {
+		c := lineBytes[line[i]]
+		// Two spaces in a row set lineTwoSpaces.
+		seen |= c | (prev&c&lineSpace)<<1
+		prev = c
 	}
-	return false, clean
+	switch {
+	case seen&lineMarkup != 0:
+		return true, false
+	case seen&lineHigh != 0:
+		return false, OneLine(line) == line
+	}
+	return false, seen&(lineControl|lineTwoSpaces) == 0 && (line == "" || line[0] != ' ' && line[len(line)-1] != ' ')
 }
