@@ -110,7 +110,7 @@ func isStampPunct(r rune) bool { return strings.ContainsRune(",.;:|()[]-–—/�
 
 // isStampKey is isStampWord of a key in a buffer.
 func isStampKey(k []byte) bool {
-	if stampLabels[string(k)] || stampCalendar[string(k)] {
+	if stampWords[string(k)] {
 		return true
 	}
 	return (k[0] >= '0' && k[0] <= '9' || bytes.HasPrefix(k, []byte("gmt")) || bytes.HasPrefix(k, []byte("utc"))) &&
@@ -127,7 +127,7 @@ func isASCII(s string) bool {
 }
 
 func isStampWord(w string) bool {
-	if stampLabels[w] || stampCalendar[w] {
+	if stampWords[w] {
 		return true
 	}
 	// Only a figure, or a time zone offset, is worth the expression.
@@ -149,6 +149,18 @@ func init() {
 		}
 	}
 }
+
+// stampWords are stampLabels and stampCalendar in one set: a word of
+// prose, the first of every sentence, is looked up once, not twice.
+var stampWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, set := range []map[string]bool{stampLabels, stampCalendar} {
+		for w := range set {
+			m[w] = true
+		}
+	}
+	return m
+}()
 
 // stampCalendar are the words of dates and times besides figures.
 var stampCalendar = set(`monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri

@@ -51,12 +51,21 @@ func referenceIsDateStamp(text string) bool {
 		if key == "" {
 			continue
 		}
-		if n++; n > 24 || !isStampWord(key) {
+		if n++; n > 24 || !referenceIsStampWord(key) {
 			return false
 		}
 		figure = figure || strings.ContainsFunc(key, unicode.IsDigit)
 	}
 	return figure
+}
+
+// referenceIsStampWord is isStampWord as it was, the labels and the
+// calendar looked up apart.
+func referenceIsStampWord(w string) bool {
+	if stampLabels[w] || stampCalendar[w] {
+		return true
+	}
+	return (w[0] >= '0' && w[0] <= '9' || strings.HasPrefix(w, "gmt") || strings.HasPrefix(w, "utc")) && stampFigure.MatchString(w)
 }
 
 func referenceStampKey(w string) string {
@@ -111,7 +120,7 @@ func referenceStripDateStamp(p string) string {
 	for rest != "" {
 		w, after, _ := strings.Cut(rest, " ")
 		key := referenceStampKey(w)
-		if key != "" && !isStampWord(key) {
+		if key != "" && !referenceIsStampWord(key) {
 			break
 		}
 		figure = figure || strings.ContainsFunc(w, unicode.IsDigit)

@@ -105,14 +105,31 @@ func Summarize(markdown string, opts Options) string {
 // would open otherwise is left out and the next best taken instead; nil
 // when no sentence can open.
 func pick(cands []*sentence, k int) []*sentence {
-	order := slices.Clone(cands)
-	slices.SortStableFunc(order, func(a, b *sentence) int { return cmp.Compare(b.score, a.score) })
+	// The best are taken one by one, in the order a stable sort by score
+	// (best first) would give them: a few of the sentences are ever taken,
+	// and sorting them all was most of the cost of picking.
+	var room [MaxConsidered]bool
+	taken := room[:0]
+	if len(cands) > len(room) {
+		taken = make([]bool, 0, len(cands))
+	}
+	taken = taken[:len(cands)]
+	left := len(cands)
+	best := func() *sentence {
+		b := -1
+		for i, s := range cands {
+			if !taken[i] && (b < 0 || cmp.Compare(s.score, cands[b].score) > 0) {
+				b = i
+			}
+		}
+		taken[b] = true
+		left--
+		return cands[b]
+	}
 	var chosen []*sentence
-	next := 0
 	for {
-		for len(chosen) < k && next < len(order) {
-			chosen = append(chosen, order[next])
-			next++
+		for len(chosen) < k && left > 0 {
+			chosen = append(chosen, best())
 		}
 		if len(chosen) == 0 {
 			return nil
