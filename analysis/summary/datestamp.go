@@ -14,6 +14,18 @@ import (
 // nothing but labels, weekdays, months, figures, times, time zones and
 // separators, with at least one figure. A summary is never one.
 func IsDateStamp(text string) bool {
+	// Prose answers at its first word, most often one of ASCII letters:
+	// that is looked up as it is, without reading the text by fields.
+	if w, ok := firstLetters(text); ok && len(w) <= 16 {
+		var buf [16]byte
+		key := buf[:len(w)]
+		for i := 0; i < len(w); i++ {
+			key[i] = w[i] | 0x20 // an ASCII letter's lower case
+		}
+		if !stampWords[string(key)] {
+			return false
+		}
+	}
 	n, figure := 0, false
 	var buf [64]byte
 	for w := range strings.FieldsSeq(text) {
@@ -48,6 +60,20 @@ func IsDateStamp(text string) bool {
 		figure = figure || digit
 	}
 	return figure
+}
+
+// firstLetters is text's first field when text opens with it (no space
+// before it) and it is of ASCII letters alone, ended by an ASCII space or
+// the end of text; ok is false for any other text.
+func firstLetters(text string) (string, bool) {
+	i := 0
+	for i < len(text) && ('a' <= text[i]|0x20 && text[i]|0x20 <= 'z') {
+		i++
+	}
+	if i == 0 || i < len(text) && (text[i] >= utf8.RuneSelf || asciiSpace[text[i]] == 0) {
+		return "", false
+	}
+	return text[:i], true
 }
 
 // stripDateStamp removes a labelled date stamp that opens a paragraph,

@@ -105,6 +105,8 @@ var featureCorners = []string{
 	"Édité 3 mai 2013 x", "POSTED\u00a03 May x", "ＰＵＢＬＩＳＨＥＤ 3 May x", "publishedpublished 3 May x",
 	"(Updated) 3 May 2013 Police", "Updated:", "UPDATED", "Date 12:41 Time 12:42 text", "Fİrst 3 May x",
 	"first-last-time 3 x", "\xffPublished 3 x", "Published\xff 3 x", "AbcdefghijklmnopQ 3 x", "Abcdefghijklmnop 3 x",
+	"Monday\u00a0May 3", "Published\t3 May 2013", "MONDAY 3 MAY", "Abcdefghijklmnopq 3", "Abcdefghijklmnop", "Jan",
+	"Jan. 5", "May", "May 3", "Mayor 3", "Monday,", "Monday3", "Mondayé 3", "Sept\v3", "Tues\r3", "Thurs\x00 3",
 	"tab\tin  two  spaces", " lead", "trail ", "a  b", "ctl\x01x", "nb\u00a0sp", "em\u2003sp", "ok — “quotes” é",
 }
 

@@ -150,21 +150,27 @@ func teaserCut(p string, from int, marker string) int {
 // as strings.Fields splits them; 0 when s has no more than n): any i with
 // at most n fields in s[i:] is at or after it.
 func tailWords(s string, n int) int {
+	// A word starts, read backwards, where a byte that is no space follows
+	// one that is (or the end): counted without a branch on it, which the
+	// processor could not predict, a word every few bytes.
 	end, words := len(s), 0
-	inWord := false
+	prev := uint8(1) // the byte after end is a space
 	for end > 0 {
-		r, size := rune(s[end-1]), 1
-		if r >= utf8.RuneSelf {
+		var space uint8
+		size := 1
+		if c := s[end-1]; c < utf8.RuneSelf {
+			space = asciiSpace[c]
+		} else {
+			var r rune
 			r, size = utf8.DecodeLastRuneInString(s[:end])
-		}
-		if r < utf8.RuneSelf && asciiSpace[r] == 1 || r >= utf8.RuneSelf && unicode.IsSpace(r) {
-			inWord = false
-		} else if !inWord {
-			inWord = true
-			if words++; words > n {
-				return end
+			if unicode.IsSpace(r) {
+				space = 1
 			}
 		}
+		if words += int(prev &^ space); words > n {
+			return end
+		}
+		prev = space
 		end -= size
 	}
 	return 0
