@@ -168,6 +168,23 @@ func TestRankMatchesReference(t *testing.T) {
 			}
 			return out
 		})
+		// The scratch's sentences, a short one's words in the order first
+		// met, rank as the sorted ones do.
+		sc := summaryScratches.Get().(*summaryScratch)
+		got := make([]*sentence, len(texts))
+		want := make([]*sentence, len(texts))
+		for i, s := range texts {
+			got[i], want[i] = sc.newSentence(s, i), newSentence(s, i)
+		}
+		if okGot, okWant := rank(got), referenceRank(want); okGot != okWant {
+			t.Fatalf("text %d: rank of the scratch's sentences %v, the reference %v", n, okGot, okWant)
+		}
+		for i := range got {
+			if math.Float64bits(got[i].score) != math.Float64bits(want[i].score) {
+				t.Fatalf("text %d: the scratch's sentence %d scores %v, the reference %v", n, i, got[i].score, want[i].score)
+			}
+		}
+		sc.release()
 	}
 	for n := range 500 {
 		count := 3 + rng.IntN(MaxConsidered-2)

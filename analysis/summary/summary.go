@@ -45,7 +45,7 @@ const (
 type sentence struct {
 	text  string
 	pos   int
-	words []uint64 // sorted content-word hashes
+	words []uint64 // distinct content-word hashes (sorted, but for short sentences)
 	freq  []float64
 	norm  float64
 	score float64
@@ -187,22 +187,65 @@ func (sc *summaryScratch) release() {
 	summaryScratches.Put(sc)
 }
 
-// newSentence is newSentence (the function) in the scratch's slices.
+// newSentence is newSentence (the function) in the scratch's slices,
+// but for the order of a short sentence's words: they are kept in the
+// order first met, not sorted. Only the dot products read a sentence's
+// words, through a table of them, and their sums are integers, exact in
+// whatever order they are added; sorting a dozen random hashes, each
+// comparison a coin toss for the processor, cost more than finding the
+// repeated ones among them.
 func (sc *summaryScratch) newSentence(text string, pos int) *sentence {
 	start := len(sc.words)
 	sc.words = stories.AppendContentWords(sc.words, text)
 	ws := sc.words[start:]
-	slices.Sort(ws)
 	sc.sents = append(sc.sents, sentence{text: text, pos: pos})
 	s := &sc.sents[len(sc.sents)-1]
 	fstart := len(sc.freq)
-	k, freq, squares := runs(ws, sc.freq)
+	var k int
+	var freq []float64
+	var squares float64
+	if len(ws) <= shortSentenceWords {
+		k, freq, squares = distinct(ws, sc.freq)
+	} else {
+		slices.Sort(ws)
+		k, freq, squares = runs(ws, sc.freq)
+	}
 	sc.freq = freq
 	s.norm = math.Sqrt(squares)
 	sc.words = sc.words[:start+k]
 	s.words = ws[:k:k]
 	s.freq = sc.freq[fstart:len(sc.freq):len(sc.freq)]
 	return s
+}
+
+// shortSentenceWords is the most content words for which newSentence
+// finds the repeated ones by comparing each with those before it rather
+// than by sorting them.
+const shortSentenceWords = 24
+
+// distinct is runs for ws in any order: each distinct hash moves to the
+// front of ws once, in the order first met, and its count is appended to
+// freq.
+func distinct(ws []uint64, freq []float64) (int, []float64, float64) {
+	base, k := len(freq), 0
+	for _, w := range ws {
+		j := 0
+		for j < k && ws[j] != w {
+			j++
+		}
+		if j < k {
+			freq[base+j]++
+			continue
+		}
+		ws[k] = w
+		k++
+		freq = append(freq, 1)
+	}
+	squares := 0.0
+	for _, f := range freq[base:] {
+		squares += f * f
+	}
+	return k, freq, squares
 }
 
 // runs moves each distinct hash of the sorted ws, once, to the front of
