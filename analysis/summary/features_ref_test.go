@@ -60,6 +60,25 @@ func referenceIsDateStamp(text string) bool {
 	return figure
 }
 
+// referenceAbbreviationCandidate and referenceComplete are
+// abbreviationCandidate and complete as they were: every rune asked of
+// the list of breaks, every sentence trimmed of its closing quotes.
+func referenceAbbreviationCandidate(before string) string {
+	i := strings.LastIndexFunc(before, func(r rune) bool {
+		return r == ' ' || r == '-' || r == '/' || r == '–' || r == '—' || strings.ContainsRune(openers, r)
+	})
+	if i < 0 {
+		return before
+	}
+	_, size := utf8.DecodeRuneInString(before[i:])
+	return before[i+size:]
+}
+
+func referenceComplete(s string) bool {
+	s = strings.TrimRight(s, "\"')]”’")
+	return strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?")
+}
+
 // referenceIsStampWord is isStampWord as it was, the labels and the
 // calendar looked up apart.
 func referenceIsStampWord(w string) bool {
@@ -126,7 +145,9 @@ var featureCorners = []string{
 	"first-last-time 3 x", "\xffPublished 3 x", "Published\xff 3 x", "AbcdefghijklmnopQ 3 x", "Abcdefghijklmnop 3 x",
 	"Monday\u00a0May 3", "Published\t3 May 2013", "MONDAY 3 MAY", "Abcdefghijklmnopq 3", "Abcdefghijklmnop", "Jan",
 	"Jan. 5", "May", "May 3", "Mayor 3", "Monday,", "Monday3", "Mondayé 3", "Sept\v3", "Tues\r3", "Thurs\x00 3",
-	"tab\tin  two  spaces", " lead", "trail ", "a  b", "ctl\x01x", "nb\u00a0sp", "em\u2003sp", "ok — “quotes” é",
+	"Aoraki-Mt. Cook", "D-W.Va. said", "(Calif. x", "“Inc. y", "«Dr. z", "a–Jr. b", "a—St. c", "x/No. 3", "[Gen. x",
+	"'Rev. y", "\"Sen. z", "bad\xffJ. Smith", "\xe2\x80Mr. X", "It ended.”", "It ended.’ ", "Why?)", "Done!]", "No end",
+	"It ended.\"", "It ended.”’", "", ".", "”", "tab\tin  two  spaces", " lead", "trail ", "a  b", "ctl\x01x", "nb\u00a0sp", "em\u2003sp", "ok — “quotes” é",
 }
 
 // referenceStripDateStamp and referenceTailWords are stripDateStamp and
@@ -207,6 +228,17 @@ func TestParagraphReadingsMatchReference(t *testing.T) {
 		}
 		if got, want := trimTeaser(s), referenceTrimTeaser(s); got != want {
 			t.Errorf("trimTeaser(%q) = %q, the reference %q", s, got, want)
+		}
+		if got, want := complete(s), referenceComplete(s); got != want {
+			t.Errorf("complete(%q) = %v, the reference %v", s, got, want)
+		}
+		for i := range len(s) + 1 {
+			if i < len(s) && s[i] != '.' && s[i] != '!' && s[i] != '?' && s[i] != ' ' {
+				continue
+			}
+			if got, want := abbreviationCandidate(s[:i]), referenceAbbreviationCandidate(s[:i]); got != want {
+				t.Errorf("abbreviationCandidate(%q) = %q, the reference %q", s[:i], got, want)
+			}
 		}
 		if got, want := stripDateStamp(s), referenceStripDateStamp(s); got != want {
 			t.Errorf("stripDateStamp(%q) = %q, the reference %q", s, got, want)

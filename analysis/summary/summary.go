@@ -160,6 +160,14 @@ func lead(p string) []string {
 // stop, question or exclamation mark, or one of them inside closing
 // quotes. Datelines, captions and cut-off teasers do not.
 func complete(s string) bool {
+	if s != "" {
+		// Most sentences end with their mark, which the quotes trimmed
+		// below do not hide.
+		switch s[len(s)-1] {
+		case '.', '!', '?':
+			return true
+		}
+	}
 	s = strings.TrimRight(s, "\"')]”’")
 	return strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?")
 }
