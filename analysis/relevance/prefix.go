@@ -20,6 +20,10 @@ type stemPrefixes struct {
 	// singles bit a for the stem of the one letter a.
 	pairs   [(26*26 + 63) / 64]uint64
 	singles uint32
+	// twos has bit 26*a+b for the stem of the two letters a, b: a word of
+	// two letters is its own stem, and most ("of", "to", "in") are none
+	// of a profile's.
+	twos [(26*26 + 63) / 64]uint64
 }
 
 // add notes a stem of the profile. A stem that does not open with two
@@ -32,13 +36,23 @@ func (p *stemPrefixes) add(stem string) {
 	case len(stem) >= 2 && isLowerASCII(stem[0]) && isLowerASCII(stem[1]):
 		b := int(stem[0]-'a')*26 + int(stem[1]-'a')
 		p.pairs[b/64] |= 1 << (b % 64)
+		if len(stem) == 2 {
+			p.twos[b/64] |= 1 << (b % 64)
+		}
 	}
 }
 
 // mayStemTo reports whether the stem of w, a word of lower-case ASCII
 // letters, can be one of the stems added; false means it is none of them.
 func (p *stemPrefixes) mayStemTo(w []byte) bool {
-	if len(w) <= 2 || p.singles&(1<<(w[0]-'a')) != 0 {
+	switch {
+	case len(w) == 1:
+		// Its own stem.
+		return p.singles&(1<<(w[0]-'a')) != 0
+	case len(w) == 2:
+		b := int(w[0]-'a')*26 + int(w[1]-'a')
+		return p.twos[b/64]&(1<<(b%64)) != 0
+	case len(w) == 0 || p.singles&(1<<(w[0]-'a')) != 0:
 		return true
 	}
 	if w[1] == 'y' && len(w) == 5 {

@@ -76,11 +76,14 @@ func TestStemPrefixesNeverRuleOutAStem(t *testing.T) {
 		}
 	}
 	var few stemPrefixes
-	for _, st := range []string{"die", "schedul", "a", "会"} {
+	for _, st := range []string{"die", "schedul", "a", "会", "go"} {
 		few.add(st)
 	}
+	// A word of one or two letters is its own stem: it is ruled out
+	// unless it is one of them.
 	for w, want := range map[string]bool{"dying": true, "scheduling": true, "schism": true, "avalanche": true,
-		"weather": false, "policies": false, "do": true, "tying": true, "typing": false} {
+		"weather": false, "policies": false, "do": false, "tying": true, "typing": false, "a": true, "i": false,
+		"go": true, "ga": false, "di": false, "sc": false, "av": false, "goes": true} {
 		if got := few.mayStemTo([]byte(w)); got != want {
 			t.Errorf("mayStemTo(%q) = %v, want %v", w, got, want)
 		}

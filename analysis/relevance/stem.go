@@ -217,8 +217,14 @@ func step1a(w []byte) []byte {
 	return w
 }
 
+// step1bSuffixes are Step 1b's suffixes, longest first, by last letter.
+var step1bSuffixes = byLastLetter([]string{"eedly", "ingly", "edly", "eed", "ing", "ed"}, func(s string) string { return s })
+
 func step1b(w []byte, r1 int) []byte {
-	for _, s := range [...]string{"eedly", "ingly", "edly", "eed", "ing", "ed"} {
+	if len(w) == 0 {
+		return w
+	}
+	for _, s := range step1bSuffixes[w[len(w)-1]] {
 		if !hasSuffix(w, s) {
 			continue
 		}
@@ -254,15 +260,6 @@ func step1c(w []byte) []byte {
 	return w
 }
 
-func endsInAny(c byte, letters string) bool {
-	for i := 0; i < len(letters); i++ {
-		if letters[i] == c {
-			return true
-		}
-	}
-	return false
-}
-
 type rule struct{ suffix, repl string }
 
 // step2Rules is ordered longest first: the longest matching suffix decides,
@@ -276,13 +273,28 @@ var step2Rules = [...]rule{
 	{"li", ""},
 }
 
+// byLastLetter groups the suffixes of a step (the rules' keys) by their
+// last letter, each group in the step's order: a word is compared with
+// the suffixes that end as it does, the first of them that matches
+// decides as the first of all of them did, and most words end in a
+// letter no suffix of the step ends in.
+func byLastLetter[T any](rules []T, suffix func(T) string) (by [256][]T) {
+	for _, r := range rules {
+		s := suffix(r)
+		by[s[len(s)-1]] = append(by[s[len(s)-1]], r)
+	}
+	return by
+}
+
+func ruleSuffix(r rule) string { return r.suffix }
+
+var step2ByLast = byLastLetter(step2Rules[:], ruleSuffix)
+
 func step2(w []byte, r1 int) []byte {
-	// Every suffix of this step ends in one of these letters; most words
-	// leave here.
-	if n := len(w); n == 0 || !endsInAny(w[n-1], "nlsimr") {
+	if len(w) == 0 {
 		return w
 	}
-	for _, r := range step2Rules {
+	for _, r := range step2ByLast[w[len(w)-1]] {
 		if !hasSuffix(w, r.suffix) {
 			continue
 		}
@@ -310,13 +322,13 @@ var step3Rules = [...]rule{
 	{"ative", ""}, {"ical", "ic"}, {"ness", ""}, {"ful", ""},
 }
 
+var step3ByLast = byLastLetter(step3Rules[:], ruleSuffix)
+
 func step3(w []byte, r1, r2 int) []byte {
-	// Every suffix of this step ends in one of these letters; most words
-	// leave here.
-	if n := len(w); n == 0 || !endsInAny(w[n-1], "leis") {
+	if len(w) == 0 {
 		return w
 	}
-	for _, r := range step3Rules {
+	for _, r := range step3ByLast[w[len(w)-1]] {
 		if !hasSuffix(w, r.suffix) {
 			continue
 		}
@@ -335,13 +347,13 @@ var step4Suffixes = [...]string{
 	"al", "er", "ic",
 }
 
+var step4ByLast = byLastLetter(step4Suffixes[:], func(s string) string { return s })
+
 func step4(w []byte, r2 int) []byte {
-	// Every suffix of this step ends in one of these letters; most words
-	// leave here.
-	if n := len(w); n == 0 || !endsInAny(w[n-1], "temisnlrc") {
+	if len(w) == 0 {
 		return w
 	}
-	for _, s := range step4Suffixes {
+	for _, s := range step4ByLast[w[len(w)-1]] {
 		if !hasSuffix(w, s) {
 			continue
 		}

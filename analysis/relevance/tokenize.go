@@ -37,13 +37,16 @@ func (tk *tokenizer) each(text string, fn func(stem []byte)) {
 	}
 	tk.word = tk.word[:0]
 	afterApostrophe := false
+	// letters: tk.word holds ASCII letters alone (isLowerASCIIWord, once
+	// they are lower-cased), kept while the word is written.
+	letters := true
 	flush := func() {
 		if len(tk.word) == 0 {
 			return
 		}
 		w := tk.word
 		if !(afterApostrophe && len(w) == 1 && w[0] == 's') {
-			if isLowerASCIIWord(w) {
+			if letters {
 				if tk.only != nil && !tk.only.mayStemTo(w) {
 					w = nil
 				} else {
@@ -53,14 +56,18 @@ func (tk *tokenizer) each(text string, fn func(stem []byte)) {
 			fn(w)
 		}
 		tk.word = tk.word[:0]
+		letters = true
 	}
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
 			i++
 			switch {
-			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+			case 'a' <= c && c <= 'z':
 				tk.word = append(tk.word, c)
+			case '0' <= c && c <= '9':
+				tk.word = append(tk.word, c)
+				letters = false
 			case 'A' <= c && c <= 'Z':
 				tk.word = append(tk.word, c+('a'-'A'))
 			case c == '\'':
@@ -84,9 +91,12 @@ func (tk *tokenizer) each(text string, fn func(stem []byte)) {
 			flush()
 			afterApostrophe = false
 			tk.word = utf8.AppendRune(tk.word, r)
+			letters = false
 			flush()
 		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mc, r):
+			n := len(tk.word)
 			tk.word = utf8.AppendRune(tk.word, unicode.ToLower(r))
+			letters = letters && isLowerASCIIWord(tk.word[n:])
 		default:
 			flush()
 			afterApostrophe = false
@@ -100,8 +110,17 @@ func isCharScript(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai)
 }
 
+// isASCII reports whether s is ASCII, eight bytes at a time: a whole
+// article is asked before it is read.
 func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		t := s[i : i+8]
+		if (t[0]|t[1]|t[2]|t[3]|t[4]|t[5]|t[6]|t[7])&0x80 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
 		}

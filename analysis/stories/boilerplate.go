@@ -46,9 +46,8 @@ func asBytes(patterns []string) [][]byte {
 }
 
 var (
-	boilerplatePrefixBytes   = asBytes(boilerplatePrefixes)
-	boilerplateContainsBytes = asBytes(boilerplateContains)
-	relatedPrefixBytes       = asBytes(relatedPrefixes)
+	boilerplatePrefixBytes = asBytes(boilerplatePrefixes)
+	relatedPrefixBytes     = asBytes(relatedPrefixes)
 )
 
 // relatedPrefixes open a box of links to other stories; the list that
@@ -68,16 +67,20 @@ func IsFurniture(line string) bool {
 	if line == "" {
 		return false
 	}
-	if moreWordsThan(line, maxFurnitureWords) {
+	var buf [lowerBuffer]byte
+	l, short := lowerCounted(buf[:0], line, maxFurnitureWords)
+	if !short {
 		return false
 	}
-	var buf [lowerBuffer]byte
-	l := lowerTrimmed(buf[:0], line)
 	if string(l) == "…" || string(l) == "[…]" || string(l) == "[...]" || string(l) == "..." {
 		return true
 	}
-	for i, p := range boilerplatePrefixBytes {
-		if bytes.HasPrefix(l, p) {
+	if len(l) == 0 {
+		return false
+	}
+	// Only the prefixes that open with the line's first byte can match.
+	for _, i := range boilerplatePrefixesByFirst[l[0]] {
+		if bytes.HasPrefix(l, boilerplatePrefixBytes[i]) {
 			// "by " and "updated " only as short byline/date lines.
 			switch boilerplatePrefixes[i] {
 			case "by ", "updated ", "published ", "posted ":
@@ -88,21 +91,16 @@ func IsFurniture(line string) bool {
 			return true
 		}
 	}
-	for _, c := range boilerplateContainsBytes {
-		if bytes.Contains(l, c) {
-			return true
-		}
-	}
-	return false
+	return containsAnchored(l, boilerplateContainsAnchors)
 }
 
 // opensRelatedBox reports whether a line heads a list of other stories.
 func opensRelatedBox(line string) bool {
-	if moreWordsThan(line, 8) {
+	var buf [lowerBuffer]byte
+	l, short := lowerCounted(buf[:0], line, 8)
+	if !short {
 		return false
 	}
-	var buf [lowerBuffer]byte
-	l := lowerTrimmed(buf[:0], line)
 	for _, p := range relatedPrefixBytes {
 		if bytes.HasPrefix(l, p) {
 			return true
@@ -110,6 +108,166 @@ func opensRelatedBox(line string) bool {
 	}
 	return false
 }
+
+// boilerplatePrefixesByFirst lists, for each byte, the boilerplatePrefixes
+// that open with it: a line is compared with those alone, not all 34.
+var boilerplatePrefixesByFirst = func() (by [256][]int) {
+	for i, p := range boilerplatePrefixes {
+		by[p[0]] = append(by[p[0]], i)
+	}
+	return by
+}()
+
+// anchored is a pattern searched through one of its bytes, the one
+// rarest in English text: where that byte occurs, the pattern is
+// compared around it. Searching by the first byte stopped at every
+// "a", "e" or "i" of a line.
+type anchored struct {
+	pattern []byte
+	at      int // the anchor's index in pattern
+}
+
+// anchorGroup is the patterns that share an anchor byte, searched in one
+// pass over the line.
+type anchorGroup struct {
+	anchor   byte
+	patterns []anchored
+}
+
+// boilerplateContainsAnchors are boilerplateContains grouped by anchor.
+var boilerplateContainsAnchors = anchorGroups(boilerplateContains)
+
+// byteRarity orders the bytes of English text from rarest to most
+// common; a byte not listed is rarer than all of them.
+const byteRarity = "zqxjkvbpygfwmucldrhsnioate ,."
+
+// anchorGroups chooses each pattern's rarest byte and groups the patterns
+// by it, in the order the anchors are first chosen.
+func anchorGroups(patterns []string) []anchorGroup {
+	var groups []anchorGroup
+	for _, p := range patterns {
+		if p == "" {
+			panic("stories: an empty furniture pattern")
+		}
+		best, rank := 0, len(byteRarity)+1
+		for i := 0; i < len(p); i++ {
+			r := strings.IndexByte(byteRarity, p[i])
+			if r < 0 {
+				r = -1
+			}
+			if r < rank {
+				best, rank = i, r
+			}
+		}
+		a := anchored{pattern: []byte(p), at: best}
+		k := slices.IndexFunc(groups, func(g anchorGroup) bool { return g.anchor == p[best] })
+		if k < 0 {
+			groups = append(groups, anchorGroup{anchor: p[best]})
+			k = len(groups) - 1
+		}
+		groups[k].patterns = append(groups[k].patterns, a)
+	}
+	return groups
+}
+
+// containsAnchored reports whether l contains any of the groups'
+// patterns (bytes.Contains of each).
+func containsAnchored(l []byte, groups []anchorGroup) bool {
+	for _, g := range groups {
+		for i := 0; ; {
+			j := bytes.IndexByte(l[i:], g.anchor)
+			if j < 0 {
+				break
+			}
+			i += j
+			for _, p := range g.patterns {
+				if start := i - p.at; start >= 0 && start+len(p.pattern) <= len(l) &&
+					string(l[start:start+len(p.pattern)]) == string(p.pattern) {
+					return true
+				}
+			}
+			i++
+		}
+	}
+	return false
+}
+
+// lowerCounted is lowerTrimmed(dst, line) and whether line has no more
+// than n words (!moreWordsThan(line, n)); when it has more, the lower
+// case is not finished. An ASCII line that fits dst, most of them, is
+// counted and lower-cased in one pass, not three (words, ASCII, case).
+func lowerCounted(dst []byte, line string, n int) ([]byte, bool) {
+	s := strings.TrimLeft(line, "#>*_ ")
+	if len(s) > cap(dst)-len(dst) {
+		if moreWordsThan(line, n) {
+			return dst, false
+		}
+		return lowerTrimmed(dst, line), true
+	}
+	// The trimmed head's words ("#", "*", "_" runs) count too.
+	words, prev := 0, uint8(1)
+	for i := 0; i < len(line)-len(s); i++ {
+		sp := wordSpace[line[i]]
+		words += int(prev &^ sp)
+		prev = sp
+	}
+	if words > n {
+		return dst, false
+	}
+	start := len(dst)
+	words, high := lowerWords(dst[start:start+len(s)], s, words, uint(prev), n)
+	if words > n {
+		return dst, false
+	}
+	if high >= utf8.RuneSelf {
+		return lowerTrimmed(dst, line), true
+	}
+	return dst[:start+len(s)], true
+}
+
+// lowerWords writes s into out (as long), its ASCII capitals in lower
+// case, and counts its words on from words (prev: whether the byte
+// before s separates words). It stops, more than n words counted, at
+// the end of a block of 16 bytes or of s, and returns the count and the
+// bytes of s read OR-ed together (under utf8.RuneSelf for ASCII). The
+// count is checked per block, not per byte, and every state is kept in
+// a register.
+func lowerWords(out []byte, s string, words int, prev uint, n int) (int, uint) {
+	out = out[:len(s)]
+	high := uint(0)
+	i := 0
+	for ; words <= n && i+16 <= len(s); i += 16 {
+		for j := i; j < i+16; j++ {
+			c := s[j]
+			sp := uint(wordSpace[c])
+			words += int(prev &^ sp)
+			prev = sp
+			high |= uint(c)
+			out[j] = lowerASCII[c]
+		}
+	}
+	for ; words <= n && i < len(s); i++ {
+		c := s[i]
+		sp := uint(wordSpace[c])
+		words += int(prev &^ sp)
+		prev = sp
+		high |= uint(c)
+		out[i] = lowerASCII[c]
+	}
+	return words, high
+}
+
+// lowerASCII maps the ASCII capitals to their lower case and every other
+// byte to itself.
+var lowerASCII = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			t[i] += 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // lowerBuffer is the size of the buffers furniture lines are lower-cased
 // into on the stack: a copy of every line in lower case on the heap was

@@ -86,8 +86,31 @@ var furnitureCorners = func() []string {
 				p+strings.Repeat(" word", 12), p+strings.Repeat(" word", 40))
 		}
 	}
-	return append(lines, "…", "[…]", "[...]", "...", "..", "....", "* ...", "KİTAP", "ẞ share this",
+	lines = append(lines, "…", "[…]", "[...]", "...", "..", "....", "* ...", "KİTAP", "ẞ share this",
 		"Share\u0301 this", "SHARE THIS\xff", "\xffshare this", "#", "", "By", "BY JANE DOE", "Updated 3 March")
+	// Lines about the size of the lower-case buffer, ASCII or not, short
+	// or long in words; heads of markers that count as words; patterns
+	// at the ends of a line and cut short there.
+	for _, n := range []int{300, 340, 341, 342, 500, lowerBuffer - 1, lowerBuffer, lowerBuffer + 1, 3000} {
+		for _, p := range []string{"Share this ", "All Rights Reserved ", "x ", ""} {
+			long := p + strings.Repeat("X", n)
+			lines = append(lines, long, long+" é", "é "+long, long[:len(long)-1]+"\xff", "## "+long)
+		}
+	}
+	for _, n := range []int{7, 8, 9, 11, 12, 13, 39, 40, 41} {
+		words := strings.Repeat(" word", n)
+		lines = append(lines, "By"+words, "Related"+words, "# # #"+words, "#_#"+words, "* *"+words,
+			"Word"+words+" all rights reserved", "Word"+words+" é", "Related"+words+"\tÉ", "###"+words,
+			"# # # # # Share this"+words, "* _ # Related"+words, "> > Share this"+words+" é")
+	}
+	return append(lines, "all rights reserve", "ll rights reserved", "x all rights reserved", "in your inbo",
+		"IN YOUR INBOX", "in your inbox", "editorial policy.", "may earn a commission", "may not be published, broadcas",
+		"reserved all rights", "vvvv", "yyyy may", "© 2024", "©", "\xc2",
+		// A capital whose lower case is ASCII (the Kelvin sign's is "k").
+		"CLIC\u212A HERE", "Please clic\u212A here now", "Clic\u212A",
+		// Runes that are their own lower case, or are not.
+		"“Share this” — ‘now’", "\u00a9 2024 ALL RIGHTS RESERVED", "Ｓhare this", "share\uFFFD this", "Share\u00a0this",
+		"Café: all rights reserved", "CAFÉ: ALL RIGHTS RESERVED", "Ⅻ photo: x", "ǅ by me")
 }()
 
 func TestFurnitureMatchesReference(t *testing.T) {

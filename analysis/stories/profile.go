@@ -91,22 +91,57 @@ type featureSum struct {
 }
 
 // profileSums accumulates a profile's features in the order first met;
-// one map finds a term's entry (four maps per article were a fifth of a
-// profile's cost).
+// one table finds a term's entry (four maps per article were a fifth of a
+// profile's cost, and one map still a tenth).
 type profileSums struct {
-	index map[uint32]int32
+	// slots is an open-addressing table of the entries, by term: index+1
+	// into sums (0 an empty slot), a power of two in size and at most half
+	// full. Terms are hashes, so their low bits place them.
+	slots []int32
 	sums  []featureSum
+}
+
+// reset empties ps for about n terms, reusing its table and entries.
+func (ps *profileSums) reset(n int) {
+	size := 64
+	for size < 2*n {
+		size *= 2
+	}
+	ps.slots = resized(ps.slots, size)
+	clear(ps.slots)
+	clear(ps.sums)
+	ps.sums = ps.sums[:0]
 }
 
 // indexOf is the entry of term h in sums, added if new.
 func (ps *profileSums) indexOf(h uint32) int32 {
-	i, ok := ps.index[h]
-	if !ok {
-		i = int32(len(ps.sums))
-		ps.index[h] = i
-		ps.sums = append(ps.sums, featureSum{term: h})
+	mask := uint32(len(ps.slots) - 1)
+	i := h & mask
+	for ; ps.slots[i] != 0; i = (i + 1) & mask {
+		if k := ps.slots[i] - 1; ps.sums[k].term == h {
+			return k
+		}
 	}
-	return i
+	k := int32(len(ps.sums))
+	ps.sums = append(ps.sums, featureSum{term: h})
+	ps.slots[i] = k + 1
+	if 2*len(ps.sums) > len(ps.slots) {
+		ps.grow()
+	}
+	return k
+}
+
+// grow doubles the table of slots.
+func (ps *profileSums) grow() {
+	ps.slots = make([]int32, 2*len(ps.slots))
+	mask := uint32(len(ps.slots) - 1)
+	for k, f := range ps.sums {
+		i := f.term & mask
+		for ps.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		ps.slots[i] = int32(k) + 1
+	}
 }
 
 func newProfile(title, body string, stems *Stems) Profile {
@@ -124,7 +159,8 @@ func newProfile(title, body string, stems *Stems) Profile {
 	}
 	sc.titleToks, sc.bodyToks = titleToks, bodyToks
 	ps := &sc.ps
-	ps.sums = slices.Grow(ps.sums[:0], len(tz.words))
+	ps.reset(len(tz.words))
+	ps.sums = slices.Grow(ps.sums, len(tz.words))
 	// What each distinct word (token.id) is: a stop word or not, and the
 	// term it counts as (0: left out). A word holds a digit exactly when
 	// its tokens do. The stems are looked up together, under one lock.
@@ -140,8 +176,11 @@ func newProfile(title, body string, stems *Stems) Profile {
 	}
 	terms := resized(sc.terms, len(tz.words))
 	clear(terms)
-	for i, st := range stems.ofAll(stemmed) {
-		terms[stemmedIDs[i]] = termHash(kindWord, st)
+	stemTerms := resized(sc.stemTerms, len(stemmed))
+	sc.stemTerms = stemTerms
+	stems.termsOf(stemmed, stemTerms)
+	for i, h := range stemTerms {
+		terms[stemmedIDs[i]] = h
 	}
 	// The entry of each word's term in ps, once found (-1 before): a
 	// word's term is the same at each of its tokens, and the table need
@@ -220,8 +259,8 @@ func newProfile(title, body string, stems *Stems) Profile {
 		feats[i] = Feature{Term: f.term, Weight: float32(1 + math.Log(f.count)), Flags: f.flags}
 	}
 	if len(feats) > MaxProfileFeatures {
-		selectFirst(feats, MaxProfileFeatures, heavierFeature)
-		feats = feats[:MaxProfileFeatures]
+		sc.heavy = resized(sc.heavy, len(feats))
+		feats = heaviest(feats, MaxProfileFeatures, sc.heavy)
 	}
 	// By term: the terms are distinct, so sorting each term with its
 	// position beside it, as one integer, orders them as a sort of the
@@ -237,7 +276,7 @@ func newProfile(title, body string, stems *Stems) Profile {
 	for i, k := range keys {
 		f := feats[uint32(k)]
 		sorted[i] = f
-		texts[i] = ps.sums[ps.index[f.Term]].word
+		texts[i] = ps.sums[ps.indexOf(f.Term)].word
 	}
 	return Profile{Features: sorted, Words: texts}
 }
@@ -252,20 +291,20 @@ type profileScratch struct {
 	stop, inName, midCapital []bool
 	stemmed                  []string
 	stemmedIDs               []int32
-	terms                    []uint32
+	terms, stemTerms         []uint32
 	featOf                   []int32
 	ps                       profileSums
 	feats                    []Feature
-	keys                     []uint64
+	keys, heavy              []uint64
 	names                    []span
 }
 
 var profileScratches = sync.Pool{New: func() any {
-	return &profileScratch{ps: profileSums{index: map[uint32]int32{}}}
+	return new(profileScratch)
 }}
 
 // pooledProfileWords bounds the distinct words of a scratch put back in
-// the pool: clearing its map costs as much as the map holds, and a rare
+// the pool: clearing its tables costs as much as they hold, and a rare
 // huge article should not make every later one pay for it.
 const pooledProfileWords = 1 << 14
 
@@ -281,7 +320,6 @@ func (sc *profileScratch) release() {
 	clear(sc.stemmed)
 	clear(sc.ps.sums)
 	sc.ps.sums = sc.ps.sums[:0]
-	clear(sc.ps.index)
 	profileScratches.Put(sc)
 }
 
@@ -299,6 +337,78 @@ func heavierFeature(a, b Feature) int {
 		return c
 	}
 	return cmp.Compare(a.Term, b.Term)
+}
+
+// heaviest keeps, of feats, the k that come first in heavierFeature's
+// order, in the order they are in, and returns them (feats[:k]); scratch
+// is as long as feats. Each feature's place in that order is one integer
+// (its weight's bits, heaviest first, then its term, the terms distinct),
+// and the k smallest are selected among the integers: selectFirst with
+// heavierFeature, a call for each comparison, was a tenth of a profile.
+func heaviest(feats []Feature, k int, scratch []uint64) []Feature {
+	if k <= 0 {
+		return feats[:0]
+	}
+	keys := scratch[:len(feats)]
+	for i, f := range feats {
+		keys[i] = heavierKey(f)
+	}
+	selectLeast(keys, k)
+	last := slices.Max(keys[:k])
+	kept := feats[:0]
+	for _, f := range feats {
+		if heavierKey(f) <= last {
+			kept = append(kept, f)
+		}
+	}
+	return kept
+}
+
+// heavierKey orders features as heavierFeature does: by weight, the
+// heaviest first (the float's bits made to order as the floats do, then
+// inverted), then by term.
+func heavierKey(f Feature) uint64 {
+	w := math.Float32bits(f.Weight)
+	if w&(1<<31) != 0 {
+		w = ^w
+	} else {
+		w |= 1 << 31
+	}
+	return uint64(^w)<<32 | uint64(f.Term)
+}
+
+// selectLeast moves the k least of s to s[:k], in no particular order:
+// selectFirst for integers, compared as such.
+func selectLeast(s []uint64, k int) {
+	lo, hi := 0, len(s)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if s[mid] < s[lo] {
+			s[mid], s[lo] = s[lo], s[mid]
+		}
+		if s[hi] < s[lo] {
+			s[hi], s[lo] = s[lo], s[hi]
+		}
+		if s[mid] < s[hi] {
+			s[mid], s[hi] = s[hi], s[mid]
+		}
+		p := lo
+		for i := lo; i < hi; i++ {
+			if s[i] < s[hi] {
+				s[i], s[p] = s[p], s[i]
+				p++
+			}
+		}
+		s[p], s[hi] = s[hi], s[p]
+		switch {
+		case p == k:
+			return
+		case p < k:
+			lo = p + 1
+		default:
+			hi = p - 1
+		}
+	}
 }
 
 // selectFirst moves the k elements of s that come first in the total

@@ -2,6 +2,7 @@ package stories
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -13,10 +14,13 @@ import (
 )
 
 // TestSelectFirstKeepsWhatASortKeeps: the features a long profile keeps
-// are those a full sort by weight would put first, on weights with many
-// ties (the term decides those) and in any starting order.
+// (selectFirst, and heaviest, which profiles use) are those a full sort
+// by weight would put first, on weights with many ties (the term decides
+// those), of any sign and size, and in any starting order.
 func TestSelectFirstKeepsWhatASortKeeps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
+	weights := []float32{float32(math.Inf(-1)), -7.5, -1, -0.25, 0, 0.001, 0.5, 1, float32(1 + math.Log(2)), 3.7, 100,
+		math.MaxFloat32, float32(math.Inf(1)), math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32}
 	for _, n := range []int{1, 2, 3, 10, 161, 162, 300, 1000} {
 		for _, k := range []int{0, 1, n / 2, n - 1} {
 			for range 20 {
@@ -24,6 +28,10 @@ func TestSelectFirstKeepsWhatASortKeeps(t *testing.T) {
 				for i := range feats {
 					// Few distinct weights; distinct terms, as in a profile.
 					feats[i] = Feature{Term: uint32(rng.IntN(1 << 30)), Weight: float32(rng.IntN(4))}
+					if rng.IntN(3) == 0 {
+						// Weights of any sign and size, as 1+log(count) gives.
+						feats[i].Weight = weights[rng.IntN(len(weights))]
+					}
 				}
 				slices.SortFunc(feats, func(a, b Feature) int { return int(a.Term) - int(b.Term) })
 				feats = slices.CompactFunc(feats, func(a, b Feature) bool { return a.Term == b.Term })
@@ -40,6 +48,17 @@ func TestSelectFirstKeepsWhatASortKeeps(t *testing.T) {
 				slices.SortFunc(got, heavierFeature)
 				if !slices.Equal(got, want) {
 					t.Fatalf("n=%d k=%d: kept %v, want %v", len(feats), k, got, want)
+				}
+				order := slices.Clone(feats)
+				kept := heaviest(order, k, make([]uint64, len(order)))
+				if !slices.IsSortedFunc(kept, func(a, b Feature) int {
+					return slices.Index(feats, a) - slices.Index(feats, b)
+				}) {
+					t.Fatalf("n=%d k=%d: heaviest did not keep the features in their order", len(feats), k)
+				}
+				slices.SortFunc(kept, heavierFeature)
+				if !slices.Equal(kept, want) {
+					t.Fatalf("n=%d k=%d: heaviest kept %v, want %v", len(feats), k, kept, want)
 				}
 			}
 		}

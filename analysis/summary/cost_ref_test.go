@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -167,6 +168,23 @@ func TestRankMatchesReference(t *testing.T) {
 			}
 			return out
 		})
+		// The scratch's sentences, a short one's words in the order first
+		// met, rank as the sorted ones do.
+		sc := summaryScratches.Get().(*summaryScratch)
+		got := make([]*sentence, len(texts))
+		want := make([]*sentence, len(texts))
+		for i, s := range texts {
+			got[i], want[i] = sc.newSentence(s, i), newSentence(s, i)
+		}
+		if okGot, okWant := rank(got), referenceRank(want); okGot != okWant {
+			t.Fatalf("text %d: rank of the scratch's sentences %v, the reference %v", n, okGot, okWant)
+		}
+		for i := range got {
+			if math.Float64bits(got[i].score) != math.Float64bits(want[i].score) {
+				t.Fatalf("text %d: the scratch's sentence %d scores %v, the reference %v", n, i, got[i].score, want[i].score)
+			}
+		}
+		sc.release()
 	}
 	for n := range 500 {
 		count := 3 + rng.IntN(MaxConsidered-2)
@@ -210,5 +228,53 @@ func BenchmarkDotProducts(b *testing.B) {
 	var sc rankScratch
 	for b.Loop() {
 		dotProducts(ss, &sc)
+	}
+}
+
+// referencePick is pick as it was: every candidate sorted by score.
+func referencePick(cands []*sentence, k int) []*sentence {
+	order := slices.Clone(cands)
+	slices.SortStableFunc(order, func(a, b *sentence) int { return cmp.Compare(b.score, a.score) })
+	var chosen []*sentence
+	next := 0
+	for {
+		for len(chosen) < k && next < len(order) {
+			chosen = append(chosen, order[next])
+			next++
+		}
+		if len(chosen) == 0 {
+			return nil
+		}
+		slices.SortFunc(chosen, func(a, b *sentence) int { return cmp.Compare(a.pos, b.pos) })
+		if first := chosen[0]; first.pos == 0 || !DependsOnEarlier(first.text) {
+			return chosen
+		}
+		chosen = chosen[1:]
+	}
+}
+
+// TestPickMatchesReference: the sentences picked one by one are those of
+// sorting them all, with scores tied or not, sentences that cannot open
+// a summary anywhere, and more candidates than one summary considers
+// (TestSummarizeMatchesReference compares the summaries made with each).
+func TestPickMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	texts := []string{"The council met.", "However, it rained.", "This was late.", "It voted.", "But nobody came.", "Police said so."}
+	for _, n := range []int{0, 1, 2, 3, 5, 20, MaxConsidered, MaxConsidered + 5} {
+		for range 300 {
+			cands := make([]*sentence, n)
+			for i := range cands {
+				cands[i] = &sentence{text: texts[rng.IntN(len(texts))], pos: i + rng.IntN(2), score: float64(rng.IntN(4)) / 4}
+				if rng.IntN(3) == 0 {
+					cands[i].score = rng.Float64()
+				}
+			}
+			for _, k := range []int{1, 2, 3, 5} {
+				got, want := pick(cands, k), referencePick(cands, k)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%d candidates, k %d: pick chose differently from the reference", n, k)
+				}
+			}
+		}
 	}
 }

@@ -14,6 +14,18 @@ import (
 // nothing but labels, weekdays, months, figures, times, time zones and
 // separators, with at least one figure. A summary is never one.
 func IsDateStamp(text string) bool {
+	// Prose answers at its first word, most often one of ASCII letters:
+	// that is looked up as it is, without reading the text by fields.
+	if w, ok := firstLetters(text); ok && len(w) <= 16 {
+		var buf [16]byte
+		key := buf[:len(w)]
+		for i := 0; i < len(w); i++ {
+			key[i] = w[i] | 0x20 // an ASCII letter's lower case
+		}
+		if !stampWords[string(key)] {
+			return false
+		}
+	}
 	n, figure := 0, false
 	var buf [64]byte
 	for w := range strings.FieldsSeq(text) {
@@ -50,13 +62,27 @@ func IsDateStamp(text string) bool {
 	return figure
 }
 
+// firstLetters is text's first field when text opens with it (no space
+// before it) and it is of ASCII letters alone, ended by an ASCII space or
+// the end of text; ok is false for any other text.
+func firstLetters(text string) (string, bool) {
+	i := 0
+	for i < len(text) && ('a' <= text[i]|0x20 && text[i]|0x20 <= 'z') {
+		i++
+	}
+	if i == 0 || i < len(text) && (text[i] >= utf8.RuneSelf || asciiSpace[text[i]] == 0) {
+		return "", false
+	}
+	return text[:i], true
+}
+
 // stripDateStamp removes a labelled date stamp that opens a paragraph,
 // where a page ran its dateline into the text ("Published: 12 March 2013
 // An orderly protest …" → "An orderly protest …"). Text without one is
 // returned as it is.
 func stripDateStamp(p string) string {
 	first, _, _ := strings.Cut(p, " ")
-	if !stampOpeners[stampKey(first)] {
+	if !isStampOpener(first) {
 		return p
 	}
 	rest, figure := p, false
@@ -81,12 +107,36 @@ func stampKey(w string) string {
 	return strings.ToLower(strings.TrimFunc(w, isStampPunct))
 }
 
+// isStampOpener is stampOpeners[stampKey(w)], a short ASCII word's key
+// lower-cased on the stack: the first word of every paragraph is asked,
+// and a new lower-case string of each capital was most of the cost.
+func isStampOpener(w string) bool {
+	t := strings.TrimFunc(w, isStampPunct)
+	if !isASCII(t) {
+		return stampOpeners[strings.ToLower(t)]
+	}
+	var buf [16]byte
+	if len(t) > len(buf) {
+		// Longer than every opener, in lower case as it is.
+		return false
+	}
+	key := buf[:len(t)]
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		key[i] = c
+	}
+	return stampOpeners[string(key)]
+}
+
 // isStampPunct tells the separators and punctuation stampKey removes.
 func isStampPunct(r rune) bool { return strings.ContainsRune(",.;:|()[]-–—/·•@*", r) }
 
 // isStampKey is isStampWord of a key in a buffer.
 func isStampKey(k []byte) bool {
-	if stampLabels[string(k)] || stampCalendar[string(k)] {
+	if stampWords[string(k)] {
 		return true
 	}
 	return (k[0] >= '0' && k[0] <= '9' || bytes.HasPrefix(k, []byte("gmt")) || bytes.HasPrefix(k, []byte("utc"))) &&
@@ -103,7 +153,7 @@ func isASCII(s string) bool {
 }
 
 func isStampWord(w string) bool {
-	if stampLabels[w] || stampCalendar[w] {
+	if stampWords[w] {
 		return true
 	}
 	// Only a figure, or a time zone offset, is worth the expression.
@@ -117,6 +167,26 @@ var (
 	stampLabels  = set(`published posted updated first last edited modified date time on at by`)
 	stampOpeners = set(`published posted updated first last edited modified date time`)
 )
+
+func init() {
+	for w := range stampOpeners {
+		if len(w) > 16 {
+			panic("summary: a date stamp opener longer than isStampOpener's buffer")
+		}
+	}
+}
+
+// stampWords are stampLabels and stampCalendar in one set: a word of
+// prose, the first of every sentence, is looked up once, not twice.
+var stampWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, set := range []map[string]bool{stampLabels, stampCalendar} {
+		for w := range set {
+			m[w] = true
+		}
+	}
+	return m
+}()
 
 // stampCalendar are the words of dates and times besides figures.
 var stampCalendar = set(`monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri

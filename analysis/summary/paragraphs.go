@@ -150,21 +150,27 @@ func teaserCut(p string, from int, marker string) int {
 // as strings.Fields splits them; 0 when s has no more than n): any i with
 // at most n fields in s[i:] is at or after it.
 func tailWords(s string, n int) int {
+	// A word starts, read backwards, where a byte that is no space follows
+	// one that is (or the end): counted without a branch on it, which the
+	// processor could not predict, a word every few bytes.
 	end, words := len(s), 0
-	inWord := false
+	prev := uint8(1) // the byte after end is a space
 	for end > 0 {
-		r, size := rune(s[end-1]), 1
-		if r >= utf8.RuneSelf {
+		var space uint8
+		size := 1
+		if c := s[end-1]; c < utf8.RuneSelf {
+			space = asciiSpace[c]
+		} else {
+			var r rune
 			r, size = utf8.DecodeLastRuneInString(s[:end])
-		}
-		if unicode.IsSpace(r) {
-			inWord = false
-		} else if !inWord {
-			inWord = true
-			if words++; words > n {
-				return end
+			if unicode.IsSpace(r) {
+				space = 1
 			}
 		}
+		if words += int(prev &^ space); words > n {
+			return end
+		}
+		prev = space
 		end -= size
 	}
 	return 0
@@ -175,7 +181,10 @@ func tailWords(s string, n int) int {
 func plain(line string) string {
 	// Without these bytes nothing below applies ("![" and "](" need one
 	// of them too): the line is kept as it is.
-	if !strings.ContainsAny(line, "[]*`\\_<") {
+	switch markup, clean := readLine(line); {
+	case !markup && clean:
+		return line
+	case !markup:
 		return OneLine(line)
 	}
 	var b strings.Builder
@@ -215,4 +224,51 @@ func plain(line string) string {
 	// Most lines already have single spaces: they are kept as they are,
 	// not copied.
 	return OneLine(b.String())
+}
+
+// lineBytes classes the bytes for readLine: those plain acts on, the
+// control characters, those beyond ASCII and the space, a bit each.
+var lineBytes = func() (t [256]uint8) {
+	for _, c := range []byte("[]*`\\_<") {
+		t[c] = lineMarkup
+	}
+	for c := range byte(' ') {
+		t[c] = lineControl
+	}
+	for c := utf8.RuneSelf; c < len(t); c++ {
+		t[c] = lineHigh
+	}
+	t[' '] = lineSpace
+	return t
+}()
+
+const (
+	lineMarkup = 1 << iota
+	lineControl
+	lineHigh
+	lineSpace
+	lineTwoSpaces
+)
+
+// readLine reports whether line holds a byte plain acts on
+// (strings.ContainsAny(line, "[]*`\\_<")) and, when it does not, whether
+// OneLine returns it as it is: one pass over most lines, not two, and
+// without a branch on each byte (the spaces between words came at a
+// pace the processor could not predict). A line beyond ASCII is left to
+// OneLine's own reading.
+func readLine(line string) (markup, clean bool) {
+	var seen, prev uint8
+	for i := 0; i < len(line); i++ {
+		c := lineBytes[line[i]]
+		// Two spaces in a row set lineTwoSpaces.
+		seen |= c | (prev&c&lineSpace)<<1
+		prev = c
+	}
+	switch {
+	case seen&lineMarkup != 0:
+		return true, false
+	case seen&lineHigh != 0:
+		return false, OneLine(line) == line
+	}
+	return false, seen&(lineControl|lineTwoSpaces) == 0 && (line == "" || line[0] != ' ' && line[len(line)-1] != ' ')
 }

@@ -140,15 +140,38 @@ func endsSentence(before string, mark byte, closed bool, next string) bool {
 // looked up: after the last space, opening mark, hyphen or slash
 // ("Aoraki-Mt" → "Mt", "D-W.Va" → "W.Va", "(Calif" → "Calif").
 func abbreviationCandidate(before string) string {
-	i := strings.LastIndexFunc(before, func(r rune) bool {
-		return r == ' ' || r == '-' || r == '/' || r == '–' || r == '—' || strings.ContainsRune(openers, r)
-	})
-	if i < 0 {
-		return before
+	// The ASCII bytes that end the word by a table; a rune beyond ASCII
+	// as before, by its list.
+	for i := len(before); i > 0; {
+		if c := before[i-1]; c < utf8.RuneSelf {
+			if wordBreaks[c] {
+				return before[i:]
+			}
+			i--
+			continue
+		}
+		r, size := utf8.DecodeLastRuneInString(before[:i])
+		if r == '–' || r == '—' || strings.ContainsRune(openers, r) {
+			return before[i:]
+		}
+		i -= size
 	}
-	_, size := utf8.DecodeRuneInString(before[i:])
-	return before[i+size:]
+	return before
 }
+
+// wordBreaks are the ASCII bytes abbreviationCandidate looks back to: a
+// space, a hyphen, a slash and the ASCII opening marks.
+var wordBreaks = func() (t [utf8.RuneSelf]bool) {
+	for _, c := range []byte(" -/") {
+		t[c] = true
+	}
+	for _, r := range openers {
+		if r < utf8.RuneSelf {
+			t[r] = true
+		}
+	}
+	return t
+}()
 
 // isInitial reports a single letter: "J. Smith", "George W. Bush".
 func isInitial(w string) bool {

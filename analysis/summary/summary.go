@@ -45,7 +45,7 @@ const (
 type sentence struct {
 	text  string
 	pos   int
-	words []uint64 // sorted content-word hashes
+	words []uint64 // distinct content-word hashes (sorted, but for short sentences)
 	freq  []float64
 	norm  float64
 	score float64
@@ -105,14 +105,31 @@ func Summarize(markdown string, opts Options) string {
 // would open otherwise is left out and the next best taken instead; nil
 // when no sentence can open.
 func pick(cands []*sentence, k int) []*sentence {
-	order := slices.Clone(cands)
-	slices.SortStableFunc(order, func(a, b *sentence) int { return cmp.Compare(b.score, a.score) })
+	// The best are taken one by one, in the order a stable sort by score
+	// (best first) would give them: a few of the sentences are ever taken,
+	// and sorting them all was most of the cost of picking.
+	var room [MaxConsidered]bool
+	taken := room[:0]
+	if len(cands) > len(room) {
+		taken = make([]bool, 0, len(cands))
+	}
+	taken = taken[:len(cands)]
+	left := len(cands)
+	best := func() *sentence {
+		b := -1
+		for i, s := range cands {
+			if !taken[i] && (b < 0 || cmp.Compare(s.score, cands[b].score) > 0) {
+				b = i
+			}
+		}
+		taken[b] = true
+		left--
+		return cands[b]
+	}
 	var chosen []*sentence
-	next := 0
 	for {
-		for len(chosen) < k && next < len(order) {
-			chosen = append(chosen, order[next])
-			next++
+		for len(chosen) < k && left > 0 {
+			chosen = append(chosen, best())
 		}
 		if len(chosen) == 0 {
 			return nil
@@ -143,6 +160,14 @@ func lead(p string) []string {
 // stop, question or exclamation mark, or one of them inside closing
 // quotes. Datelines, captions and cut-off teasers do not.
 func complete(s string) bool {
+	if s != "" {
+		// Most sentences end with their mark, which the quotes trimmed
+		// below do not hide.
+		switch s[len(s)-1] {
+		case '.', '!', '?':
+			return true
+		}
+	}
 	s = strings.TrimRight(s, "\"')]”’")
 	return strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?")
 }
@@ -170,22 +195,65 @@ func (sc *summaryScratch) release() {
 	summaryScratches.Put(sc)
 }
 
-// newSentence is newSentence (the function) in the scratch's slices.
+// newSentence is newSentence (the function) in the scratch's slices,
+// but for the order of a short sentence's words: they are kept in the
+// order first met, not sorted. Only the dot products read a sentence's
+// words, through a table of them, and their sums are integers, exact in
+// whatever order they are added; sorting a dozen random hashes, each
+// comparison a coin toss for the processor, cost more than finding the
+// repeated ones among them.
 func (sc *summaryScratch) newSentence(text string, pos int) *sentence {
 	start := len(sc.words)
 	sc.words = stories.AppendContentWords(sc.words, text)
 	ws := sc.words[start:]
-	slices.Sort(ws)
 	sc.sents = append(sc.sents, sentence{text: text, pos: pos})
 	s := &sc.sents[len(sc.sents)-1]
 	fstart := len(sc.freq)
-	k, freq, squares := runs(ws, sc.freq)
+	var k int
+	var freq []float64
+	var squares float64
+	if len(ws) <= shortSentenceWords {
+		k, freq, squares = distinct(ws, sc.freq)
+	} else {
+		slices.Sort(ws)
+		k, freq, squares = runs(ws, sc.freq)
+	}
 	sc.freq = freq
 	s.norm = math.Sqrt(squares)
 	sc.words = sc.words[:start+k]
 	s.words = ws[:k:k]
 	s.freq = sc.freq[fstart:len(sc.freq):len(sc.freq)]
 	return s
+}
+
+// shortSentenceWords is the most content words for which newSentence
+// finds the repeated ones by comparing each with those before it rather
+// than by sorting them.
+const shortSentenceWords = 24
+
+// distinct is runs for ws in any order: each distinct hash moves to the
+// front of ws once, in the order first met, and its count is appended to
+// freq.
+func distinct(ws []uint64, freq []float64) (int, []float64, float64) {
+	base, k := len(freq), 0
+	for _, w := range ws {
+		j := 0
+		for j < k && ws[j] != w {
+			j++
+		}
+		if j < k {
+			freq[base+j]++
+			continue
+		}
+		ws[k] = w
+		k++
+		freq = append(freq, 1)
+	}
+	squares := 0.0
+	for _, f := range freq[base:] {
+		squares += f * f
+	}
+	return k, freq, squares
 }
 
 // runs moves each distinct hash of the sorted ws, once, to the front of

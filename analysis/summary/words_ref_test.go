@@ -140,7 +140,7 @@ func referenceSummarize(markdown string, opts Options) string {
 	}
 	var chosen []*sentence
 	if len(cands) > 2 && referenceRank(cands) {
-		chosen = pick(cands, opts.MaxSentences)
+		chosen = referencePick(cands, opts.MaxSentences)
 	}
 	if len(chosen) == 0 {
 		return fit(lead(paras[0]), opts)
