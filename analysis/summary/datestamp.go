@@ -37,15 +37,8 @@ func IsDateStamp(text string) bool {
 			if t == "" {
 				continue
 			}
-			key := buf[:len(t)]
-			for i := 0; i < len(t); i++ {
-				c := t[i]
-				if 'A' <= c && c <= 'Z' {
-					c += 'a' - 'A'
-				}
-				key[i] = c
-				digit = digit || '0' <= c && c <= '9'
-			}
+			var key []byte
+			key, digit = lowerASCIIInto(buf[:0], t)
 			stamp = isStampKey(key)
 		} else {
 			key := strings.ToLower(t)
@@ -120,15 +113,23 @@ func isStampOpener(w string) bool {
 		// Longer than every opener, in lower case as it is.
 		return false
 	}
-	key := buf[:len(t)]
+	key, _ := lowerASCIIInto(buf[:0], t)
+	return stampOpeners[string(key)]
+}
+
+// lowerASCIIInto appends t, ASCII, in lower case to dst, which has room
+// for it (a buffer on the caller's stack), and says whether t has a
+// digit.
+func lowerASCIIInto(dst []byte, t string) (key []byte, digit bool) {
 	for i := 0; i < len(t); i++ {
 		c := t[i]
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		key[i] = c
+		dst = append(dst, c)
+		digit = digit || '0' <= c && c <= '9'
 	}
-	return stampOpeners[string(key)]
+	return dst, digit
 }
 
 // isStampPunct tells the separators and punctuation stampKey removes.
