@@ -104,7 +104,8 @@ func TestReadyzWhileWritesFail(t *testing.T) {
 	ws := e.createWorkspace(t, "full")
 	src := e.createSource(t, ws.ID, map[string]any{"url": feed.URL + "/feed"})
 
-	// One connection, so the page limit (a per-connection setting) holds
+	// One connection in each pool (the reads' and the writing
+	// transactions'), so the page limit (a per-connection setting) holds
 	// for every statement.
 	db := e.store.DB()
 	db.SetMaxOpenConns(1)
@@ -113,6 +114,7 @@ func TestReadyzWhileWritesFail(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.MustExec(fmt.Sprintf("PRAGMA max_page_count = %d", pages))
+	e.store.WriterDB().MustExec(fmt.Sprintf("PRAGMA max_page_count = %d", pages))
 	releaseLease := func() {
 		db.MustExec(`UPDATE feed_sources SET lease_until = NULL, lease_owner = '' WHERE id = ?`, src.ID)
 	}
@@ -138,6 +140,7 @@ func TestReadyzWhileWritesFail(t *testing.T) {
 	}
 
 	db.MustExec("PRAGMA max_page_count = 1073741823")
+	e.store.WriterDB().MustExec("PRAGMA max_page_count = 1073741823")
 	var out struct {
 		Status   string `json:"status"`
 		ItemsNew int    `json:"items_new"`

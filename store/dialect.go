@@ -21,8 +21,10 @@ type dialect interface {
 
 	// openPool opens the daemon's connection pool on dsn with the
 	// dialect's driver settings, tuned by opts; MaxOpenConns 0 takes the
-	// dialect's default pool size, which it returns.
-	openPool(dsn string, opts Options) (db *sqlx.DB, poolSize int, err error)
+	// dialect's default pool size, which it returns. writer is the pool
+	// of writing transactions when they need one of their own (see
+	// Store.writer); nil when they take db's connections.
+	openPool(dsn string, opts Options) (db, writer *sqlx.DB, poolSize int, err error)
 	// openReadOnly opens the connection of `feedpoller sql`, read-only by
 	// the driver's and the server's own settings (see ReadOnly), its
 	// statements bounded by timeout where the server can do it.

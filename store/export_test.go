@@ -75,11 +75,11 @@ func (s *Store) ExplainMoveTerms(ctx context.Context, ws int64, into map[int64]i
 }
 
 // CachedStatements returns the texts of the statements one connection
-// of the pool keeps prepared: with a pool of one connection, those the
-// store ran lately.
+// of the writing transactions' pool keeps prepared: with a pool of one
+// connection, those the store's saves ran lately.
 // With forget, the connection then drops them.
 func (s *Store) CachedStatements(ctx context.Context, forget bool) ([]string, error) {
-	conn, err := s.db.Conn(ctx)
+	conn, err := s.writer.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}

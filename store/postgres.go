@@ -22,7 +22,7 @@ func (postgres) name() string { return Postgres }
 // defaultPostgresPool is the pool size when none is configured.
 const defaultPostgresPool = 20
 
-func (postgres) openPool(dsn string, opts Options) (*sqlx.DB, int, error) {
+func (postgres) openPool(dsn string, opts Options) (*sqlx.DB, *sqlx.DB, int, error) {
 	maxOpen := opts.MaxOpenConns
 	if maxOpen <= 0 {
 		maxOpen = defaultPostgresPool
@@ -30,13 +30,15 @@ func (postgres) openPool(dsn string, opts Options) (*sqlx.DB, int, error) {
 	stmts := opts.statements(DefaultPostgresStatements)
 	conn, err := newPGConnector(withBinaryParameters(dsn), stmts)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	db := sqlx.NewDb(sql.OpenDB(conn), "postgres")
 	// Idle sessions are closed after a while: each one is a backend
 	// process on the server.
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	return db, maxOpen, nil
+	// Transactions take any connection of the pool: the server keeps
+	// one cache for all of them.
+	return db, nil, maxOpen, nil
 }
 
 // withBinaryParameters turns on lib/pq's binary_parameters unless the URL

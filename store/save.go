@@ -36,7 +36,7 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave, vectors []any) (
 			return model.SaveCounts{}, s.saveBookkeepingOnly(ctx, stmt, p)
 		}
 	}
-	tx, err := s.db.BeginTxx(ctx, nil)
+	tx, err := s.writer.BeginTxx(ctx, nil)
 	if err != nil {
 		return model.SaveCounts{}, fmt.Errorf("save poll of source %d: begin: %w", p.SourceID, err)
 	}

@@ -103,7 +103,7 @@ type pendingRow struct {
 }
 
 func (s *Store) indexSearchBatch(ctx context.Context) (int64, error) {
-	tx, err := s.db.BeginTxx(ctx, nil)
+	tx, err := s.writer.BeginTxx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("index search text: begin: %w", err)
 	}

@@ -176,7 +176,7 @@ func (s *Store) dueCondition(param string) string { return s.d.dueCondition(para
 // that claiming reads the due index, not the table.
 func (s *Store) ExplainClaimDue(ctx context.Context, limit int) (string, error) {
 	prefix := s.d.explainPrefix()
-	tx, err := s.db.BeginTxx(ctx, nil)
+	tx, err := s.writer.BeginTxx(ctx, nil)
 	if err != nil {
 		return "", fmt.Errorf("explain claim: %w", err)
 	}

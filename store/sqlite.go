@@ -45,22 +45,28 @@ const sqlitePragmas = "?_pragma=busy_timeout(15000)&_pragma=journal_mode(WAL)" +
 	"&_pragma=temp_store(MEMORY)&_pragma=cache_size(-8192)" +
 	"&_txlock=immediate&_time_format=sqlite"
 
-func (sqliteDialect) openPool(path string, opts Options) (*sqlx.DB, int, error) {
+func (sqliteDialect) openPool(path string, opts Options) (*sqlx.DB, *sqlx.DB, int, error) {
 	maxOpen := opts.MaxOpenConns
 	if maxOpen <= 0 {
 		maxOpen = defaultSQLitePool
 	}
 	if dir := filepath.Dir(path); dir != "" && dir != "." {
 		if err := os.MkdirAll(dir, 0o750); err != nil {
-			return nil, 0, fmt.Errorf("create database directory %s: %w", dir, err)
+			return nil, nil, 0, fmt.Errorf("create database directory %s: %w", dir, err)
 		}
 	}
 	stmts := opts.statements(DefaultSQLiteStatements)
-	db, err := openSQLite(path, "file:"+path+sqlitePragmas, stmts)
+	c, err := sqliteConnector(path, "file:"+path+sqlitePragmas, stmts)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
-	return sqlx.NewDb(db, "sqlite"), maxOpen, nil
+	// The writing transactions have a connection of their own, which no
+	// read between them takes (see Store.writer); the pool is for the
+	// rest, which may read at the same time (WAL).
+	writer := sqlx.NewDb(sql.OpenDB(c), "sqlite")
+	writer.SetMaxOpenConns(1)
+	writer.SetMaxIdleConns(1)
+	return sqlx.NewDb(sql.OpenDB(c), "sqlite"), writer, maxOpen, nil
 }
 
 // openReadOnly opens the file with mode=ro and query_only; it never

@@ -104,6 +104,17 @@ func (c *msConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx,
 // webhook and WebSub secrets, and SQLite creates its -wal and -shm files
 // with the database file's mode.
 func openSQLite(path, dsn string, stmts int) (*sql.DB, error) {
+	c, err := sqliteConnector(path, dsn, stmts)
+	if err != nil {
+		return nil, err
+	}
+	return sql.OpenDB(c), nil
+}
+
+// sqliteConnector creates the file at path if it is missing and returns
+// the connector of dsn: each pool opened from it (sql.OpenDB) shares its
+// write gate.
+func sqliteConnector(path, dsn string, stmts int) (driver.Connector, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	switch {
 	case err == nil:
@@ -113,5 +124,5 @@ func openSQLite(path, dsn string, stmts int) (*sql.DB, error) {
 	case !errors.Is(err, fs.ErrExist):
 		return nil, fmt.Errorf("create database file %s: %w", path, err)
 	}
-	return sql.OpenDB(msConnector{dsn: dsn, drv: &sqlite.Driver{}, stmts: stmts, gate: newWriteGate()}), nil
+	return msConnector{dsn: dsn, drv: &sqlite.Driver{}, stmts: stmts, gate: newWriteGate()}, nil
 }

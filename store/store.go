@@ -24,6 +24,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -47,7 +48,13 @@ const DefaultSQLitePath = "data/feedpoller.db"
 
 // Store is the database of one daemon.
 type Store struct {
-	db     *sqlx.DB
+	db *sqlx.DB
+	// writer begins the transactions that write: db itself on
+	// PostgreSQL; on SQLite a pool of one connection, so that each
+	// transaction finds the pages the one before it read still in that
+	// connection's cache (a SQLite connection drops its cache whenever
+	// another one has changed the file).
+	writer *sqlx.DB
 	d      dialect
 	writes writeHealth
 	// payload builds the webhook deliveries a save queues.
@@ -71,7 +78,8 @@ type Store struct {
 // without deciding it.
 type Options struct {
 	// MaxOpenConns caps the connections to the database; 0 keeps the
-	// default: 20 on PostgreSQL, 4 on SQLite (one writer at a time).
+	// default: 20 on PostgreSQL, 4 on SQLite, whose writing
+	// transactions have one more connection of their own (see writer).
 	MaxOpenConns int
 	// MaxIdleConns is how many connections stay open while idle; 0 means
 	// as many as MaxOpenConns, so a busy daemon never closes a connection
@@ -112,7 +120,7 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 		return nil, err
 	}
 	d := dialectNamed(name)
-	db, maxOpen, err := d.openPool(dsn, opts)
+	db, writer, maxOpen, err := d.openPool(dsn, opts)
 	if err != nil {
 		return nil, fmt.Errorf("open %s database %s: %w", name, RedactURL(databaseURL), err)
 	}
@@ -123,9 +131,15 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 	db.SetMaxOpenConns(maxOpen)
 	db.SetMaxIdleConns(maxIdle)
 	if err := connect(ctx, db, name, databaseURL, ""); err != nil {
+		if writer != nil {
+			_ = writer.Close() // it opened no connection yet
+		}
 		return nil, err
 	}
-	return &Store{db: db, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen),
+	if writer == nil {
+		writer = db
+	}
+	return &Store{db: db, writer: writer, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen),
 		noSearchVectors: opts.NoSearchVectors, lexicon: lexemes.NewLexicon(lexiconWords),
 		binaryVectors: name == Postgres && binaryParameters(dsn)}, nil
 }
@@ -152,8 +166,18 @@ func (s *Store) Dialect() string { return s.d.name() }
 // DB exposes the connection pool to tests and benchmarks.
 func (s *Store) DB() *sqlx.DB { return s.db }
 
-// Close releases the connection pool.
-func (s *Store) Close() error { return s.db.Close() }
+// WriterDB exposes the pool of the writing transactions to tests and
+// benchmarks: on SQLite one connection of its own, on PostgreSQL DB.
+func (s *Store) WriterDB() *sqlx.DB { return s.writer }
+
+// Close releases the connection pools.
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if s.writer != s.db {
+		err = errors.Join(err, s.writer.Close())
+	}
+	return err
+}
 
 // Migrate applies pending migrations and returns the versions applied.
 func (s *Store) Migrate(ctx context.Context) ([]int, error) {

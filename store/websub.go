@@ -286,7 +286,7 @@ func sourceIDs(srcs []model.FeedSource) []int64 {
 
 // inTx runs fn in a transaction, committed when it returns nil.
 func (s *Store) inTx(ctx context.Context, what string, fn func(tx *sqlx.Tx) error) error {
-	tx, err := s.db.BeginTxx(ctx, nil)
+	tx, err := s.writer.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("%s: begin: %w", what, err)
 	}
