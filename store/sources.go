@@ -154,7 +154,7 @@ func (s *Store) CountDue(ctx context.Context) (int, error) {
 func (s *Store) ClaimDue(ctx context.Context, owner string, limit int, lease time.Duration) ([]model.FeedSource, error) {
 	t := now()
 	var out []model.FeedSource
-	err := s.db.SelectContext(ctx, &out, s.claimDueQuery(), t.Add(lease), owner, t, limit)
+	err := s.writer.SelectContext(ctx, &out, s.claimDueQuery(), t.Add(lease), owner, t, limit)
 	s.noteWrite(ctx, "claiming sources", err)
 	if err != nil {
 		return nil, fmt.Errorf("claim due sources: %w", err)
@@ -222,7 +222,7 @@ func planText(rows *sql.Rows) (string, error) {
 func (s *Store) ClaimSource(ctx context.Context, workspaceID, id int64, owner string, lease time.Duration) (*model.FeedSource, error) {
 	t := now()
 	var src model.FeedSource
-	err := s.db.GetContext(ctx, &src, s.q(`UPDATE feed_sources SET due_at = ?, next_poll_at = ?, lease_until = ?, lease_owner = ?
+	err := s.writer.GetContext(ctx, &src, s.q(`UPDATE feed_sources SET due_at = ?, next_poll_at = ?, lease_until = ?, lease_owner = ?
 		WHERE id = ? AND (? = 0 OR workspace_id = ?) AND (lease_until IS NULL OR `+s.asTime("lease_until")+` <= `+s.asTime("?")+`)
 		RETURNING `+sourceColumns), t, t.Add(lease), t.Add(lease), owner, id, workspaceID, workspaceID, t)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -251,7 +251,7 @@ func (s *Store) ReleaseLeases(ctx context.Context, owner string, ids []int64) er
 	if err != nil {
 		return err
 	}
-	if _, err := s.db.ExecContext(ctx, s.q(q), args...); err != nil {
+	if _, err := s.writer.ExecContext(ctx, s.q(q), args...); err != nil {
 		return fmt.Errorf("release %d leases: %w", len(ids), err)
 	}
 	return nil
