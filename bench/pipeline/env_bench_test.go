@@ -110,7 +110,11 @@ func openDB(tb testing.TB, dialect string) *benchDB {
 		tb.Fatal(err)
 	}
 	d.store = st
-	d.direct = st.DB().DB
+	// The set-up writes stand for the daemon's own between saves (a
+	// poll's claim of its source): on SQLite they go where the daemon's
+	// go, the writing transactions' connection, whose page cache another
+	// connection's write would make it drop.
+	d.direct = st.WriterDB().DB
 	if directURL != "" {
 		db, err := sql.Open("postgres", directURL)
 		if err != nil {
