@@ -39,7 +39,8 @@ const defaultSQLitePool = 4
 // connection 8 MiB of pages instead of 2: a placement reads the term
 // index and document frequencies of recent weeks, which then stay in
 // the cache rather than being read again through system calls (another
-// tenth at 10 000 articles); four connections hold at most 32 MiB.
+// tenth at 10 000 articles); the four connections of the pool and the
+// writing transactions' one hold at most 40 MiB.
 const sqlitePragmas = "?_pragma=busy_timeout(15000)&_pragma=journal_mode(WAL)" +
 	"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)" +
 	"&_pragma=temp_store(MEMORY)&_pragma=cache_size(-8192)" +
