@@ -1,6 +1,6 @@
 // Package memo remembers what a pure function of a word gave, for every
-// caller of a process: stems and lexemes are costly to compute and
-// articles share most of their words.
+// caller of a process: stems, lexemes and story terms are costly to
+// compute and articles share most of their words.
 package memo
 
 import (
@@ -8,23 +8,30 @@ import (
 	"sync"
 )
 
-// Words remembers results of word functions for up to a fixed number of
-// words, starting over when full (a few megabytes for 50 000). Safe for
-// concurrent use; a nil Words remembers nothing.
-type Words struct {
+// Words remembers results (of type V) of word functions for up to a
+// fixed number of words, starting over when full (a few megabytes for
+// 50 000). Safe for concurrent use; a nil Words remembers nothing.
+type Words[V any] struct {
 	mu    sync.RWMutex
-	words map[string]string
+	words map[string]V
 	max   int
+	// own returns a result the memory may keep when it could share a
+	// word's bytes (a string result that is its word); nil: results
+	// are kept as they are.
+	own func(V) V
 }
 
-// NewWords remembers up to max words.
-func NewWords(max int) *Words {
-	return &Words{words: make(map[string]string, min(max, 4096)), max: max}
+// NewWords remembers up to max words whose results are strings.
+func NewWords(max int) *Words[string] { return New(max, strings.Clone) }
+
+// New remembers up to max words; own is as Words says.
+func New[V any](max int, own func(V) V) *Words[V] {
+	return &Words[V]{words: make(map[string]V, min(max, 4096)), max: max, own: own}
 }
 
 // Of returns f(word), remembered. One Words serves one f, which must
 // depend on its word alone.
-func (w *Words) Of(word string, f func(string) string) string {
+func (w *Words[V]) Of(word string, f func(string) V) V {
 	if w == nil {
 		return f(word)
 	}
@@ -43,7 +50,7 @@ func (w *Words) Of(word string, f func(string) string) string {
 
 // OfBytes is Of for a word held in a buffer the caller reuses: a word
 // remembered is found without copying it to a string.
-func (w *Words) OfBytes(word []byte, f func(string) string) string {
+func (w *Words[V]) OfBytes(word []byte, f func(string) V) V {
 	if w == nil {
 		return f(string(word))
 	}
@@ -63,23 +70,30 @@ func (w *Words) OfBytes(word []byte, f func(string) string) string {
 
 // keep remembers v for word, starting over when full; the caller holds
 // the write lock.
-func (w *Words) keep(word, v string) {
+func (w *Words[V]) keep(word string, v V) {
 	if len(w.words) >= w.max {
-		w.words = make(map[string]string, min(w.max, 4096))
+		w.words = make(map[string]V, min(w.max, 4096))
 	}
 	w.words[word] = v
 }
 
-// OfMany returns f(word) for each of words, in order, remembered as Of
-// does: under one read lock for all of them, and one write lock for
+// OfMany returns f(word) for each of words, in order, remembered as Fill
+// does.
+func (w *Words[V]) OfMany(words []string, f func(string) V) []V {
+	out := make([]V, len(words))
+	w.Fill(words, out, f)
+	return out
+}
+
+// Fill puts f(words[i]) in out[i] (out as long as words), remembered as
+// Of does: under one read lock for all of them, and one write lock for
 // those it had to compute, where Of takes a lock per word.
-func (w *Words) OfMany(words []string, f func(string) string) []string {
-	out := make([]string, len(words))
+func (w *Words[V]) Fill(words []string, out []V, f func(string) V) {
 	if w == nil {
 		for i, word := range words {
 			out[i] = f(word)
 		}
-		return out
+		return
 	}
 	var missed []int
 	w.mu.RLock()
@@ -93,7 +107,7 @@ func (w *Words) OfMany(words []string, f func(string) string) []string {
 	}
 	w.mu.RUnlock()
 	if len(missed) == 0 {
-		return out
+		return
 	}
 	for _, i := range missed {
 		out[i] = f(words[i])
@@ -102,8 +116,11 @@ func (w *Words) OfMany(words []string, f func(string) string) []string {
 	// may be cut from a larger text, which the memory would then hold.
 	w.mu.Lock()
 	for _, i := range missed {
-		w.keep(strings.Clone(words[i]), strings.Clone(out[i]))
+		v := out[i]
+		if w.own != nil {
+			v = w.own(v)
+		}
+		w.keep(strings.Clone(words[i]), v)
 	}
 	w.mu.Unlock()
-	return out
 }

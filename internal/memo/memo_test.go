@@ -24,7 +24,7 @@ func TestWordsRemembersAndStartsOver(t *testing.T) {
 	if calls != 4 || len(w.words) != 2 {
 		t.Errorf("after starting over: %d calls, %d words remembered", calls, len(w.words))
 	}
-	var none *Words
+	var none *Words[string]
 	if got := none.Of("x", upper); got != "X" || calls != 5 {
 		t.Errorf("nil Words: %q after %d calls", got, calls)
 	}
@@ -63,7 +63,7 @@ func TestOfManyIsOfForEach(t *testing.T) {
 	if len(w.words) > 3 {
 		t.Errorf("%d words remembered, the bound is 3", len(w.words))
 	}
-	var none *Words
+	var none *Words[string]
 	if got := none.OfMany([]string{"x"}, upper); !slices.Equal(got, []string{"X"}) {
 		t.Errorf("nil Words: %q", got)
 	}
@@ -84,7 +84,7 @@ func TestOfBytesAsOf(t *testing.T) {
 	if got := w.OfBytes(buf, upper); got != "CD" || calls != 2 {
 		t.Errorf("OfBytes(cd) = %q after %d calls", got, calls)
 	}
-	var none *Words
+	var none *Words[string]
 	if got := none.OfBytes([]byte("x"), upper); got != "X" {
 		t.Errorf("nil Words: %q", got)
 	}

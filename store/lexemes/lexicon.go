@@ -7,7 +7,7 @@ import "github.com/feedpoller/feedpoller/internal/memo"
 // articles share most of their words. It holds at most a fixed number of
 // words, starting over when full. Safe for concurrent use; a nil
 // Lexicon remembers nothing.
-type Lexicon struct{ words *memo.Words } // folded word → lexeme ("" for a stop word)
+type Lexicon struct{ words *memo.Words[string] } // folded word → lexeme ("" for a stop word)
 
 // NewLexicon remembers up to max words (a few megabytes for 50 000).
 func NewLexicon(max int) *Lexicon {
