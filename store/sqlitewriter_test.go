@@ -11,17 +11,15 @@ import (
 	"github.com/feedpoller/feedpoller/store"
 )
 
-// TestSQLiteSavesDoNotWaitForReaders: on SQLite a poll's save runs on the
-// writing transactions' own connection. With every connection of the
-// pool taken by readers (API requests, say), a save still goes through,
-// and the readers then see what it stored.
+// TestSQLiteSavesDoNotWaitForReaders: on SQLite a poll's claim of its
+// source and its save run on the writing transactions' own connection.
+// With every connection of the pool taken by readers (API requests,
+// say), a claim and a save still go through, and the readers then see
+// what was stored.
 func TestSQLiteSavesDoNotWaitForReaders(t *testing.T) {
 	s := testdb.Store(t, store.SQLite)
 	ctx := context.Background()
 	ws, srcs := seed(t, s, "https://writer.example/feed")
-	if got, err := s.ClaimDue(ctx, "me", 10, time.Minute); err != nil || len(got) != 1 {
-		t.Fatalf("claim: %d %v", len(got), err)
-	}
 
 	pool := s.DB()
 	var held []*sql.Conn
@@ -32,10 +30,13 @@ func TestSQLiteSavesDoNotWaitForReaders(t *testing.T) {
 		}
 		held = append(held, c)
 	}
-	// A deadline only so that a save stuck behind the readers fails the
-	// test instead of hanging it.
+	// A deadline only so that a claim or save stuck behind the readers
+	// fails the test instead of hanging it.
 	save, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
+	if got, err := s.ClaimDue(save, "me", 10, time.Minute); err != nil || len(got) != 1 {
+		t.Fatalf("claim while readers hold all %d connections of the pool: %d sources, %v", len(held), len(got), err)
+	}
 	c, err := s.SavePoll(save, model.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
 		Articles: []model.NewArticle{article("https://writer.example/1", "w1", true)},
 		Source:   model.SourceUpdate{Status: model.StatusOK, Reset: true, NextPollAt: time.Now().Add(30 * time.Minute)},
