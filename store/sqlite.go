@@ -61,9 +61,10 @@ func (sqliteDialect) openPool(path string, opts Options) (*sqlx.DB, *sqlx.DB, in
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	// The writing transactions have a connection of their own, which no
-	// read between them takes (see Store.writer); the pool is for the
-	// rest, which may read at the same time (WAL).
+	// The writing transactions and the claims of sources have a
+	// connection of their own, which no read between them takes (see
+	// Store.writer); the pool is for the rest, which may read at the
+	// same time (WAL).
 	writer := sqlx.NewDb(sql.OpenDB(c), "sqlite")
 	writer.SetMaxOpenConns(1)
 	writer.SetMaxIdleConns(1)

@@ -49,11 +49,12 @@ const DefaultSQLitePath = "data/feedpoller.db"
 // Store is the database of one daemon.
 type Store struct {
 	db *sqlx.DB
-	// writer begins the transactions that write: db itself on
-	// PostgreSQL; on SQLite a pool of one connection, so that each
-	// transaction finds the pages the one before it read still in that
-	// connection's cache (a SQLite connection drops its cache whenever
-	// another one has changed the file).
+	// writer runs the transactions that write and the claims and
+	// releases of sources, the other writes of every poll: db itself on
+	// PostgreSQL; on SQLite a pool of one connection, so that each save
+	// finds the pages the one before it read still in that connection's
+	// cache (a SQLite connection drops its cache whenever another one has
+	// changed the file).
 	writer *sqlx.DB
 	d      dialect
 	writes writeHealth
