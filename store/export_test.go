@@ -170,13 +170,24 @@ func (s *Store) BinarySearchVectors() bool { return s.binaryVectors }
 // AddDocFreq adds counts to the document frequencies of workspace ws as a
 // save of source adds them, in tx, which the caller ends.
 func (s *Store) AddDocFreq(ctx context.Context, tx *sqlx.Tx, ws, source int64, counts []model.StoryDocCount) error {
-	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts)
+	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts, nil)
 }
 
 // ReadDocFreq reads the document frequencies of terms in workspace ws
 // since since, in tx, as a placement reads them.
 func (s *Store) ReadDocFreq(ctx context.Context, tx *sqlx.Tx, ws int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
-	return storyView{s, tx}.StoryDocFreq(ctx, ws, terms, since)
+	return storyView{s: s, tx: tx}.StoryDocFreq(ctx, ws, terms, since)
+}
+
+// ReadDocFreqAsSave reads them as a save's placement does: from the
+// store's copy of them where it keeps one (and then, as a save, it
+// replaces the workspace's version token in tx).
+func (s *Store) ReadDocFreqAsSave(ctx context.Context, tx *sqlx.Tx, ws int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
+	v := storyView{s: s, tx: tx}
+	if s.freq != nil {
+		v.fs = &freqSave{ws: ws}
+	}
+	return v.StoryDocFreq(ctx, ws, terms, since)
 }
 
 // SQLiteReprepares is how many times SQLite prepared again, by itself, the

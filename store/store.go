@@ -73,6 +73,9 @@ type Store struct {
 	// (PostgreSQL with binary_parameters), so search vectors go in the
 	// server's binary format.
 	binaryVectors bool
+	// freq is the copy of the document frequencies saves read (SQLite;
+	// nil on PostgreSQL): docfreq_cache.go.
+	freq *docFreqCache
 }
 
 // Options tunes the connection pool and gives the store what it writes
@@ -142,7 +145,7 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 	}
 	return &Store{db: db, writer: writer, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen),
 		noSearchVectors: opts.NoSearchVectors, lexicon: lexemes.NewLexicon(lexiconWords),
-		binaryVectors: name == Postgres && binaryParameters(dsn)}, nil
+		binaryVectors: name == Postgres && binaryParameters(dsn), freq: d.docFreqCache()}, nil
 }
 
 // connect checks that db answers, closing it when it does not; how (for

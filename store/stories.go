@@ -28,6 +28,9 @@ var errStoriesChanged = errors.New("the stories it changes were written by other
 type storyView struct {
 	s  *Store
 	tx *sqlx.Tx
+	// fs is the save's part in the store's copy of the document
+	// frequencies (SQLite); nil: they are read from the table.
+	fs *freqSave
 }
 
 // sameWorkspace is the condition that a row named by id is of the
@@ -58,6 +61,12 @@ func docFreqShard(source int64) int64 {
 }
 
 func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
+	if v.fs != nil && v.fs.ws == workspaceID {
+		if err := v.s.freq.begin(ctx, v.tx, v.fs); err != nil {
+			return nil, err
+		}
+		return v.s.freq.read(ctx, v.tx, v.fs, terms, model.StoryPeriod(since))
+	}
 	list := make([]int64, 0, len(terms)+1)
 	list = append(list, docFreqAll)
 	for _, t := range terms {
@@ -276,6 +285,9 @@ type storySave struct {
 	// created_at.
 	created time.Time
 	counts  model.StoryCounts
+	// freq is the save's part in the copy of the document frequencies
+	// (nil where there is none).
+	freq *freqSave
 }
 
 // beginStories has the poll's StoryPlacer decide inside the save's
@@ -293,6 +305,9 @@ func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave)
 	st := &storySave{choice: make([]model.StoryChoice, n), storyOf: make([]int64, n), ids: make([]int64, n),
 		at: make([]time.Time, n), groups: map[int]int64{}, reserved: map[int64]int{}, stored: map[int64]*storyTally{},
 		started: map[int][]byte{}}
+	if s.freq != nil {
+		st.freq = &freqSave{ws: p.WorkspaceID}
+	}
 	for i := range st.choice {
 		st.choice[i] = model.NewStory()
 	}
@@ -314,7 +329,7 @@ func (s *Store) placeAndLock(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 		req.Facts[i] = na.Story
 	}
 	for attempt := 1; ; attempt++ {
-		placed, err := p.Stories.PlaceStories(ctx, storyView{s, tx}, req)
+		placed, err := p.Stories.PlaceStories(ctx, storyView{s: s, tx: tx, fs: st.freq}, req)
 		if err != nil {
 			return fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
 		}
@@ -633,7 +648,7 @@ func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 	if err := s.recountLeft(ctx, tx, p, st); err != nil {
 		return err
 	}
-	return s.addDocFreq(ctx, tx, p, st.placed.Counts)
+	return s.addDocFreq(ctx, tx, p, st.placed.Counts, st.freq)
 }
 
 // mergeStories folds each merge's From story into its Into story: From's
@@ -742,10 +757,21 @@ func (s *Store) writeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 
 // addDocFreq adds the placement's document counts to the workspace's
 // document frequencies, in one statement: the article count to the row
-// of the save's source's shard (docFreqShards).
-func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, counts []model.StoryDocCount) error {
+// of the save's source's shard (docFreqShards). Where the store keeps a
+// copy of them, it also replaces the workspace's version token (unless
+// fs's save did already) and keeps the counts aside for the copy.
+func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, counts []model.StoryDocCount, fs *freqSave) error {
 	if len(counts) == 0 {
 		return nil
+	}
+	if s.freq != nil {
+		if fs == nil || fs.ws != p.WorkspaceID {
+			fs = &freqSave{ws: p.WorkspaceID}
+		}
+		if err := s.freq.begin(ctx, tx, fs); err != nil {
+			return fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
+		}
+		s.freq.added(fs, counts)
 	}
 	days, terms, docs := make([]int64, len(counts)), make([]int64, len(counts)), make([]int64, len(counts))
 	for i, c := range counts {
