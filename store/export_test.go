@@ -170,7 +170,15 @@ func (s *Store) BinarySearchVectors() bool { return s.binaryVectors }
 // AddDocFreq adds counts to the document frequencies of workspace ws as a
 // save of source adds them, in tx, which the caller ends.
 func (s *Store) AddDocFreq(ctx context.Context, tx *sqlx.Tx, ws, source int64, counts []model.StoryDocCount) error {
-	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts, nil)
+	if s.copies != nil {
+		// As a save: the copy of the story index learns of them.
+		cs := &copySave{ws: ws}
+		if err := s.copies.begin(ctx, tx, cs); err != nil {
+			return err
+		}
+		s.copies.wrote(cs, func(p *copyPending) { p.counts = append(p.counts, counts...) })
+	}
+	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts)
 }
 
 // ReadDocFreq reads the document frequencies of terms in workspace ws
@@ -184,11 +192,15 @@ func (s *Store) ReadDocFreq(ctx context.Context, tx *sqlx.Tx, ws int64, terms []
 // replaces the workspace's version token in tx).
 func (s *Store) ReadDocFreqAsSave(ctx context.Context, tx *sqlx.Tx, ws int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
 	v := storyView{s: s, tx: tx}
-	if s.freq != nil {
-		v.fs = &freqSave{ws: ws}
+	if s.copies != nil {
+		v.cs = &copySave{ws: ws}
 	}
 	return v.StoryDocFreq(ctx, ws, terms, since)
 }
+
+// WithoutStoryCopies makes the store's saves read the story index from
+// the tables, as on PostgreSQL.
+func (s *Store) WithoutStoryCopies() { s.copies = nil }
 
 // SQLiteReprepares is how many times SQLite prepared again, by itself, the
 // statements kept by one connection of the store's pool (the only one

@@ -335,8 +335,8 @@ func (postgres) docFreqRead() string {
 		WHERE s.docs IS NOT NULL`
 }
 
-// docFreqCache: replicas save at once; each save reads the table.
-func (postgres) docFreqCache() *docFreqCache { return nil }
+// storyCopies: replicas save at once; each save reads the tables.
+func (postgres) storyCopies() *storyCopies { return nil }
 
 // docFreqTerm: story_doc_freq.term is an INTEGER (migration 0024), which
 // holds a term's 32 bits as a signed number.

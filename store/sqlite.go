@@ -335,9 +335,9 @@ func (sqliteDialect) docFreqRead() string {
 		AND term IN (SELECT value FROM json_each(?3)) GROUP BY term`
 }
 
-// docFreqCache: one process writes at a time, so a copy kept by the
-// process is checked cheaply (docfreq_cache.go).
-func (sqliteDialect) docFreqCache() *docFreqCache { return newDocFreqCache() }
+// storyCopies: one process writes at a time, so a copy kept by the
+// process is checked cheaply (storycopy.go).
+func (sqliteDialect) storyCopies() *storyCopies { return newStoryCopies() }
 
 // docFreqTerm: SQLite's integers take the term as it is.
 func (sqliteDialect) docFreqTerm(t uint32) int64 { return int64(t) }

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedpoller/feedpoller/analysis/stories"
 	"github.com/feedpoller/feedpoller/integrations/webhooks"
+	"github.com/feedpoller/feedpoller/internal/storyfeeds"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
@@ -146,4 +148,106 @@ func TestDocFreqCopyIsTheTable(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestStoryCopyDecidesAsTheTables: the same polls saved into two SQLite
+// stores, one whose saves read the story index from the process's copy
+// and one whose saves read the tables, place every article in the same
+// story for the same reason, and leave the same stories, merges and
+// index. The polls carry the labelled story set (each event reported
+// several times, apart, so that stories grow, merge and are
+// re-examined) among generated articles, over three weeks, with the
+// index pruned as the daemon prunes it.
+func TestStoryCopyDecidesAsTheTables(t *testing.T) {
+	set, err := storyfeeds.Load("../analysis/stories/testdata/storyset.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	synth := storyfeeds.NewSynth(set, 3)
+	rng := rand.New(rand.NewPCG(5, 8))
+	type poll struct {
+		src  int
+		arts []model.NewArticle
+		opts stories.GroupOptions
+	}
+	var polls []poll
+	t0 := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
+	order := rng.Perm(len(set))
+	n := 0
+	for day := range 21 {
+		for range 4 {
+			var arts []model.NewArticle
+			for range 1 + rng.IntN(12) {
+				at := t0.Add(time.Duration(day)*24*time.Hour + time.Duration(rng.IntN(24*60))*time.Minute)
+				if rng.IntN(8) == 0 {
+					// Reported days ago: its save reads the index back
+					// into what may have been pruned.
+					at = at.Add(-time.Duration(5+rng.IntN(6)) * 24 * time.Hour)
+				}
+				title, body := synth.Article()
+				if len(order) > 0 && rng.IntN(2) == 0 {
+					a := set[order[0]]
+					order = order[1:]
+					title, body = a.Title, a.Markdown
+				}
+				arts = append(arts, storyArticle(fmt.Sprintf("https://x.example/%d", n), title, body, at, false))
+				n++
+			}
+			p := poll{src: rng.IntN(3), arts: arts}
+			if rng.IntN(3) == 0 {
+				// Bent options: loose joins and merges, late joins, which
+				// later saves' re-examination undoes in part.
+				p.opts = stories.GroupOptions{Threshold: 0.08, MergeThreshold: 0.12, LateJoins: true}
+			}
+			polls = append(polls, p)
+		}
+	}
+	run := func(copies bool) *store.Store {
+		s := testdb.Store(t, store.SQLite)
+		if !copies {
+			s.WithoutStoryCopies()
+		}
+		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed", "https://c.example/feed")
+		for i, p := range polls {
+			savePoll(t, s, ws, srcs[p.src], placerWith(t, p.arts, p.opts), p.arts...)
+			if i%16 == 15 { // every four days, the prune of a week ago
+				now := p.arts[0].Story.ReportedAt
+				if _, err := s.PruneStoryTerms(context.Background(), now.Add(-7*24*time.Hour), now.Add(-10*24*time.Hour)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		return s
+	}
+	withCopy, withTables := run(true), run(false)
+	for _, q := range []string{
+		`SELECT external_url || ' ' || story_id || ' ' || COALESCE(story_reason, '') FROM feed_articles ORDER BY id`,
+		`SELECT id || ' ' || article_count || ' ' || COALESCE(merged_into, 0) || ' ' || revision || ' ' || hex(COALESCE(centroid, '')) FROM stories ORDER BY id`,
+		`SELECT term || ' ' || reported_unix || ' ' || feed_article_id || ' ' || story_id FROM story_terms ORDER BY 1`,
+		`SELECT period || ' ' || term || ' ' || shard || ' ' || docs FROM story_doc_freq ORDER BY 1`,
+	} {
+		var a, b []string
+		if err := withCopy.DB().Select(&a, q); err != nil {
+			t.Fatal(err)
+		}
+		if err := withTables.DB().Select(&b, q); err != nil {
+			t.Fatal(err)
+		}
+		if len(a) != len(b) {
+			t.Fatalf("%s: %d rows with the copy, %d reading the tables", q, len(a), len(b))
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("%s: row %d is %q with the copy, %q reading the tables", q, i, a[i], b[i])
+			}
+		}
+	}
+	var merged, moved int
+	if err := withCopy.DB().Get(&merged, `SELECT COUNT(*) FROM stories WHERE merged_into IS NOT NULL`); err != nil {
+		t.Fatal(err)
+	}
+	if err := withCopy.DB().Get(&moved, `SELECT COUNT(*) FROM feed_articles WHERE story_reason LIKE '%moved%' OR story_reason LIKE '%late%'`); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d articles in %d polls; %d stories merged, %d articles moved or joined late", n, len(polls), merged, moved)
 }
