@@ -89,21 +89,18 @@ func (p *postingsCopy) resolve(story int64) int64 {
 }
 
 // load reads the entries reported from from on that p does not hold,
-// along the primary key's range of the workspace (the term index holds
-// the story window's entries, about what a copy holds, once pruned),
-// with the stories merged since of those they are filed under.
+// a range of the primary key (workspace, time: migration 0027), with the
+// stories merged since of those they are filed under.
 func (p *postingsCopy) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) error {
 	if p.byTerm == nil {
 		p.byTerm, p.storyOf, p.merged = map[uint32][]copyPosting{}, map[int64]int64{}, map[int64]int64{}
 	}
-	// The unary plus keeps SQLite on the workspace's range of the
-	// primary key, not the index by time over every workspace.
 	query := `SELECT t.term, t.reported_unix, t.feed_article_id, t.story_id, s.merged_into FROM story_terms t
 		LEFT JOIN stories s INDEXED BY stories_merged_id ON s.id = t.story_id AND s.merged_into IS NOT NULL
-		WHERE t.workspace_id = ? AND +t.reported_unix >= ?`
+		WHERE t.workspace_id = ? AND t.reported_unix >= ?`
 	args := []any{ws, from}
 	if p.loaded {
-		query += ` AND +t.reported_unix < ?`
+		query += ` AND t.reported_unix < ?`
 		args = append(args, p.floor)
 	}
 	var cols [5]any
