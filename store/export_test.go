@@ -198,6 +198,16 @@ func (s *Store) ReadDocFreqAsSave(ctx context.Context, tx *sqlx.Tx, ws int64, te
 	return v.StoryDocFreq(ctx, ws, terms, since)
 }
 
+// ReadPostings reads the term index as a save's placement does, from the
+// store's copy (fromCopy, where it keeps one) or from the table.
+func (s *Store) ReadPostings(ctx context.Context, tx *sqlx.Tx, q model.StoryTermQuery, fromCopy bool) ([]model.StoryPosting, error) {
+	v := storyView{s: s, tx: tx}
+	if fromCopy && s.copies != nil {
+		v.cs = &copySave{ws: q.WorkspaceID}
+	}
+	return v.StoryPostings(ctx, q)
+}
+
 // WithoutStoryCopies makes the store's saves read the story index from
 // the tables, as on PostgreSQL.
 func (s *Store) WithoutStoryCopies() { s.copies = nil }

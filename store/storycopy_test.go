@@ -1,9 +1,11 @@
 package store_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -76,78 +78,78 @@ func TestDocFreqCopyForgetsPrunedWeeks(t *testing.T) {
 
 // TestDocFreqCopyIsTheTable: whatever saves add (committed or rolled
 // back, in any weeks), prunes delete, and a save reads (any week on), the
-// copy a save reads answers what the table does.
+// copy a save reads answers what the table does (SQLite: PostgreSQL's
+// saves read the table).
 func TestDocFreqCopyIsTheTable(t *testing.T) {
-	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
-		ctx := context.Background()
-		rng := rand.New(rand.NewPCG(7, 11))
-		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
-		other, _ := seedNamed(t, s, "other", "https://c.example/feed")
-		base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
-		week := int64(model.StoryPeriodLength / time.Second)
-		terms := make([]uint32, 40)
-		for i := range terms {
-			terms[i] = uint32(i + 1)
+	s := testdb.Store(t, store.SQLite)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(7, 11))
+	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+	other, _ := seedNamed(t, s, "other", "https://c.example/feed")
+	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+	week := int64(model.StoryPeriodLength / time.Second)
+	terms := make([]uint32, 40)
+	for i := range terms {
+		terms[i] = uint32(i + 1)
+	}
+	for round := range 60 {
+		tx, err := s.DB().BeginTxx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for round := range 60 {
-			tx, err := s.DB().BeginTxx(ctx, nil)
-			if err != nil {
+		// Read as a save does, then add as a save does.
+		since := time.Unix((base+int64(rng.IntN(10)))*week, 0)
+		if _, err := s.ReadDocFreqAsSave(ctx, tx, ws.ID, terms, since); err != nil {
+			t.Fatal(err)
+		}
+		// Each (week, term) once, as a save counts them.
+		added := map[[2]int64]int{}
+		for range rng.IntN(30) {
+			added[[2]int64{base + int64(rng.IntN(12)), int64(rng.IntN(41))}] += 1 + rng.IntN(3)
+		}
+		var counts []model.StoryDocCount
+		for k, n := range added {
+			counts = append(counts, model.StoryDocCount{Period: k[0], Term: uint32(k[1]), Docs: n})
+		}
+		target := ws.ID
+		if round%7 == 3 {
+			target = other.ID // another workspace's save
+		}
+		if err := s.AddDocFreq(ctx, tx, target, srcs[rng.IntN(2)].ID, counts); err != nil {
+			t.Fatal(err)
+		}
+		if rng.IntN(4) == 0 {
+			_ = tx.Rollback()
+		} else if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if round%13 == 12 {
+			freqBefore := time.Unix((base+int64(round/13))*week, 0)
+			if _, err := s.PruneStoryTerms(ctx, freqBefore, freqBefore); err != nil {
 				t.Fatal(err)
-			}
-			// Read as a save does, then add as a save does.
-			since := time.Unix((base+int64(rng.IntN(10)))*week, 0)
-			if _, err := s.ReadDocFreqAsSave(ctx, tx, ws.ID, terms, since); err != nil {
-				t.Fatal(err)
-			}
-			// Each (week, term) once, as a save counts them.
-			added := map[[2]int64]int{}
-			for range rng.IntN(30) {
-				added[[2]int64{base + int64(rng.IntN(12)), int64(rng.IntN(41))}] += 1 + rng.IntN(3)
-			}
-			var counts []model.StoryDocCount
-			for k, n := range added {
-				counts = append(counts, model.StoryDocCount{Period: k[0], Term: uint32(k[1]), Docs: n})
-			}
-			target := ws.ID
-			if round%7 == 3 {
-				target = other.ID // another workspace's save
-			}
-			if err := s.AddDocFreq(ctx, tx, target, srcs[rng.IntN(2)].ID, counts); err != nil {
-				t.Fatal(err)
-			}
-			if rng.IntN(4) == 0 {
-				_ = tx.Rollback()
-			} else if err := tx.Commit(); err != nil {
-				t.Fatal(err)
-			}
-			if round%13 == 12 {
-				freqBefore := time.Unix((base+int64(round/13))*week, 0)
-				if _, err := s.PruneStoryTerms(ctx, freqBefore, freqBefore); err != nil {
-					t.Fatal(err)
-				}
-			}
-			tx, err = s.DB().BeginTxx(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			since = time.Unix((base+int64(rng.IntN(13))-1)*week, 0)
-			got, err := s.ReadDocFreqAsSave(ctx, tx, ws.ID, terms, since)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := s.ReadDocFreq(ctx, tx, ws.ID, terms, since)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := tx.Commit(); err != nil {
-				t.Fatal(err)
-			}
-			if got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
-				t.Fatalf("round %d, since week %d: a save read %d articles, %v; the table holds %d, %v",
-					round, model.StoryPeriod(since)-base, got.Docs, got.Terms, want.Docs, want.Terms)
 			}
 		}
-	})
+		tx, err = s.DB().BeginTxx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		since = time.Unix((base+int64(rng.IntN(13))-1)*week, 0)
+		got, err := s.ReadDocFreqAsSave(ctx, tx, ws.ID, terms, since)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := s.ReadDocFreq(ctx, tx, ws.ID, terms, since)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
+			t.Fatalf("round %d, since week %d: a save read %d articles, %v; the table holds %d, %v",
+				round, model.StoryPeriod(since)-base, got.Docs, got.Terms, want.Docs, want.Terms)
+		}
+	}
 }
 
 // TestStoryCopyDecidesAsTheTables: the same polls saved into two SQLite
@@ -177,8 +179,12 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 	for day := range 21 {
 		for range 4 {
 			var arts []model.NewArticle
+			same := rng.IntN(5) == 0 // a poll of articles reported at one time: entries tie
+			var at time.Time
 			for range 1 + rng.IntN(12) {
-				at := t0.Add(time.Duration(day)*24*time.Hour + time.Duration(rng.IntN(24*60))*time.Minute)
+				if !same || at.IsZero() {
+					at = t0.Add(time.Duration(day)*24*time.Hour + time.Duration(rng.IntN(24*60))*time.Minute)
+				}
 				if rng.IntN(8) == 0 {
 					// Reported days ago: its save reads the index back
 					// into what may have been pruned.
@@ -242,6 +248,26 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 			}
 		}
 	}
+	// And the reads themselves: every term, from several times on, as
+	// many entries per term as a decision or re-examination asks.
+	var terms []uint32
+	if err := withCopy.DB().Select(&terms, `SELECT DISTINCT term FROM story_terms ORDER BY term`); err != nil {
+		t.Fatal(err)
+	}
+	for _, since := range []time.Time{t0, t0.Add(7 * 24 * time.Hour), t0.Add(15 * 24 * time.Hour)} {
+		for _, perTerm := range []int{1, 4, 16} {
+			q := model.StoryTermQuery{WorkspaceID: 1, Terms: terms, Since: since, PerTerm: perTerm}
+			got, want := readPostings(t, withCopy, q, true), readPostings(t, withCopy, q, false)
+			if len(got) != len(want) {
+				t.Fatalf("since %s, %d per term: %d entries from the copy, %d from the table", since, perTerm, len(got), len(want))
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("since %s, %d per term: entry %d is %+v from the copy, %+v from the table", since, perTerm, i, got[i], want[i])
+				}
+			}
+		}
+	}
 	var merged, moved int
 	if err := withCopy.DB().Get(&merged, `SELECT COUNT(*) FROM stories WHERE merged_into IS NOT NULL`); err != nil {
 		t.Fatal(err)
@@ -250,4 +276,29 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d articles in %d polls; %d stories merged, %d articles moved or joined late", n, len(polls), merged, moved)
+}
+
+// readPostings reads the term index as a save does, from the copy
+// (fromCopy) or from the table, in the order of term, time and article.
+func readPostings(t *testing.T, s *store.Store, q model.StoryTermQuery, fromCopy bool) []model.StoryPosting {
+	t.Helper()
+	tx, err := s.DB().Beginx()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Commit() }()
+	ps, err := s.ReadPostings(context.Background(), tx, q, fromCopy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(ps, func(a, b model.StoryPosting) int {
+		if c := cmp.Compare(a.Term, b.Term); c != 0 {
+			return c
+		}
+		if c := a.ReportedAt.Compare(b.ReportedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ArticleID, b.ArticleID)
+	})
+	return ps
 }
