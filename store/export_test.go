@@ -208,6 +208,25 @@ func (s *Store) ReadPostings(ctx context.Context, tx *sqlx.Tx, q model.StoryTerm
 	return v.StoryPostings(ctx, q)
 }
 
+// CopyStoryIndexFrom gives a workspace a copy of its story index from
+// articles articles on (0: every workspace).
+func (s *Store) CopyStoryIndexFrom(articles int) {
+	if s.copies != nil {
+		s.copies.copyFrom = articles
+	}
+}
+
+// HasStoryIndexCopy reports whether the store keeps a copy of workspace
+// ws's story index.
+func (s *Store) HasStoryIndexCopy(ws int64) bool {
+	if s.copies == nil {
+		return false
+	}
+	s.copies.mu.Lock()
+	defer s.copies.mu.Unlock()
+	return s.copies.entries[ws] != nil
+}
+
 // WithoutStoryCopies makes the store's saves read the story index from
 // the tables, as on PostgreSQL.
 func (s *Store) WithoutStoryCopies() { s.copies = nil }

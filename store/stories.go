@@ -65,8 +65,20 @@ func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []
 		if err := v.s.copies.begin(ctx, v.tx, v.cs); err != nil {
 			return nil, err
 		}
-		return v.s.copies.readFreq(ctx, v.tx, v.cs, terms, model.StoryPeriod(since))
+		if v.cs.entry != nil {
+			return v.s.copies.readFreq(ctx, v.tx, v.cs, terms, model.StoryPeriod(since))
+		}
+		read, err := v.tableDocFreq(ctx, workspaceID, terms, since)
+		if err == nil {
+			v.s.copies.start(v.cs, read.Docs)
+		}
+		return read, err
 	}
+	return v.tableDocFreq(ctx, workspaceID, terms, since)
+}
+
+// tableDocFreq is StoryDocFreq from the table.
+func (v storyView) tableDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
 	list := make([]int64, 0, len(terms)+1)
 	list = append(list, docFreqAll)
 	for _, t := range terms {
@@ -163,7 +175,9 @@ func (v storyView) StoryPostings(ctx context.Context, q model.StoryTermQuery) ([
 		if err := v.s.copies.begin(ctx, v.tx, v.cs); err != nil {
 			return nil, err
 		}
-		return v.s.copies.readPostings(ctx, v.tx, v.cs, q)
+		if v.cs.entry != nil {
+			return v.s.copies.readPostings(ctx, v.tx, v.cs, q)
+		}
 	}
 	terms := make([]int64, len(q.Terms))
 	keys := make([]int64, len(q.Terms))

@@ -35,6 +35,8 @@ func TestDocFreqCopyReadsAnotherProcessesSaves(t *testing.T) {
 		return s
 	}
 	a, b := open(), open()
+	a.CopyStoryIndexFrom(0)
+	b.CopyStoryIndexFrom(0)
 	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
 	ws, srcs := seed(t, a, "https://a.example/feed", "https://b.example/feed")
 	bodies := []string{wire, otherQuake, other, ownReport}
@@ -53,6 +55,7 @@ func TestDocFreqCopyReadsAnotherProcessesSaves(t *testing.T) {
 // ago) no longer counts their articles, as the table does not.
 func TestDocFreqCopyForgetsPrunedWeeks(t *testing.T) {
 	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		s.CopyStoryIndexFrom(0)
 		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
 		ws, srcs := seed(t, s, "https://a.example/feed")
 		old := storyArticle("https://a.example/old", "Report", wire, t0, false)
@@ -82,6 +85,7 @@ func TestDocFreqCopyForgetsPrunedWeeks(t *testing.T) {
 // saves read the table).
 func TestDocFreqCopyIsTheTable(t *testing.T) {
 	s := testdb.Store(t, store.SQLite)
+	s.CopyStoryIndexFrom(0)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 11))
 	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
@@ -208,10 +212,13 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 			polls = append(polls, p)
 		}
 	}
-	run := func(copies bool) *store.Store {
+	// copyFrom < 0: no copy; else the copy from that many articles on.
+	run := func(copyFrom int) *store.Store {
 		s := testdb.Store(t, store.SQLite)
-		if !copies {
+		if copyFrom < 0 {
 			s.WithoutStoryCopies()
+		} else {
+			s.CopyStoryIndexFrom(copyFrom)
 		}
 		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed", "https://c.example/feed")
 		for i, p := range polls {
@@ -225,28 +232,37 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 		}
 		return s
 	}
-	withCopy, withTables := run(true), run(false)
+	withTables := run(-1)
+	// Copied from the start, and from the 150th article on (the saves
+	// before it read the tables, as a small workspace's do).
+	withCopy, copiedLater := run(0), run(150)
 	for _, q := range []string{
 		`SELECT external_url || ' ' || story_id || ' ' || COALESCE(story_reason, '') FROM feed_articles ORDER BY id`,
 		`SELECT id || ' ' || article_count || ' ' || COALESCE(merged_into, 0) || ' ' || revision || ' ' || hex(COALESCE(centroid, '')) FROM stories ORDER BY id`,
 		`SELECT term || ' ' || reported_unix || ' ' || feed_article_id || ' ' || story_id FROM story_terms ORDER BY 1`,
 		`SELECT period || ' ' || term || ' ' || shard || ' ' || docs FROM story_doc_freq ORDER BY 1`,
 	} {
-		var a, b []string
-		if err := withCopy.DB().Select(&a, q); err != nil {
-			t.Fatal(err)
-		}
+		var b []string
 		if err := withTables.DB().Select(&b, q); err != nil {
 			t.Fatal(err)
 		}
-		if len(a) != len(b) {
-			t.Fatalf("%s: %d rows with the copy, %d reading the tables", q, len(a), len(b))
-		}
-		for i := range a {
-			if a[i] != b[i] {
-				t.Fatalf("%s: row %d is %q with the copy, %q reading the tables", q, i, a[i], b[i])
+		for name, s := range map[string]*store.Store{"the copy": withCopy, "the copy made later": copiedLater} {
+			var a []string
+			if err := s.DB().Select(&a, q); err != nil {
+				t.Fatal(err)
+			}
+			if len(a) != len(b) {
+				t.Fatalf("%s: %d rows with %s, %d reading the tables", q, len(a), name, len(b))
+			}
+			for i := range a {
+				if a[i] != b[i] {
+					t.Fatalf("%s: row %d is %q with %s, %q reading the tables", q, i, a[i], name, b[i])
+				}
 			}
 		}
+	}
+	if !withCopy.HasStoryIndexCopy(1) || !copiedLater.HasStoryIndexCopy(1) {
+		t.Fatal("the stores meant to read a copy kept none")
 	}
 	// And the reads themselves: every term, from several times on, as
 	// many entries per term as a decision or re-examination asks.
@@ -301,4 +317,30 @@ func readPostings(t *testing.T, s *store.Store, q model.StoryTermQuery, fromCopy
 		return cmp.Compare(a.ArticleID, b.ArticleID)
 	})
 	return ps
+}
+
+// TestStoryCopyOnlyForBigWorkspaces: a workspace gets a copy of its story
+// index once the article count its save reads first reaches the
+// threshold; a smaller one's saves read the tables, and the store keeps
+// nothing of it.
+func TestStoryCopyOnlyForBigWorkspaces(t *testing.T) {
+	s := testdb.Store(t, store.SQLite)
+	s.CopyStoryIndexFrom(3)
+	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+	ws, srcs := seed(t, s, "https://a.example/feed")
+	small, smallSrcs := seedNamed(t, s, "small", "https://b.example/feed")
+	bodies := []string{wire, otherQuake, other, ownReport}
+	for i, body := range bodies {
+		art := storyArticle(fmt.Sprintf("https://a.example/%d", i), fmt.Sprintf("Report %d", i), body, t0.Add(time.Duration(i)*time.Minute), false)
+		savePoll(t, s, ws, srcs[0], placer(t, []model.NewArticle{art}), art)
+		// The save of article i read a count of i.
+		if got, want := s.HasStoryIndexCopy(ws.ID), i >= 3; got != want {
+			t.Errorf("after the save of article %d, a copy: %v, want %v", i, got, want)
+		}
+	}
+	art := storyArticle("https://b.example/0", "Report", wire, t0, false)
+	savePoll(t, s, small, smallSrcs[0], placer(t, []model.NewArticle{art}), art)
+	if s.HasStoryIndexCopy(small.ID) {
+		t.Error("a workspace of one article got a copy")
+	}
 }
