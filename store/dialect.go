@@ -151,6 +151,9 @@ type dialect interface {
 	// docFreqRows and a read take it); uint32 of what is read back is
 	// the term.
 	docFreqTerm(t uint32) int64
+	// storyCopies is the copy of the story index a store of the dialect
+	// keeps for its saves, or nil: they read the tables.
+	storyCopies() *storyCopies
 	// daysBetween is the days from the timestamp expression from to the
 	// timestamp parameter to, as a real number.
 	daysBetween(from, to string) string

@@ -170,14 +170,66 @@ func (s *Store) BinarySearchVectors() bool { return s.binaryVectors }
 // AddDocFreq adds counts to the document frequencies of workspace ws as a
 // save of source adds them, in tx, which the caller ends.
 func (s *Store) AddDocFreq(ctx context.Context, tx *sqlx.Tx, ws, source int64, counts []model.StoryDocCount) error {
+	if s.copies != nil {
+		// As a save: the copy of the story index learns of them.
+		cs := &copySave{ws: ws}
+		if err := s.copies.begin(ctx, tx, cs); err != nil {
+			return err
+		}
+		s.copies.wrote(cs, func(p *copyPending) { p.counts = append(p.counts, counts...) })
+	}
 	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts)
 }
 
 // ReadDocFreq reads the document frequencies of terms in workspace ws
 // since since, in tx, as a placement reads them.
 func (s *Store) ReadDocFreq(ctx context.Context, tx *sqlx.Tx, ws int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
-	return storyView{s, tx}.StoryDocFreq(ctx, ws, terms, since)
+	return storyView{s: s, tx: tx}.StoryDocFreq(ctx, ws, terms, since)
 }
+
+// ReadDocFreqAsSave reads them as a save's placement does: from the
+// store's copy of them where it keeps one (and then, as a save, it
+// replaces the workspace's version token in tx).
+func (s *Store) ReadDocFreqAsSave(ctx context.Context, tx *sqlx.Tx, ws int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
+	v := storyView{s: s, tx: tx}
+	if s.copies != nil {
+		v.cs = &copySave{ws: ws}
+	}
+	return v.StoryDocFreq(ctx, ws, terms, since)
+}
+
+// ReadPostings reads the term index as a save's placement does, from the
+// store's copy (fromCopy, where it keeps one) or from the table.
+func (s *Store) ReadPostings(ctx context.Context, tx *sqlx.Tx, q model.StoryTermQuery, fromCopy bool) ([]model.StoryPosting, error) {
+	v := storyView{s: s, tx: tx}
+	if fromCopy && s.copies != nil {
+		v.cs = &copySave{ws: q.WorkspaceID}
+	}
+	return v.StoryPostings(ctx, q)
+}
+
+// CopyStoryIndexFrom gives a workspace a copy of its story index from
+// articles articles on (0: every workspace).
+func (s *Store) CopyStoryIndexFrom(articles int) {
+	if s.copies != nil {
+		s.copies.copyFrom = articles
+	}
+}
+
+// HasStoryIndexCopy reports whether the store keeps a copy of workspace
+// ws's story index.
+func (s *Store) HasStoryIndexCopy(ws int64) bool {
+	if s.copies == nil {
+		return false
+	}
+	s.copies.mu.Lock()
+	defer s.copies.mu.Unlock()
+	return s.copies.entries[ws] != nil
+}
+
+// WithoutStoryCopies makes the store's saves read the story index from
+// the tables, as on PostgreSQL.
+func (s *Store) WithoutStoryCopies() { s.copies = nil }
 
 // SQLiteReprepares is how many times SQLite prepared again, by itself, the
 // statements kept by one connection of the store's pool (the only one

@@ -335,6 +335,9 @@ func (postgres) docFreqRead() string {
 		WHERE s.docs IS NOT NULL`
 }
 
+// storyCopies: replicas save at once; each save reads the tables.
+func (postgres) storyCopies() *storyCopies { return nil }
+
 // docFreqTerm: story_doc_freq.term is an INTEGER (migration 0024), which
 // holds a term's 32 bits as a signed number.
 func (postgres) docFreqTerm(t uint32) int64 { return int64(int32(t)) }

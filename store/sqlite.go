@@ -221,32 +221,35 @@ type deniedError struct{ err error }
 func (e *deniedError) Error() string { return e.err.Error() }
 func (e *deniedError) Unwrap() error { return e.err }
 
-// storyPostings: SQLite has no LATERAL. For each term (from a JSON
-// array parameter), a scalar subquery finds the reported_unix of its
-// perTerm-th newest entry (an index range scan newest first with
-// OFFSET), and the join reads the entries from there on: the same bounded
-// read per term, in one statement. Merged stories are looked up in
-// stories_merged_id (merged ones only, migration 0019), not in stories:
-// named, because SQLite would rather look a row up by its rowid.
+// storyPostings: saves read the store's copy of the term index instead
+// (storyCopies), which loads a workspace's entries from a time on, a
+// range of the primary key (workspace, time: migration 0027). This reads
+// the table as it is kept, for the tests that compare the copy with it:
+// the window's entries of the workspace, those of the terms asked for
+// that fewer than perTerm entries of their term are newer than (so the
+// perTerm newest and those tied with the last, as the copy answers).
+// Merged stories are looked up in stories_merged_id (merged ones only,
+// migration 0019), not in stories: named, because SQLite would rather
+// look a row up by its rowid.
 func (sqliteDialect) storyPostings(perTerm int) string {
-	return `WITH k(term) AS (SELECT DISTINCT value FROM json_each(?2))
-		SELECT t.term, t.feed_article_id, COALESCE(s.merged_into, t.story_id) AS story_id, t.reported_unix
-		FROM k JOIN story_terms t ON t.workspace_id = ?1 AND t.term = k.term
-			AND t.reported_unix >= MAX(?3, COALESCE((SELECT t2.reported_unix FROM story_terms t2
-				WHERE t2.workspace_id = ?1 AND t2.term = k.term AND t2.reported_unix >= ?3
-				ORDER BY t2.reported_unix DESC LIMIT 1 OFFSET ` + strconv.Itoa(perTerm-1) + `), ?3))
-		LEFT JOIN stories s INDEXED BY stories_merged_id ON s.id = t.story_id AND s.merged_into IS NOT NULL`
+	return `SELECT t.term, t.feed_article_id, COALESCE(s.merged_into, t.story_id) AS story_id, t.reported_unix
+		FROM (SELECT term, feed_article_id, story_id, reported_unix,
+				RANK() OVER (PARTITION BY term ORDER BY reported_unix DESC) AS newer
+			FROM story_terms WHERE workspace_id = ?1 AND reported_unix >= ?3
+				AND term IN (SELECT value FROM json_each(?2))) AS t
+		LEFT JOIN stories s INDEXED BY stories_merged_id ON s.id = t.story_id AND s.merged_into IS NOT NULL
+		WHERE t.newer <= ` + strconv.Itoa(perTerm)
 }
 
-// storyMembers: as storyPostings, per story (from a JSON array
-// parameter) a scalar subquery finds the julianday of its perStory-th
-// latest article in range (an index range scan newest first with
-// OFFSET), and the join reads the articles from there on along the
-// (story_id, julianday(reported_at)) index: at least perStory per story,
-// more only where articles tie on the last time (StoryMembers trims).
-// A member's terms are read along story_terms_article, whose entries
-// follow the primary key: with the workspace named, they come by term,
-// and no member's are sorted apart. The workspace is the member's own
+// storyMembers: per story (from a JSON array parameter) a scalar
+// subquery finds the julianday of its perStory-th latest article in
+// range (an index range scan newest first with OFFSET), and the join
+// reads the articles from there on along the (story_id,
+// julianday(reported_at)) index: at least perStory per story, more only
+// where articles tie on the last time (StoryMembers trims). A member's
+// terms are read along story_terms_article, whose entries follow the
+// primary key: with the workspace named, one article's come by term
+// (its workspace and time being one), and no member's are sorted apart. The workspace is the member's own
 // column: named by the parameter there, SQLite prepared the statement
 // again at every run.
 func (sqliteDialect) storyMembers(perStory int) string {
@@ -326,13 +329,18 @@ func (sqliteDialect) docFreqUpsert() string {
 		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
 }
 
-// docFreqRead: SQLite looks each term of the list up by the primary key
-// (its plan: SEARCH story_doc_freq USING PRIMARY KEY (workspace_id=? AND
-// term=? AND period>?)).
+// docFreqRead: saves read the store's copy of the frequencies instead
+// (docFreqCache), which loads a workspace's weeks along the primary key;
+// this reads the table as they are kept, for the tests that compare the
+// copy with it.
 func (sqliteDialect) docFreqRead() string {
 	return `SELECT term, SUM(docs) AS docs FROM story_doc_freq WHERE workspace_id = ?1 AND period >= ?2
 		AND term IN (SELECT value FROM json_each(?3)) GROUP BY term`
 }
+
+// storyCopies: one process writes at a time, so a copy kept by the
+// process is checked cheaply (storycopy.go).
+func (sqliteDialect) storyCopies() *storyCopies { return newStoryCopies() }
 
 // docFreqTerm: SQLite's integers take the term as it is.
 func (sqliteDialect) docFreqTerm(t uint32) int64 { return int64(t) }

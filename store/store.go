@@ -73,6 +73,9 @@ type Store struct {
 	// (PostgreSQL with binary_parameters), so search vectors go in the
 	// server's binary format.
 	binaryVectors bool
+	// copies is the copy of the story index saves read (SQLite; nil on
+	// PostgreSQL): storycopy.go.
+	copies *storyCopies
 }
 
 // Options tunes the connection pool and gives the store what it writes
@@ -142,7 +145,7 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 	}
 	return &Store{db: db, writer: writer, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen),
 		noSearchVectors: opts.NoSearchVectors, lexicon: lexemes.NewLexicon(lexiconWords),
-		binaryVectors: name == Postgres && binaryParameters(dsn)}, nil
+		binaryVectors: name == Postgres && binaryParameters(dsn), copies: d.storyCopies()}, nil
 }
 
 // connect checks that db answers, closing it when it does not; how (for

@@ -28,6 +28,9 @@ var errStoriesChanged = errors.New("the stories it changes were written by other
 type storyView struct {
 	s  *Store
 	tx *sqlx.Tx
+	// cs is the save's part in the store's copy of the story index
+	// (SQLite, storycopy.go); nil: the reads go to the tables.
+	cs *copySave
 }
 
 // sameWorkspace is the condition that a row named by id is of the
@@ -58,6 +61,24 @@ func docFreqShard(source int64) int64 {
 }
 
 func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
+	if v.cs != nil && v.cs.ws == workspaceID {
+		if err := v.s.copies.begin(ctx, v.tx, v.cs); err != nil {
+			return nil, err
+		}
+		if v.cs.entry != nil {
+			return v.s.copies.readFreq(ctx, v.tx, v.cs, terms, model.StoryPeriod(since))
+		}
+		read, err := v.tableDocFreq(ctx, workspaceID, terms, since)
+		if err == nil {
+			v.s.copies.start(v.cs, read.Docs)
+		}
+		return read, err
+	}
+	return v.tableDocFreq(ctx, workspaceID, terms, since)
+}
+
+// tableDocFreq is StoryDocFreq from the table.
+func (v storyView) tableDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
 	list := make([]int64, 0, len(terms)+1)
 	list = append(list, docFreqAll)
 	for _, t := range terms {
@@ -149,6 +170,14 @@ func (v storyView) StoryPostings(ctx context.Context, q model.StoryTermQuery) ([
 	}
 	if len(q.Terms) == 0 {
 		return nil, nil
+	}
+	if v.cs != nil && v.cs.ws == q.WorkspaceID {
+		if err := v.s.copies.begin(ctx, v.tx, v.cs); err != nil {
+			return nil, err
+		}
+		if v.cs.entry != nil {
+			return v.s.copies.readPostings(ctx, v.tx, v.cs, q)
+		}
 	}
 	terms := make([]int64, len(q.Terms))
 	keys := make([]int64, len(q.Terms))
@@ -276,6 +305,9 @@ type storySave struct {
 	// created_at.
 	created time.Time
 	counts  model.StoryCounts
+	// copy is the save's part in the copy of the story index (nil where
+	// there is none).
+	copy *copySave
 }
 
 // beginStories has the poll's StoryPlacer decide inside the save's
@@ -293,6 +325,9 @@ func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave)
 	st := &storySave{choice: make([]model.StoryChoice, n), storyOf: make([]int64, n), ids: make([]int64, n),
 		at: make([]time.Time, n), groups: map[int]int64{}, reserved: map[int64]int{}, stored: map[int64]*storyTally{},
 		started: map[int][]byte{}}
+	if s.copies != nil {
+		st.copy = &copySave{ws: p.WorkspaceID}
+	}
 	for i := range st.choice {
 		st.choice[i] = model.NewStory()
 	}
@@ -314,7 +349,7 @@ func (s *Store) placeAndLock(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 		req.Facts[i] = na.Story
 	}
 	for attempt := 1; ; attempt++ {
-		placed, err := p.Stories.PlaceStories(ctx, storyView{s, tx}, req)
+		placed, err := p.Stories.PlaceStories(ctx, storyView{s: s, tx: tx, cs: st.copy}, req)
 		if err != nil {
 			return fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
 		}
@@ -560,8 +595,8 @@ func (s *Store) insertStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 // the poll carried twice) is filed once: the first is kept, as a
 // conflict on the primary key that is ignored would keep it, without
 // asking the database to check every entry for one.
-func (s *Store) insertTerms(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) error {
-	var rows termRows
+func (s *Store) insertTerms(ctx context.Context, tx *sqlx.Tx, p model.PollSave, st *storySave) (termRows, error) {
+	var rows, all termRows
 	articles := 0
 	seen := make(map[[3]int64]struct{})
 	flush := func() error {
@@ -570,6 +605,9 @@ func (s *Store) insertTerms(ctx context.Context, tx *sqlx.Tx, p model.PollSave, 
 			if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
 				return fmt.Errorf("save story terms of source %d: %w", p.SourceID, err)
 			}
+		}
+		if st.copy != nil {
+			all.append(rows)
 		}
 		rows, articles = termRows{}, 0
 		return nil
@@ -594,16 +632,23 @@ func (s *Store) insertTerms(ctx context.Context, tx *sqlx.Tx, p model.PollSave, 
 		}
 		if articles++; articles == articleBatch {
 			if err := flush(); err != nil {
-				return err
+				return termRows{}, err
 			}
 		}
 	}
-	return flush()
+	return all, flush()
 }
 
 // termRows are term index entries of one workspace, column by column.
 type termRows struct {
 	terms, reported, articles, stories []int64
+}
+
+func (r *termRows) append(o termRows) {
+	r.terms = append(r.terms, o.terms...)
+	r.reported = append(r.reported, o.reported...)
+	r.articles = append(r.articles, o.articles...)
+	r.stories = append(r.stories, o.stories...)
 }
 
 // finishStories ends the save's placement once its articles are stored:
@@ -615,10 +660,18 @@ func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 	if err := st.tallyMoves(p); err != nil {
 		return err
 	}
+	if st.copy != nil && (p.Stories != nil || len(st.placed.Counts) > 0 || len(st.merges) > 0 || len(st.placed.Moves) > 0) {
+		// A save whose placer read nothing still writes to the index: the
+		// copy must learn of it.
+		if err := s.copies.begin(ctx, tx, st.copy); err != nil {
+			return fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
+		}
+	}
 	if err := s.insertStories(ctx, tx, p, st); err != nil {
 		return err
 	}
-	if err := s.insertTerms(ctx, tx, p, st); err != nil {
+	terms, err := s.insertTerms(ctx, tx, p, st)
+	if err != nil {
 		return err
 	}
 	if err := s.mergeStories(ctx, tx, p, st); err != nil {
@@ -633,7 +686,18 @@ func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 	if err := s.recountLeft(ctx, tx, p, st); err != nil {
 		return err
 	}
-	return s.addDocFreq(ctx, tx, p, st.placed.Counts)
+	if err := s.addDocFreq(ctx, tx, p, st.placed.Counts); err != nil {
+		return err
+	}
+	if st.copy != nil {
+		s.copies.wrote(st.copy, func(w *copyPending) {
+			w.counts = append(w.counts, st.placed.Counts...)
+			w.terms.append(terms)
+			w.merges = append(w.merges, st.merges...)
+			w.moves = append(w.moves, st.placed.Moves...)
+		})
+	}
+	return nil
 }
 
 // mergeStories folds each merge's From story into its Into story: From's

@@ -1,0 +1,346 @@
+package store_test
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/feedpoller/feedpoller/analysis/stories"
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
+	"github.com/feedpoller/feedpoller/internal/storyfeeds"
+	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// TestDocFreqCopyReadsAnotherProcessesSaves: two processes save into one
+// SQLite file. Each keeps a copy of the document frequencies; a save of
+// one after a save of the other counts the other's article, and the
+// other way round.
+func TestDocFreqCopyReadsAnotherProcessesSaves(t *testing.T) {
+	url := testdb.URL(t, store.SQLite)
+	open := func() *store.Store {
+		s, err := store.OpenWith(context.Background(), url, store.Options{DeliveryPayload: webhooks.DeliveryPayload})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		if _, err := s.Migrate(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	a, b := open(), open()
+	a.CopyStoryIndexFrom(0)
+	b.CopyStoryIndexFrom(0)
+	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+	ws, srcs := seed(t, a, "https://a.example/feed", "https://b.example/feed")
+	bodies := []string{wire, otherQuake, other, ownReport}
+	for i, s := range []*store.Store{a, b, a, b} {
+		art := storyArticle(fmt.Sprintf("https://x.example/%d", i), fmt.Sprintf("Report %d", i), bodies[i], t0.Add(time.Duration(i)*time.Minute), false)
+		read := &docsReader{inner: placer(t, []model.NewArticle{art}), at: t0}
+		savePoll(t, s, ws, srcs[i%2], read, art)
+		if read.docs != i {
+			t.Errorf("save %d (process %d) read an article count of %d, want %d: every article saved before it", i, i%2, read.docs, i)
+		}
+	}
+}
+
+// TestDocFreqCopyForgetsPrunedWeeks: once the weeks before the window
+// are pruned, a save that reads back into them (an article reported long
+// ago) no longer counts their articles, as the table does not.
+func TestDocFreqCopyForgetsPrunedWeeks(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		s.CopyStoryIndexFrom(0)
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		ws, srcs := seed(t, s, "https://a.example/feed")
+		old := storyArticle("https://a.example/old", "Report", wire, t0, false)
+		savePoll(t, s, ws, srcs[0], &docsReader{inner: placer(t, []model.NewArticle{old}), at: t0}, old)
+		later := t0.Add(60 * 24 * time.Hour)
+		next := storyArticle("https://a.example/next", "Report", otherQuake, later, false)
+		read := &docsReader{inner: placer(t, []model.NewArticle{next}), at: t0}
+		savePoll(t, s, ws, srcs[0], read, next)
+		if read.docs != 1 {
+			t.Fatalf("before the prune a save read %d articles of the old week, want 1", read.docs)
+		}
+		if _, err := s.PruneStoryTerms(context.Background(), later, later.Add(-30*24*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		last := storyArticle("https://a.example/last", "Report", other, later, false)
+		read = &docsReader{inner: placer(t, []model.NewArticle{last}), at: t0}
+		savePoll(t, s, ws, srcs[0], read, last)
+		if read.docs != 1 {
+			t.Errorf("after the prune a save read %d articles since the old week, want 1 (the next one only)", read.docs)
+		}
+	})
+}
+
+// TestDocFreqCopyIsTheTable: whatever saves add (committed or rolled
+// back, in any weeks), prunes delete, and a save reads (any week on), the
+// copy a save reads answers what the table does (SQLite: PostgreSQL's
+// saves read the table).
+func TestDocFreqCopyIsTheTable(t *testing.T) {
+	s := testdb.Store(t, store.SQLite)
+	s.CopyStoryIndexFrom(0)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(7, 11))
+	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+	other, _ := seedNamed(t, s, "other", "https://c.example/feed")
+	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+	week := int64(model.StoryPeriodLength / time.Second)
+	terms := make([]uint32, 40)
+	for i := range terms {
+		terms[i] = uint32(i + 1)
+	}
+	for round := range 60 {
+		tx, err := s.DB().BeginTxx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Read as a save does, then add as a save does.
+		since := time.Unix((base+int64(rng.IntN(10)))*week, 0)
+		if _, err := s.ReadDocFreqAsSave(ctx, tx, ws.ID, terms, since); err != nil {
+			t.Fatal(err)
+		}
+		// Each (week, term) once, as a save counts them.
+		added := map[[2]int64]int{}
+		for range rng.IntN(30) {
+			added[[2]int64{base + int64(rng.IntN(12)), int64(rng.IntN(41))}] += 1 + rng.IntN(3)
+		}
+		var counts []model.StoryDocCount
+		for k, n := range added {
+			counts = append(counts, model.StoryDocCount{Period: k[0], Term: uint32(k[1]), Docs: n})
+		}
+		target := ws.ID
+		if round%7 == 3 {
+			target = other.ID // another workspace's save
+		}
+		if err := s.AddDocFreq(ctx, tx, target, srcs[rng.IntN(2)].ID, counts); err != nil {
+			t.Fatal(err)
+		}
+		if rng.IntN(4) == 0 {
+			_ = tx.Rollback()
+		} else if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if round%13 == 12 {
+			freqBefore := time.Unix((base+int64(round/13))*week, 0)
+			if _, err := s.PruneStoryTerms(ctx, freqBefore, freqBefore); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tx, err = s.DB().BeginTxx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		since = time.Unix((base+int64(rng.IntN(13))-1)*week, 0)
+		got, err := s.ReadDocFreqAsSave(ctx, tx, ws.ID, terms, since)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := s.ReadDocFreq(ctx, tx, ws.ID, terms, since)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
+			t.Fatalf("round %d, since week %d: a save read %d articles, %v; the table holds %d, %v",
+				round, model.StoryPeriod(since)-base, got.Docs, got.Terms, want.Docs, want.Terms)
+		}
+	}
+}
+
+// TestStoryCopyDecidesAsTheTables: the same polls saved into two SQLite
+// stores, one whose saves read the story index from the process's copy
+// and one whose saves read the tables, place every article in the same
+// story for the same reason, and leave the same stories, merges and
+// index. The polls carry the labelled story set (each event reported
+// several times, apart, so that stories grow, merge and are
+// re-examined) among generated articles, over three weeks, with the
+// index pruned as the daemon prunes it.
+func TestStoryCopyDecidesAsTheTables(t *testing.T) {
+	set, err := storyfeeds.Load("../analysis/stories/testdata/storyset.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	synth := storyfeeds.NewSynth(set, 3)
+	rng := rand.New(rand.NewPCG(5, 8))
+	type poll struct {
+		src  int
+		arts []model.NewArticle
+		opts stories.GroupOptions
+	}
+	var polls []poll
+	t0 := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
+	order := rng.Perm(len(set))
+	n := 0
+	for day := range 21 {
+		for range 4 {
+			var arts []model.NewArticle
+			same := rng.IntN(5) == 0 // a poll of articles reported at one time: entries tie
+			var at time.Time
+			for range 1 + rng.IntN(12) {
+				if !same || at.IsZero() {
+					at = t0.Add(time.Duration(day)*24*time.Hour + time.Duration(rng.IntN(24*60))*time.Minute)
+				}
+				if rng.IntN(8) == 0 {
+					// Reported days ago: its save reads the index back
+					// into what may have been pruned.
+					at = at.Add(-time.Duration(5+rng.IntN(6)) * 24 * time.Hour)
+				}
+				title, body := synth.Article()
+				if len(order) > 0 && rng.IntN(2) == 0 {
+					a := set[order[0]]
+					order = order[1:]
+					title, body = a.Title, a.Markdown
+				}
+				arts = append(arts, storyArticle(fmt.Sprintf("https://x.example/%d", n), title, body, at, false))
+				n++
+			}
+			p := poll{src: rng.IntN(3), arts: arts}
+			if rng.IntN(3) == 0 {
+				// Bent options: loose joins and merges, late joins, which
+				// later saves' re-examination undoes in part.
+				p.opts = stories.GroupOptions{Threshold: 0.08, MergeThreshold: 0.12, LateJoins: true}
+			}
+			polls = append(polls, p)
+		}
+	}
+	// copyFrom < 0: no copy; else the copy from that many articles on.
+	run := func(copyFrom int) *store.Store {
+		s := testdb.Store(t, store.SQLite)
+		if copyFrom < 0 {
+			s.WithoutStoryCopies()
+		} else {
+			s.CopyStoryIndexFrom(copyFrom)
+		}
+		ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed", "https://c.example/feed")
+		for i, p := range polls {
+			savePoll(t, s, ws, srcs[p.src], placerWith(t, p.arts, p.opts), p.arts...)
+			if i%16 == 15 { // every four days, the prune of a week ago
+				now := p.arts[0].Story.ReportedAt
+				if _, err := s.PruneStoryTerms(context.Background(), now.Add(-7*24*time.Hour), now.Add(-10*24*time.Hour)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		return s
+	}
+	withTables := run(-1)
+	// Copied from the start, and from the 150th article on (the saves
+	// before it read the tables, as a small workspace's do).
+	withCopy, copiedLater := run(0), run(150)
+	for _, q := range []string{
+		`SELECT external_url || ' ' || story_id || ' ' || COALESCE(story_reason, '') FROM feed_articles ORDER BY id`,
+		`SELECT id || ' ' || article_count || ' ' || COALESCE(merged_into, 0) || ' ' || revision || ' ' || hex(COALESCE(centroid, '')) FROM stories ORDER BY id`,
+		`SELECT term || ' ' || reported_unix || ' ' || feed_article_id || ' ' || story_id FROM story_terms ORDER BY 1`,
+		`SELECT period || ' ' || term || ' ' || shard || ' ' || docs FROM story_doc_freq ORDER BY 1`,
+	} {
+		var b []string
+		if err := withTables.DB().Select(&b, q); err != nil {
+			t.Fatal(err)
+		}
+		for name, s := range map[string]*store.Store{"the copy": withCopy, "the copy made later": copiedLater} {
+			var a []string
+			if err := s.DB().Select(&a, q); err != nil {
+				t.Fatal(err)
+			}
+			if len(a) != len(b) {
+				t.Fatalf("%s: %d rows with %s, %d reading the tables", q, len(a), name, len(b))
+			}
+			for i := range a {
+				if a[i] != b[i] {
+					t.Fatalf("%s: row %d is %q with %s, %q reading the tables", q, i, a[i], name, b[i])
+				}
+			}
+		}
+	}
+	if !withCopy.HasStoryIndexCopy(1) || !copiedLater.HasStoryIndexCopy(1) {
+		t.Fatal("the stores meant to read a copy kept none")
+	}
+	// And the reads themselves: every term, from several times on, as
+	// many entries per term as a decision or re-examination asks.
+	var terms []uint32
+	if err := withCopy.DB().Select(&terms, `SELECT DISTINCT term FROM story_terms ORDER BY term`); err != nil {
+		t.Fatal(err)
+	}
+	for _, since := range []time.Time{t0, t0.Add(7 * 24 * time.Hour), t0.Add(15 * 24 * time.Hour)} {
+		for _, perTerm := range []int{1, 4, 16} {
+			q := model.StoryTermQuery{WorkspaceID: 1, Terms: terms, Since: since, PerTerm: perTerm}
+			got, want := readPostings(t, withCopy, q, true), readPostings(t, withCopy, q, false)
+			if len(got) != len(want) {
+				t.Fatalf("since %s, %d per term: %d entries from the copy, %d from the table", since, perTerm, len(got), len(want))
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("since %s, %d per term: entry %d is %+v from the copy, %+v from the table", since, perTerm, i, got[i], want[i])
+				}
+			}
+		}
+	}
+	var merged, moved int
+	if err := withCopy.DB().Get(&merged, `SELECT COUNT(*) FROM stories WHERE merged_into IS NOT NULL`); err != nil {
+		t.Fatal(err)
+	}
+	if err := withCopy.DB().Get(&moved, `SELECT COUNT(*) FROM feed_articles WHERE story_reason LIKE '%moved%' OR story_reason LIKE '%late%'`); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d articles in %d polls; %d stories merged, %d articles moved or joined late", n, len(polls), merged, moved)
+}
+
+// readPostings reads the term index as a save does, from the copy
+// (fromCopy) or from the table, in the order of term, time and article.
+func readPostings(t *testing.T, s *store.Store, q model.StoryTermQuery, fromCopy bool) []model.StoryPosting {
+	t.Helper()
+	tx, err := s.DB().Beginx()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Commit() }()
+	ps, err := s.ReadPostings(context.Background(), tx, q, fromCopy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(ps, func(a, b model.StoryPosting) int {
+		if c := cmp.Compare(a.Term, b.Term); c != 0 {
+			return c
+		}
+		if c := a.ReportedAt.Compare(b.ReportedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ArticleID, b.ArticleID)
+	})
+	return ps
+}
+
+// TestStoryCopyOnlyForBigWorkspaces: a workspace gets a copy of its story
+// index once the article count its save reads first reaches the
+// threshold; a smaller one's saves read the tables, and the store keeps
+// nothing of it.
+func TestStoryCopyOnlyForBigWorkspaces(t *testing.T) {
+	s := testdb.Store(t, store.SQLite)
+	s.CopyStoryIndexFrom(3)
+	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+	ws, srcs := seed(t, s, "https://a.example/feed")
+	small, smallSrcs := seedNamed(t, s, "small", "https://b.example/feed")
+	bodies := []string{wire, otherQuake, other, ownReport}
+	for i, body := range bodies {
+		art := storyArticle(fmt.Sprintf("https://a.example/%d", i), fmt.Sprintf("Report %d", i), body, t0.Add(time.Duration(i)*time.Minute), false)
+		savePoll(t, s, ws, srcs[0], placer(t, []model.NewArticle{art}), art)
+		// The save of article i read a count of i.
+		if got, want := s.HasStoryIndexCopy(ws.ID), i >= 3; got != want {
+			t.Errorf("after the save of article %d, a copy: %v, want %v", i, got, want)
+		}
+	}
+	art := storyArticle("https://b.example/0", "Report", wire, t0, false)
+	savePoll(t, s, small, smallSrcs[0], placer(t, []model.NewArticle{art}), art)
+	if s.HasStoryIndexCopy(small.ID) {
+		t.Error("a workspace of one article got a copy")
+	}
+}
