@@ -17,8 +17,9 @@ import (
 // not from story_doc_freq and story_terms: those reads were a statement
 // of a thousand index lookups each, two or three of them in every save,
 // and kept by term, the frequency rows a save adds to lay on nearly every
-// page of their table, all of which the commit wrote. With the copy the
-// frequencies are kept week first (migration 0027) and only written.
+// page of their table, all of which the commit wrote. With the copy,
+// saves only write the two tables, and both are kept by time (migration
+// 0027), where a save's rows lie together.
 //
 // A copy is exact: a save answers from it only when it holds what the
 // tables hold. story_index_version keeps a token per workspace that
