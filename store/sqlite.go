@@ -330,7 +330,7 @@ func (sqliteDialect) docFreqUpsert() string {
 }
 
 // docFreqRead: saves read the store's copy of the frequencies instead
-// (docFreqCache), which loads a workspace's weeks along the primary key;
+// (storyCopies), which loads a workspace's weeks along the primary key;
 // this reads the table as they are kept, for the tests that compare the
 // copy with it.
 func (sqliteDialect) docFreqRead() string {

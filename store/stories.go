@@ -348,6 +348,14 @@ func (s *Store) placeAndLock(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 	for i, na := range p.Articles {
 		req.Facts[i] = na.Story
 	}
+	if st.copy != nil {
+		// Every save that places writes to the story index, whether or
+		// not its placer reads it: the version token is replaced here,
+		// once, so that the copy learns of the writes.
+		if err := s.copies.begin(ctx, tx, st.copy); err != nil {
+			return fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
+		}
+	}
 	for attempt := 1; ; attempt++ {
 		placed, err := p.Stories.PlaceStories(ctx, storyView{s: s, tx: tx, cs: st.copy}, req)
 		if err != nil {
@@ -659,13 +667,6 @@ func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 	st.tallyUp()
 	if err := st.tallyMoves(p); err != nil {
 		return err
-	}
-	if st.copy != nil && (p.Stories != nil || len(st.placed.Counts) > 0 || len(st.merges) > 0 || len(st.placed.Moves) > 0) {
-		// A save whose placer read nothing still writes to the index: the
-		// copy must learn of it.
-		if err := s.copies.begin(ctx, tx, st.copy); err != nil {
-			return fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
-		}
 	}
 	if err := s.insertStories(ctx, tx, p, st); err != nil {
 		return err
