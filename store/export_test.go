@@ -231,6 +231,10 @@ func (s *Store) HasStoryIndexCopy(ws int64) bool {
 // the tables, as on PostgreSQL.
 func (s *Store) WithoutStoryCopies() { s.copies = nil }
 
+// WithStoryCopies gives the store the copies of the story index its
+// dialect keeps (again, after WithoutStoryCopies).
+func (s *Store) WithStoryCopies() { s.copies = s.d.storyCopies() }
+
 // SQLiteReprepares is how many times SQLite prepared again, by itself, the
 // statements kept by one connection of the store's pool (the only one
 // when the pool has one) since the last call: what an expired statement

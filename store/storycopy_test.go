@@ -344,3 +344,67 @@ func TestStoryCopyOnlyForBigWorkspaces(t *testing.T) {
 		t.Error("a workspace of one article got a copy")
 	}
 }
+
+// TestStoryIndexByTimeMigrationKeepsEntries: migration 0027 rebuilds
+// SQLite's term index and document frequencies in another key order; it
+// keeps every entry and count, and the copy of the story index reads
+// them back as the tables hold them.
+func TestStoryIndexByTimeMigrationKeepsEntries(t *testing.T) {
+	ctx := context.Background()
+	s := migrateTo(t, store.SQLite, 27)
+	s.WithoutStoryCopies() // the schema before 0027 has no version table
+	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+	arts := quakeReports(6, func(i int) time.Time { return t0.Add(time.Duration(i) * time.Minute) }, false)
+	savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
+	more := []model.NewArticle{storyArticle("https://b.example/1", "Rates", other, t0.Add(8*24*time.Hour), false),
+		storyArticle("https://b.example/2", "Chile quake: no tsunami", ownReport, t0.Add(8*24*time.Hour), false)}
+	savePoll(t, s, ws, srcs[1], placer(t, more), more...)
+	entries := func() string {
+		return text(t, s, `SELECT COALESCE(group_concat(e, ','), '') FROM (SELECT workspace_id || ':' || term || ':' || reported_unix || ':' ||
+			feed_article_id || ':' || story_id AS e FROM story_terms ORDER BY workspace_id, term, reported_unix, feed_article_id)`)
+	}
+	freqs := func() string {
+		return text(t, s, `SELECT COALESCE(group_concat(e, ','), '') FROM (SELECT workspace_id || ':' || term || ':' || period || ':' ||
+			shard || ':' || docs AS e FROM story_doc_freq ORDER BY workspace_id, term, period, shard)`)
+	}
+	before, beforeFreqs := entries(), freqs()
+	if before == "" || beforeFreqs == "" {
+		t.Fatal("no story index before the migration")
+	}
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after := entries(); after != before {
+		t.Fatalf("entries after the migration:\n%s\nbefore:\n%s", after, before)
+	}
+	if after := freqs(); after != beforeFreqs {
+		t.Fatalf("document frequencies after the migration:\n%s\nbefore:\n%s", after, beforeFreqs)
+	}
+	s.WithStoryCopies()
+	s.CopyStoryIndexFrom(0)
+	var terms []uint32
+	if err := s.DB().Select(&terms, `SELECT DISTINCT term FROM story_terms ORDER BY term`); err != nil {
+		t.Fatal(err)
+	}
+	q := model.StoryTermQuery{WorkspaceID: ws.ID, Terms: terms, Since: t0.Add(-time.Hour), PerTerm: 16}
+	if got, want := readPostings(t, s, q, true), readPostings(t, s, q, false); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the copy reads the migrated term index as\n%v\nthe table holds\n%v", got, want)
+	}
+	tx, err := s.DB().Beginx()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	got, err := s.ReadDocFreqAsSave(ctx, tx, ws.ID, terms, t0.Add(-time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.ReadDocFreq(ctx, tx, ws.ID, terms, t0.Add(-time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Docs != len(arts)+len(more) || got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
+		t.Errorf("the copy reads the migrated frequencies as %d articles, %v; the table holds %d, %v", got.Docs, got.Terms, want.Docs, want.Terms)
+	}
+}
