@@ -50,6 +50,9 @@ type PollOutcome struct {
 	ItemsNew       int    `json:"items_new"`
 	ItemsDuplicate int    `json:"items_duplicate"`
 	ItemsPromoted  int    `json:"items_promoted"`
+	// ItemsUnchanged are the duplicates left unparsed: entries byte for
+	// byte the same as ones an earlier poll of the source settled.
+	ItemsUnchanged int `json:"items_unchanged"`
 	// Stories is what the save's story placement did.
 	Stories    StoryCounts `json:"-"`
 	Error      string      `json:"error,omitempty"`

@@ -189,7 +189,7 @@ func newPoller(t *testing.T, st *store.Store, owner string, changes ...func(*pol
 	}
 	client := fetch.New(fo)
 	t.Cleanup(client.CloseIdleConnections)
-	po.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client}}
+	po.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client, Unchanged: rss.NewUnchanged()}}
 	po.Pipeline.Pages = client
 	p, err := poller.New(po)
 	if err != nil {

@@ -47,7 +47,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Buckets: []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120},
 		}, []string{"source_type"}),
 		Items: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "feedpoller_items_total", Help: "Feed items by what became of them: new, duplicate, promoted.",
+			Name: "feedpoller_items_total", Help: "Feed items by what became of them: new, duplicate, promoted; unchanged counts the duplicates left unparsed, byte for byte entries an earlier poll settled.",
 		}, []string{"result"}),
 		DueBacklog: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "feedpoller_due_sources", Help: "Sources due but not yet claimed, at the last tick.",
@@ -130,6 +130,7 @@ func (m *Metrics) countItems(out model.PollOutcome) {
 	m.Items.WithLabelValues("new").Add(float64(out.ItemsNew))
 	m.Items.WithLabelValues("duplicate").Add(float64(out.ItemsDuplicate))
 	m.Items.WithLabelValues("promoted").Add(float64(out.ItemsPromoted))
+	m.Items.WithLabelValues("unchanged").Add(float64(out.ItemsUnchanged))
 	m.StoryPlacements.WithLabelValues("joined").Add(float64(out.Stories.Joined))
 	m.StoryPlacements.WithLabelValues("started").Add(float64(out.Stories.Started))
 	m.StoryPlacements.WithLabelValues("merged").Add(float64(out.Stories.Merged))

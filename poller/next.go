@@ -59,7 +59,7 @@ func fetched(src model.FeedSource, res *sources.Result, arts []model.NewArticle)
 	if src.SourceType == model.SourceWeb {
 		return obs
 	}
-	obs.Listed = len(res.Items)
+	obs.Listed = len(res.Items) + res.Unchanged
 	obs.Published = make([]time.Time, len(arts))
 	for i, a := range arts {
 		if a.Article.PublishedAt != nil {

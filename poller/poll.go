@@ -109,7 +109,7 @@ func (p *Poller) Poll(ctx context.Context, src model.FeedSource) (model.PollOutc
 		save.Source.HubURL, save.Source.SelfURL = webSubLinks(res.Hints)
 		save.Source.SiteURL = res.SiteURL
 	}
-	save.Run.ItemsSeen = len(res.Items)
+	save.Run.ItemsSeen = len(res.Items) + res.Unchanged
 	processed, err := p.pipeline.Run(ctx, pipeline.Batch{Source: src, Items: res.Items, FetchBy: fetchBy})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -127,8 +127,14 @@ func (p *Poller) Poll(ctx context.Context, src model.FeedSource) (model.PollOutc
 	p.outage.recovered(opLookup)
 	save.Articles = processed.Articles
 	save.Stories = processed.Stories
-	save.Run.ItemsDuplicate = processed.Duplicates
-	return p.finish(ctx, src, save, fetched(src, res, processed.Articles), out, start)
+	save.Run.ItemsDuplicate = processed.Duplicates + res.Unchanged
+	out.ItemsUnchanged = res.Unchanged
+	out, err = p.finish(ctx, src, save, fetched(src, res, processed.Articles), out, start)
+	if err == nil && out.Status == model.StatusOK && res.Settle != nil {
+		// Only now are the stored articles there for good.
+		res.Settle(processed.Settled)
+	}
+	return out, err
 }
 
 // pollDeadlines returns when src's lease ends and when fetching must stop

@@ -31,6 +31,9 @@ type FeedItem struct {
 	// LinkIsMedia says URL is the entry's enclosure (an audio, video or
 	// image file), not a page: it is never fetched as an article.
 	LinkIsMedia bool
+	// Digest identifies the entry's bytes in the feed document, for
+	// Result.Settle; 0 when the fetcher did not read them as such.
+	Digest uint64
 }
 
 // Request describes one fetch of a source.
@@ -55,6 +58,16 @@ type Result struct {
 	// an absolute http(s) URL, or "" when the feed names none usable.
 	SiteURL string
 	Items   []FeedItem
+	// Unchanged is how many of the feed's entries were left out of Items
+	// because they are byte for byte entries an earlier poll of the
+	// source settled (stored, or found stored): each counts as listed and
+	// as a duplicate.
+	Unchanged int
+	// Settle, when not nil, is called once the poll's save committed,
+	// with the Digests of the items whose outcome is settled (stored, or
+	// found stored already): later fetches may leave those entries
+	// unread while they stay the same.
+	Settle func(digests []uint64)
 	// ETag and LastModified are the validators to store for the next fetch,
 	// verbatim as the server sent them (empty when it sent none).
 	ETag         string

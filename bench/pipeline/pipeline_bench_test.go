@@ -70,6 +70,9 @@ type pollEnv struct {
 	ws     *model.Workspace
 	src    *model.FeedSource
 	items  int
+	// unchanged is the fetcher's memory of settled entries, forgotten
+	// whenever prepare deletes the articles it settled.
+	unchanged *rss.Unchanged
 }
 
 func newPollEnv(b testing.TB, dialect string, items int) *pollEnv {
@@ -93,12 +96,13 @@ func newPollEnv(b testing.TB, dialect string, items int) *pollEnv {
 	opts := poller.DefaultOptions()
 	opts.Store, opts.Owner, opts.Workers, opts.Jitter = db.store, "bench", 1, -1
 	opts.Log = slog.New(slog.DiscardHandler)
-	opts.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client}}
+	unchanged := rss.NewUnchanged()
+	opts.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client, Unchanged: unchanged}}
 	p, err := poller.New(opts)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return &pollEnv{db: db, poller: p, ws: ws, src: src, items: items}
+	return &pollEnv{db: db, poller: p, ws: ws, src: src, items: items, unchanged: unchanged}
 }
 
 // pollKind says what the next poll should find.
@@ -118,6 +122,9 @@ func (k pollKind) String() string {
 // through the uncounted connection.
 func (e *pollEnv) prepare(b testing.TB, k pollKind) {
 	b.Helper()
+	if k != notModif {
+		e.unchanged.Forget(e.src.ID)
+	}
 	switch k {
 	case allNew:
 		e.db.exec(b, `DELETE FROM content_items /* bench-setup */`)

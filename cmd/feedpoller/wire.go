@@ -113,7 +113,7 @@ func wire(ctx context.Context, cfg Config, log *slog.Logger, level slog.Level) (
 		return nil, err
 	}
 	a.fetch = fetch.New(fo)
-	a.rss = &rss.Fetcher{Client: a.fetch, MaxItems: cfg.Fetch.MaxItems, Now: clock}
+	a.rss = &rss.Fetcher{Client: a.fetch, MaxItems: cfg.Fetch.MaxItems, Now: clock, Unchanged: rss.NewUnchanged()}
 	a.web = &web.Fetcher{Client: a.fetch, RespectRobots: cfg.Fetch.RespectRobots, Log: log}
 	if useFC {
 		// Firecrawl fetches whatever it is handed: hold it to the native

@@ -40,7 +40,8 @@ func (p *Pipeline) lookup(ctx context.Context, src model.FeedSource, items []ite
 // URL anywhere in the workspace. A page of a web source that tracks
 // changes is kept with its stored revision, for dropUnchanged to compare
 // once its content is extracted. It returns the items kept and how many
-// were dropped.
+// were dropped, and the feed digests of those whose outcome is settled
+// (found among the source's own articles).
 //
 // The decision rests on what the lookup saw. Two polls saving one new URL
 // at once (two sources of a workspace carrying one story) both find it
@@ -48,17 +49,24 @@ func (p *Pipeline) lookup(ctx context.Context, src model.FeedSource, items []ite
 // skips an article whose URL (and revision) the workspace already holds,
 // and a content item whose content hash it already promoted (ON CONFLICT
 // DO NOTHING), and counts the item as a duplicate.
-func dropKnown(src model.FeedSource, items []item, known *model.Known) ([]item, int) {
+func dropKnown(src model.FeedSource, items []item, known *model.Known) (kept []item, dups int, settled []uint64) {
 	tracked := src.TrackChanges && src.SourceType == model.SourceWeb
-	kept, dups := items[:0], 0
+	kept = items[:0]
 	for _, it := range items {
 		if it.feed.GUID != "" && known.GUIDs[it.feed.GUID] {
 			dups++
+			settled = appendDigest(settled, it)
 			continue
 		}
 		prev, stored := known.ByURL[it.url]
 		if stored && !tracked {
 			dups++
+			// Only the source's own article settles the item: another
+			// source's goes when that source is deleted, and the item is
+			// then this source's to store.
+			if prev.FeedSourceID != nil && *prev.FeedSourceID == src.ID {
+				settled = appendDigest(settled, it)
+			}
 			continue
 		}
 		if stored {
@@ -66,7 +74,15 @@ func dropKnown(src model.FeedSource, items []item, known *model.Known) ([]item, 
 		}
 		kept = append(kept, it)
 	}
-	return kept, dups
+	return kept, dups, settled
+}
+
+// appendDigest appends the feed digest of it, when it has one.
+func appendDigest(digests []uint64, it item) []uint64 {
+	if it.feed.Digest != 0 {
+		digests = append(digests, it.feed.Digest)
+	}
+	return digests
 }
 
 // dropUnchanged keeps a tracked page as a new revision only when its main

@@ -49,7 +49,7 @@ func TestDropKnown(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			kept, dups := dropKnown(tt.src, []item{tt.item}, k)
+			kept, dups, _ := dropKnown(tt.src, []item{tt.item}, k)
 			if (len(kept) == 1) != tt.keep || dups != 1-len(kept) {
 				t.Fatalf("kept %d, %d duplicates; want kept=%v", len(kept), dups, tt.keep)
 			}

@@ -168,6 +168,10 @@ type Result struct {
 	// Stories places the articles in stories inside the save (nil: no
 	// story index, or nothing to store).
 	Stories model.StoryPlacer
+	// Settled are the feed Digests (sources.FeedItem) of the items found
+	// stored and of the Articles: once the save commits, the outcome of
+	// each is final (see sources.Result's Settle).
+	Settled []uint64
 }
 
 // item is one feed item on its way through the stages; each stage fills
@@ -203,7 +207,7 @@ func (p *Pipeline) Run(ctx context.Context, b Batch) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	items, n := dropKnown(src, items, known)
+	items, n, settled := dropKnown(src, items, known)
 	dups += n
 
 	fetchCtx := ctx
@@ -222,7 +226,7 @@ func (p *Pipeline) Run(ctx context.Context, b Batch) (Result, error) {
 	}
 	dups += n
 	if len(items) == 0 {
-		return Result{Duplicates: dups}, nil
+		return Result{Duplicates: dups, Settled: settled}, nil
 	}
 
 	scorer, err := p.opts.Profiles.Scorer(ctx, src.WorkspaceID)
@@ -236,7 +240,10 @@ func (p *Pipeline) Run(ctx context.Context, b Batch) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Articles: toStore(items), Duplicates: dups, Stories: plan}, nil
+	for _, it := range items {
+		settled = appendDigest(settled, it)
+	}
+	return Result{Articles: toStore(items), Duplicates: dups, Stories: plan, Settled: settled}, nil
 }
 
 // toStore is the batch's articles as the store saves them.

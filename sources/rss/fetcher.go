@@ -36,6 +36,10 @@ type Fetcher struct {
 	// Now is the clock that dates the response's caching hints (default
 	// time.Now).
 	Now func() time.Time
+	// Unchanged, when set, remembers the settled entries of each source's
+	// feed, which later fetches leave unparsed (see Unchanged). nil: every
+	// feed is parsed whole.
+	Unchanged *Unchanged
 }
 
 func (f *Fetcher) now() time.Time {
@@ -81,7 +85,13 @@ func (f *Fetcher) Fetch(ctx context.Context, req sources.Request) (*sources.Resu
 	res.ETag = resp.Header.Get("ETag")
 	res.LastModified = resp.Header.Get("Last-Modified")
 
-	parsed, err := parseFeed(resp.Body, resp.ContentType, resp.Charset, resp.FinalURL, f.maxItems())
+	var prior *settled
+	if f.Unchanged != nil && req.SourceID > 0 {
+		if s, ok := f.Unchanged.of(req.SourceID, req.URL); ok {
+			prior = &s
+		}
+	}
+	parsed, err := readFeed(resp.Body, resp.ContentType, resp.Charset, resp.FinalURL, f.maxItems(), f.Unchanged, prior)
 	if err != nil {
 		// The server answered; the poll record keeps what it answered.
 		var fe *sources.FetchError
@@ -92,10 +102,24 @@ func (f *Fetcher) Fetch(ctx context.Context, req sources.Request) (*sources.Resu
 	}
 	res.FeedTitle, res.SiteURL = parsed.title, parsed.siteURL
 	res.Items = parsed.items
+	res.Unchanged = len(parsed.unchanged)
+	if f.Unchanged != nil && req.SourceID > 0 && parsed.entries {
+		res.Settle = f.settle(req, parsed)
+	}
 	// Link headers name the hub first: WebSub asks subscribers to prefer
 	// them to the links in the document.
 	res.Hints = res.Hints.Merge(parsed.hints)
 	return res, nil
+}
+
+// settle is the Settle of a fetch of req read as entries: the entries it
+// left unread stay settled, and so do those the poll's save settled.
+func (f *Fetcher) settle(req sources.Request, parsed *parsedFeed) func([]uint64) {
+	return func(digests []uint64) {
+		all := make([]uint64, 0, len(parsed.unchanged)+len(digests))
+		all = append(append(all, parsed.unchanged...), digests...)
+		f.Unchanged.settle(req.SourceID, settled{url: req.URL, context: parsed.context, digests: all})
+	}
 }
 
 // Validation is what Validate found of a feed.

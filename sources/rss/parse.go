@@ -2,7 +2,9 @@ package rss
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -20,12 +22,32 @@ type parsedFeed struct {
 	items   []sources.FeedItem
 	// hints are what the feed declares about its schedule and hubs.
 	hints sources.Hints
+	// entries says the document was read as entries with hashes
+	// (itemSpans): every item carries its Digest, and context is the hash
+	// of what their reading depends on besides their own bytes.
+	entries bool
+	context uint64
+	// unchanged are the hashes of the settled entries left unread.
+	unchanged []uint64
 }
 
 // parseFeed parses body (already capped in size by the fetcher) and maps
 // at most maxItems entries. httpCharset is the charset the server named;
 // feedURL is where the body came from, the base for relative links.
 func parseFeed(body []byte, contentType, httpCharset, feedURL string, maxItems int) (*parsedFeed, error) {
+	return readFeed(body, contentType, httpCharset, feedURL, maxItems, nil, nil)
+}
+
+// readFeed is parseFeed that, given a memory of settled entries (u), reads
+// the document's entries as byte ranges first and leaves the entries
+// prior settled out of what gofeed parses (see Unchanged). The items it
+// maps are those parseFeed would map for the other entries, in the same
+// order: when what an entry's reading depends on outside it (the feed's
+// link, its authors, the tags outside the entries, the document's
+// address) is not what it was when prior was settled, or the cut document
+// does not read as one item per remaining entry, the whole document is
+// parsed instead.
+func readFeed(body []byte, contentType, httpCharset, feedURL string, maxItems int, u *Unchanged, prior *settled) (*parsedFeed, error) {
 	body = toUTF8(body, httpCharset)
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, notAFeed("empty response")
@@ -43,6 +65,40 @@ func parseFeed(body []byte, contentType, httpCharset, feedURL string, maxItems i
 	// otherwise cost gigabytes.
 	body = capItems(body, kind, maxItems)
 
+	var spans []itemSpan
+	var outside uint64
+	if u != nil && kind != gofeed.FeedTypeJSON {
+		var ok bool
+		if spans, outside, ok = itemSpans(body, u.seed); !ok {
+			spans = nil
+		}
+	}
+	if prior != nil && spans != nil {
+		keep := make([]bool, len(spans))
+		kept := make([]itemSpan, 0, len(spans)) // not nil: read as entries, if none
+		var left []uint64
+		for k, s := range spans {
+			if keep[k] = !prior.has(s.digest); keep[k] {
+				kept = append(kept, s)
+			} else {
+				left = append(left, s.digest)
+			}
+		}
+		if len(left) > 0 {
+			out, err := mapFeed(withoutSpans(body, spans, keep), kind, feedURL, maxItems, kept, outside, u.seed)
+			if err == nil && out.entries && out.context == prior.context {
+				out.unchanged = left
+				return out, nil
+			}
+		}
+	}
+	return mapFeed(body, kind, feedURL, maxItems, spans, outside, u.seedOrZero())
+}
+
+// mapFeed parses body with gofeed and maps its items. spans are body's
+// entries (nil when not read as such): when the feed reads as one item per
+// entry, each item carries its entry's digest.
+func mapFeed(body []byte, kind gofeed.FeedType, feedURL string, maxItems int, spans []itemSpan, outside uint64, seed maphash.Seed) (*parsedFeed, error) {
 	side := sideTable{}
 	var hints sources.Hints
 	feed, err := parseBytes(body, side, &hints)
@@ -69,14 +125,51 @@ func parseFeed(body []byte, contentType, httpCharset, feedURL string, maxItems i
 	out := &parsedFeed{title: titleText(feed.Title, feedTitleKind), siteURL: siteURL(feed.Link, docURL),
 		hints: resolveHints(hints, docURL)}
 	n := min(len(feed.Items), maxItems)
+	out.entries = spans != nil && len(feed.Items) == len(spans) && n == len(spans)
+	if out.entries {
+		out.context = feedContextHash(seed, outside, feedURL, feed, fc.atom != nil)
+	}
 	out.items = make([]sources.FeedItem, 0, n)
 	for i, it := range feed.Items[:n] {
 		if it == nil {
 			continue
 		}
-		out.items = append(out.items, mapItem(it, i, fc))
+		fi := mapItem(it, i, fc)
+		if out.entries {
+			fi.Digest = spans[i].digest
+		}
+		out.items = append(out.items, fi)
 	}
 	return out, nil
+}
+
+// feedContextHash hashes what reading an entry depends on outside its own
+// bytes: the tags outside the entries (outside), the document's address
+// and the feed's link (the base of relative links), the feed's authors
+// (inherited by Atom entries that name none) and whether the Atom text
+// kinds were read.
+func feedContextHash(seed maphash.Seed, outside uint64, feedURL string, feed *gofeed.Feed, atomKinds bool) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], outside)
+	_, _ = h.Write(n[:])
+	for _, s := range []string{feedURL, feed.Link} {
+		_, _ = h.WriteString(s)
+		_ = h.WriteByte(0)
+	}
+	for _, a := range feed.Authors {
+		if a != nil {
+			_, _ = h.WriteString(a.Name)
+			_ = h.WriteByte(0)
+			_, _ = h.WriteString(a.Email)
+		}
+		_ = h.WriteByte(1)
+	}
+	if atomKinds {
+		_ = h.WriteByte(2)
+	}
+	return h.Sum64()
 }
 
 func detect(body []byte) gofeed.FeedType {
