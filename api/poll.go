@@ -13,6 +13,7 @@ type pollResult struct {
 	ItemsSeen      int    `json:"items_seen"`
 	ItemsNew       int    `json:"items_new"`
 	ItemsDuplicate int    `json:"items_duplicate"`
+	ItemsUnchanged int    `json:"items_unchanged"`
 	ItemsPromoted  int    `json:"items_promoted"`
 	Error          string `json:"error"`
 	DurationMS     int64  `json:"duration_ms"`
@@ -33,7 +34,7 @@ func (s *Server) pollSource(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	res := pollResult{SourceID: id, Status: o.Status, HTTPStatus: o.HTTPStatus, ItemsSeen: o.ItemsSeen,
-		ItemsNew: o.ItemsNew, ItemsDuplicate: o.ItemsDuplicate, ItemsPromoted: o.ItemsPromoted, Error: o.Error, DurationMS: o.DurationMS,
+		ItemsNew: o.ItemsNew, ItemsDuplicate: o.ItemsDuplicate, ItemsUnchanged: o.ItemsUnchanged, ItemsPromoted: o.ItemsPromoted, Error: o.Error, DurationMS: o.DurationMS,
 		NextPollReason: o.NextPollReason}
 	if !o.NextPollAt.IsZero() {
 		res.NextPollAt = &o.NextPollAt

@@ -1,7 +1,9 @@
 package rss
 
 import (
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -243,4 +245,43 @@ func FuzzSettledEntries(f *testing.F) {
 		}
 		checkCuts(t, body, mask)
 	})
+}
+
+// TestSettledEntriesOnGofeedCorpus reads the feed files of gofeed's own
+// test data (real feeds' structures, extensions and malformations,
+// written by others) with sets of their entries settled, as
+// TestSettledEntriesLeftUnreadChangeNoOtherItem does.
+func TestSettledEntriesOnGofeedCorpus(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/mmcdole/gofeed").Output()
+	if err != nil {
+		t.Skipf("gofeed's module directory: %v", err)
+	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), "testdata")
+	var files, read, cut int
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".xml" {
+			return err
+		}
+		body, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		t.Run(strings.TrimPrefix(path, dir), func(t *testing.T) {
+			if n := checkCuts(t, body, nil); n > 0 {
+				cut++
+			}
+			if _, err := parseFeed(body, "application/xml", "", "https://feed.example/", DefaultMaxItems); err == nil {
+				read++
+			}
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d files, %d read as feeds, %d of them read apart", files, read, cut)
+	if files < 500 || cut < 100 {
+		t.Fatalf("%d files, %d read apart: the corpus is not what it was", files, cut)
+	}
 }
