@@ -50,25 +50,14 @@ func itemSpans(body []byte, seed maphash.Seed) (spans []itemSpan, outside uint64
 		p := i + lt
 		rest := body[p:]
 		var end int // index just past the markup at p
+		if e, ok := sectionEnd(rest); ok {
+			if e < 0 {
+				return nil, 0, false
+			}
+			i = p + e
+			continue
+		}
 		switch {
-		case bytes.HasPrefix(rest, []byte("<!--")):
-			e := bytes.Index(rest[4:], []byte("-->"))
-			if e < 0 {
-				return nil, 0, false
-			}
-			end = p + 4 + e + 3
-		case bytes.HasPrefix(rest, []byte("<![CDATA[")):
-			e := bytes.Index(rest[9:], []byte("]]>"))
-			if e < 0 {
-				return nil, 0, false
-			}
-			end = p + 9 + e + 3
-		case bytes.HasPrefix(rest, []byte("<?")):
-			e := bytes.Index(rest[2:], []byte("?>"))
-			if e < 0 {
-				return nil, 0, false
-			}
-			end = p + 2 + e + 2
 		case bytes.HasPrefix(rest, []byte("<!")):
 			e := tagEnd(rest)
 			if e < 0 || bytes.IndexByte(rest[:e], '[') >= 0 {
@@ -148,6 +137,25 @@ func itemSpans(body []byte, seed maphash.Seed) (spans []itemSpan, outside uint64
 		spans[k].digest = maphash.Bytes(seed, body[spans[k].start:spans[k].end])
 	}
 	return spans, h.Sum64(), true
+}
+
+// sections are the markup the scan passes over whole: whatever they
+// hold is not a tag.
+var sections = [...]struct{ open, close string }{{"<!--", "-->"}, {"<![CDATA[", "]]>"}, {"<?", "?>"}}
+
+// sectionEnd reports whether rest opens a section, and the index just
+// past its end (-1: it is never closed).
+func sectionEnd(rest []byte) (int, bool) {
+	for _, s := range sections {
+		if bytes.HasPrefix(rest, []byte(s.open)) {
+			e := bytes.Index(rest[len(s.open):], []byte(s.close))
+			if e < 0 {
+				return -1, true
+			}
+			return len(s.open) + e + len(s.close), true
+		}
+	}
+	return 0, false
 }
 
 // isEntryName reports the element names of feed entries.
