@@ -16,15 +16,26 @@ import (
 // no fetch deadline, and a poll_runs row with outcome pushed. The
 // scheduler learns from the new items; the next poll stays where it is.
 // A push that brings nothing new (a hub's retry of a delivery already
-// stored, a replay) writes nothing, not even a poll_runs row.
-func (p *Poller) Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (model.PollOutcome, error) {
+// stored, a replay) writes nothing, not even a poll_runs row. res is the
+// parsed delivery: the entries it left unparsed (res.Unchanged) count as
+// seen and as duplicates, and res.Settle learns which of the others are
+// stored once they are.
+func (p *Poller) Push(ctx context.Context, src model.FeedSource, res *sources.Result) (model.PollOutcome, error) {
 	start := time.Now()
-	out := model.PollOutcome{SourceID: src.ID, SourceType: src.SourceType, Status: model.StatusPushed, ItemsSeen: len(items)}
+	items := res.Items
+	seen := len(items) + res.Unchanged
+	out := model.PollOutcome{SourceID: src.ID, SourceType: src.SourceType, Status: model.StatusPushed, ItemsSeen: seen,
+		ItemsUnchanged: res.Unchanged}
 	processed, err := p.pipeline.Run(ctx, pipeline.Batch{Source: src, Items: items})
 	if err != nil {
 		return out, fmt.Errorf("push to source %d: %w", src.ID, err)
 	}
+	processed.Duplicates += res.Unchanged
 	if len(processed.Articles) == 0 {
+		// What it found stored was stored before: settled already.
+		if res.Settle != nil {
+			res.Settle(processed.Settled)
+		}
 		out.ItemsDuplicate = processed.Duplicates
 		out.DurationMS = time.Since(start).Milliseconds()
 		p.log.Info("push with nothing new; not recorded", "source_id", src.ID, "host", hostOf(src.URL), "seen", out.ItemsSeen,
@@ -35,7 +46,7 @@ func (p *Poller) Push(ctx context.Context, src model.FeedSource, items []sources
 	if err := st.UnmarshalText([]byte(src.ScheduleState)); err != nil {
 		p.log.Warn("schedule state of source unreadable; starting afresh", "source_id", src.ID, "err", err)
 	}
-	obs := fetched(src, &sources.Result{Items: items}, processed.Articles)
+	obs := fetched(src, res, processed.Articles)
 	st = schedule.Learn(start, p.ScheduleConfig(src), st, obs)
 	text, err := st.MarshalText()
 	if err != nil {
@@ -43,12 +54,15 @@ func (p *Poller) Push(ctx context.Context, src model.FeedSource, items []sources
 		text = nil
 	}
 	fin := time.Now().UTC()
-	run := model.PollRun{StartedAt: start.UTC(), FinishedAt: &fin, Outcome: model.StatusPushed, ItemsSeen: len(items),
+	run := model.PollRun{StartedAt: start.UTC(), FinishedAt: &fin, Outcome: model.StatusPushed, ItemsSeen: seen,
 		ItemsDuplicate: processed.Duplicates, DurationMS: fin.Sub(start).Milliseconds()}
 	counts, err := p.store.SavePush(ctx, model.PushSave{WorkspaceID: src.WorkspaceID, SourceID: src.ID,
 		Articles: processed.Articles, ScheduleState: string(text), Run: run, Stories: processed.Stories})
 	if err != nil {
 		return out, fmt.Errorf("push to source %d: %w", src.ID, err)
+	}
+	if res.Settle != nil {
+		res.Settle(processed.Settled)
 	}
 	out.ItemsNew, out.ItemsDuplicate, out.ItemsPromoted = counts.New, processed.Duplicates+counts.Duplicate, counts.Promoted
 	out.Stories = counts.Stories

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources/fetch"
+	"github.com/feedpoller/feedpoller/sources/rss"
 	"github.com/feedpoller/feedpoller/store"
 )
 
@@ -78,6 +80,59 @@ func TestSettledEntriesAreLeftUnread(t *testing.T) {
 		out = e.pollNow(src)
 		if out.ItemsSeen != 4 || out.ItemsNew != 0 || out.ItemsDuplicate != 4 || out.ItemsUnchanged != 3 {
 			t.Fatalf("poll after an entry changed %+v, want 4 seen, 4 duplicates, 3 of them left unread", out)
+		}
+	})
+}
+
+// TestPushesAndPollsShareSettledEntries: a hub's delivery leaves out the
+// entries a poll settled, and the next poll leaves out the entry the
+// delivery stored.
+func TestPushesAndPollsShareSettledEntries(t *testing.T) {
+	forEachDialect(t, func(t *testing.T, dialect string) {
+		e := newEnv(t, dialect, goProfile)
+		memory := rss.NewUnchanged()
+		client := fetch.New(fetch.Options{AllowPrivateNetworks: true, Attempts: 1, PerDomainGap: -1,
+			PerDomainConcurrency: 64, Timeout: 5 * time.Second, Resolver: loopback{}})
+		t.Cleanup(client.CloseIdleConnections)
+		po := testOptions(e.store, "test-owner")
+		po.Fetchers = map[string]poller.Fetcher{model.SourceRSS: &rss.Fetcher{Client: client, Unchanged: memory}}
+		po.Pipeline.Pages = client
+		p, err := poller.New(po)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.poller = p
+		entries := []entry{
+			{"g1", "https://news.example/a", "Golang 1.26 released", body("golang releases")},
+			{"g2", "https://news.example/b", "Gardening tips", body("tomatoes")},
+			{"g3", "https://news.example/c", "Scheduling goroutines in Golang", body("the golang scheduler")},
+		}
+		e.feeds.set("/feed", rssDoc("News", entries...))
+		src := e.addSource("/feed")
+		if out := e.pollNow(src); out.ItemsNew != 3 {
+			t.Fatalf("first poll %+v, want 3 new", out)
+		}
+
+		doc := rssDoc("News", append([]entry{{"g4", "https://news.example/d", "Golang generics", body("golang generics")}}, entries...)...)
+		res, err := memory.Parse([]byte(doc), "application/rss+xml", "", src.URL, 0, src.ID, src.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored, err := e.store.GetSource(context.Background(), e.ws.ID, src.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := p.Push(context.Background(), *stored, res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.ItemsSeen != 4 || out.ItemsNew != 1 || out.ItemsDuplicate != 3 || out.ItemsUnchanged != 3 {
+			t.Fatalf("push %+v, want 4 seen, 1 new, 3 duplicates left unread", out)
+		}
+
+		e.feeds.set("/feed", doc)
+		if out := e.pollNow(src); out.ItemsSeen != 4 || out.ItemsNew != 0 || out.ItemsUnchanged != 4 {
+			t.Fatalf("poll after the push %+v, want all 4 entries left unread", out)
 		}
 	})
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/feedpoller/feedpoller/sources/rss"
 )
 
 // ServeHTTP serves the callbacks: GET is a hub's verification of intent
@@ -184,14 +183,15 @@ func (s *Subscriber) deliver(w http.ResponseWriter, r *http.Request, token strin
 		return
 	}
 	media, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	parsed, err := rss.Parse(body, media, strings.ToLower(params["charset"]), sub.TopicURL, s.opts.MaxItems)
+	parsed, err := s.opts.Unchanged.Parse(body, media, strings.ToLower(params["charset"]), sub.TopicURL, s.opts.MaxItems,
+		src.ID, src.URL)
 	if err != nil {
 		s.reject(r.Context(), sub, OutcomeUnparsable, "signed delivery is not a feed, not stored", "err", err)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
 	release() // signed: what is left to do holds the parsed items, not the body
-	out, err := s.opts.Pusher.Push(r.Context(), *src, parsed.Items)
+	out, err := s.opts.Pusher.Push(r.Context(), *src, parsed)
 	switch {
 	case errors.Is(err, model.ErrNotFound):
 		s.gone(w, sub, "the source was deleted")

@@ -9,6 +9,6 @@ import (
 
 type nopPusher struct{}
 
-func (nopPusher) Push(context.Context, model.FeedSource, []sources.FeedItem) (model.PollOutcome, error) {
+func (nopPusher) Push(context.Context, model.FeedSource, *sources.Result) (model.PollOutcome, error) {
 	return model.PollOutcome{}, nil
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/sources"
+	"github.com/feedpoller/feedpoller/sources/rss"
 )
 
 // Store is what the subscriber needs of the database. *store.Store
@@ -42,10 +43,10 @@ type Store interface {
 	GetSource(ctx context.Context, workspaceID, id int64) (*model.FeedSource, error)
 }
 
-// Pusher stores pushed items through the per-item pipeline.
+// Pusher stores a parsed delivery's items through the per-item pipeline.
 // *poller.Poller satisfies it.
 type Pusher interface {
-	Push(ctx context.Context, src model.FeedSource, items []sources.FeedItem) (model.PollOutcome, error)
+	Push(ctx context.Context, src model.FeedSource, res *sources.Result) (model.PollOutcome, error)
 }
 
 // Options configures a Subscriber. PublicURL, Store, Pusher and Client
@@ -75,6 +76,11 @@ type Options struct {
 	MaxUnverifiedBytes int64
 	// MaxItems caps the items taken from one delivery (default 1000).
 	MaxItems int
+	// Unchanged, when set, is the memory of settled entries the feed
+	// fetcher keeps (rss.Unchanged): a delivery's entries that a poll or
+	// an earlier delivery settled are left unparsed. nil: every delivery
+	// is parsed whole.
+	Unchanged *rss.Unchanged
 	// UserAgent of subscription requests.
 	UserAgent string
 	Metrics   *Metrics

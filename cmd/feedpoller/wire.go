@@ -239,6 +239,8 @@ func newSubscriber(opts websub.Options, a *app, log *slog.Logger) (*websub.Subsc
 		return nil, err
 	}
 	opts.Store, opts.Pusher, opts.Metrics, opts.Log = a.store, a.poller, m, log
+	// Deliveries and polls of a source share what they settled.
+	opts.Unchanged = a.rss.Unchanged
 	opts.Client = &http.Client{Timeout: 30 * time.Second,
 		Transport: &http.Transport{DialContext: a.fetch.Policy().DialContext, TLSHandshakeTimeout: 10 * time.Second,
 			ResponseHeaderTimeout: 20 * time.Second, MaxIdleConnsPerHost: 2}}

@@ -85,13 +85,8 @@ func (f *Fetcher) Fetch(ctx context.Context, req sources.Request) (*sources.Resu
 	res.ETag = resp.Header.Get("ETag")
 	res.LastModified = resp.Header.Get("Last-Modified")
 
-	var prior *settled
-	if f.Unchanged != nil && req.SourceID > 0 {
-		if s, ok := f.Unchanged.of(req.SourceID, req.URL); ok {
-			prior = &s
-		}
-	}
-	parsed, err := readFeed(resp.Body, resp.ContentType, resp.Charset, resp.FinalURL, f.maxItems(), f.Unchanged, prior)
+	parsed, settle, err := f.Unchanged.read(resp.Body, resp.ContentType, resp.Charset, resp.FinalURL, f.maxItems(),
+		req.SourceID, req.URL)
 	if err != nil {
 		// The server answered; the poll record keeps what it answered.
 		var fe *sources.FetchError
@@ -102,24 +97,11 @@ func (f *Fetcher) Fetch(ctx context.Context, req sources.Request) (*sources.Resu
 	}
 	res.FeedTitle, res.SiteURL = parsed.title, parsed.siteURL
 	res.Items = parsed.items
-	res.Unchanged = len(parsed.unchanged)
-	if f.Unchanged != nil && req.SourceID > 0 && parsed.entries {
-		res.Settle = f.settle(req, parsed)
-	}
+	res.Unchanged, res.Settle = len(parsed.unchanged), settle
 	// Link headers name the hub first: WebSub asks subscribers to prefer
 	// them to the links in the document.
 	res.Hints = res.Hints.Merge(parsed.hints)
 	return res, nil
-}
-
-// settle is the Settle of a fetch of req read as entries: the entries it
-// left unread stay settled, and so do those the poll's save settled.
-func (f *Fetcher) settle(req sources.Request, parsed *parsedFeed) func([]uint64) {
-	return func(digests []uint64) {
-		all := make([]uint64, 0, len(parsed.unchanged)+len(digests))
-		all = append(append(all, parsed.unchanged...), digests...)
-		f.Unchanged.settle(req.SourceID, settled{url: req.URL, context: parsed.context, digests: all})
-	}
 }
 
 // Validation is what Validate found of a feed.
@@ -162,13 +144,23 @@ func firstNonEmpty(a, b string) string {
 // delivery's Content-Type media type and charset parameter ("" when
 // none); maxItems 0 means DefaultMaxItems.
 func Parse(body []byte, contentType, charset, feedURL string, maxItems int) (*sources.Result, error) {
+	var u *Unchanged
+	return u.Parse(body, contentType, charset, feedURL, maxItems, 0, "")
+}
+
+// Parse is rss.Parse for a delivery to source, whose address is
+// sourceURL: the entries settled for the source, by its polls or earlier
+// deliveries, are left out (the result's Unchanged), and the result's
+// Settle settles the others once they are stored. A nil memory parses the
+// document whole.
+func (u *Unchanged) Parse(body []byte, contentType, charset, feedURL string, maxItems int, source int64, sourceURL string) (*sources.Result, error) {
 	if maxItems <= 0 {
 		maxItems = DefaultMaxItems
 	}
-	parsed, err := parseFeed(body, contentType, charset, feedURL, maxItems)
+	parsed, settle, err := u.read(body, contentType, charset, feedURL, maxItems, source, sourceURL)
 	if err != nil {
 		return nil, err
 	}
 	return &sources.Result{HTTPStatus: 200, FinalURL: feedURL, FeedTitle: parsed.title, Items: parsed.items,
-		Hints: parsed.hints}, nil
+		Unchanged: len(parsed.unchanged), Settle: settle, Hints: parsed.hints}, nil
 }

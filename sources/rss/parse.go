@@ -127,7 +127,7 @@ func mapFeed(body []byte, kind gofeed.FeedType, feedURL string, maxItems int, sp
 	n := min(len(feed.Items), maxItems)
 	out.entries = spans != nil && len(feed.Items) == len(spans) && n == len(spans)
 	if out.entries {
-		out.context = feedContextHash(seed, outside, feedURL, feed, fc.atom != nil)
+		out.context = feedContextHash(seed, outside, fc.base, feed.Authors, fc.atom != nil)
 	}
 	out.items = make([]sources.FeedItem, 0, n)
 	for i, it := range feed.Items[:n] {
@@ -144,21 +144,21 @@ func mapFeed(body []byte, kind gofeed.FeedType, feedURL string, maxItems int, sp
 }
 
 // feedContextHash hashes what reading an entry depends on outside its own
-// bytes: the tags outside the entries (outside), the document's address
-// and the feed's link (the base of relative links), the feed's authors
-// (inherited by Atom entries that name none) and whether the Atom text
-// kinds were read.
-func feedContextHash(seed maphash.Seed, outside uint64, feedURL string, feed *gofeed.Feed, atomKinds bool) uint64 {
+// bytes: the tags outside the entries (outside), the base its relative
+// links resolve against (the feed's link, or the document's address),
+// the feed's authors (inherited by Atom entries that name none) and
+// whether the Atom text kinds were read.
+func feedContextHash(seed maphash.Seed, outside uint64, base *url.URL, authors []*gofeed.Person, atomKinds bool) uint64 {
 	var h maphash.Hash
 	h.SetSeed(seed)
 	var n [8]byte
 	binary.LittleEndian.PutUint64(n[:], outside)
 	_, _ = h.Write(n[:])
-	for _, s := range []string{feedURL, feed.Link} {
-		_, _ = h.WriteString(s)
-		_ = h.WriteByte(0)
+	if base != nil {
+		_, _ = h.WriteString(base.String())
 	}
-	for _, a := range feed.Authors {
+	_ = h.WriteByte(0)
+	for _, a := range authors {
 		if a != nil {
 			_, _ = h.WriteString(a.Name)
 			_ = h.WriteByte(0)

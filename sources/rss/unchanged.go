@@ -91,3 +91,28 @@ func (u *Unchanged) Forget(source int64) {
 	defer u.mu.Unlock()
 	delete(u.bySource, source)
 }
+
+// read reads body as the feed of source, whose address is sourceURL, with
+// what u remembers of it (see readFeed), and returns with it the Settle of
+// its entries: nil when u is nil, the source unknown (0), or the document
+// not read as entries.
+func (u *Unchanged) read(body []byte, contentType, charset, feedURL string, maxItems int, source int64,
+	sourceURL string) (*parsedFeed, func([]uint64), error) {
+	var prior *settled
+	if u != nil && source > 0 {
+		if s, ok := u.of(source, sourceURL); ok {
+			prior = &s
+		}
+	}
+	parsed, err := readFeed(body, contentType, charset, feedURL, maxItems, u, prior)
+	if err != nil || u == nil || source <= 0 || !parsed.entries {
+		return parsed, nil, err
+	}
+	// The entries left unread stay settled, and so do those the save
+	// settles.
+	return parsed, func(digests []uint64) {
+		all := make([]uint64, 0, len(parsed.unchanged)+len(digests))
+		all = append(append(all, parsed.unchanged...), digests...)
+		u.settle(source, settled{url: sourceURL, context: parsed.context, digests: all})
+	}, nil
+}
