@@ -28,8 +28,20 @@ type fileResult struct {
 	FFFD      []string       `json:"fffd,omitempty"`   // stored text with U+FFFD the file did not have
 	Empty     []string       `json:"empty,omitempty"`  // empty bodies of items that had text or an image
 	Unjudged  int            `json:"unjudged,omitempty"`
+	// Again is the second poll of the unchanged file: it must store
+	// nothing and see what the first saw; Unchanged counts the entries it
+	// left unparsed, settled by the first.
+	Again *secondPoll `json:"again,omitempty"`
 
 	sourceID int64
+}
+
+// secondPoll is what polling a file a second time gave.
+type secondPoll struct {
+	Status    string `json:"status"`
+	Seen      int    `json:"parsed"`
+	New       int    `json:"new"`
+	Unchanged int    `json:"unchanged"`
 }
 
 // pollCorpus adds and polls every file, then reads what was stored.
@@ -100,7 +112,9 @@ func pollCorpus(ctx context.Context, c config, files []string, work string, prog
 }
 
 // pollFile adds one file as an inactive source of a workspace of its own
-// (so no other file's articles deduplicate it) and polls it once.
+// (so no other file's articles deduplicate it) and polls it twice: the
+// file server sends no validators, so the second poll reads the same
+// document again.
 func pollFile(ctx context.Context, d *daemon, i int, rel, url string) (*fileResult, error) {
 	r := &fileResult{File: rel, Reference: -1}
 	var ws struct {
@@ -126,24 +140,40 @@ func pollFile(ctx context.Context, d *daemon, i int, rel, url string) (*fileResu
 		return r, fmt.Errorf("add %s: HTTP %d %s", rel, status, msg)
 	}
 	r.sourceID = src.ID
-	var out struct {
+	type outcome struct {
 		Status         string `json:"status"`
 		HTTPStatus     int    `json:"http_status"`
 		ItemsSeen      int    `json:"items_seen"`
 		ItemsNew       int    `json:"items_new"`
 		ItemsDuplicate int    `json:"items_duplicate"`
+		ItemsUnchanged int    `json:"items_unchanged"`
 		Error          string `json:"error"`
 	}
-	if _, msg, err := d.call(ctx, "POST", fmt.Sprintf("/workspaces/%d/sources/%d/poll", ws.ID, src.ID), nil, &out); err != nil || msg != "" {
-		return r, fmt.Errorf("poll %s: %w %s", rel, err, msg)
+	poll := func() (outcome, error) {
+		var out outcome
+		if _, msg, err := d.call(ctx, "POST", fmt.Sprintf("/workspaces/%d/sources/%d/poll", ws.ID, src.ID), nil, &out); err != nil || msg != "" {
+			return out, fmt.Errorf("poll %s: %w %s", rel, err, msg)
+		}
+		return out, nil
+	}
+	out, err := poll()
+	if err != nil {
+		return r, err
 	}
 	r.Status, r.HTTP, r.PollError = out.Status, out.HTTPStatus, oneLine(out.Error)
 	r.Seen, r.New, r.Duplicate = out.ItemsSeen, out.ItemsNew, out.ItemsDuplicate
+	again, err := poll()
+	if err != nil {
+		return r, err
+	}
+	r.Again = &secondPoll{Status: again.Status, Seen: again.ItemsSeen, New: again.ItemsNew, Unchanged: again.ItemsUnchanged}
 	return r, nil
 }
 
 // readSkips collects the reasons the daemon logged for items it did not
-// store ("item skipped: …" at debug level).
+// store ("item skipped: …" at debug level) in each source's first poll:
+// the lines of a source that follow its first "poll" line are its second
+// poll's.
 func readSkips(logPath string, bySource map[int64]*fileResult) error {
 	f, err := os.Open(logPath)
 	if err != nil {
@@ -152,9 +182,10 @@ func readSkips(logPath string, bySource map[int64]*fileResult) error {
 	defer f.Close() //nolint:errcheck // read only: the scanner's error is the one that matters
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	polled := map[int64]bool{}
 	for sc.Scan() {
 		line := sc.Bytes()
-		if !strings.Contains(string(line), "item skipped") {
+		if !strings.Contains(string(line), "item skipped") && !strings.Contains(string(line), `"msg":"poll"`) {
 			continue
 		}
 		var rec struct {
@@ -166,7 +197,11 @@ func readSkips(logPath string, bySource map[int64]*fileResult) error {
 			continue
 		}
 		r := bySource[rec.SourceID]
-		if r == nil {
+		if r == nil || polled[rec.SourceID] {
+			continue
+		}
+		if rec.Msg == "poll" {
+			polled[rec.SourceID] = true
 			continue
 		}
 		reason := strings.TrimPrefix(rec.Msg, "item skipped: ")

@@ -17,6 +17,10 @@ type summary struct {
 	Skipped                       map[string]int
 	Markup, FFFD, Empty, Unjudged int
 	RefusedWhy                    map[string]int
+	// AgainDiffers counts the files whose second poll stored something
+	// or saw another count or outcome than the first; AgainUnchanged the
+	// entries second polls left unparsed.
+	AgainDiffers, AgainUnchanged int
 }
 
 func summarise(results []*fileResult) summary {
@@ -44,6 +48,12 @@ func summarise(results []*fileResult) summary {
 		s.FFFD += len(r.FFFD)
 		s.Empty += len(r.Empty)
 		s.Unjudged += r.Unjudged
+		if a := r.Again; a != nil {
+			s.AgainUnchanged += a.Unchanged
+			if a.New != 0 || a.Seen != r.Seen || a.Status != r.Status {
+				s.AgainDiffers++
+			}
+		}
 	}
 	return s
 }
@@ -65,7 +75,7 @@ func refusalKind(msg string) string {
 func writeReport(out io.Writer, results []*fileResult, verbose bool) error {
 	var b strings.Builder
 	w := &b
-	fmt.Fprintln(w, "file\treference\tparsed\tstored\tskipped\tmarkup\tfffd\tempty\toutcome")
+	fmt.Fprintln(w, "file\treference\tparsed\tstored\tskipped\tmarkup\tfffd\tempty\toutcome\tsecond poll")
 	for _, r := range results {
 		outcome := r.Status
 		if r.HTTP != 0 || r.Status != "" {
@@ -77,8 +87,12 @@ func writeReport(out io.Writer, results []*fileResult, verbose bool) error {
 		if r.Refused != "" {
 			outcome = "refused: " + r.Refused
 		}
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\n", r.File, r.Reference, r.Seen, r.Stored,
-			joinCounts(r.Skipped), len(r.Markup), len(r.FFFD), len(r.Empty), outcome)
+		again := "-"
+		if a := r.Again; a != nil {
+			again = fmt.Sprintf("%s parsed=%d new=%d unchanged=%d", a.Status, a.Seen, a.New, a.Unchanged)
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%s\t%s\n", r.File, r.Reference, r.Seen, r.Stored,
+			joinCounts(r.Skipped), len(r.Markup), len(r.FFFD), len(r.Empty), outcome, again)
 		if verbose {
 			for _, f := range r.Markup {
 				fmt.Fprintln(w, "\tmarkup:", f)
@@ -145,6 +159,8 @@ func writeSummary(out io.Writer, name string, s summary) error {
 	if s.Unjudged > 0 {
 		fmt.Fprintf(w, "empty bodies not matched to a file item (not judged): %d\n", s.Unjudged)
 	}
+	fmt.Fprintf(w, "second polls: %d entries left unparsed; %d files stored something or saw another count or outcome\n",
+		s.AgainUnchanged, s.AgainDiffers)
 	_, err := io.WriteString(out, b.String())
 	return err
 }
