@@ -41,11 +41,11 @@ func TestDaemonLeavesSettledEntriesUnread(t *testing.T) {
 			dir := t.TempDir()
 			env := quietEnv(testdb.URL(t, dialect))
 			ws := strings.TrimSpace(mustCLI(t, dir, env, "workspaces", "add", "--name", "changing", "--quiet"))
-			mustCLI(t, dir, env, "sources", "add", "--workspace", ws, "--url", feed.URL+"/feed.xml")
+			id := strings.TrimSpace(mustCLI(t, dir, env, "sources", "add", "--workspace", ws, "--url", feed.URL+"/feed.xml", "--quiet"))
 			const token = "unchanged-admin-token"
 			d := startDaemon(t, dir, append(env, "FEEDPOLLER_ADMIN_TOKEN="+token, "FEEDPOLLER_POLLER_SCHEDULE=@every 1h",
 				"FEEDPOLLER_LISTEN="+daemontest.FreeAddr(t)))
-			path := "/api/intelligence/workspaces/" + ws + "/sources/1/poll"
+			path := "/api/intelligence/workspaces/" + ws + "/sources/" + id + "/poll"
 			poll := func() map[string]any {
 				t.Helper()
 				var out map[string]any
