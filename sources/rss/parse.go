@@ -42,11 +42,11 @@ func parseFeed(body []byte, contentType, httpCharset, feedURL string, maxItems i
 // the document's entries as byte ranges first and leaves the entries
 // prior settled out of what gofeed parses (see Unchanged). The items it
 // maps are those parseFeed would map for the other entries, in the same
-// order: when what an entry's reading depends on outside it (the feed's
-// link, its authors, the tags outside the entries, the document's
-// address) is not what it was when prior was settled, or the cut document
-// does not read as one item per remaining entry, the whole document is
-// parsed instead.
+// order: when what an entry's reading depends on outside it (the base its
+// relative links resolve against, the feed's authors, the tags outside
+// the entries, whether the Atom text kinds could be read) is not what it
+// was when prior was settled, or the cut document does not read as one
+// item per remaining entry, the whole document is parsed instead.
 func readFeed(body []byte, contentType, httpCharset, feedURL string, maxItems int, u *Unchanged, prior *settled) (*parsedFeed, error) {
 	body = toUTF8(body, httpCharset)
 	if len(bytes.TrimSpace(body)) == 0 {

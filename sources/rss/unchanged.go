@@ -17,11 +17,11 @@ import (
 // Unchanged).
 //
 // What is remembered is only a hash per entry, of the entries of the last
-// poll whose save committed (sources.Result's Settle), so a source costs a
-// few bytes per listed entry. A poll whose save failed leaves the memory
-// as it was: its new entries are read again next time. Nothing is kept
-// across restarts or shared between replicas: a process that has not
-// polled a source yet parses its feed whole.
+// poll or WebSub delivery whose save committed (sources.Result's Settle),
+// so a source costs a few bytes per listed entry. A poll whose save failed
+// leaves the memory as it was: its new entries are read again next time.
+// Nothing is kept across restarts or shared between replicas: a process
+// that has not polled a source yet parses its feed whole.
 type Unchanged struct {
 	seed     maphash.Seed
 	mu       sync.Mutex
