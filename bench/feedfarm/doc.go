@@ -3,7 +3,9 @@
 // against the same, reproducible load.
 //
 // Every feed lives at /feed/{n}.xml and links its items to /item/{n}/{k},
-// which serve HTML article pages on the farm's own host. Content is a pure
+// which serve HTML article pages on the farm's own host; with
+// Options.Sites its items and site link point at a domain of the feed's
+// own instead (feed{n}.example, not served), as separate outlets' would. Content is a pure
 // function of Options.Seed, the feed number and the item number, so nothing
 // but a few counters per feed is kept in memory: ten thousand feeds cost a
 // few megabytes, not the gigabyte their bodies would.

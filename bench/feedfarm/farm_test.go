@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -550,6 +551,29 @@ func TestEpochAndDateSpread(t *testing.T) {
 			if p == nil || p.Before(epoch) || p.After(epoch.Add(24*time.Hour+30*time.Minute)) {
 				t.Fatalf("feed %d item %s dated %v, want within a day and a half hour of %v", n, it.GUID, p, epoch)
 			}
+		}
+	}
+}
+
+// TestSitesGiveEveryFeedItsOwnDomain: with Sites, a feed's site link and
+// item links are on a domain of its own, in both formats; the feed's self
+// link stays the farm's.
+func TestSitesGiveEveryFeedItsOwnDomain(t *testing.T) {
+	_, srv := startFarm(t, feedfarm.Options{Feeds: 4, ItemsPerFeed: 3, BodyBytes: 300, Sites: true})
+	for n := 0; n < 4; n++ {
+		_, body := get(t, feedURL(srv, n))
+		feed := parse(t, body)
+		site := fmt.Sprintf("http://feed%d.example", n)
+		if !strings.HasPrefix(feed.Link, site+"/") {
+			t.Errorf("feed %d (%s): site link %q, want one on %s", n, feed.FeedType, feed.Link, site)
+		}
+		for _, it := range feed.Items {
+			if !strings.HasPrefix(it.Link, site+"/item/") {
+				t.Errorf("feed %d (%s): item link %q, want one on %s", n, feed.FeedType, it.Link, site)
+			}
+		}
+		if !bytes.Contains(body, []byte(srv.URL+"/feed/")) {
+			t.Errorf("feed %d: no self link on the farm's own address", n)
 		}
 	}
 }

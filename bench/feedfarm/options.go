@@ -73,6 +73,13 @@ type Options struct {
 	// Text is the model the prose is drawn from: TextUniform (the
 	// default, what every earlier figure was measured on) or TextNews.
 	Text Text
+	// Sites gives every feed a site of its own, as outlets have: its
+	// items and its site link point at http://feed{n}.example, a domain
+	// per feed, so that a reader counts the feeds as independent sources.
+	// Nothing is served there: a reader that fetches an item's page gets
+	// no answer and keeps the feed's own text. Off, they point at the
+	// farm's own address (its /item pages).
+	Sites bool
 }
 
 // withDefaults returns opts with zero and out-of-range fields replaced, so

@@ -11,6 +11,15 @@ func (f *Farm) guid(n, k int) string {
 	return "urn:feedfarm:" + strconv.FormatInt(f.opts.Seed, 10) + ":" + strconv.Itoa(n) + ":" + strconv.Itoa(k)
 }
 
+// siteOf is the address feed n's items and site link point at: its own
+// site with Options.Sites, the farm's (base) otherwise.
+func (f *Farm) siteOf(base string, n int) string {
+	if f.opts.Sites {
+		return "http://feed" + strconv.Itoa(n) + ".example"
+	}
+	return base
+}
+
 // writeRSS writes feed n at version v as RSS 2.0, the body of every item in
 // content:encoded (CDATA: the generated HTML never contains "]]>", and the
 // only outside text in it, the host, is escaped).
@@ -22,7 +31,7 @@ func (f *Farm) writeRSS(buf *bytes.Buffer, base string, n int, v uint64) {
 <title>`)
 	escapeTo(buf, f.feedTitle(n))
 	buf.WriteString("</title>\n<link>")
-	escapeTo(buf, base)
+	escapeTo(buf, f.siteOf(base, n))
 	buf.WriteString("/</link>\n<atom:link rel=\"self\" type=\"application/rss+xml\" href=\"")
 	escapeTo(buf, base)
 	buf.WriteString("/feed/" + strconv.Itoa(n) + ".xml\"/>\n<description>Synthetic feed ")
@@ -35,7 +44,7 @@ func (f *Farm) writeRSS(buf *bytes.Buffer, base string, n int, v uint64) {
 		buf.WriteString("<item>\n<title>")
 		escapeTo(buf, it.title)
 		buf.WriteString("</title>\n<link>")
-		escapeTo(buf, base)
+		escapeTo(buf, f.siteOf(base, n))
 		buf.WriteString(itemPath(n, k))
 		buf.WriteString("</link>\n<guid isPermaLink=\"false\">")
 		buf.WriteString(f.guid(n, k))
@@ -67,7 +76,7 @@ func (f *Farm) writeAtom(buf *bytes.Buffer, base string, n int, v uint64) {
 	buf.WriteString("</id>\n<link rel=\"self\" type=\"application/atom+xml\" href=\"")
 	escapeTo(buf, base)
 	buf.WriteString("/feed/" + strconv.Itoa(n) + ".xml\"/>\n<link rel=\"alternate\" type=\"text/html\" href=\"")
-	escapeTo(buf, base)
+	escapeTo(buf, f.siteOf(base, n))
 	buf.WriteString("/\"/>\n<subtitle>Synthetic feed ")
 	buf.WriteString(strconv.Itoa(n))
 	buf.WriteString(" of the feed farm.</subtitle>\n<updated>")
@@ -82,7 +91,7 @@ func (f *Farm) writeAtom(buf *bytes.Buffer, base string, n int, v uint64) {
 		buf.WriteString("</title>\n<id>")
 		buf.WriteString(f.guid(n, k))
 		buf.WriteString("</id>\n<link rel=\"alternate\" type=\"text/html\" href=\"")
-		escapeTo(buf, base)
+		escapeTo(buf, f.siteOf(base, n))
 		buf.WriteString(itemPath(n, k))
 		buf.WriteString("\"/>\n<published>")
 		ts := it.published.Format(time.RFC3339)

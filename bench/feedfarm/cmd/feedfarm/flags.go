@@ -27,7 +27,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.Float64Var(&cfg.opts.ChangeShare, "change", 0.1, "share of feeds that gain a new item on every request after their first (0..1)")
 	fs.DurationVar(&cfg.opts.Latency, "latency", 0, "delay before every feed and item response")
 	fs.Int64Var(&cfg.opts.Seed, "seed", 1, "seed for all content")
+	fs.DurationVar(&cfg.opts.DateSpread, "spread", 0, "feeds start within this much of the farm's epoch (default 720h); a short spread makes the feeds report the same days, and with -text news the same events")
 	fs.IntVar(&cfg.opts.KeepTimes, "keep-times", feedfarm.DefaultKeepTimes, "request times kept per feed for /_stats (0 or less: none)")
+	fs.BoolVar(&cfg.opts.Sites, "sites", false, "give every feed a site of its own: items link to http://feed{n}.example (not served), so readers count the feeds as independent sources")
 	text := fs.String("text", "uniform", "text model: uniform (every word drawn from ~190) or news (Zipf-distributed words, items reporting shared time-bound events)")
 	format := fs.String("format", "mixed", "feed format: mixed (even feeds RSS, odd Atom), rss or atom")
 	if err := fs.Parse(args); err != nil {
@@ -61,6 +63,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return config{}, fmt.Errorf("-change %v: want a share between 0 and 1", cfg.opts.ChangeShare)
 	case cfg.opts.Latency < 0:
 		return config{}, fmt.Errorf("-latency %v: want zero or more", cfg.opts.Latency)
+	case cfg.opts.DateSpread < 0:
+		return config{}, fmt.Errorf("-spread %v: want zero or more", cfg.opts.DateSpread)
 	}
 	if cfg.opts.KeepTimes == 0 {
 		cfg.opts.KeepTimes = -1 // 0 on the command line means none, not the default

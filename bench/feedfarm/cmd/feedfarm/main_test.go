@@ -90,7 +90,7 @@ func TestRefusesNonLoopback(t *testing.T) {
 func TestRejectsBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-feeds", "0"}, {"-items", "-1"}, {"-body", "0"}, {"-change", "1.5"}, {"-change", "NaN"},
-		{"-latency", "-1s"}, {"-format", "json"}, {"-text", "lorem"}, {"stray"}, {"-nope"},
+		{"-latency", "-1s"}, {"-format", "json"}, {"-text", "lorem"}, {"-spread", "-1h"}, {"stray"}, {"-nope"},
 	} {
 		if _, err := parseFlags(args, io.Discard); err == nil {
 			t.Errorf("%v accepted", args)
