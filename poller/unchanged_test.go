@@ -27,6 +27,18 @@ func (f *failingSaves) SavePoll(ctx context.Context, p model.PollSave) (model.Sa
 	return f.Store.SavePoll(ctx, p)
 }
 
+// settlingEntries are the first poll's entries of the tests below; the
+// feed then gains newEntry at the top.
+func settlingEntries() []entry {
+	return []entry{
+		{"g1", "https://news.example/a", "Golang 1.26 released", body("golang releases")},
+		{"g2", "https://news.example/b", "Gardening tips", body("tomatoes")},
+		{"g3", "https://news.example/c", "Scheduling goroutines in Golang", body("the golang scheduler")},
+	}
+}
+
+var newEntry = entry{"g4", "https://news.example/d", "Golang generics", body("golang generics")}
+
 // TestSettledEntriesAreLeftUnread: a changed feed's entries that an
 // earlier poll stored, byte for byte the same, are left unparsed and
 // counted as listed and as duplicates; entries of a poll whose save failed
@@ -36,11 +48,7 @@ func TestSettledEntriesAreLeftUnread(t *testing.T) {
 		e := newEnv(t, dialect, goProfile)
 		saves := &failingSaves{Store: e.store}
 		e.poller = newPoller(t, e.store, "test-owner", func(o *poller.Options, _ *fetch.Options) { o.Store = saves })
-		entries := []entry{
-			{"g1", "https://news.example/a", "Golang 1.26 released", body("golang releases")},
-			{"g2", "https://news.example/b", "Gardening tips", body("tomatoes")},
-			{"g3", "https://news.example/c", "Scheduling goroutines in Golang", body("the golang scheduler")},
-		}
+		entries := settlingEntries()
 		e.feeds.set("/feed", rssDoc("News", entries...))
 		src := e.addSource("/feed")
 
@@ -58,7 +66,7 @@ func TestSettledEntriesAreLeftUnread(t *testing.T) {
 			t.Fatalf("poll after a failed save %+v, want the 3 entries stored, none left unread", out)
 		}
 
-		e.feeds.set("/feed", rssDoc("News", append([]entry{{"g4", "https://news.example/d", "Golang generics", body("golang generics")}}, entries...)...))
+		e.feeds.set("/feed", rssDoc("News", append([]entry{newEntry}, entries...)...))
 		out = e.pollNow(src)
 		if out.ItemsSeen != 4 || out.ItemsNew != 1 || out.ItemsDuplicate != 3 || out.ItemsUnchanged != 3 {
 			t.Fatalf("changed feed poll %+v, want 4 seen, 1 new, 3 duplicates left unread", out)
@@ -76,7 +84,7 @@ func TestSettledEntriesAreLeftUnread(t *testing.T) {
 
 		// An entry that changed is read again: here its title.
 		entries[1].title = "Gardening tips, revised"
-		e.feeds.set("/feed", rssDoc("News", append([]entry{{"g4", "https://news.example/d", "Golang generics", body("golang generics")}}, entries...)...))
+		e.feeds.set("/feed", rssDoc("News", append([]entry{newEntry}, entries...)...))
 		out = e.pollNow(src)
 		if out.ItemsSeen != 4 || out.ItemsNew != 0 || out.ItemsDuplicate != 4 || out.ItemsUnchanged != 3 {
 			t.Fatalf("poll after an entry changed %+v, want 4 seen, 4 duplicates, 3 of them left unread", out)
@@ -102,18 +110,14 @@ func TestPushesAndPollsShareSettledEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.poller = p
-		entries := []entry{
-			{"g1", "https://news.example/a", "Golang 1.26 released", body("golang releases")},
-			{"g2", "https://news.example/b", "Gardening tips", body("tomatoes")},
-			{"g3", "https://news.example/c", "Scheduling goroutines in Golang", body("the golang scheduler")},
-		}
+		entries := settlingEntries()
 		e.feeds.set("/feed", rssDoc("News", entries...))
 		src := e.addSource("/feed")
 		if out := e.pollNow(src); out.ItemsNew != 3 {
 			t.Fatalf("first poll %+v, want 3 new", out)
 		}
 
-		doc := rssDoc("News", append([]entry{{"g4", "https://news.example/d", "Golang generics", body("golang generics")}}, entries...)...)
+		doc := rssDoc("News", append([]entry{newEntry}, entries...)...)
 		res, err := memory.Parse([]byte(doc), "application/rss+xml", "", src.URL, 0, src.ID, src.URL)
 		if err != nil {
 			t.Fatal(err)
