@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/poller"
 	"github.com/feedpoller/feedpoller/sources/fetch"
@@ -47,7 +49,11 @@ func TestSettledEntriesAreLeftUnread(t *testing.T) {
 	forEachDialect(t, func(t *testing.T, dialect string) {
 		e := newEnv(t, dialect, goProfile)
 		saves := &failingSaves{Store: e.store}
-		e.poller = newPoller(t, e.store, "test-owner", func(o *poller.Options, _ *fetch.Options) { o.Store = saves })
+		m, err := poller.NewMetrics(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.poller = newPoller(t, e.store, "test-owner", func(o *poller.Options, _ *fetch.Options) { o.Store, o.Metrics = saves, m })
 		entries := settlingEntries()
 		e.feeds.set("/feed", rssDoc("News", entries...))
 		src := e.addSource("/feed")
@@ -80,6 +86,9 @@ func TestSettledEntriesAreLeftUnread(t *testing.T) {
 		}
 		if n := e.count("feed_articles"); n != 4 {
 			t.Fatalf("%d articles, want 4", n)
+		}
+		if n := testutil.ToFloat64(m.Items.WithLabelValues("unchanged")); n != 3 {
+			t.Fatalf("feedpoller_items_total{result=\"unchanged\"} %v, want 3", n)
 		}
 
 		// An entry that changed is read again: here its title.
