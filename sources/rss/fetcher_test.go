@@ -16,6 +16,12 @@ import (
 	"github.com/feedpoller/feedpoller/sources/fetch"
 )
 
+// parseFeed reads body whole, as a fetch with no memory of settled
+// entries does.
+func parseFeed(body []byte, contentType, httpCharset, feedURL string, maxItems int) (*parsedFeed, error) {
+	return readFeed(body, contentType, httpCharset, feedURL, maxItems, nil, nil)
+}
+
 func newFetcher() *Fetcher {
 	return &Fetcher{Client: fetch.New(fetch.Options{
 		AllowPrivateNetworks: true,

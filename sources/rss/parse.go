@@ -31,22 +31,19 @@ type parsedFeed struct {
 	unchanged []uint64
 }
 
-// parseFeed parses body (already capped in size by the fetcher) and maps
+// readFeed parses body (already capped in size by the fetcher) and maps
 // at most maxItems entries. httpCharset is the charset the server named;
 // feedURL is where the body came from, the base for relative links.
-func parseFeed(body []byte, contentType, httpCharset, feedURL string, maxItems int) (*parsedFeed, error) {
-	return readFeed(body, contentType, httpCharset, feedURL, maxItems, nil, nil)
-}
-
-// readFeed is parseFeed that, given a memory of settled entries (u), reads
-// the document's entries as byte ranges first and leaves the entries
-// prior settled out of what gofeed parses (see Unchanged). The items it
-// maps are those parseFeed would map for the other entries, in the same
-// order: when what an entry's reading depends on outside it (the base its
-// relative links resolve against, the feed's authors, the tags outside
-// the entries, whether the Atom text kinds could be read) is not what it
-// was when prior was settled, or the cut document does not read as one
-// item per remaining entry, the whole document is parsed instead.
+//
+// Given a memory of settled entries (u), it reads the document's entries
+// as byte ranges first and leaves those prior settled out of what gofeed
+// parses (see Unchanged). The items it maps are those a whole parse maps
+// for the other entries, in the same order: when what an entry's reading
+// depends on outside it (the base its relative links resolve against, the
+// feed's authors, the tags outside the entries, whether the Atom text
+// kinds could be read) is not what it was when prior was settled, or the
+// cut document does not read as one item per remaining entry, the whole
+// document is parsed instead.
 func readFeed(body []byte, contentType, httpCharset, feedURL string, maxItems int, u *Unchanged, prior *settled) (*parsedFeed, error) {
 	body = toUTF8(body, httpCharset)
 	if len(bytes.TrimSpace(body)) == 0 {
@@ -85,20 +82,20 @@ func readFeed(body []byte, contentType, httpCharset, feedURL string, maxItems in
 			}
 		}
 		if len(left) > 0 {
-			out, err := mapFeed(withoutSpans(body, spans, keep), kind, feedURL, maxItems, kept, outside, u.seed)
+			out, err := mapFeed(withoutSpans(body, spans, keep), kind, feedURL, maxItems, kept, outside, u)
 			if err == nil && out.entries && out.context == prior.context {
 				out.unchanged = left
 				return out, nil
 			}
 		}
 	}
-	return mapFeed(body, kind, feedURL, maxItems, spans, outside, u.seedOrZero())
+	return mapFeed(body, kind, feedURL, maxItems, spans, outside, u)
 }
 
 // mapFeed parses body with gofeed and maps its items. spans are body's
-// entries (nil when not read as such): when the feed reads as one item per
-// entry, each item carries its entry's digest.
-func mapFeed(body []byte, kind gofeed.FeedType, feedURL string, maxItems int, spans []itemSpan, outside uint64, seed maphash.Seed) (*parsedFeed, error) {
+// entries as u read them (nil when not read as such): when the feed reads
+// as one item per entry, each item carries its entry's digest.
+func mapFeed(body []byte, kind gofeed.FeedType, feedURL string, maxItems int, spans []itemSpan, outside uint64, u *Unchanged) (*parsedFeed, error) {
 	side := sideTable{}
 	var hints sources.Hints
 	feed, err := parseBytes(body, side, &hints)
@@ -127,7 +124,7 @@ func mapFeed(body []byte, kind gofeed.FeedType, feedURL string, maxItems int, sp
 	n := min(len(feed.Items), maxItems)
 	out.entries = spans != nil && len(feed.Items) == len(spans) && n == len(spans)
 	if out.entries {
-		out.context = feedContextHash(seed, outside, fc.base, feed.Authors, fc.atom != nil)
+		out.context = feedContextHash(u.seed, outside, fc.base, feed.Authors, fc.atom != nil)
 	}
 	out.items = make([]sources.FeedItem, 0, n)
 	for i, it := range feed.Items[:n] {

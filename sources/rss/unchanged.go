@@ -73,15 +73,6 @@ func (s settled) has(digest uint64) bool {
 	return ok
 }
 
-// seedOrZero is u's seed, or the zero seed of a nil memory (whose hashes
-// nothing reads).
-func (u *Unchanged) seedOrZero() maphash.Seed {
-	if u == nil {
-		return maphash.Seed{}
-	}
-	return u.seed
-}
-
 // Forget drops what is remembered of source's feed, for a caller that
 // removed the source's articles behind the poller's back (a benchmark
 // that deletes them to store them again): its next fetch parses the feed
