@@ -102,8 +102,17 @@ type dialect interface {
 	moveTerms(cases string) string
 	// pruneTerms is the statement that deletes the term index entries of
 	// a batch of articles reported before a time: its parameters are the
-	// time in Unix seconds and how many entries to start from.
+	// workspace when pruneByWorkspace, the time in Unix seconds, and how
+	// many entries to start from.
 	pruneTerms() string
+	// pruneDocFreq is the statement that deletes a batch of document
+	// frequencies of the weeks before a period: its parameters are the
+	// workspace when pruneByWorkspace, the period, and how many rows.
+	pruneDocFreq() string
+	// pruneByWorkspace reports whether the prune statements take one
+	// workspace at a time: where the tables have no index on the time
+	// alone, they find a workspace's old rows along the primary key.
+	pruneByWorkspace() bool
 	// lockStoryTerms is a statement that holds, until the transaction
 	// ends, a lock on each of the keys (workspace << 32 | term) of its
 	// list parameter, taken in the list's order; "" where transactions

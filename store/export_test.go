@@ -163,6 +163,21 @@ func (s *Store) explain(ctx context.Context, setup, query string, args ...any) (
 	return planText(rows)
 }
 
+// ExplainPrunes returns the plans of the prune statements of the term
+// index and of the document frequencies, for workspace ws where the
+// dialect prunes by workspace.
+func (s *Store) ExplainPrunes(ctx context.Context, ws int64) (terms, freqs string, err error) {
+	var scope []any
+	if s.d.pruneByWorkspace() {
+		scope = []any{ws}
+	}
+	if terms, err = s.explain(ctx, "", s.d.pruneTerms(), append(scope, int64(1), pruneBatch)...); err != nil {
+		return "", "", err
+	}
+	freqs, err = s.explain(ctx, "", s.d.pruneDocFreq(), append(scope, int64(1), pruneBatch)...)
+	return terms, freqs, err
+}
+
 // BinarySearchVectors reports whether the store sends search vectors in
 // PostgreSQL's binary format.
 func (s *Store) BinarySearchVectors() bool { return s.binaryVectors }

@@ -290,6 +290,14 @@ func (postgres) pruneTerms() string {
 		(SELECT reported_unix, feed_article_id FROM story_terms WHERE reported_unix < ? LIMIT ?)`
 }
 
+// pruneDocFreq: across workspaces, through story_doc_freq_period.
+func (postgres) pruneDocFreq() string {
+	return `DELETE FROM story_doc_freq WHERE (workspace_id, term, period) IN
+		(SELECT workspace_id, term, period FROM story_doc_freq WHERE period < ? LIMIT ?)`
+}
+
+func (postgres) pruneByWorkspace() bool { return false }
+
 // lockStoryTerms: transaction-scoped advisory locks, one per key, taken
 // in the order of the sorted array.
 func (postgres) lockStoryTerms() string {

@@ -303,12 +303,22 @@ func (d sqliteDialect) moveTerms(cases string) string {
 		WHERE ` + sameWorkspace + ` AND ` + d.int64In("feed_article_id")
 }
 
-// pruneTerms: whole articles, found by story_terms_reported and deleted
-// through story_terms_article.
+// pruneTerms: whole articles of one workspace, found and deleted along
+// the primary key (workspace, reported time, article, term); the table
+// keeps no index on the time alone for a prune across workspaces to use.
 func (sqliteDialect) pruneTerms() string {
-	return `DELETE FROM story_terms WHERE feed_article_id IN
-		(SELECT feed_article_id FROM story_terms WHERE reported_unix < ? LIMIT ?)`
+	return `DELETE FROM story_terms WHERE workspace_id = ?1 AND (reported_unix, feed_article_id) IN
+		(SELECT reported_unix, feed_article_id FROM story_terms WHERE workspace_id = ?1 AND reported_unix < ?2 LIMIT ?3)`
 }
+
+// pruneDocFreq: one workspace's rows, along the primary key (workspace,
+// period, term, shard).
+func (sqliteDialect) pruneDocFreq() string {
+	return `DELETE FROM story_doc_freq WHERE (workspace_id, period, term, shard) IN
+		(SELECT workspace_id, period, term, shard FROM story_doc_freq WHERE workspace_id = ?1 AND period < ?2 LIMIT ?3)`
+}
+
+func (sqliteDialect) pruneByWorkspace() bool { return true }
 
 func (sqliteDialect) int64In(expr string) string {
 	return expr + " IN (SELECT value FROM json_each(?))"

@@ -843,32 +843,60 @@ const pruneBatch = 500
 // entries of articles reported before before (the story window ago): no
 // new article can join their stories through them any more. It also
 // deletes the document frequencies of the weeks before freqBefore (the
-// document-frequency window ago). It returns how many rows it deleted.
+// document-frequency window ago). Where the dialect prunes by workspace
+// (SQLite) it goes through the workspaces one by one. It returns how
+// many rows it deleted.
 func (s *Store) PruneStoryTerms(ctx context.Context, before, freqBefore time.Time) (int64, error) {
-	var total int64
+	scopes := [][]any{nil} // one pass across workspaces
+	if s.d.pruneByWorkspace() {
+		var ids []int64
+		if err := s.db.SelectContext(ctx, &ids, `SELECT id FROM workspaces ORDER BY id`); err != nil {
+			return 0, fmt.Errorf("prune story terms: list workspaces: %w", err)
+		}
+		scopes = scopes[:0]
+		for _, id := range ids {
+			scopes = append(scopes, []any{id})
+		}
+	}
 	stmts := []struct {
 		what, query string
 		arg         any
 	}{
 		{"story terms", s.d.pruneTerms(), before.Unix()},
-		{"document frequencies", `DELETE FROM story_doc_freq WHERE (workspace_id, term, period) IN
-			(SELECT workspace_id, term, period FROM story_doc_freq WHERE period < ? LIMIT ?)`, model.StoryPeriod(freqBefore)},
+		{"document frequencies", s.d.pruneDocFreq(), model.StoryPeriod(freqBefore)},
 	}
-	for _, st := range stmts {
-		for {
-			res, err := s.db.ExecContext(ctx, s.q(st.query), st.arg, pruneBatch)
+	var total int64
+	for _, scope := range scopes {
+		for _, st := range stmts {
+			n, err := s.pruneBatches(ctx, st.query, append(scope, st.arg, pruneBatch)...)
+			total += n
 			if err != nil {
 				return total, fmt.Errorf("prune %s reported before %s: %w", st.what, before.UTC().Format(time.RFC3339), err)
 			}
-			n, err := res.RowsAffected()
-			if err != nil {
-				return total, fmt.Errorf("prune %s: %w", st.what, err)
-			}
-			total += n
-			if n == 0 || ctx.Err() != nil {
-				break
+			if ctx.Err() != nil {
+				return total, nil
 			}
 		}
 	}
 	return total, nil
+}
+
+// pruneBatches runs a bounded DELETE until it deletes nothing or ctx
+// ends, and returns how many rows it deleted.
+func (s *Store) pruneBatches(ctx context.Context, query string, args ...any) (int64, error) {
+	var total int64
+	for {
+		res, err := s.db.ExecContext(ctx, s.q(query), args...)
+		if err != nil {
+			return total, err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return total, err
+		}
+		total += n
+		if n == 0 || ctx.Err() != nil {
+			return total, nil
+		}
+	}
 }

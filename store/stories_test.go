@@ -396,23 +396,26 @@ func TestFirstReportsSavedConcurrentlyMakeOneStory(t *testing.T) {
 
 // TestPruneStoryTerms: pruning deletes, in bounded batches, the term index
 // entries of articles reported before the cut and the document
-// frequencies of earlier days, keeps the others, and leaves articles and
-// stories alone.
+// frequencies of earlier days, in every workspace, keeps the others, and
+// leaves articles and stories alone.
 func TestPruneStoryTerms(t *testing.T) {
 	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
-		ws, srcs := seed(t, s, "https://a.example/feed")
 		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
-		var arts []model.NewArticle
-		// More old articles than one prune statement takes.
-		for i := range 520 {
-			arts = append(arts, storyArticle(fmt.Sprintf("https://a.example/old-%d", i), fmt.Sprintf("Old news %d", i),
-				fmt.Sprintf("Item %d of the old archive about subject%d.", i, i), t0.Add(-10*24*time.Hour), false))
+		// The first workspace holds more old articles than one prune
+		// statement takes; the second, seeded after it, a few.
+		for i, old := range []int{520, 3} {
+			ws, srcs := seedNamed(t, s, fmt.Sprintf("ws-%d", i), fmt.Sprintf("https://w%d.example/feed", i))
+			var arts []model.NewArticle
+			for j := range old {
+				arts = append(arts, storyArticle(fmt.Sprintf("https://w%d.example/old-%d", i, j), fmt.Sprintf("Old news %d", j),
+					fmt.Sprintf("Item %d of the old archive about subject%d.", j, j), t0.Add(-10*24*time.Hour), false))
+			}
+			arts = append(arts, storyArticle(fmt.Sprintf("https://w%d.example/new", i), "Quake off Chile", wire, t0, false))
+			savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
 		}
-		arts = append(arts, storyArticle("https://a.example/new", "Quake off Chile", wire, t0, false))
-		savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
 		before := count(t, s, `SELECT COUNT(*) FROM story_terms`) + count(t, s, `SELECT COUNT(*) FROM story_doc_freq`)
 		storiesBefore := count(t, s, `SELECT COUNT(*) FROM stories`)
-		newTerms := count(t, s, `SELECT COUNT(*) FROM story_terms t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url = 'https://a.example/new'`)
+		newTerms := count(t, s, `SELECT COUNT(*) FROM story_terms t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url LIKE '%/new'`)
 		newDays := count(t, s, `SELECT COUNT(*) FROM story_doc_freq WHERE period >= ?`, model.StoryPeriod(t0))
 		n, err := s.PruneStoryTerms(context.Background(), t0.Add(-24*time.Hour), t0.Add(-24*time.Hour))
 		if err != nil {
@@ -421,13 +424,43 @@ func TestPruneStoryTerms(t *testing.T) {
 		left := count(t, s, `SELECT COUNT(*) FROM story_terms`)
 		leftDays := count(t, s, `SELECT COUNT(*) FROM story_doc_freq`)
 		if newTerms == 0 || left != newTerms || leftDays != newDays || int64(before-left-leftDays) != n {
-			t.Errorf("pruned %d of %d rows, %d terms and %d frequencies left; want only the new article's %d terms and its day's %d frequencies",
+			t.Errorf("pruned %d of %d rows, %d terms and %d frequencies left; want only the new articles' %d terms and their day's %d frequencies",
 				n, before, left, leftDays, newTerms, newDays)
 		}
-		if count(t, s, `SELECT COUNT(*) FROM feed_articles`) != 521 || count(t, s, `SELECT COUNT(*) FROM stories`) != storiesBefore {
+		if count(t, s, `SELECT COUNT(*) FROM story_terms t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url LIKE '%/new' GROUP BY a.workspace_id HAVING COUNT(*) > 0`) == 0 ||
+			count(t, s, `SELECT COUNT(DISTINCT workspace_id) FROM story_terms`) != 2 {
+			t.Error("pruning took a new article's terms")
+		}
+		if count(t, s, `SELECT COUNT(*) FROM feed_articles`) != 525 || count(t, s, `SELECT COUNT(*) FROM stories`) != storiesBefore {
 			t.Error("pruning touched articles or stories")
 		}
 	})
+}
+
+// TestSQLitePrunesAlongPrimaryKeys: SQLite's story index keeps no index on
+// the time alone (migration 0028), so its prune statements must find a
+// workspace's old rows along the primary keys, never by scanning a table.
+func TestSQLitePrunesAlongPrimaryKeys(t *testing.T) {
+	s := testdb.Store(t, store.SQLite)
+	ws, _ := seed(t, s)
+	if n := count(t, s, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'index'
+		AND name IN ('story_doc_freq_period', 'story_terms_reported')`); n != 0 {
+		t.Errorf("%d indexes on the time alone left", n)
+	}
+	terms, freqs, err := s.ExplainPrunes(context.Background(), ws.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, plan := range map[string]string{"story terms": terms, "document frequencies": freqs} {
+		for line := range strings.SplitSeq(plan, "\n") {
+			if strings.Contains(line, "SCAN ") && !strings.Contains(line, "json_each") {
+				t.Errorf("the prune of %s scans a table:\n%s", what, plan)
+			}
+		}
+		if !strings.Contains(plan, "PRIMARY KEY") {
+			t.Errorf("the prune of %s does not use the primary key:\n%s", what, plan)
+		}
+	}
 }
 
 // handPlacer is a StoryPlacer that hands the save a fixed placement, after
