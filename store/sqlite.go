@@ -40,10 +40,17 @@ const defaultSQLitePool = 4
 // index and document frequencies of recent weeks, which then stay in
 // the cache rather than being read again through system calls (another
 // tenth at 10 000 articles); the four connections of the pool and the
-// writing transactions' one hold at most 40 MiB.
+// writing transactions' one hold at most 40 MiB. wal_autocheckpoint
+// lets the log grow to 8 000 pages (about 32 MiB on disk) before a
+// commit copies it into the database, instead of 1 000: saves rewrite
+// the same pages (this week's document frequencies, the full-text
+// index's newest segments, the latest stories), and a checkpoint copies
+// a page once however often the log holds it. The checkpoints were 7 %
+// of the daemon's CPU in one workspace of 2 000 sources; polls cost
+// 0.89-0.96x with the longer log.
 const sqlitePragmas = "?_pragma=busy_timeout(15000)&_pragma=journal_mode(WAL)" +
 	"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)" +
-	"&_pragma=temp_store(MEMORY)&_pragma=cache_size(-8192)" +
+	"&_pragma=temp_store(MEMORY)&_pragma=cache_size(-8192)&_pragma=wal_autocheckpoint(8000)" +
 	"&_txlock=immediate&_time_format=sqlite"
 
 func (sqliteDialect) openPool(path string, opts Options) (*sqlx.DB, *sqlx.DB, int, error) {

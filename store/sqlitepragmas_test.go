@@ -11,7 +11,9 @@ import (
 // TestSQLiteConnectionSettings: every connection of the pool writes its
 // statement journals and sorts in memory, not in temporary files (a
 // save's multi-row INSERTs each write a journal), and caches 8 MiB of
-// pages (a placement reads the recent term index on every save).
+// pages (a placement reads the recent term index on every save), and
+// lets the write-ahead log grow to 8 000 pages before a commit copies it
+// back (saves rewrite the same pages).
 // Several connections are held at once so that each is a new one.
 func TestSQLiteConnectionSettings(t *testing.T) {
 	ctx := context.Background()
@@ -22,6 +24,7 @@ func TestSQLiteConnectionSettings(t *testing.T) {
 	}{
 		{"temp_store", 2}, // MEMORY
 		{"cache_size", -8192},
+		{"wal_autocheckpoint", 8000},
 	}
 	for i := range 3 {
 		conn, err := s.DB().Conn(ctx)
