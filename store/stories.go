@@ -178,6 +178,7 @@ func (v storyView) StoryPostings(ctx context.Context, q model.StoryTermQuery) ([
 		if v.cs.entry != nil {
 			return v.s.copies.readPostings(ctx, v.tx, v.cs, q)
 		}
+		return v.cs.readSaved(ctx, v.tx, q)
 	}
 	terms := make([]int64, len(q.Terms))
 	keys := make([]int64, len(q.Terms))

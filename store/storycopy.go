@@ -95,6 +95,9 @@ type copySave struct {
 	began           bool
 	previous, token int64
 	entry           *storyCopy
+	// saved is, when the workspace has no copy, the term index entries
+	// the save's placement read (readSaved).
+	saved *postingsCopy
 }
 
 // begin replaces the workspace's token in tx and makes cs's copy current,

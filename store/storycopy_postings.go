@@ -48,10 +48,29 @@ func newer(a, b copyPosting) int {
 func (c *storyCopies) readPostings(ctx context.Context, tx *sqlx.Tx, cs *copySave, q model.StoryTermQuery) ([]model.StoryPosting, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p := &cs.entry.postings
+	return cs.entry.postings.read(ctx, tx, cs.ws, q)
+}
+
+// readSaved answers the read of a workspace without a copy the same way,
+// from the entries its save read once: a placement reads the term index
+// two or three times before the save writes to it, and a small
+// workspace's entries since the window began are a short range of the
+// table's key, read faster whole than a statement picks each term's
+// newest from them (it filtered them by term, sorted them and ranked
+// them in every read). They are the save's alone and go with it.
+func (cs *copySave) readSaved(ctx context.Context, tx *sqlx.Tx, q model.StoryTermQuery) ([]model.StoryPosting, error) {
+	if cs.saved == nil {
+		cs.saved = &postingsCopy{}
+	}
+	return cs.saved.read(ctx, tx, cs.ws, q)
+}
+
+// read answers q from p, loading the entries since q.Since first where p
+// does not hold them.
+func (p *postingsCopy) read(ctx context.Context, tx *sqlx.Tx, ws int64, q model.StoryTermQuery) ([]model.StoryPosting, error) {
 	since := q.Since.Unix()
 	if !p.loaded || since < p.floor {
-		if err := p.load(ctx, tx, cs.ws, since); err != nil {
+		if err := p.load(ctx, tx, ws, since); err != nil {
 			return nil, err
 		}
 	}

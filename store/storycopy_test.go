@@ -236,6 +236,9 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 	// Copied from the start, and from the 150th article on (the saves
 	// before it read the tables, as a small workspace's do).
 	withCopy, copiedLater := run(0), run(150)
+	// Never copied: every save reads the entries its placement asks for
+	// once, from the table, and answers from them (as small workspaces).
+	neverCopied := run(1 << 30)
 	for _, q := range []string{
 		`SELECT external_url || ' ' || story_id || ' ' || COALESCE(story_reason, '') FROM feed_articles ORDER BY id`,
 		`SELECT id || ' ' || article_count || ' ' || COALESCE(merged_into, 0) || ' ' || revision || ' ' || hex(COALESCE(centroid, '')) FROM stories ORDER BY id`,
@@ -246,7 +249,8 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 		if err := withTables.DB().Select(&b, q); err != nil {
 			t.Fatal(err)
 		}
-		for name, s := range map[string]*store.Store{"the copy": withCopy, "the copy made later": copiedLater} {
+		for name, s := range map[string]*store.Store{"the copy": withCopy, "the copy made later": copiedLater,
+			"the entries read once a save": neverCopied} {
 			var a []string
 			if err := s.DB().Select(&a, q); err != nil {
 				t.Fatal(err)
@@ -264,6 +268,9 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 	if !withCopy.HasStoryIndexCopy(1) || !copiedLater.HasStoryIndexCopy(1) {
 		t.Fatal("the stores meant to read a copy kept none")
 	}
+	if neverCopied.HasStoryIndexCopy(1) {
+		t.Fatal("the store meant to keep no copy kept one")
+	}
 	// And the reads themselves: every term, from several times on, as
 	// many entries per term as a decision or re-examination asks.
 	var terms []uint32
@@ -273,13 +280,16 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 	for _, since := range []time.Time{t0, t0.Add(7 * 24 * time.Hour), t0.Add(15 * 24 * time.Hour)} {
 		for _, perTerm := range []int{1, 4, 16} {
 			q := model.StoryTermQuery{WorkspaceID: 1, Terms: terms, Since: since, PerTerm: perTerm}
-			got, want := readPostings(t, withCopy, q, true), readPostings(t, withCopy, q, false)
-			if len(got) != len(want) {
-				t.Fatalf("since %s, %d per term: %d entries from the copy, %d from the table", since, perTerm, len(got), len(want))
-			}
-			for i := range got {
-				if got[i] != want[i] {
-					t.Fatalf("since %s, %d per term: entry %d is %+v from the copy, %+v from the table", since, perTerm, i, got[i], want[i])
+			want := readPostings(t, withCopy, q, false)
+			for name, got := range map[string][]model.StoryPosting{"the copy": readPostings(t, withCopy, q, true),
+				"the entries read once": readPostings(t, neverCopied, q, true)} {
+				if len(got) != len(want) {
+					t.Fatalf("since %s, %d per term: %d entries from %s, %d from the table", since, perTerm, len(got), name, len(want))
+				}
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("since %s, %d per term: entry %d is %+v from %s, %+v from the table", since, perTerm, i, got[i], name, want[i])
+					}
 				}
 			}
 		}
