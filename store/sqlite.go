@@ -229,9 +229,10 @@ func (e *deniedError) Error() string { return e.err.Error() }
 func (e *deniedError) Unwrap() error { return e.err }
 
 // storyPostings: saves read the store's copy of the term index instead
-// (storyCopies), which loads a workspace's entries from a time on, a
-// range of the primary key (workspace, time: migration 0027). This reads
-// the table as it is kept, for the tests that compare the copy with it:
+// (storyCopies), or, in a workspace without one, the entries they read
+// once (copySave.readSaved); both load a workspace's entries from a time
+// on, a range of the primary key (workspace, time: migration 0027). This
+// reads the table as it is kept, for the tests that compare them with it:
 // the window's entries of the workspace, those of the terms asked for
 // that fewer than perTerm entries of their term are newer than (so the
 // perTerm newest and those tied with the last, as the copy answers).
