@@ -233,7 +233,8 @@ func (e *deniedError) Unwrap() error { return e.err }
 // once (copySave.readSaved); both load a workspace's entries from a time
 // on, a range of the primary key (workspace, time: migration 0027). This
 // reads the table as it is kept, for the tests that compare them with it:
-// the window's entries of the workspace, those of the terms asked for
+// the window's entries of the workspace (each article's row unpacked,
+// migration 0029), those of the terms asked for
 // that fewer than perTerm entries of their term are newer than (so the
 // perTerm newest and those tied with the last, as the copy answers).
 // Merged stories are looked up in stories_merged_id (merged ones only,
@@ -241,10 +242,10 @@ func (e *deniedError) Unwrap() error { return e.err }
 // look a row up by its rowid.
 func (sqliteDialect) storyPostings(perTerm int) string {
 	return `SELECT t.term, t.feed_article_id, COALESCE(s.merged_into, t.story_id) AS story_id, t.reported_unix
-		FROM (SELECT term, feed_article_id, story_id, reported_unix,
-				RANK() OVER (PARTITION BY term ORDER BY reported_unix DESC) AS newer
-			FROM story_terms WHERE workspace_id = ?1 AND reported_unix >= ?3
-				AND term IN (SELECT value FROM json_each(?2))) AS t
+		FROM (SELECT CAST(j.value AS INTEGER) AS term, x.feed_article_id, x.story_id, x.reported_unix,
+				RANK() OVER (PARTITION BY j.value ORDER BY x.reported_unix DESC) AS newer
+			FROM story_terms x, json_each(x.terms) j WHERE x.workspace_id = ?1 AND x.reported_unix >= ?3
+				AND j.value IN (SELECT value FROM json_each(?2))) AS t
 		LEFT JOIN stories s INDEXED BY stories_merged_id ON s.id = t.story_id AND s.merged_into IS NOT NULL
 		WHERE t.newer <= ` + strconv.Itoa(perTerm)
 }
@@ -255,16 +256,16 @@ func (sqliteDialect) storyPostings(perTerm int) string {
 // reads the articles from there on along the (story_id,
 // julianday(reported_at)) index: at least perStory per story, more only
 // where articles tie on the last time (StoryMembers trims). A member's
-// terms are read along story_terms_article, whose entries follow the
-// primary key: with the workspace named, one article's come by term
-// (its workspace and time being one), and no member's are sorted apart. The workspace is the member's own
-// column: named by the parameter there, SQLite prepared the statement
-// again at every run.
+// terms are its row's of the term index (migration 0029), found along
+// story_terms_article, the JSON array's brackets cut (an article filed at
+// two times has two rows, whose lists StoryMembers sorts together). The
+// workspace is the member's own column: named by the parameter there,
+// SQLite prepared the statement again at every run.
 func (sqliteDialect) storyMembers(perStory int) string {
 	return `WITH k(story) AS (SELECT DISTINCT value FROM json_each(?2))
 		SELECT a.id, a.story_id, a.reported_at, a.story_profile,
-			COALESCE((SELECT group_concat(term, ',') FROM (SELECT t.term FROM story_terms t
-				WHERE t.feed_article_id = a.id AND t.workspace_id = a.workspace_id ORDER BY t.term)), '') AS terms
+			COALESCE((SELECT group_concat(substr(t.terms, 2, length(t.terms) - 2), ',') FROM story_terms t
+				WHERE t.feed_article_id = a.id AND t.workspace_id = a.workspace_id), '') AS terms
 		FROM k JOIN feed_articles a ON a.story_id = k.story
 			AND julianday(a.reported_at) >= MAX(julianday(?3), COALESCE((SELECT julianday(a2.reported_at) FROM feed_articles a2
 				WHERE a2.story_id = k.story AND julianday(a2.reported_at) >= julianday(?3) AND julianday(a2.reported_at) <= julianday(?4)
@@ -292,14 +293,50 @@ func (sqliteDialect) reserveStoryIDs(n int, workspace int64, at time.Time) (stri
 
 func (sqliteDialect) storyPlaceholders() bool { return true }
 
-// insertTermRows: a row of parameters per entry.
+// insertTermRows: a row of parameters per article and time, its terms
+// one JSON array, ascending (migration 0029). A row the save filed
+// already (an article the poll carried twice, its entries split between
+// two statements) takes the terms it lacked, and keeps its story, as the
+// entries it held would have.
 func (sqliteDialect) insertTermRows(workspace int64, rows termRows) (string, []any) {
-	args := make([]any, 0, 5*len(rows.terms))
+	type key struct{ reported, article int64 }
+	at := map[key]int{}
+	var keys []key
+	var stories []int64
+	var terms [][]int64
 	for i := range rows.terms {
-		args = append(args, workspace, rows.terms[i], rows.reported[i], rows.articles[i], rows.stories[i])
+		k := key{rows.reported[i], rows.articles[i]}
+		n, ok := at[k]
+		if !ok {
+			n = len(keys)
+			at[k] = n
+			keys, stories, terms = append(keys, k), append(stories, rows.stories[i]), append(terms, nil)
+		}
+		terms[n] = append(terms[n], rows.terms[i])
 	}
-	return multiRowInsert(`INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id) VALUES `,
-		5, len(rows.terms), ` ON CONFLICT DO NOTHING`), args
+	args := make([]any, 0, 5*len(keys))
+	for n, k := range keys {
+		ts := terms[n]
+		slices.Sort(ts)
+		args = append(args, workspace, k.reported, k.article, stories[n], termList(slices.Compact(ts)))
+	}
+	return multiRowInsert(`INSERT INTO story_terms (workspace_id, reported_unix, feed_article_id, story_id, terms) VALUES `,
+		5, len(keys), ` ON CONFLICT (workspace_id, reported_unix, feed_article_id) DO UPDATE SET terms =
+			(SELECT json_group_array(v) FROM (SELECT value AS v FROM json_each(story_terms.terms)
+				UNION SELECT value FROM json_each(excluded.terms) ORDER BY v))`), args
+}
+
+// termList is terms as the JSON array story_terms keeps (SQLite).
+func termList(terms []int64) string {
+	b := make([]byte, 0, 2+11*len(terms))
+	b = append(b, '[')
+	for i, t := range terms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, t, 10)
+	}
+	return string(append(b, ']'))
 }
 
 // moveTerms: the entries of an article through story_terms_article.
@@ -312,7 +349,7 @@ func (d sqliteDialect) moveTerms(cases string) string {
 }
 
 // pruneTerms: whole articles of one workspace, found and deleted along
-// the primary key (workspace, reported time, article, term); the table
+// the primary key (workspace, reported time, article); the table
 // keeps no index on the time alone for a prune across workspaces to use.
 func (sqliteDialect) pruneTerms() string {
 	return `DELETE FROM story_terms WHERE workspace_id = ?1 AND (reported_unix, feed_article_id) IN

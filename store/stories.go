@@ -836,8 +836,9 @@ func reportedAt(na model.NewArticle, t time.Time) time.Time {
 
 // pruneBatch bounds one prune statement: the term entries of the articles
 // behind this many index rows (whole articles, so a little more than this
-// many rows), or this many document-frequency rows, so that SQLite's
-// writer is never held long.
+// many rows; on SQLite, where a row is an article, this many articles), or
+// this many document-frequency rows, so that SQLite's writer is never
+// held long.
 const pruneBatch = 500
 
 // PruneStoryTerms deletes, a bounded batch per statement, the term index

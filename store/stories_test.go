@@ -236,8 +236,8 @@ func TestStoriesGroupIndependentReports(t *testing.T) {
 		if n := count(t, s, `SELECT COUNT(*) FROM stories WHERE workspace_id = ? AND id > ?`, ws.ID, quake); n != 3 {
 			t.Errorf("%d stories after the quake's, want 3", n)
 		}
-		placed := count(t, s, `SELECT COUNT(DISTINCT feed_article_id) FROM story_terms WHERE workspace_id = ?`, ws.ID)
-		most := count(t, s, `SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM story_terms GROUP BY feed_article_id) AS c`)
+		placed := count(t, s, `SELECT COUNT(DISTINCT feed_article_id) FROM story_term_entries WHERE workspace_id = ?`, ws.ID)
+		most := count(t, s, `SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM story_term_entries GROUP BY feed_article_id) AS c`)
 		if placed != archived+6 || most > stories.DefaultIndexTerms || most == 0 {
 			t.Errorf("%d articles in the term index with at most %d terms, want all %d with 1 to %d", placed, most, archived+6, stories.DefaultIndexTerms)
 		}
@@ -413,22 +413,25 @@ func TestPruneStoryTerms(t *testing.T) {
 			arts = append(arts, storyArticle(fmt.Sprintf("https://w%d.example/new", i), "Quake off Chile", wire, t0, false))
 			savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
 		}
+		// The prune counts rows: an entry each on PostgreSQL, an article
+		// each on SQLite (migration 0029).
 		before := count(t, s, `SELECT COUNT(*) FROM story_terms`) + count(t, s, `SELECT COUNT(*) FROM story_doc_freq`)
 		storiesBefore := count(t, s, `SELECT COUNT(*) FROM stories`)
-		newTerms := count(t, s, `SELECT COUNT(*) FROM story_terms t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url LIKE '%/new'`)
+		newTerms := count(t, s, `SELECT COUNT(*) FROM story_term_entries t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url LIKE '%/new'`)
 		newDays := count(t, s, `SELECT COUNT(*) FROM story_doc_freq WHERE period >= ?`, model.StoryPeriod(t0))
 		n, err := s.PruneStoryTerms(context.Background(), t0.Add(-24*time.Hour), t0.Add(-24*time.Hour))
 		if err != nil {
 			t.Fatal(err)
 		}
-		left := count(t, s, `SELECT COUNT(*) FROM story_terms`)
+		left := count(t, s, `SELECT COUNT(*) FROM story_term_entries`)
+		leftRows := count(t, s, `SELECT COUNT(*) FROM story_terms`)
 		leftDays := count(t, s, `SELECT COUNT(*) FROM story_doc_freq`)
-		if newTerms == 0 || left != newTerms || leftDays != newDays || int64(before-left-leftDays) != n {
+		if newTerms == 0 || left != newTerms || leftDays != newDays || int64(before-leftRows-leftDays) != n {
 			t.Errorf("pruned %d of %d rows, %d terms and %d frequencies left; want only the new articles' %d terms and their day's %d frequencies",
 				n, before, left, leftDays, newTerms, newDays)
 		}
-		if count(t, s, `SELECT COUNT(*) FROM story_terms t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url LIKE '%/new' GROUP BY a.workspace_id HAVING COUNT(*) > 0`) == 0 ||
-			count(t, s, `SELECT COUNT(DISTINCT workspace_id) FROM story_terms`) != 2 {
+		if count(t, s, `SELECT COUNT(*) FROM story_term_entries t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url LIKE '%/new' GROUP BY a.workspace_id HAVING COUNT(*) > 0`) == 0 ||
+			count(t, s, `SELECT COUNT(DISTINCT workspace_id) FROM story_term_entries`) != 2 {
 			t.Error("pruning took a new article's terms")
 		}
 		if count(t, s, `SELECT COUNT(*) FROM feed_articles`) != 525 || count(t, s, `SELECT COUNT(*) FROM stories`) != storiesBefore {
@@ -584,7 +587,7 @@ func TestSaveWritesWhatThePlacerHands(t *testing.T) {
 		if fresh := storyOf(t, s, "https://b.example/new"); fresh == quake || fresh == rates {
 			t.Errorf("the new article is in story %d, want a story of its own", fresh)
 		}
-		if n := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE story_id = ?`, quake); n != 2 {
+		if n := count(t, s, `SELECT COUNT(*) FROM story_term_entries WHERE story_id = ?`, quake); n != 2 {
 			t.Errorf("%d term entries of the surviving story, want the bridge's 2", n)
 		}
 	})

@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -108,13 +110,14 @@ func (p *postingsCopy) resolve(story int64) int64 {
 }
 
 // load reads the entries reported from from on that p does not hold,
-// a range of the primary key (workspace, time: migration 0027), with the
-// stories merged since of those they are filed under.
+// a range of the primary key (workspace, time: migration 0027), a row per
+// article with its terms (migration 0029), with the stories merged since
+// of those they are filed under.
 func (p *postingsCopy) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) error {
 	if p.byTerm == nil {
 		p.byTerm, p.storyOf, p.merged = map[uint32][]copyPosting{}, map[int64]int64{}, map[int64]int64{}
 	}
-	query := `SELECT t.term, t.reported_unix, t.feed_article_id, t.story_id, s.merged_into FROM story_terms t
+	query := `SELECT t.terms, t.reported_unix, t.feed_article_id, t.story_id, s.merged_into FROM story_terms t
 		LEFT JOIN stories s INDEXED BY stories_merged_id ON s.id = t.story_id AND s.merged_into IS NOT NULL
 		WHERE t.workspace_id = ? AND t.reported_unix >= ?`
 	args := []any{ws, from}
@@ -124,25 +127,30 @@ func (p *postingsCopy) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) er
 	}
 	var cols [5]any
 	touched := map[uint32]bool{}
+	var terms []uint32
 	err := scanRows(ctx, tx, query, args, func(r *sql.Rows) error {
 		if err := r.Scan(&cols[0], &cols[1], &cols[2], &cols[3], &cols[4]); err != nil {
 			return err
 		}
 		merged := cols[4]
-		c, err := int64s(cols[:4])
+		c, err := int64s(cols[1:4])
 		if err != nil {
 			return err
 		}
-		term := uint32(c[0])
-		p.byTerm[term] = append(p.byTerm[term], copyPosting{reported: c[1], article: c[2]})
-		touched[term] = true
-		p.storyOf[c[2]] = c[3]
+		if terms, err = parseTermList(terms[:0], cols[0]); err != nil {
+			return fmt.Errorf("article %d: %w", c[1], err)
+		}
+		for _, term := range terms {
+			p.byTerm[term] = append(p.byTerm[term], copyPosting{reported: c[0], article: c[1]})
+			touched[term] = true
+		}
+		p.storyOf[c[1]] = c[2]
 		if merged != nil {
 			into, err := asInt64(merged)
 			if err != nil {
 				return err
 			}
-			p.merged[c[3]] = into
+			p.merged[c[2]] = into
 		}
 		return nil
 	})
@@ -154,6 +162,34 @@ func (p *postingsCopy) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) er
 	}
 	p.floor, p.loaded = from, true
 	return nil
+}
+
+// parseTermList appends to dst the terms of a story_terms row's JSON
+// array (termList's form: integers, no spaces).
+func parseTermList(dst []uint32, v any) ([]uint32, error) {
+	var list string
+	switch x := v.(type) {
+	case string:
+		list = x
+	case []byte:
+		list = string(x)
+	default:
+		return dst, fmt.Errorf("index terms of type %T", v)
+	}
+	if len(list) < 2 || list[0] != '[' || list[len(list)-1] != ']' {
+		return dst, fmt.Errorf("index terms %q: not a JSON array", list)
+	}
+	for f := range strings.SplitSeq(list[1:len(list)-1], ",") {
+		if f == "" {
+			continue
+		}
+		t, err := strconv.ParseUint(f, 10, 32)
+		if err != nil {
+			return dst, fmt.Errorf("index term %q: %w", f, err)
+		}
+		dst = append(dst, uint32(t))
+	}
+	return dst, nil
 }
 
 // add files a committed save's entries reported from p's floor on (the

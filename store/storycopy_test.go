@@ -242,7 +242,7 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 	for _, q := range []string{
 		`SELECT external_url || ' ' || story_id || ' ' || COALESCE(story_reason, '') FROM feed_articles ORDER BY id`,
 		`SELECT id || ' ' || article_count || ' ' || COALESCE(merged_into, 0) || ' ' || revision || ' ' || hex(COALESCE(centroid, '')) FROM stories ORDER BY id`,
-		`SELECT term || ' ' || reported_unix || ' ' || feed_article_id || ' ' || story_id FROM story_terms ORDER BY 1`,
+		`SELECT term || ' ' || reported_unix || ' ' || feed_article_id || ' ' || story_id FROM story_term_entries ORDER BY 1`,
 		`SELECT period || ' ' || term || ' ' || shard || ' ' || docs FROM story_doc_freq ORDER BY 1`,
 	} {
 		var b []string
@@ -274,7 +274,7 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 	// And the reads themselves: every term, from several times on, as
 	// many entries per term as a decision or re-examination asks.
 	var terms []uint32
-	if err := withCopy.DB().Select(&terms, `SELECT DISTINCT term FROM story_terms ORDER BY term`); err != nil {
+	if err := withCopy.DB().Select(&terms, `SELECT DISTINCT term FROM story_term_entries ORDER BY term`); err != nil {
 		t.Fatal(err)
 	}
 	for _, since := range []time.Time{t0, t0.Add(7 * 24 * time.Hour), t0.Add(15 * 24 * time.Hour)} {
@@ -355,38 +355,73 @@ func TestStoryCopyOnlyForBigWorkspaces(t *testing.T) {
 	}
 }
 
-// TestStoryIndexByTimeMigrationKeepsEntries: migration 0027 rebuilds
-// SQLite's term index and document frequencies in another key order; it
-// keeps every entry and count, and the copy of the story index reads
-// them back as the tables hold them.
+// TestStoryIndexByTimeMigrationKeepsEntries: migrations 0027 and 0029
+// rebuild SQLite's term index and document frequencies, 0027 in another
+// key order, 0029 a row per article; they keep every entry and count,
+// and the copy of the story index reads them back as the tables hold
+// them. The index is filed as the saves before 0029 filed it, a row per
+// entry: some articles at one second, terms of 2^31 and above.
 func TestStoryIndexByTimeMigrationKeepsEntries(t *testing.T) {
 	ctx := context.Background()
 	s := migrateTo(t, store.SQLite, 27)
 	s.WithoutStoryCopies() // the schema before 0027 has no version table
-	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+	ws, srcs := seed(t, s, "https://a.example/feed")
 	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
 	arts := quakeReports(6, func(i int) time.Time { return t0.Add(time.Duration(i) * time.Minute) }, false)
-	savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
-	more := []model.NewArticle{storyArticle("https://b.example/1", "Rates", other, t0.Add(8*24*time.Hour), false),
-		storyArticle("https://b.example/2", "Chile quake: no tsunami", ownReport, t0.Add(8*24*time.Hour), false)}
-	savePoll(t, s, ws, srcs[1], placer(t, more), more...)
+	for i := range arts {
+		arts[i].Story = nil // filed below, as before 0029
+	}
+	savePoll(t, s, ws, srcs[0], nil, arts...)
+	var ids []int64
+	if err := s.DB().Select(&ids, `SELECT id FROM feed_articles ORDER BY id`); err != nil {
+		t.Fatal(err)
+	}
+	periods := map[int64]bool{}
+	for i, id := range ids {
+		at := t0.Add(time.Duration(i/2) * 24 * time.Hour) // two articles a second, three weeks
+		periods[model.StoryPeriod(at)] = true
+		for k, term := range []int64{int64(100 + i%3), int64(200 + i%2), 3_000_000_000 + int64(i%2), 7} {
+			if _, err := s.DB().Exec(`INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id) VALUES (?, ?, ?, ?, ?)`,
+				ws.ID, term, at.Unix(), id, 1000+int64(i/3)); err != nil {
+				t.Fatalf("entry %d of article %d: %v", k, id, err)
+			}
+			if _, err := s.DB().Exec(`INSERT INTO story_doc_freq (workspace_id, term, period, shard, docs) VALUES (?, ?, ?, 0, 1)
+				ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = docs + 1`, ws.ID, term, model.StoryPeriod(at)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.DB().Exec(`INSERT INTO story_doc_freq (workspace_id, term, period, shard, docs) VALUES (?, 0, ?, 0, 1)
+			ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = docs + 1`, ws.ID, model.StoryPeriod(at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(periods) < 2 {
+		t.Fatal("the index covers one week only")
+	}
 	entries := func() string {
+		table := "story_terms"
+		if count(t, s, `SELECT COUNT(*) FROM sqlite_master WHERE name = 'story_term_entries'`) == 1 {
+			table = "story_term_entries"
+		}
 		return text(t, s, `SELECT COALESCE(group_concat(e, ','), '') FROM (SELECT workspace_id || ':' || term || ':' || reported_unix || ':' ||
-			feed_article_id || ':' || story_id AS e FROM story_terms ORDER BY workspace_id, term, reported_unix, feed_article_id)`)
+			feed_article_id || ':' || story_id AS e FROM `+table+` ORDER BY workspace_id, term, reported_unix, feed_article_id)`)
 	}
 	freqs := func() string {
 		return text(t, s, `SELECT COALESCE(group_concat(e, ','), '') FROM (SELECT workspace_id || ':' || term || ':' || period || ':' ||
 			shard || ':' || docs AS e FROM story_doc_freq ORDER BY workspace_id, term, period, shard)`)
 	}
 	migrateKeepingIndex(t, ctx, s, entries, freqs, true)
+	if n := count(t, s, `SELECT COUNT(*) FROM story_terms`); n != len(ids) {
+		t.Errorf("%d term index rows after the migrations, want one per article (%d)", n, len(ids))
+	}
 	s.WithStoryCopies()
 	s.CopyStoryIndexFrom(0)
 	var terms []uint32
-	if err := s.DB().Select(&terms, `SELECT DISTINCT term FROM story_terms ORDER BY term`); err != nil {
+	if err := s.DB().Select(&terms, `SELECT DISTINCT term FROM story_term_entries ORDER BY term`); err != nil {
 		t.Fatal(err)
 	}
 	q := model.StoryTermQuery{WorkspaceID: ws.ID, Terms: terms, Since: t0.Add(-time.Hour), PerTerm: 16}
-	if got, want := readPostings(t, s, q, true), readPostings(t, s, q, false); fmt.Sprint(got) != fmt.Sprint(want) {
+	if got, want := readPostings(t, s, q, true), readPostings(t, s, q, false); fmt.Sprint(got) != fmt.Sprint(want) || len(got) != 4*len(ids) {
 		t.Errorf("the copy reads the migrated term index as\n%v\nthe table holds\n%v", got, want)
 	}
 	tx, err := s.DB().Beginx()
@@ -402,7 +437,7 @@ func TestStoryIndexByTimeMigrationKeepsEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Docs != len(arts)+len(more) || got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
+	if got.Docs != len(ids) || got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
 		t.Errorf("the copy reads the migrated frequencies as %d articles, %v; the table holds %d, %v", got.Docs, got.Terms, want.Docs, want.Terms)
 	}
 }

@@ -79,7 +79,7 @@ func TestNewArticlesAreInsertedWithTheirStories(t *testing.T) {
 		if n := count(t, s, `SELECT COUNT(*) FROM stories WHERE article_count = 0 OR first_article_id IS NULL`); n != 0 {
 			t.Errorf("%d stories without an article", n)
 		}
-		if n := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE story_id = ? AND feed_article_id = ?`, quake, id); n != 1 {
+		if n := count(t, s, `SELECT COUNT(*) FROM story_term_entries WHERE story_id = ? AND feed_article_id = ?`, quake, id); n != 1 {
 			t.Errorf("%d term entries of the new article under its story, want 1", n)
 		}
 

@@ -72,6 +72,8 @@ func (v storyView) StoryMembers(ctx context.Context, q model.StoryMemberQuery) (
 			}
 			m.Terms = append(m.Terms, uint32(t))
 		}
+		// In order: an article filed at two times lists two rows' terms.
+		slices.Sort(m.Terms)
 		out = append(out, m)
 	}
 	return out, nil

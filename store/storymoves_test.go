@@ -73,8 +73,8 @@ func TestSaveReexaminesStoredArticles(t *testing.T) {
 		if n := count(t, s, `SELECT COUNT(*) FROM content_items WHERE feed_article_id = ? AND story_id = ?`, id("reid-1"), reid); n != 1 {
 			t.Errorf("the moved report's content item does not carry the Reid story")
 		}
-		terms := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE feed_article_id = ?`, id("reid-1"))
-		if n := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE feed_article_id = ? AND story_id = ?`, id("reid-1"), reid); n != terms || n == 0 {
+		terms := count(t, s, `SELECT COUNT(*) FROM story_term_entries WHERE feed_article_id = ?`, id("reid-1"))
+		if n := count(t, s, `SELECT COUNT(*) FROM story_term_entries WHERE feed_article_id = ? AND story_id = ?`, id("reid-1"), reid); n != terms || n == 0 {
 			t.Errorf("%d of the moved report's %d term entries carry the Reid story", n, terms)
 		}
 		var row struct {
@@ -195,7 +195,7 @@ func TestStoryMembersReadsTheLatest(t *testing.T) {
 			if mb.StoryID != story {
 				t.Errorf("member %s of story %d, want %d", url, mb.StoryID, story)
 			}
-			terms := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE feed_article_id = ?`, mb.ArticleID)
+			terms := count(t, s, `SELECT COUNT(*) FROM story_term_entries WHERE feed_article_id = ?`, mb.ArticleID)
 			if len(mb.Terms) != terms || terms == 0 {
 				t.Errorf("member %s has %d index terms, the index %d", url, len(mb.Terms), terms)
 			}
@@ -313,9 +313,10 @@ func TestSQLiteMoveTermsSeekTheirArticles(t *testing.T) {
 	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
 	arts := harbourReports(t0)
 	savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
-	// A large index: 500 more entries for each article.
-	if _, err := s.DB().ExecContext(ctx, `INSERT INTO story_terms (workspace_id, term, reported_unix, feed_article_id, story_id)
-		SELECT a.workspace_id, 100000 + n.n, 1741068000, a.id, a.story_id FROM feed_articles a CROSS JOIN `+series(s, "n", 1, 500)+`
+	// A large index: 500 more rows for each article (a row per article
+	// and time, migration 0029).
+	if _, err := s.DB().ExecContext(ctx, `INSERT INTO story_terms (workspace_id, reported_unix, feed_article_id, story_id, terms)
+		SELECT a.workspace_id, 1741000000 - n.n, a.id, a.story_id, '[' || (100000 + n.n) || ']' FROM feed_articles a CROSS JOIN `+series(s, "n", 1, 500)+`
 		WHERE a.workspace_id = ?`, ws.ID); err != nil {
 		t.Fatal(err)
 	}

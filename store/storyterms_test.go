@@ -25,7 +25,7 @@ func TestStoryPostingsReadNoStoryRows(t *testing.T) {
 		arts := harbourReports(t0)
 		savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
 		var terms []int64
-		if err := s.DB().Select(&terms, s.DB().Rebind(`SELECT DISTINCT CAST(term AS BIGINT) & 4294967295 FROM story_terms WHERE workspace_id = ?`), ws.ID); err != nil {
+		if err := s.DB().Select(&terms, s.DB().Rebind(`SELECT DISTINCT CAST(term AS BIGINT) & 4294967295 FROM story_term_entries WHERE workspace_id = ?`), ws.ID); err != nil {
 			t.Fatal(err)
 		}
 		if len(terms) == 0 {
@@ -53,7 +53,7 @@ func TestStoryTermsGoWithTheirArticle(t *testing.T) {
 			storyArticle("https://a.example/fair", "County fair opens", "The county fair opened on Saturday with a pie contest and a tractor parade.", t0, false),
 		}
 		savePoll(t, s, ws, srcs[0], placer(t, arts), arts...)
-		termsOf := `SELECT COUNT(*) FROM story_terms t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url = ?`
+		termsOf := `SELECT COUNT(*) FROM story_term_entries t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url = ?`
 		fair := count(t, s, termsOf, "https://a.example/fair")
 		if count(t, s, termsOf, "https://a.example/quake") == 0 || fair == 0 {
 			t.Fatal("the articles have no term index entries")
@@ -61,7 +61,7 @@ func TestStoryTermsGoWithTheirArticle(t *testing.T) {
 		if _, err := s.DB().Exec(s.DB().Rebind(`DELETE FROM feed_articles WHERE external_url = ?`), "https://a.example/quake"); err != nil {
 			t.Fatal(err)
 		}
-		if n := count(t, s, `SELECT COUNT(*) FROM story_terms`); n != fair {
+		if n := count(t, s, `SELECT COUNT(*) FROM story_term_entries`); n != fair {
 			t.Errorf("%d term index entries after deleting an article, want the other article's %d", n, fair)
 		}
 	})
@@ -124,7 +124,7 @@ func TestStoryTermsOfAnArticleAtASecondsEdge(t *testing.T) {
 		arts[1].Article.ContentTextHash = "hash-after"
 		savePoll(t, s, ws, srcs[0], placerWith(t, arts, stories.GroupOptions{}), arts...)
 		story := storyOf(t, s, "https://a.example/edge")
-		termsOf := `SELECT COUNT(*) FROM story_terms t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url = ?`
+		termsOf := `SELECT COUNT(*) FROM story_term_entries t JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.external_url = ?`
 		edgeTerms, afterTerms := count(t, s, termsOf, "https://a.example/edge"), count(t, s, termsOf, "https://a.example/after")
 		if edgeTerms == 0 || afterTerms == 0 {
 			t.Fatal("the articles have no term index entries")
@@ -135,14 +135,14 @@ func TestStoryTermsOfAnArticleAtASecondsEdge(t *testing.T) {
 			t.Fatalf("%d members of the story, want both articles", len(m.got))
 		}
 		for _, mb := range m.got {
-			if want := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE feed_article_id = ?`, mb.ArticleID); len(mb.Terms) != want {
+			if want := count(t, s, `SELECT COUNT(*) FROM story_term_entries WHERE feed_article_id = ?`, mb.ArticleID); len(mb.Terms) != want {
 				t.Errorf("member %d read with %d index terms, the index holds %d", mb.ArticleID, len(mb.Terms), want)
 			}
 		}
 		if _, err := s.DB().Exec(s.DB().Rebind(`DELETE FROM feed_articles WHERE external_url = ?`), "https://a.example/edge"); err != nil {
 			t.Fatal(err)
 		}
-		if n := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE workspace_id = ?`, ws.ID); n != afterTerms+count(t, s, termsOf, "https://b.example/x") {
+		if n := count(t, s, `SELECT COUNT(*) FROM story_term_entries WHERE workspace_id = ?`, ws.ID); n != afterTerms+count(t, s, termsOf, "https://b.example/x") {
 			t.Fatalf("%d entries after deleting the article at the edge, want the others' only", n)
 		}
 		if _, err := s.PruneStoryTerms(context.Background(), after.Add(time.Second), t0.Add(-24*time.Hour)); err != nil {
@@ -193,14 +193,14 @@ func TestOneSecondaryTermIndexMigrationKeepsEntries(t *testing.T) {
 		t.Fatalf("%d members after the migration, want %d", len(m.got), len(arts))
 	}
 	for _, mb := range m.got {
-		if len(mb.Terms) == 0 || len(mb.Terms) != count(t, s, `SELECT COUNT(*) FROM story_terms WHERE feed_article_id = ?`, mb.ArticleID) {
+		if len(mb.Terms) == 0 || len(mb.Terms) != count(t, s, `SELECT COUNT(*) FROM story_term_entries WHERE feed_article_id = ?`, mb.ArticleID) {
 			t.Errorf("member %d read with %d index terms after the migration", mb.ArticleID, len(mb.Terms))
 		}
 	}
 	if _, err := s.DB().Exec(`DELETE FROM feed_articles WHERE external_url LIKE 'https://a.example/%'`); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(t, s, `SELECT COUNT(*) FROM story_terms t LEFT JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.id IS NULL`); n != 0 {
+	if n := count(t, s, `SELECT COUNT(*) FROM story_term_entries t LEFT JOIN feed_articles a ON a.id = t.feed_article_id WHERE a.id IS NULL`); n != 0 {
 		t.Errorf("%d entries left of deleted articles after the migration", n)
 	}
 }
@@ -217,8 +217,8 @@ func TestStoryTermsOfAnArticleCarriedTwice(t *testing.T) {
 		if n := count(t, s, `SELECT COUNT(*) FROM feed_articles WHERE workspace_id = ?`, ws.ID); n != 1 {
 			t.Fatalf("%d articles stored, want 1", n)
 		}
-		entries := count(t, s, `SELECT COUNT(*) FROM story_terms WHERE workspace_id = ?`, ws.ID)
-		distinct := count(t, s, `SELECT COUNT(DISTINCT term) FROM story_terms WHERE workspace_id = ?`, ws.ID)
+		entries := count(t, s, `SELECT COUNT(*) FROM story_term_entries WHERE workspace_id = ?`, ws.ID)
+		distinct := count(t, s, `SELECT COUNT(DISTINCT term) FROM story_term_entries WHERE workspace_id = ?`, ws.ID)
 		if entries == 0 || entries != distinct {
 			t.Errorf("%d term index entries of %d terms, want each term once", entries, distinct)
 		}
