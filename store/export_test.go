@@ -223,6 +223,21 @@ func (s *Store) ReadPostings(ctx context.Context, tx *sqlx.Tx, q model.StoryTerm
 	return v.StoryPostings(ctx, q)
 }
 
+// FileTermRows files term index entries of workspace ws with the save's
+// statement (insertTermRows), in a transaction of its own.
+func (s *Store) FileTermRows(ctx context.Context, ws int64, terms, reported, articles, stories []int64) error {
+	tx, err := s.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	query, args := s.d.insertTermRows(ws, termRows{terms: terms, reported: reported, articles: articles, stories: stories})
+	if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 // CopyStoryIndexFrom gives a workspace a copy of its story index from
 // articles articles on (0: every workspace).
 func (s *Store) CopyStoryIndexFrom(articles int) {

@@ -225,6 +225,33 @@ func TestStoryTermsOfAnArticleCarriedTwice(t *testing.T) {
 	})
 }
 
+// TestSQLiteTermRowFiledTwice: SQLite keeps an article's entries in one
+// row (migration 0029). When the save files an article's entries in two
+// statements (an article the poll carried twice, its copies in two
+// batches), the second adds the terms the row lacked and keeps its
+// story, as the entries filed one by one were kept: the first of each.
+func TestSQLiteTermRowFiledTwice(t *testing.T) {
+	ctx := context.Background()
+	s := testdb.Store(t, store.SQLite)
+	ws, srcs := seed(t, s, "https://a.example/feed")
+	a := article("https://a.example/1", "hash-1", false)
+	savePoll(t, s, ws, srcs[0], nil, a)
+	id := int64(count(t, s, `SELECT id FROM feed_articles WHERE external_url = 'https://a.example/1'`))
+	at := int64(1741068000)
+	if err := s.FileTermRows(ctx, ws.ID, []int64{9, 5}, []int64{at, at}, []int64{id, id}, []int64{1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FileTermRows(ctx, ws.ID, []int64{3, 9, 4_000_000_000}, []int64{at, at, at}, []int64{id, id, id}, []int64{2, 2, 2}); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, s, `SELECT terms FROM story_terms WHERE feed_article_id = ?`, id); got != "[3,5,9,4000000000]" {
+		t.Errorf("the article's row holds %s, want [3,5,9,4000000000]", got)
+	}
+	if n := count(t, s, `SELECT COUNT(*) FROM story_term_entries WHERE feed_article_id = ? AND story_id = 1`, id); n != 4 {
+		t.Errorf("%d of the article's entries under its first story, want 4", n)
+	}
+}
+
 // termsPlacer files every article under the terms it is given, in a
 // story of its own, after reading the term index and the members of
 // stories through the save's view.
