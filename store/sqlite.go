@@ -294,34 +294,25 @@ func (sqliteDialect) reserveStoryIDs(n int, workspace int64, at time.Time) (stri
 func (sqliteDialect) storyPlaceholders() bool { return true }
 
 // insertTermRows: a row of parameters per article and time, its terms
-// one JSON array, ascending (migration 0029). A row the save filed
-// already (an article the poll carried twice, its entries split between
-// two statements) takes the terms it lacked, and keeps its story, as the
-// entries it held would have.
+// one JSON array, ascending (migration 0029); the save lists an
+// article's entries together. A row filed already (an article the poll
+// carried twice, by this statement or an earlier one) takes the terms it
+// lacked, and keeps its story, as the entries it held would have.
 func (sqliteDialect) insertTermRows(workspace int64, rows termRows) (string, []any) {
-	type key struct{ reported, article int64 }
-	at := map[key]int{}
-	var keys []key
-	var stories []int64
-	var terms [][]int64
-	for i := range rows.terms {
-		k := key{rows.reported[i], rows.articles[i]}
-		n, ok := at[k]
-		if !ok {
-			n = len(keys)
-			at[k] = n
-			keys, stories, terms = append(keys, k), append(stories, rows.stories[i]), append(terms, nil)
+	args := make([]any, 0, 5*len(rows.terms))
+	n := 0
+	for i := 0; i < len(rows.terms); n++ {
+		j := i + 1
+		for j < len(rows.terms) && rows.articles[j] == rows.articles[i] && rows.reported[j] == rows.reported[i] {
+			j++
 		}
-		terms[n] = append(terms[n], rows.terms[i])
-	}
-	args := make([]any, 0, 5*len(keys))
-	for n, k := range keys {
-		ts := terms[n]
-		slices.Sort(ts)
-		args = append(args, workspace, k.reported, k.article, stories[n], termList(slices.Compact(ts)))
+		terms := slices.Clone(rows.terms[i:j])
+		slices.Sort(terms)
+		args = append(args, workspace, rows.reported[i], rows.articles[i], rows.stories[i], termList(slices.Compact(terms)))
+		i = j
 	}
 	return multiRowInsert(`INSERT INTO story_terms (workspace_id, reported_unix, feed_article_id, story_id, terms) VALUES `,
-		5, len(keys), ` ON CONFLICT (workspace_id, reported_unix, feed_article_id) DO UPDATE SET terms =
+		5, n, ` ON CONFLICT (workspace_id, reported_unix, feed_article_id) DO UPDATE SET terms =
 			(SELECT json_group_array(v) FROM (SELECT value AS v FROM json_each(story_terms.terms)
 				UNION SELECT value FROM json_each(excluded.terms) ORDER BY v))`), args
 }

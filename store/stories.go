@@ -653,6 +653,22 @@ type termRows struct {
 	terms, reported, articles, stories []int64
 }
 
+// appendTerms appends to dst the terms of a comma-separated list, as the
+// members statements and SQLite's term index rows (termList) write them.
+func appendTerms(dst []uint32, list string) ([]uint32, error) {
+	for f := range strings.SplitSeq(list, ",") {
+		if f == "" {
+			continue
+		}
+		t, err := strconv.ParseUint(f, 10, 32)
+		if err != nil {
+			return dst, fmt.Errorf("index term %q: %w", f, err)
+		}
+		dst = append(dst, uint32(t))
+	}
+	return dst, nil
+}
+
 func (r *termRows) append(o termRows) {
 	r.terms = append(r.terms, o.terms...)
 	r.reported = append(r.reported, o.reported...)

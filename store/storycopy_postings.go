@@ -6,8 +6,6 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -179,17 +177,7 @@ func parseTermList(dst []uint32, v any) ([]uint32, error) {
 	if len(list) < 2 || list[0] != '[' || list[len(list)-1] != ']' {
 		return dst, fmt.Errorf("index terms %q: not a JSON array", list)
 	}
-	for f := range strings.SplitSeq(list[1:len(list)-1], ",") {
-		if f == "" {
-			continue
-		}
-		t, err := strconv.ParseUint(f, 10, 32)
-		if err != nil {
-			return dst, fmt.Errorf("index term %q: %w", f, err)
-		}
-		dst = append(dst, uint32(t))
-	}
-	return dst, nil
+	return appendTerms(dst, list[1:len(list)-1])
 }
 
 // add files a committed save's entries reported from p's floor on (the

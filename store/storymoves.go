@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -62,15 +61,9 @@ func (v storyView) StoryMembers(ctx context.Context, q model.StoryMemberQuery) (
 			continue
 		}
 		m := model.StoryMember{ArticleID: r.ID, StoryID: r.Story, ReportedAt: r.ReportedAt.UTC(), Profile: r.Profile}
-		for f := range strings.SplitSeq(r.Terms, ",") {
-			if f == "" {
-				continue
-			}
-			t, err := strconv.ParseUint(f, 10, 32)
-			if err != nil {
-				return nil, fmt.Errorf("read members of workspace %d: article %d: index term %q: %w", q.WorkspaceID, r.ID, f, err)
-			}
-			m.Terms = append(m.Terms, uint32(t))
+		var err error
+		if m.Terms, err = appendTerms(nil, r.Terms); err != nil {
+			return nil, fmt.Errorf("read members of workspace %d: article %d: %w", q.WorkspaceID, r.ID, err)
 		}
 		// In order: an article filed at two times lists two rows' terms.
 		slices.Sort(m.Terms)
