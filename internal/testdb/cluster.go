@@ -140,6 +140,16 @@ func (c *Cluster) CreateDatabase(ctx context.Context, name string) (string, erro
 	return c.URL(name), nil
 }
 
+// Dump writes database db to file in pg_dump's custom format, for a
+// benchmark's -keep: the cluster's directory goes with the cluster.
+func (c *Cluster) Dump(ctx context.Context, db, file string) error {
+	cmd := exec.CommandContext(ctx, filepath.Join(c.bin, "pg_dump"), "-Fc", "-f", file, "-d", c.URL(db))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("dump database %s: %w: %s", db, err, out)
+	}
+	return nil
+}
+
 // Running reports whether the server process is up.
 func (c *Cluster) Running() bool {
 	c.mu.Lock()

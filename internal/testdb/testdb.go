@@ -135,6 +135,11 @@ func BinDir() (string, error) {
 		return d, nil
 	}
 	if p, err := exec.LookPath("initdb"); err == nil {
+		// A link on the PATH (Debian links only the server's programs)
+		// leads to the directory that holds the client programs too.
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
 		return filepath.Dir(p), nil
 	}
 	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")

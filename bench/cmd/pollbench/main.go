@@ -141,7 +141,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.Int64Var(&c.seed, "seed", 1, "farm seed")
 	fs.DurationVar(&c.timeout, "round-timeout", 3*time.Minute, "give up on a round after this long")
 	fs.StringVar(&c.jsonOut, "json", "", "also write every result as JSON lines to this file")
-	fs.BoolVar(&c.keep, "keep", false, "keep the work directory (databases, daemon logs)")
+	fs.BoolVar(&c.keep, "keep", false, "keep the work directory (databases, daemon logs; a dump of each PostgreSQL database)")
 	pools := fs.String("pools", "default", "PostgreSQL pool settings to compare, each on a fresh database: default (sized from the workers) or OPEN/IDLE, e.g. 20/10,default")
 	replicas := fs.String("replicas", "1", "comma-separated numbers of daemons on one PostgreSQL database, each on a fresh database, e.g. 1,2,4 (SQLite: 1 only)")
 	fs.StringVar(&c.against, "against", "", "git revision of this repository to build and run beside the binary under test, on its own database (e.g. aac6f58)")
@@ -376,6 +376,14 @@ func runOne(ctx context.Context, cfg config, work, dialect string, n int, pool p
 		progress("  %s: %d articles, %.0f B stored per article (articles' tables %.0f B); %s", r.variant.label(),
 			st.Articles, st.PerArticle(), st.ArticlePerArticle(), st.storySummary())
 		stored = append(stored, st)
+		if cfg.keep && r.dbName != "" {
+			// The cluster's directory goes when the benchmark ends.
+			file := filepath.Join(r.dir, "postgres.dump")
+			if err := cluster.Dump(ctx, r.dbName, file); err != nil {
+				return out, stored, fmt.Errorf("%s: %w", r.variant.label(), err)
+			}
+			progress("  %s: database kept as %s (pg_restore)", r.variant.label(), file)
+		}
 	}
 	return out, stored, nil
 }
@@ -388,7 +396,7 @@ func setUp(ctx context.Context, cfg config, work, dialect string, n int, pool po
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	r := &run{db: dialect, pool: pool.name, replicas: reps, variant: v, timeout: cfg.timeout, progress: progress,
+	r := &run{dir: dir, db: dialect, pool: pool.name, replicas: reps, variant: v, timeout: cfg.timeout, progress: progress,
 		statements: cfg.statements, relations: cfg.relations}
 	defer func() {
 		if err != nil {

@@ -90,6 +90,7 @@ type result struct {
 // run is one variant's daemons on one database with its farm and
 // sources.
 type run struct {
+	dir        string // the run's work directory
 	db         string
 	pool       string
 	replicas   int

@@ -47,6 +47,9 @@ func (c *Cluster) CreateDatabase(ctx context.Context, name string, pgStatStateme
 	return u, nil
 }
 
+// Dump writes database db to file (pg_dump's custom format).
+func (c *Cluster) Dump(ctx context.Context, db, file string) error { return c.c.Dump(ctx, db, file) }
+
 // PID is the postmaster's process id; the backends serving connections are
 // its children.
 func (c *Cluster) PID() int { return c.c.PID() }
