@@ -1,10 +1,12 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -187,6 +189,7 @@ func BenchmarkStoryPlacement(b *testing.B) {
 					b.Run(fmt.Sprintf("%s/articles=%d/new=%d/stories=%s", dialect, n, k, name), func(b *testing.B) {
 						var cpu time.Duration
 						st0, srv0, cpu0 := d.statements(b), d.serverWork(b), d.serverCPU(b)
+						byStatement := d.statementTimes(b)
 						for b.Loop() {
 							p := storyPoll(b, d, qgen, next, k, func(int) time.Time { return end }, placed)
 							next += k
@@ -201,6 +204,7 @@ func BenchmarkStoryPlacement(b *testing.B) {
 							b.ReportMetric(float64(d.statements(b)-st0)/float64(b.N), "stmts/op")
 							b.ReportMetric((d.serverWork(b)-srv0)/float64(b.N*k), "server-ms/article")
 							b.ReportMetric(float64((d.serverCPU(b)-cpu0).Microseconds())/1000/float64(b.N*k), "server-cpu-ms/article")
+							d.logTopStatements(b, byStatement, b.N*k)
 						}
 					})
 				}
@@ -253,6 +257,70 @@ func (d *benchDB) serverCPU(tb testing.TB) time.Duration {
 		tb.Fatalf("server CPU: %v", err)
 	}
 	return c
+}
+
+// statementTimes is each statement's planning and execution time so far
+// (ms, by query id), for logTopStatements; nil unless
+// STORYBENCH_STATEMENTS asks for them.
+func (d *benchDB) statementTimes(tb testing.TB) map[int64]float64 {
+	tb.Helper()
+	if d.dialect != store.Postgres || os.Getenv("STORYBENCH_STATEMENTS") == "" {
+		return nil
+	}
+	rows, err := d.direct.Query(`SELECT queryid, total_exec_time + total_plan_time FROM pg_stat_statements
+		WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`)
+	if err != nil {
+		tb.Fatalf("read pg_stat_statements: %v", err)
+	}
+	defer rows.Close()
+	out := map[int64]float64{}
+	for rows.Next() {
+		var id int64
+		var ms float64
+		if err := rows.Scan(&id, &ms); err != nil {
+			tb.Fatalf("read pg_stat_statements: %v", err)
+		}
+		out[id] = ms
+	}
+	return out
+}
+
+// logTopStatements logs the STORYBENCH_STATEMENTS statements that took
+// the most server time since before (statementTimes), per article: where
+// the server's share of a placement goes.
+func (d *benchDB) logTopStatements(tb testing.TB, before map[int64]float64, articles int) {
+	tb.Helper()
+	n, _ := strconv.Atoi(os.Getenv("STORYBENCH_STATEMENTS"))
+	if before == nil || n <= 0 {
+		return
+	}
+	rows, err := d.direct.Query(`SELECT queryid, total_exec_time + total_plan_time, calls, left(regexp_replace(query, '\s+', ' ', 'g'), 140)
+		FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+		AND query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE '%bench-setup%'`)
+	if err != nil {
+		tb.Fatalf("read pg_stat_statements: %v", err)
+	}
+	defer rows.Close()
+	type stmt struct {
+		ms    float64
+		calls int64
+		query string
+	}
+	var all []stmt
+	for rows.Next() {
+		var id int64
+		var s stmt
+		if err := rows.Scan(&id, &s.ms, &s.calls, &s.query); err != nil {
+			tb.Fatalf("read pg_stat_statements: %v", err)
+		}
+		if s.ms -= before[id]; s.ms > 0 {
+			all = append(all, s)
+		}
+	}
+	slices.SortFunc(all, func(a, b stmt) int { return cmp.Compare(b.ms, a.ms) })
+	for _, s := range all[:min(n, len(all))] {
+		tb.Logf("%8.3f ms/article  %s", s.ms/float64(articles), s.query)
+	}
 }
 
 // benchDialects and benchSizes narrow BenchmarkStoryPlacement when

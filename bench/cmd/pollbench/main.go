@@ -524,9 +524,17 @@ func (r *run) play(ctx context.Context, cfg config, name string, rep int) (resul
 		r.variant.label(), name, res.Polls, res.WallS, res.PollsPS, res.DaemonCPUPer1k, res.DBCPUPer1k, res.ServerMSPerPoll,
 		res.LagP50, res.LagP99, res.PeakRSSMB, sessions(res), res.DoublePolls, res.FarmDoubles, res.PerDaemon, res.Outcomes)
 	for _, st := range res.Statements {
-		r.progress("      %8.3f ms/poll %7d calls  %s", st.MSPerPoll, st.Calls, st.Query)
+		r.progress("      %8.3f ms/poll %7d calls %8.1f rows %8.1f blocks a call  %s", st.MSPerPoll, st.Calls,
+			perCall(st.Rows, st.Calls), perCall(st.Blocks, st.Calls), st.Query)
 	}
 	return res, nil
+}
+
+func perCall(n, calls int64) float64 {
+	if calls == 0 {
+		return 0
+	}
+	return float64(n) / float64(calls)
 }
 
 // close stops r's daemons, its farm and its store, reporting what fails.

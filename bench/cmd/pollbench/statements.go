@@ -12,7 +12,10 @@ type statement struct {
 	TotalMS   float64 `json:"total_ms" db:"total_ms"`
 	MSPerPoll float64 `json:"ms_per_poll" db:"-"`
 	Rows      int64   `json:"rows" db:"rows"`
-	Query     string  `json:"query" db:"query"`
+	// Blocks is the shared buffers the statement read (hits and
+	// reads): its work, where its time also counts waits for a CPU.
+	Blocks int64  `json:"blocks" db:"blocks"`
+	Query  string `json:"query" db:"query"`
 }
 
 // daemonStatements selects the run database's statements in
@@ -51,6 +54,7 @@ func (r *run) readStatements(ctx context.Context) (float64, []statement, error) 
 	}
 	var top []statement
 	err := r.st.DB().SelectContext(ctx, &top, `SELECT /* pollbench */ calls, total_exec_time::float8 AS total_ms, rows,
+		shared_blks_hit + shared_blks_read AS blocks,
 		left(regexp_replace(query, '\s+', ' ', 'g'), 160) AS query `+daemonStatements+`
 		ORDER BY total_exec_time DESC LIMIT $1`, r.statements)
 	if err != nil {
