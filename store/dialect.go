@@ -156,6 +156,10 @@ type dialect interface {
 	// its cost follows the terms asked for, never how many terms the
 	// workspace has counted.
 	docFreqRead() string
+	// freqCopies is the copy of the document frequencies checked
+	// against the table that saves read (nil: none, or the story
+	// index's copy, storyCopies, holds them).
+	freqCopies() *pgFreqCopies
 	// docFreqTerm is a term as story_doc_freq holds it (and as
 	// docFreqRows and a read take it); uint32 of what is read back is
 	// the term.

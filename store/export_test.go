@@ -193,7 +193,7 @@ func (s *Store) AddDocFreq(ctx context.Context, tx *sqlx.Tx, ws, source int64, c
 		}
 		s.copies.wrote(cs, func(p *copyPending) { p.counts = append(p.counts, counts...) })
 	}
-	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts)
+	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts, nil)
 }
 
 // ReadDocFreq reads the document frequencies of terms in workspace ws
@@ -244,7 +244,75 @@ func (s *Store) CopyStoryIndexFrom(articles int) {
 	if s.copies != nil {
 		s.copies.copyFrom = articles
 	}
+	if s.pgFreq != nil {
+		s.pgFreq.copyFrom = articles
+	}
 }
+
+// FreqCopyReads is how many of the saves' reads of document frequencies
+// PostgreSQL's copy answered, and how many times it was read from the
+// table.
+func (s *Store) FreqCopyReads() (answered, loaded int) {
+	if s.pgFreq == nil {
+		return 0, 0
+	}
+	s.pgFreq.mu.Lock()
+	defer s.pgFreq.mu.Unlock()
+	return s.pgFreq.answered, s.pgFreq.loaded
+}
+
+// FreqSave is a save's reads and additions of a workspace's document
+// frequencies in one transaction, as a placement makes them, with the
+// copies of them the store keeps.
+type FreqSave struct {
+	s      *Store
+	tx     *sqlx.Tx
+	ws     int64
+	source int64
+	cs     *copySave
+	fs     *pgFreqSave
+}
+
+// BeginFreqSave begins a save of workspace ws's source source.
+func (s *Store) BeginFreqSave(ctx context.Context, ws, source int64) (*FreqSave, error) {
+	tx, err := s.writer.BeginTxx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	f := &FreqSave{s: s, tx: tx, ws: ws, source: source}
+	if s.copies != nil {
+		f.cs = &copySave{ws: ws}
+	}
+	if s.pgFreq != nil {
+		f.fs = newPGFreqSave(ws, source)
+	}
+	return f, nil
+}
+
+// Read reads as the save's placement does.
+func (f *FreqSave) Read(ctx context.Context, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
+	return storyView{s: f.s, tx: f.tx, cs: f.cs, fs: f.fs}.StoryDocFreq(ctx, f.ws, terms, since)
+}
+
+// ReadTable reads the table in the save's transaction.
+func (f *FreqSave) ReadTable(ctx context.Context, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
+	return storyView{s: f.s, tx: f.tx}.tableDocFreq(ctx, f.ws, terms, since)
+}
+
+// Add adds counts as the save's placement does.
+func (f *FreqSave) Add(ctx context.Context, counts []model.StoryDocCount) error {
+	if f.cs != nil {
+		if err := f.s.copies.begin(ctx, f.tx, f.cs); err != nil {
+			return err
+		}
+		f.s.copies.wrote(f.cs, func(p *copyPending) { p.counts = append(p.counts, counts...) })
+	}
+	return f.s.addDocFreq(ctx, f.tx, model.PollSave{WorkspaceID: f.ws, SourceID: f.source}, counts, f.fs)
+}
+
+// Commit commits the save as SavePoll does; Rollback rolls it back.
+func (f *FreqSave) Commit() error { return f.s.commitSave(f.tx, f.fs) }
+func (f *FreqSave) Rollback()     { _ = f.tx.Rollback() }
 
 // HasStoryIndexCopy reports whether the store keeps a copy of workspace
 // ws's story index.
@@ -258,12 +326,12 @@ func (s *Store) HasStoryIndexCopy(ws int64) bool {
 }
 
 // WithoutStoryCopies makes the store's saves read the story index from
-// the tables, as on PostgreSQL.
-func (s *Store) WithoutStoryCopies() { s.copies = nil }
+// the tables.
+func (s *Store) WithoutStoryCopies() { s.copies, s.pgFreq = nil, nil }
 
 // WithStoryCopies gives the store the copies of the story index its
 // dialect keeps (again, after WithoutStoryCopies).
-func (s *Store) WithStoryCopies() { s.copies = s.d.storyCopies() }
+func (s *Store) WithStoryCopies() { s.copies, s.pgFreq = s.d.storyCopies(), s.d.freqCopies() }
 
 // SQLiteReprepares is how many times SQLite prepared again, by itself, the
 // statements kept by one connection of the store's pool (the only one

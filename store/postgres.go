@@ -318,12 +318,20 @@ func (postgres) int64In(expr string) string { return expr + " = ANY(CAST(? AS BI
 func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 
 // docFreqUpsert: the columns are INTEGERs (migration 0024), the terms
-// their bit patterns (docFreqTerm).
+// their bit patterns (docFreqTerm). The article count and the tokens of
+// the saves (docFreqCheck, storycopy_pgfreq.go) go in the rows of the
+// source's shard; tokens are added by exclusive or. The statement
+// answers the transaction's id, by which the copy learns whether it
+// holds the save (storycopy_pgfreq.go).
 func (postgres) docFreqUpsert() string {
-	return `INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
-		SELECT ?, r.period, r.term, CASE WHEN r.term = 0 THEN CAST(? AS SMALLINT) ELSE 0 END, r.docs
+	check := strconv.Itoa(docFreqCheck)
+	return `WITH added AS (INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
+		SELECT ?, r.period, r.term, CASE WHEN r.term IN (0, ` + check + `) THEN CAST(? AS SMALLINT) ELSE 0 END, r.docs
 		FROM unnest(CAST(? AS INTEGER[]), CAST(? AS INTEGER[]), CAST(? AS INTEGER[])) AS r(period, term, docs)
-		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
+		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = CASE WHEN excluded.term = ` + check + `
+			THEN story_doc_freq.docs # excluded.docs ELSE story_doc_freq.docs + excluded.docs END
+		RETURNING 1)
+		SELECT pg_current_xact_id()::text::bigint`
 }
 
 func (postgres) docFreqRows(periods, terms, docs []int64) []any {
@@ -343,8 +351,13 @@ func (postgres) docFreqRead() string {
 		WHERE s.docs IS NOT NULL`
 }
 
-// storyCopies: replicas save at once; each save reads the tables.
+// storyCopies: replicas save at once; each save reads the tables, but
+// for the document frequencies of big workspaces (freqCopies).
 func (postgres) storyCopies() *storyCopies { return nil }
+
+// freqCopies: checked against the article counts and tokens of the
+// table, which replicas' saves all write (storycopy_pgfreq.go).
+func (postgres) freqCopies() *pgFreqCopies { return newPGFreqCopies() }
 
 // docFreqTerm: story_doc_freq.term is an INTEGER (migration 0024), which
 // holds a term's 32 bits as a signed number.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/feedpoller/feedpoller/model"
-	"github.com/jmoiron/sqlx"
 )
 
 // SavePush stores pushed articles as a poll stores them (same dedup, same
@@ -14,35 +13,52 @@ import (
 // move polling, it only teaches the scheduler. A deleted source is
 // ErrNotFound, and nothing is stored.
 func (s *Store) SavePush(ctx context.Context, p model.PushSave) (model.SaveCounts, error) {
-	ps := cleaned(model.PollSave{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Articles: p.Articles, Run: p.Run, Stories: p.Stories})
-	vectors := s.searchVectors(ps.Articles)
-	var c model.SaveCounts
-	err := s.inTx(ctx, fmt.Sprintf("save push to source %d", p.SourceID), func(tx *sqlx.Tx) error {
-		// The source row first: it must exist, and on PostgreSQL its lock
-		// orders the push with a poll's save.
-		res, err := tx.ExecContext(ctx, s.q(`UPDATE feed_sources SET
-			schedule_state = CASE WHEN ? = '' THEN schedule_state ELSE ? END, updated_at = ?
-			WHERE id = ? AND workspace_id = ?`), p.ScheduleState, p.ScheduleState, now(), p.SourceID, p.WorkspaceID)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return fmt.Errorf("source %d: %w", p.SourceID, model.ErrNotFound)
-		}
-		// Then as a poll's save: stories, articles, promotions and their
-		// webhook deliveries (save.go).
-		if c, err = s.saveArticles(ctx, tx, ps, vectors); err != nil {
-			return err
-		}
-		ps.Run.ItemsNew, ps.Run.ItemsPromoted = c.New, c.Promoted
-		ps.Run.ItemsDuplicate += c.Duplicate
-		return s.insertRun(ctx, tx, ps)
-	})
+	c, err := s.savePush(ctx, p)
 	s.noteWrite(ctx, "saving pushes", err)
 	if err != nil {
 		return model.SaveCounts{}, refused(err)
+	}
+	return c, nil
+}
+
+// savePush is SavePush's transaction.
+func (s *Store) savePush(ctx context.Context, p model.PushSave) (model.SaveCounts, error) {
+	ps := cleaned(model.PollSave{WorkspaceID: p.WorkspaceID, SourceID: p.SourceID, Articles: p.Articles, Run: p.Run, Stories: p.Stories})
+	vectors := s.searchVectors(ps.Articles)
+	fail := func(err error) (model.SaveCounts, error) {
+		return model.SaveCounts{}, fmt.Errorf("save push to source %d: %w", p.SourceID, err)
+	}
+	tx, err := s.writer.BeginTxx(ctx, nil)
+	if err != nil {
+		return fail(fmt.Errorf("begin: %w", err))
+	}
+	defer tx.Rollback() // after Commit a no-op; otherwise nothing of the push is kept
+	// The source row first: it must exist, and on PostgreSQL its lock
+	// orders the push with a poll's save.
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE feed_sources SET
+		schedule_state = CASE WHEN ? = '' THEN schedule_state ELSE ? END, updated_at = ?
+		WHERE id = ? AND workspace_id = ?`), p.ScheduleState, p.ScheduleState, now(), p.SourceID, p.WorkspaceID)
+	if err != nil {
+		return fail(err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fail(err)
+	} else if n == 0 {
+		return fail(fmt.Errorf("source %d: %w", p.SourceID, model.ErrNotFound))
+	}
+	// Then as a poll's save: stories, articles, promotions and their
+	// webhook deliveries (save.go).
+	c, fs, err := s.saveArticles(ctx, tx, ps, vectors)
+	if err != nil {
+		return fail(err)
+	}
+	ps.Run.ItemsNew, ps.Run.ItemsPromoted = c.New, c.Promoted
+	ps.Run.ItemsDuplicate += c.Duplicate
+	if err := s.insertRun(ctx, tx, ps); err != nil {
+		return fail(err)
+	}
+	if err := s.commitSave(tx, fs); err != nil {
+		return fail(fmt.Errorf("commit: %w", err))
 	}
 	return c, nil
 }

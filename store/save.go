@@ -48,7 +48,7 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave, vectors []any) (
 		return model.SaveCounts{}, err
 	}
 	// 2. Stories, articles and promotions.
-	c, err := s.saveArticles(ctx, tx, p, vectors)
+	c, fs, err := s.saveArticles(ctx, tx, p, vectors)
 	if err != nil {
 		return model.SaveCounts{}, err
 	}
@@ -59,21 +59,33 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave, vectors []any) (
 	if err := s.insertRun(ctx, tx, p); err != nil {
 		return model.SaveCounts{}, err
 	}
-	if err := tx.Commit(); err != nil {
+	if err := s.commitSave(tx, fs); err != nil {
 		return model.SaveCounts{}, fmt.Errorf("save poll of source %d: commit: %w", p.SourceID, err)
 	}
 	return c, nil
+}
+
+// commitSave commits a save's transaction; the copy of the document
+// frequencies (fs's part, nil where there is none) learns of its
+// additions once they are committed.
+func (s *Store) commitSave(tx *sqlx.Tx, fs *pgFreqSave) error {
+	s.pgFreq.committing(fs)
+	err := tx.Commit()
+	s.pgFreq.finish(fs, err == nil)
+	return err
 }
 
 // saveArticles is what a poll's save and a push's have in common: the
 // stories decided and the ids of new ones reserved (stories.go), then
 // the articles, each inserted with its story, and their promotions a
 // batch at a time, then the stories' own rows: new stories, term index
-// entries, merges, counts and centroids, document frequencies.
-func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, vectors []any) (model.SaveCounts, error) {
+// entries, merges, counts and centroids, document frequencies. It
+// returns the save's part in the copy of the document frequencies, for
+// commitSave.
+func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, vectors []any) (model.SaveCounts, *pgFreqSave, error) {
 	st, err := s.beginStories(ctx, tx, p)
 	if err != nil {
-		return model.SaveCounts{}, err
+		return model.SaveCounts{}, nil, err
 	}
 	var c model.SaveCounts
 	targets := &deliveryTargets{}
@@ -85,15 +97,15 @@ func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 		}
 		got, err := s.saveBatch(ctx, tx, p, st, start, p.Articles[start:end], batchVectors, targets)
 		if err != nil {
-			return model.SaveCounts{}, err
+			return model.SaveCounts{}, nil, err
 		}
 		c.Add(got)
 	}
 	if err := s.finishStories(ctx, tx, p, st); err != nil {
-		return model.SaveCounts{}, err
+		return model.SaveCounts{}, nil, err
 	}
 	c.Stories = st.counts
-	return c, nil
+	return c, st.freq, nil
 }
 
 // saveBatch stores one batch of articles (articles.go) with their

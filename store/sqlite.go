@@ -391,6 +391,9 @@ func (sqliteDialect) storyCopies() *storyCopies { return newStoryCopies() }
 // docFreqTerm: SQLite's integers take the term as it is.
 func (sqliteDialect) docFreqTerm(t uint32) int64 { return int64(t) }
 
+// freqCopies: the story index's copy holds the frequencies (storyCopies).
+func (sqliteDialect) freqCopies() *pgFreqCopies { return nil }
+
 func (sqliteDialect) docFreqRows(periods, terms, docs []int64) []any {
 	// Each period once, its terms in the order given.
 	order := make([]int, len(periods))

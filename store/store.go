@@ -76,6 +76,10 @@ type Store struct {
 	// copies is the copy of the story index saves read (SQLite; nil on
 	// PostgreSQL): storycopy.go.
 	copies *storyCopies
+	// pgFreq is the copy of big workspaces' document frequencies saves
+	// read, checked against the table (PostgreSQL; nil on SQLite):
+	// storycopy_pgfreq.go.
+	pgFreq *pgFreqCopies
 }
 
 // Options tunes the connection pool and gives the store what it writes
@@ -145,7 +149,7 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 	}
 	return &Store{db: db, writer: writer, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen),
 		noSearchVectors: opts.NoSearchVectors, lexicon: lexemes.NewLexicon(lexiconWords),
-		binaryVectors: name == Postgres && binaryParameters(dsn), copies: d.storyCopies()}, nil
+		binaryVectors: name == Postgres && binaryParameters(dsn), copies: d.storyCopies(), pgFreq: d.freqCopies()}, nil
 }
 
 // connect checks that db answers, closing it when it does not; how (for

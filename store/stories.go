@@ -31,6 +31,9 @@ type storyView struct {
 	// cs is the save's part in the store's copy of the story index
 	// (SQLite, storycopy.go); nil: the reads go to the tables.
 	cs *copySave
+	// fs is the save's part in the copy of the document frequencies
+	// (PostgreSQL, storycopy_pgfreq.go).
+	fs *pgFreqSave
 }
 
 // sameWorkspace is the condition that a row named by id is of the
@@ -73,6 +76,11 @@ func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []
 			v.s.copies.start(v.cs, read.Docs)
 		}
 		return read, err
+	}
+	if v.fs != nil && v.fs.ws == workspaceID {
+		return v.s.pgFreq.read(ctx, v.tx, v.fs, terms, model.StoryPeriod(since), func() (*model.StoryDocFreq, error) {
+			return v.tableDocFreq(ctx, workspaceID, terms, since)
+		})
 	}
 	return v.tableDocFreq(ctx, workspaceID, terms, since)
 }
@@ -307,8 +315,10 @@ type storySave struct {
 	created time.Time
 	counts  model.StoryCounts
 	// copy is the save's part in the copy of the story index (nil where
-	// there is none).
+	// there is none); freq its part in the copy of the document
+	// frequencies (PostgreSQL).
 	copy *copySave
+	freq *pgFreqSave
 }
 
 // beginStories has the poll's StoryPlacer decide inside the save's
@@ -328,6 +338,9 @@ func (s *Store) beginStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave)
 		started: map[int][]byte{}}
 	if s.copies != nil {
 		st.copy = &copySave{ws: p.WorkspaceID}
+	}
+	if s.pgFreq != nil {
+		st.freq = newPGFreqSave(p.WorkspaceID, p.SourceID)
 	}
 	for i := range st.choice {
 		st.choice[i] = model.NewStory()
@@ -358,7 +371,7 @@ func (s *Store) placeAndLock(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 		}
 	}
 	for attempt := 1; ; attempt++ {
-		placed, err := p.Stories.PlaceStories(ctx, storyView{s: s, tx: tx, cs: st.copy}, req)
+		placed, err := p.Stories.PlaceStories(ctx, storyView{s: s, tx: tx, cs: st.copy, fs: st.freq}, req)
 		if err != nil {
 			return fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
 		}
@@ -704,7 +717,7 @@ func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 	if err := s.recountLeft(ctx, tx, p, st); err != nil {
 		return err
 	}
-	if err := s.addDocFreq(ctx, tx, p, st.placed.Counts); err != nil {
+	if err := s.addDocFreq(ctx, tx, p, st.placed.Counts, st.freq); err != nil {
 		return err
 	}
 	if st.copy != nil {
@@ -825,15 +838,25 @@ func (s *Store) writeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 // addDocFreq adds the placement's document counts to the workspace's
 // document frequencies, in one statement: the article count to the row
 // of the save's source's shard (docFreqShards).
-func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, counts []model.StoryDocCount) error {
+func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, counts []model.StoryDocCount, fs *pgFreqSave) error {
 	if len(counts) == 0 {
 		return nil
+	}
+	if fs != nil {
+		fs.wrote(counts)
+		counts = fs.checkRows(counts)
 	}
 	days, terms, docs := make([]int64, len(counts)), make([]int64, len(counts)), make([]int64, len(counts))
 	for i, c := range counts {
 		days[i], terms[i], docs[i] = c.Period, s.d.docFreqTerm(c.Term), int64(c.Docs)
 	}
 	args := append([]any{p.WorkspaceID, docFreqShard(p.SourceID)}, s.d.docFreqRows(days, terms, docs)...)
+	if fs != nil {
+		if err := tx.GetContext(ctx, &fs.xid, s.q(s.d.docFreqUpsert()), args...); err != nil {
+			return fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
+		}
+		return nil
+	}
 	if _, err := tx.ExecContext(ctx, s.q(s.d.docFreqUpsert()), args...); err != nil {
 		return fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/feedpoller/feedpoller/analysis/stories"
-	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/internal/storyfeeds"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
@@ -18,35 +17,27 @@ import (
 )
 
 // TestDocFreqCopyReadsAnotherProcessesSaves: two processes save into one
-// SQLite file. Each keeps a copy of the document frequencies; a save of
-// one after a save of the other counts the other's article, and the
-// other way round.
+// database (a SQLite file, or PostgreSQL as two replicas). Each keeps a
+// copy of the document frequencies; a save of one after a save of the
+// other counts the other's article, and the other way round.
 func TestDocFreqCopyReadsAnotherProcessesSaves(t *testing.T) {
-	url := testdb.URL(t, store.SQLite)
-	open := func() *store.Store {
-		s, err := store.OpenWith(context.Background(), url, store.Options{DeliveryPayload: webhooks.DeliveryPayload})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		if _, err := s.Migrate(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	a, b := open(), open()
-	a.CopyStoryIndexFrom(0)
-	b.CopyStoryIndexFrom(0)
-	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
-	ws, srcs := seed(t, a, "https://a.example/feed", "https://b.example/feed")
-	bodies := []string{wire, otherQuake, other, ownReport}
-	for i, s := range []*store.Store{a, b, a, b} {
-		art := storyArticle(fmt.Sprintf("https://x.example/%d", i), fmt.Sprintf("Report %d", i), bodies[i], t0.Add(time.Duration(i)*time.Minute), false)
-		read := &docsReader{inner: placer(t, []model.NewArticle{art}), at: t0}
-		savePoll(t, s, ws, srcs[i%2], read, art)
-		if read.docs != i {
-			t.Errorf("save %d (process %d) read an article count of %d, want %d: every article saved before it", i, i%2, read.docs, i)
-		}
+	for _, dialect := range []string{store.SQLite, store.Postgres} {
+		t.Run(dialect, func(t *testing.T) {
+			a, b := openTwice(t, dialect)
+			a.CopyStoryIndexFrom(0)
+			b.CopyStoryIndexFrom(0)
+			t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+			ws, srcs := seed(t, a, "https://a.example/feed", "https://b.example/feed")
+			bodies := []string{wire, otherQuake, other, ownReport, wire, otherQuake}
+			for i, s := range []*store.Store{a, b, a, b, b, a} {
+				art := storyArticle(fmt.Sprintf("https://x.example/%d", i), fmt.Sprintf("Report %d", i), bodies[i], t0.Add(time.Duration(i)*time.Minute), false)
+				read := &docsReader{inner: placer(t, []model.NewArticle{art}), at: t0}
+				savePoll(t, s, ws, srcs[i%2], read, art)
+				if read.docs != i {
+					t.Errorf("save %d (process %v) read an article count of %d, want %d: every article saved before it", i, s == b, read.docs, i)
+				}
+			}
+		})
 	}
 }
 
@@ -156,11 +147,11 @@ func TestDocFreqCopyIsTheTable(t *testing.T) {
 	}
 }
 
-// TestStoryCopyDecidesAsTheTables: the same polls saved into two SQLite
+// TestStoryCopyDecidesAsTheTables: the same polls saved into two
 // stores, one whose saves read the story index from the process's copy
-// and one whose saves read the tables, place every article in the same
-// story for the same reason, and leave the same stories, merges and
-// index. The polls carry the labelled story set (each event reported
+// (SQLite; on PostgreSQL the copy of the document frequencies) and one
+// whose saves read the tables, place every article in the same story for
+// the same reason, and leave the same stories, merges and index. The polls carry the labelled story set (each event reported
 // several times, apart, so that stories grow, merge and are
 // re-examined) among generated articles, over three weeks, with the
 // index pruned as the daemon prunes it.
@@ -171,12 +162,7 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 	}
 	synth := storyfeeds.NewSynth(set, 3)
 	rng := rand.New(rand.NewPCG(5, 8))
-	type poll struct {
-		src  int
-		arts []model.NewArticle
-		opts stories.GroupOptions
-	}
-	var polls []poll
+	var polls []copyPoll
 	t0 := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
 	order := rng.Perm(len(set))
 	n := 0
@@ -203,7 +189,7 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 				arts = append(arts, storyArticle(fmt.Sprintf("https://x.example/%d", n), title, body, at, false))
 				n++
 			}
-			p := poll{src: rng.IntN(3), arts: arts}
+			p := copyPoll{src: rng.IntN(3), arts: arts}
 			if rng.IntN(3) == 0 {
 				// Bent options: loose joins and merges, late joins, which
 				// later saves' re-examination undoes in part.
@@ -212,9 +198,24 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 			polls = append(polls, p)
 		}
 	}
+	for _, dialect := range []string{store.SQLite, store.Postgres} {
+		t.Run(dialect, func(t *testing.T) { decideAsTheTables(t, dialect, polls, t0, n) })
+	}
+}
+
+// copyPoll is a poll of TestStoryCopyDecidesAsTheTables: its source,
+// articles and grouping options.
+type copyPoll struct {
+	src  int
+	arts []model.NewArticle
+	opts stories.GroupOptions
+}
+
+// decideAsTheTables is TestStoryCopyDecidesAsTheTables on one database.
+func decideAsTheTables(t *testing.T, dialect string, polls []copyPoll, t0 time.Time, n int) {
 	// copyFrom < 0: no copy; else the copy from that many articles on.
 	run := func(copyFrom int) *store.Store {
-		s := testdb.Store(t, store.SQLite)
+		s := testdb.Store(t, dialect)
 		if copyFrom < 0 {
 			s.WithoutStoryCopies()
 		} else {
@@ -241,9 +242,11 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 	neverCopied := run(1 << 30)
 	for _, q := range []string{
 		`SELECT external_url || ' ' || story_id || ' ' || COALESCE(story_reason, '') FROM feed_articles ORDER BY id`,
-		`SELECT id || ' ' || article_count || ' ' || COALESCE(merged_into, 0) || ' ' || revision || ' ' || hex(COALESCE(centroid, '')) FROM stories ORDER BY id`,
+		`SELECT id || ' ' || article_count || ' ' || COALESCE(merged_into, 0) || ' ' || revision || ' ' || ` +
+			map[string]string{store.SQLite: `hex(COALESCE(centroid, ''))`, store.Postgres: `COALESCE(encode(centroid, 'hex'), '')`}[dialect] + ` FROM stories ORDER BY id`,
 		`SELECT term || ' ' || reported_unix || ' ' || feed_article_id || ' ' || story_id FROM story_term_entries ORDER BY 1`,
-		`SELECT period || ' ' || term || ' ' || shard || ' ' || docs FROM story_doc_freq ORDER BY 1`,
+		// (Not the saves' random tokens.)
+		`SELECT period || ' ' || term || ' ' || shard || ' ' || docs FROM story_doc_freq WHERE term <> 1073741823 ORDER BY 1`,
 	} {
 		var b []string
 		if err := withTables.DB().Select(&b, q); err != nil {
@@ -264,6 +267,14 @@ func TestStoryCopyDecidesAsTheTables(t *testing.T) {
 				}
 			}
 		}
+	}
+	if dialect == store.Postgres {
+		for name, s := range map[string]*store.Store{"the copy": withCopy, "the copy made later": copiedLater} {
+			if answered, _ := s.FreqCopyReads(); answered == 0 {
+				t.Errorf("%s: no read of the document frequencies was answered from the copy", name)
+			}
+		}
+		return
 	}
 	if !withCopy.HasStoryIndexCopy(1) || !copiedLater.HasStoryIndexCopy(1) {
 		t.Fatal("the stores meant to read a copy kept none")

@@ -1,0 +1,266 @@
+package store_test
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/feedpoller/feedpoller/integrations/webhooks"
+	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// openTwice opens two stores on one new database, as two processes (or
+// replicas) of the daemon would.
+func openTwice(t *testing.T, dialect string) (*store.Store, *store.Store) {
+	t.Helper()
+	url := testdb.URL(t, dialect)
+	open := func() *store.Store {
+		s, err := store.OpenWith(context.Background(), url, store.Options{DeliveryPayload: webhooks.DeliveryPayload})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		if _, err := s.Migrate(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	return open(), open()
+}
+
+// freqRound is a save of document frequencies: a read, then additions.
+type freqRound struct {
+	since  time.Time
+	counts []model.StoryDocCount
+}
+
+// randomFreqRound reads from one of 13 weeks after base on and adds up to
+// 30 counts in 12 weeks, to terms 1–40 (features' terms are larger, but
+// the copies store any) and the article count of each of those weeks.
+func randomFreqRound(rng *rand.Rand, base int64) freqRound {
+	week := int64(model.StoryPeriodLength / time.Second)
+	added := map[[2]int64]int{}
+	for range rng.IntN(30) {
+		added[[2]int64{base + int64(rng.IntN(12)), int64(rng.IntN(41))}] += 1 + rng.IntN(3)
+	}
+	for k := range added {
+		// A save counts its articles in every week it counts terms in.
+		if added[[2]int64{k[0], 0}] == 0 {
+			added[[2]int64{k[0], 0}] = 1
+		}
+	}
+	r := freqRound{since: time.Unix((base+int64(rng.IntN(13))-1)*week, 0)}
+	for k, n := range added {
+		r.counts = append(r.counts, model.StoryDocCount{Period: k[0], Term: uint32(k[1]), Docs: n})
+	}
+	// In the order a placement counts them (stories.DocCounts).
+	slices.SortFunc(r.counts, func(a, b model.StoryDocCount) int {
+		return cmp.Or(cmp.Compare(a.Period, b.Period), cmp.Compare(a.Term, b.Term))
+	})
+	return r
+}
+
+var freqTerms = func() []uint32 {
+	terms := make([]uint32, 40)
+	for i := range terms {
+		terms[i] = uint32(i + 1)
+	}
+	return terms
+}()
+
+// TestFreqCopyIsTheTableAcrossProcesses: two processes save into one
+// workspace (and another); saves commit or roll back; weeks are pruned.
+// Whatever either did last, a save's read of the document frequencies
+// in either answers what the table holds, on both databases.
+func TestFreqCopyIsTheTableAcrossProcesses(t *testing.T) {
+	for _, dialect := range []string{store.SQLite, store.Postgres} {
+		t.Run(dialect, func(t *testing.T) {
+			a, b := openTwice(t, dialect)
+			a.CopyStoryIndexFrom(0)
+			b.CopyStoryIndexFrom(0)
+			ctx := context.Background()
+			rng := rand.New(rand.NewPCG(3, 9))
+			ws, srcs := seed(t, a, "https://a.example/feed", "https://b.example/feed")
+			other, others := seedNamed(t, a, "other", "https://c.example/feed")
+			base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+			week := int64(model.StoryPeriodLength / time.Second)
+			reads := 0
+			for round := range 120 {
+				s := a
+				if rng.IntN(5) == 0 {
+					s = b // the other process, now and then
+				}
+				target, source := ws.ID, srcs[rng.IntN(2)].ID
+				if round%9 == 4 {
+					target, source = other.ID, others[0].ID
+				}
+				r := randomFreqRound(rng, base)
+				f, err := s.BeginFreqSave(ctx, target, source)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := f.Read(ctx, freqTerms, r.since)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := f.ReadTable(ctx, freqTerms, r.since)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
+					t.Fatalf("round %d (process %v), since week %d: a save read %d articles, %v; the table holds %d, %v",
+						round, s == b, model.StoryPeriod(r.since)-base, got.Docs, got.Terms, want.Docs, want.Terms)
+				}
+				reads++
+				if err := f.Add(ctx, r.counts); err != nil {
+					t.Fatal(err)
+				}
+				if rng.IntN(4) == 0 {
+					f.Rollback()
+				} else if err := f.Commit(); err != nil {
+					t.Fatal(err)
+				}
+				if round%31 == 30 {
+					freqBefore := time.Unix((base+int64(round/31))*week, 0)
+					if _, err := s.PruneStoryTerms(ctx, freqBefore, freqBefore); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if answered, loaded := a.FreqCopyReads(); dialect == store.Postgres && (answered == 0 || loaded == 0) {
+				t.Errorf("process a answered %d of the %d reads from its copy and read it %d times", answered, reads, loaded)
+			}
+		})
+	}
+}
+
+// TestFreqCopyAnswersSaves: on PostgreSQL, once a workspace's first save
+// has read its document frequencies from the table, the saves after it
+// read them from the process's copy; a save of another replica makes the
+// next save read the copy again, and it answers again.
+func TestFreqCopyAnswersSaves(t *testing.T) {
+	a, b := openTwice(t, store.Postgres)
+	a.CopyStoryIndexFrom(0)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(4, 2))
+	ws, srcs := seed(t, a, "https://a.example/feed")
+	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
+	save := func(s *store.Store) {
+		t.Helper()
+		f, err := s.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := f.Read(ctx, freqTerms, since)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := f.ReadTable(ctx, freqTerms, since)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
+			t.Fatalf("a save read %d articles, %v; the table holds %d, %v", got.Docs, got.Terms, want.Docs, want.Terms)
+		}
+		if err := f.Add(ctx, randomFreqRound(rng, base).counts); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 40 {
+		save(a)
+	}
+	if answered, loaded := a.FreqCopyReads(); answered != 39 || loaded != 1 {
+		t.Errorf("40 saves: %d reads answered from the copy, %d reads of it; want 39 and 1 (the first save's)", answered, loaded)
+	}
+	save(b)
+	for range 10 {
+		save(a)
+	}
+	if answered, loaded := a.FreqCopyReads(); answered != 49 || loaded != 2 {
+		t.Errorf("after another replica's save and 10 more: %d reads answered from the copy, %d reads of it; want 49 and 2",
+			answered, loaded)
+	}
+}
+
+// TestFreqCopyConcurrentSaves: saves of one workspace on PostgreSQL run
+// at once, each reading and adding to the document frequencies; once
+// they are done, a save reads from the copy what the table holds, and
+// the copy answered reads meanwhile.
+func TestFreqCopyConcurrentSaves(t *testing.T) {
+	s := testdb.Store(t, store.Postgres)
+	s.CopyStoryIndexFrom(0)
+	ctx := context.Background()
+	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed", "https://c.example/feed")
+	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 17))
+			for range 40 {
+				r := randomFreqRound(rng, base)
+				f, err := s.BeginFreqSave(ctx, ws.ID, srcs[rng.IntN(len(srcs))].ID)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if _, err := f.Read(ctx, freqTerms, since); err != nil {
+					f.Rollback()
+					errs <- err
+					return
+				}
+				if err := f.Add(ctx, r.counts); err != nil {
+					f.Rollback()
+					errs <- err
+					return
+				}
+				if rng.IntN(5) == 0 {
+					f.Rollback()
+				} else if err := f.Commit(); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	answeredBefore, _ := s.FreqCopyReads()
+	f, err := s.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Rollback()
+	got, err := f.Read(ctx, freqTerms, since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := f.ReadTable(ctx, freqTerms, since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
+		t.Fatalf("after the concurrent saves a save read %d articles, %v; the table holds %d, %v", got.Docs, got.Terms, want.Docs, want.Terms)
+	}
+	if answered, _ := s.FreqCopyReads(); answered != answeredBefore+1 || answeredBefore == 0 {
+		t.Errorf("reads answered from the copy: %d during the saves, %d after; want some during, and the last one",
+			answeredBefore, answered-answeredBefore)
+	}
+}
