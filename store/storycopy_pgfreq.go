@@ -67,6 +67,11 @@ const docFreqCheck = 1<<30 - 1
 // by before the next.
 const reloadEvery = 32
 
+// checkTries is how many times a save checks the copy while a save of
+// this process that committed around the check explains a difference:
+// the second check, a few dozen rows, usually finds that save added.
+const checkTries = 2
+
 // keptAdditions is how many of the latest additions a copy keeps for
 // the saves that checked it before them.
 const keptAdditions = 32
@@ -178,8 +183,13 @@ func (c *pgFreqCopies) read(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, te
 	table func() (*model.StoryDocFreq, error)) (*model.StoryDocFreq, error) {
 	if !fs.checked {
 		fs.checked, fs.since = true, since
-		if err := c.check(ctx, tx, fs, since); err != nil {
-			return nil, err
+		for try := 0; try < checkTries; try++ {
+			if err := c.check(ctx, tx, fs, since); err != nil {
+				return nil, err
+			}
+			if fs.entry != nil || !fs.explained {
+				break
+			}
 		}
 	}
 	if out, ok := c.answer(fs, terms, since); ok {
