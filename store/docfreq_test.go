@@ -155,7 +155,7 @@ func TestDocFreqOfEveryTermReadsBack(t *testing.T) {
 // key; it never reads every row of the workspace's recent weeks, which
 // cost one workspace of 30 000 news articles 0.2–0.5 s a poll. On
 // PostgreSQL: SQLite's saves read their process's copy of the
-// frequencies (TestDocFreqCopyIsTheTable).
+// frequencies (TestFreqCopyIsTheTableAcrossProcesses).
 func TestDocFreqReadLooksUpEachTerm(t *testing.T) {
 	s := testdb.Store(t, store.Postgres)
 	ctx := context.Background()

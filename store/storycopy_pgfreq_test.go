@@ -67,6 +67,25 @@ func randomFreqRound(rng *rand.Rand, base int64) freqRound {
 	return r
 }
 
+// readAgreeing reads the frequencies of freqTerms from since on as f's
+// placement does, and from the table in f's transaction, and fails the
+// test (saying what was read) unless they agree.
+func readAgreeing(t *testing.T, f *store.FreqSave, since time.Time, what string) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := f.Read(ctx, freqTerms, since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := f.ReadTable(ctx, freqTerms, since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
+		t.Fatalf("%s: a save read %d articles, %v; the table holds %d, %v", what, got.Docs, got.Terms, want.Docs, want.Terms)
+	}
+}
+
 var freqTerms = func() []uint32 {
 	terms := make([]uint32, 40)
 	for i := range terms {
@@ -106,18 +125,7 @@ func TestFreqCopyIsTheTableAcrossProcesses(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := f.Read(ctx, freqTerms, r.since)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := f.ReadTable(ctx, freqTerms, r.since)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
-					t.Fatalf("round %d (process %v), since week %d: a save read %d articles, %v; the table holds %d, %v",
-						round, s == b, model.StoryPeriod(r.since)-base, got.Docs, got.Terms, want.Docs, want.Terms)
-				}
+				readAgreeing(t, f, r.since, fmt.Sprintf("round %d (process %v), since week %d", round, s == b, model.StoryPeriod(r.since)-base))
 				reads++
 				if err := f.Add(ctx, r.counts); err != nil {
 					t.Fatal(err)
@@ -159,17 +167,7 @@ func TestFreqCopyAnswersSaves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := f.Read(ctx, freqTerms, since)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := f.ReadTable(ctx, freqTerms, since)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
-			t.Fatalf("a save read %d articles, %v; the table holds %d, %v", got.Docs, got.Terms, want.Docs, want.Terms)
-		}
+		readAgreeing(t, f, since, "a save")
 		if err := f.Add(ctx, randomFreqRound(rng, base).counts); err != nil {
 			t.Fatal(err)
 		}
@@ -248,17 +246,7 @@ func TestFreqCopyConcurrentSaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Rollback()
-	got, err := f.Read(ctx, freqTerms, since)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := f.ReadTable(ctx, freqTerms, since)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Docs != want.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(want.Terms) {
-		t.Fatalf("after the concurrent saves a save read %d articles, %v; the table holds %d, %v", got.Docs, got.Terms, want.Docs, want.Terms)
-	}
+	readAgreeing(t, f, since, "after the concurrent saves")
 	if answered, _ := s.FreqCopyReads(); answered != answeredBefore+1 || answeredBefore == 0 {
 		t.Errorf("reads answered from the copy: %d during the saves, %d after; want some during, and the last one",
 			answeredBefore, answered-answeredBefore)
