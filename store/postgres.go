@@ -330,7 +330,7 @@ func (postgres) docFreqUpsert() string {
 		FROM unnest(CAST(? AS INTEGER[]), CAST(? AS INTEGER[]), CAST(? AS INTEGER[])) AS r(period, term, docs)
 		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = CASE WHEN excluded.term = ` + check + `
 			THEN story_doc_freq.docs # excluded.docs ELSE story_doc_freq.docs + excluded.docs END
-		RETURNING 1)
+		)
 		SELECT pg_current_xact_id()::text::bigint`
 }
 
