@@ -451,16 +451,17 @@ func (c *pgFreqCopies) finish(fs *pgFreqSave, committed bool) {
 		fs.committing.committing--
 		fs.committing = nil
 	}
-	if !committed || fs.xid == 0 {
-		return
+	l, e := c.loading[fs.ws], c.entries[fs.ws]
+	if !committed || fs.xid == 0 || (l == nil && e == nil) {
+		return // (a small workspace's save: nothing keeps its counts)
 	}
 	slices.SortFunc(fs.counts, func(a, b model.StoryDocCount) int {
 		return cmp.Or(cmp.Compare(a.Term, b.Term), cmp.Compare(a.Period, b.Period))
 	})
-	if l := c.loading[fs.ws]; l != nil {
+	if l != nil {
 		l.committed = append(l.committed, fs)
 	}
-	if e := c.entries[fs.ws]; e != nil && (fs.loaded == e || !e.snapshot.sees(fs.xid)) {
+	if e != nil && (fs.loaded == e || !e.snapshot.sees(fs.xid)) {
 		// (A save the copy's snapshot sees committed before the copy was
 		// read: the copy holds it.)
 		e.add(fs)
