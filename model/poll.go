@@ -54,9 +54,12 @@ type PollOutcome struct {
 	// byte the same as ones an earlier poll of the source settled.
 	ItemsUnchanged int `json:"items_unchanged"`
 	// Stories is what the save's story placement did.
-	Stories    StoryCounts `json:"-"`
-	Error      string      `json:"error,omitempty"`
-	DurationMS int64       `json:"duration_ms"`
+	Stories StoryCounts `json:"-"`
+	// FreqReads is where its reads of document frequencies were
+	// answered from (PostgreSQL).
+	FreqReads  FreqReads `json:"-"`
+	Error      string    `json:"error,omitempty"`
+	DurationMS int64     `json:"duration_ms"`
 	// NextPollAt and NextPollReason: when the source is polled again, and
 	// why then.
 	NextPollAt     time.Time `json:"next_poll_at"`

@@ -50,8 +50,10 @@ type SaveCounts struct {
 	ContentDuplicates int
 	// Deliveries counts the webhook deliveries queued for the promotions.
 	Deliveries int
-	// Stories counts what the story placement did.
-	Stories StoryCounts
+	// Stories counts what the story placement did; FreqReads where its
+	// reads of document frequencies were answered from.
+	Stories   StoryCounts
+	FreqReads FreqReads
 }
 
 // Add adds o's counts to c.
@@ -61,8 +63,6 @@ func (c *SaveCounts) Add(o SaveCounts) {
 	c.Promoted += o.Promoted
 	c.ContentDuplicates += o.ContentDuplicates
 	c.Deliveries += o.Deliveries
-	c.Stories.Joined += o.Stories.Joined
-	c.Stories.Started += o.Stories.Started
-	c.Stories.Merged += o.Stories.Merged
-	c.Stories.Moved += o.Stories.Moved
+	c.Stories.Add(o.Stories)
+	c.FreqReads.Add(o.FreqReads)
 }

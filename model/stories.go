@@ -208,6 +208,29 @@ type StoryCounts struct {
 	Joined, Started, Merged, Moved int
 }
 
+// Add adds o's counts to c's.
+func (c *StoryCounts) Add(o StoryCounts) {
+	c.Joined += o.Joined
+	c.Started += o.Started
+	c.Merged += o.Merged
+	c.Moved += o.Moved
+}
+
+// FreqReads counts a save's placement reads of document frequencies on
+// PostgreSQL by where they were answered from, the process's checked
+// copy of a big workspace's or the table, and the copies it read from
+// the table.
+type FreqReads struct {
+	FromCopy, FromTable, CopyLoads int
+}
+
+// Add adds o's counts to r's.
+func (r *FreqReads) Add(o FreqReads) {
+	r.FromCopy += o.FromCopy
+	r.FromTable += o.FromTable
+	r.CopyLoads += o.CopyLoads
+}
+
 // ReportedAt is when an article counts as reported: its publication time
 // when known and not later than when it was stored, else when it was
 // stored.

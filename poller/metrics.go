@@ -32,6 +32,13 @@ type Metrics struct {
 	// same save), stories started, stories merged into another, stored
 	// articles moved to another story by re-examination.
 	StoryPlacements *prometheus.CounterVec
+	// StoryFrequencyReads counts the placements' reads of document
+	// frequencies on PostgreSQL by where they were answered from: the
+	// process's checked copy or the table; StoryFrequencyCopyLoads the
+	// copies read from the table. Loads that keep coming mean other
+	// replicas save into the same big workspaces.
+	StoryFrequencyReads     *prometheus.CounterVec
+	StoryFrequencyCopyLoads prometheus.Counter
 }
 
 // NewMetrics creates the collectors and registers them on reg (nil: not
@@ -76,6 +83,17 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "feedpoller_story_placements_total",
 			Help: "Story placements of new articles: joined (an existing story), started (a new story), merged (stories folded into another), moved (stored articles re-examined into another story).",
 		}, []string{"result"}),
+		StoryFrequencyReads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "feedpoller_story_frequency_reads_total",
+			Help: "Placements' reads of document frequencies on PostgreSQL, by where they were answered from: copy (the process's copy of a big workspace's, checked against the table) or table.",
+		}, []string{"from"}),
+		StoryFrequencyCopyLoads: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "feedpoller_story_frequency_copy_loads_total",
+			Help: "Copies of a workspace's document frequencies read from the table (PostgreSQL): first reads, and reads again after other replicas' saves or prunes.",
+		}),
+	}
+	for _, f := range []string{"copy", "table"} {
+		m.StoryFrequencyReads.WithLabelValues(f)
 	}
 	for _, r := range []string{"joined", "started", "merged", "moved"} {
 		m.StoryPlacements.WithLabelValues(r)
@@ -87,7 +105,8 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		return m, nil
 	}
 	for _, c := range []prometheus.Collector{m.Polls, m.PollDuration, m.Items, m.DueBacklog, m.SchedulerLag, m.InFlight,
-		m.DatabaseErrors, m.NextPolls, m.SourcesFailing, m.SourcesDisabled, m.StoryPlacements} {
+		m.DatabaseErrors, m.NextPolls, m.SourcesFailing, m.SourcesDisabled, m.StoryPlacements, m.StoryFrequencyReads,
+		m.StoryFrequencyCopyLoads} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("register poller metrics: %w", err)
 		}
@@ -135,4 +154,7 @@ func (m *Metrics) countItems(out model.PollOutcome) {
 	m.StoryPlacements.WithLabelValues("started").Add(float64(out.Stories.Started))
 	m.StoryPlacements.WithLabelValues("merged").Add(float64(out.Stories.Merged))
 	m.StoryPlacements.WithLabelValues("moved").Add(float64(out.Stories.Moved))
+	m.StoryFrequencyReads.WithLabelValues("copy").Add(float64(out.FreqReads.FromCopy))
+	m.StoryFrequencyReads.WithLabelValues("table").Add(float64(out.FreqReads.FromTable))
+	m.StoryFrequencyCopyLoads.Add(float64(out.FreqReads.CopyLoads))
 }

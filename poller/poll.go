@@ -202,7 +202,7 @@ func (p *Poller) finish(ctx context.Context, src model.FeedSource, save model.Po
 	out.ItemsNew = counts.New
 	out.ItemsDuplicate = save.Run.ItemsDuplicate + counts.Duplicate
 	out.ItemsPromoted = counts.Promoted
-	out.Stories = counts.Stories
+	out.Stories, out.FreqReads = counts.Stories, counts.FreqReads
 	out.Error = save.Source.Error
 	out.DurationMS = save.Run.DurationMS
 	out.NextPollAt, out.NextPollReason = save.Source.NextPollAt, save.Source.NextPollReason

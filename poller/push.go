@@ -65,7 +65,7 @@ func (p *Poller) Push(ctx context.Context, src model.FeedSource, res *sources.Re
 		res.Settle(processed.Settled)
 	}
 	out.ItemsNew, out.ItemsDuplicate, out.ItemsPromoted = counts.New, processed.Duplicates+counts.Duplicate, counts.Promoted
-	out.Stories = counts.Stories
+	out.Stories, out.FreqReads = counts.Stories, counts.FreqReads
 	out.DurationMS = time.Since(start).Milliseconds()
 	p.metrics.countItems(out)
 	p.log.Info("push", "source_id", src.ID, "host", hostOf(src.URL), "seen", out.ItemsSeen, "new", out.ItemsNew,

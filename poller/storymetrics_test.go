@@ -37,6 +37,16 @@ func TestStoryPlacementMetrics(t *testing.T) {
 					t.Errorf("story placements %s: %v, want %v", result, n, want)
 				}
 			}
+			// Two saves, a small workspace: on PostgreSQL each reads the
+			// frequencies from the table (no copy under 1 000 articles);
+			// SQLite counts none.
+			table, copied := testutil.ToFloat64(m.StoryFrequencyReads.WithLabelValues("table")),
+				testutil.ToFloat64(m.StoryFrequencyReads.WithLabelValues("copy"))
+			if wantTable := map[string]bool{"postgres": true}[dialect]; (table >= 2) != wantTable || copied != 0 ||
+				testutil.ToFloat64(m.StoryFrequencyCopyLoads) != 0 {
+				t.Errorf("frequency reads: %v from the table, %v from a copy, %v copies read", table, copied,
+					testutil.ToFloat64(m.StoryFrequencyCopyLoads))
+			}
 		})
 	}
 }

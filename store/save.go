@@ -105,6 +105,9 @@ func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 		return model.SaveCounts{}, nil, err
 	}
 	c.Stories = st.counts
+	if st.freq != nil {
+		c.FreqReads = st.freq.reads
+	}
 	return c, st.freq, nil
 }
 

@@ -150,6 +150,9 @@ type pgFreqSave struct {
 	// it was counted in as committing.
 	counts     []model.StoryDocCount
 	committing *pgFreqCopy
+	// reads counts the save's reads by where they were answered from,
+	// and the copies it read from the table.
+	reads model.FreqReads
 }
 
 func newPGFreqSave(ws, source int64) *pgFreqSave {
@@ -193,6 +196,7 @@ func (c *pgFreqCopies) read(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, te
 		}
 	}
 	if out, ok := c.answer(fs, terms, since); ok {
+		fs.reads.FromCopy++
 		return out, nil
 	}
 	had, due := c.due(fs.ws)
@@ -201,10 +205,12 @@ func (c *pgFreqCopies) read(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, te
 			return nil, err
 		}
 		if out, ok := c.answer(fs, terms, since); ok {
+			fs.reads.FromCopy++
 			return out, nil
 		}
 	}
 	out, err := table()
+	fs.reads.FromTable++
 	if err == nil && !had && due && since == fs.since && out.Docs >= c.copyFrom {
 		err = c.reload(ctx, tx, fs, since)
 	}
@@ -253,6 +259,7 @@ func (c *pgFreqCopies) reload(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, 
 	}
 	c.entries[fs.ws] = e
 	c.loaded++
+	fs.reads.CopyLoads++
 	fs.entry, fs.gen, fs.loaded = e, 0, e
 	return nil
 }

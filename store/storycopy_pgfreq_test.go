@@ -252,3 +252,35 @@ func TestFreqCopyConcurrentSaves(t *testing.T) {
 			answeredBefore, answered-answeredBefore)
 	}
 }
+
+// TestSaveCountsFreqReads: a poll's save counts where its placement's
+// reads of document frequencies were answered from. On PostgreSQL the
+// workspace's first save reads the table and then its copy; the saves
+// after it read the copy. SQLite's saves count none (its copy of the
+// story index answers them, unchecked).
+func TestSaveCountsFreqReads(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		s.CopyStoryIndexFrom(0)
+		ws, srcs := seed(t, s, "https://a.example/feed")
+		t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+		for i, body := range []string{wire, otherQuake, other, ownReport} {
+			art := storyArticle(fmt.Sprintf("https://a.example/%d", i), fmt.Sprintf("Report %d", i), body, t0.Add(time.Duration(i)*time.Minute), false)
+			c := savePoll(t, s, ws, srcs[0], placer(t, []model.NewArticle{art}), art)
+			got := c.FreqReads
+			switch {
+			case s.Dialect() == store.SQLite:
+				if got != (model.FreqReads{}) {
+					t.Errorf("save %d: frequency reads %+v, want none counted", i, got)
+				}
+			case i == 0:
+				if want := (model.FreqReads{FromTable: 1, CopyLoads: 1}); got != want {
+					t.Errorf("save %d: frequency reads %+v, want %+v", i, got, want)
+				}
+			case got.FromCopy == 0 || got.FromTable != 0 || got.CopyLoads != 0:
+				// (Re-examination's read of its members' frequencies is
+				// a second read from the copy.)
+				t.Errorf("save %d: frequency reads %+v, want them all from the copy", i, got)
+			}
+		}
+	})
+}
