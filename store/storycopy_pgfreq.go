@@ -37,7 +37,7 @@ import (
 // such a week). A copy that disagrees is not read; the save reads the table, and when
 // nothing of this process explains the difference (another replica
 // saved), the save reads the copy again from the table, at most once
-// every reloadEvery checks.
+// every reloadEvery checks (fewer while replicas keep saving).
 //
 // The process adds each of its saves to the copy once the save has
 // committed, unless the copy was read after that commit: the copy's read
@@ -64,8 +64,14 @@ const docFreqCheck = 1<<30 - 1
 
 // reloadEvery bounds the copy's reads from the table when other
 // processes save into the workspace: after a read, this many checks go
-// by before the next.
-const reloadEvery = 32
+// by before the next. When most checks of a copy disagreed, the next
+// copy waits twice as many, up to maxReloadEvery: replicas that keep
+// saving into one workspace read the table, as before the copy, and
+// seldom read a copy that would not agree for long.
+const (
+	reloadEvery    = 32
+	maxReloadEvery = 1024
+)
 
 // checkTries is how many times a save checks the copy while a save of
 // this process that committed around the check explains a difference:
@@ -99,8 +105,10 @@ type pgFreqCopy struct {
 	// their commit and their addition: while one is, the table may hold
 	// a save the copy does not yet.
 	committing int
-	// checked counts the checks since the copy was read.
-	checked int
+	// checked counts the checks since the copy was read, agreed those
+	// that found it current; every is how many checks go by before a
+	// disagreeing copy is read again.
+	checked, agreed, every int
 }
 
 // freqCheckKey is a week and shard of the article count and the token.
@@ -220,7 +228,7 @@ func (c *pgFreqCopies) read(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, te
 // due reports whether workspace ws has a copy, and whether a save that
 // found none it could read should read one from the table: the
 // workspace has none, or nothing of this process explains the copy's
-// disagreement (see check), and reloadEvery checks went by since it was
+// disagreement (see check), and its every checks went by since it was
 // read; and no other save is reading one.
 func (c *pgFreqCopies) due(ws int64) (had, due bool) {
 	c.mu.Lock()
@@ -229,7 +237,7 @@ func (c *pgFreqCopies) due(ws int64) (had, due bool) {
 	if c.loading[ws] != nil {
 		return e != nil, false // another save is reading it
 	}
-	return e != nil, e == nil || (e.committing == 0 && e.checked >= reloadEvery)
+	return e != nil, e == nil || (e.committing == 0 && e.checked >= e.every)
 }
 
 // reload reads workspace fs.ws's copy from the table, before the save's
@@ -256,6 +264,10 @@ func (c *pgFreqCopies) reload(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, 
 		if !e.snapshot.sees(done.xid) {
 			e.add(done)
 		}
+	}
+	e.every = reloadEvery
+	if prev := c.entries[fs.ws]; prev != nil && prev.agreed*2 < prev.checked {
+		e.every = min(2*prev.every, maxReloadEvery)
 	}
 	c.entries[fs.ws] = e
 	c.loaded++
@@ -310,6 +322,7 @@ func (c *pgFreqCopies) check(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, s
 	}
 	e.checked++
 	if since >= e.freq.floor && e.agrees(rows, since) {
+		e.agreed++
 		fs.entry, fs.gen = e, e.gen
 		return nil
 	}

@@ -284,3 +284,37 @@ func TestSaveCountsFreqReads(t *testing.T) {
 		}
 	})
 }
+
+// TestFreqCopyReadsBackOffUnderReplicas: two replicas take turns saving
+// into one big workspace, so a copy is current for one check at most.
+// Each reads the table, and reads its copy again less and less often:
+// after 200 checks, 4 copies at most (a copy every 32 checks would be 7).
+func TestFreqCopyReadsBackOffUnderReplicas(t *testing.T) {
+	a, b := openTwice(t, store.Postgres)
+	a.CopyStoryIndexFrom(0)
+	b.CopyStoryIndexFrom(0)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(6, 1))
+	ws, srcs := seed(t, a, "https://a.example/feed")
+	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
+	for i := range 400 {
+		s := []*store.Store{a, b}[i%2]
+		f, err := s.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		readAgreeing(t, f, since, fmt.Sprintf("save %d", i))
+		if err := f.Add(ctx, randomFreqRound(rng, base).counts); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, s := range map[string]*store.Store{"a": a, "b": b} {
+		if _, loaded := s.FreqCopyReads(); loaded > 4 {
+			t.Errorf("replica %s read its copy %d times in 200 saves; want 4 at most", name, loaded)
+		}
+	}
+}
