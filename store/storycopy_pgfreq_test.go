@@ -86,6 +86,24 @@ func readAgreeing(t *testing.T, f *store.FreqSave, since time.Time, what string)
 	}
 }
 
+// commitFreqSave is a save of source src of workspace ws that reads from
+// since on (readAgreeing), adds counts and commits.
+func commitFreqSave(t *testing.T, s *store.Store, ws, src int64, since time.Time, counts []model.StoryDocCount, what string) {
+	t.Helper()
+	ctx := context.Background()
+	f, err := s.BeginFreqSave(ctx, ws, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAgreeing(t, f, since, what)
+	if err := f.Add(ctx, counts); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 var freqTerms = func() []uint32 {
 	terms := make([]uint32, 40)
 	for i := range terms {
@@ -156,24 +174,13 @@ func TestFreqCopyIsTheTableAcrossProcesses(t *testing.T) {
 func TestFreqCopyAnswersSaves(t *testing.T) {
 	a, b := openTwice(t, store.Postgres)
 	a.CopyStoryIndexFrom(0)
-	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(4, 2))
 	ws, srcs := seed(t, a, "https://a.example/feed")
 	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
 	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
 	save := func(s *store.Store) {
 		t.Helper()
-		f, err := s.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		readAgreeing(t, f, since, "a save")
-		if err := f.Add(ctx, randomFreqRound(rng, base).counts); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Commit(); err != nil {
-			t.Fatal(err)
-		}
+		commitFreqSave(t, s, ws.ID, srcs[0].ID, since, randomFreqRound(rng, base).counts, "a save")
 	}
 	for range 40 {
 		save(a)
@@ -293,24 +300,13 @@ func TestFreqCopyReadsBackOffUnderReplicas(t *testing.T) {
 	a, b := openTwice(t, store.Postgres)
 	a.CopyStoryIndexFrom(0)
 	b.CopyStoryIndexFrom(0)
-	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(6, 1))
 	ws, srcs := seed(t, a, "https://a.example/feed")
 	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
 	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
 	for i := range 400 {
 		s := []*store.Store{a, b}[i%2]
-		f, err := s.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		readAgreeing(t, f, since, fmt.Sprintf("save %d", i))
-		if err := f.Add(ctx, randomFreqRound(rng, base).counts); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Commit(); err != nil {
-			t.Fatal(err)
-		}
+		commitFreqSave(t, s, ws.ID, srcs[0].ID, since, randomFreqRound(rng, base).counts, fmt.Sprintf("save %d", i))
 	}
 	for name, s := range map[string]*store.Store{"a": a, "b": b} {
 		if _, loaded := s.FreqCopyReads(); loaded > 4 {
