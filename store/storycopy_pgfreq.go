@@ -281,24 +281,17 @@ func (c *pgFreqCopies) reload(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, 
 func (c *pgFreqCopies) check(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, since int64) error {
 	c.mu.Lock()
 	e := c.entries[fs.ws]
-	var gen int64
-	var busy bool
-	if e != nil {
-		gen, busy = e.gen, e.committing > 0
-	}
-	c.mu.Unlock()
 	if e == nil {
+		c.mu.Unlock()
 		return nil // a small workspace's save reads the table, as it did
 	}
+	gen, busy := e.gen, e.committing > 0
+	c.mu.Unlock()
 	rows := map[freqCheckKey]freqCheck{}
 	var cols [4]any
 	err := scanRows(ctx, tx, `SELECT period::bigint, term::bigint, shard::bigint, docs::bigint FROM story_doc_freq
-		WHERE workspace_id = $1 AND term IN (0, $3) AND period >= $2
-		`, []any{fs.ws, since, docFreqCheck}, func(r *sql.Rows) error {
-		if err := r.Scan(&cols[0], &cols[1], &cols[2], &cols[3]); err != nil {
-			return err
-		}
-		v, err := int64s(cols[:])
+		WHERE workspace_id = $1 AND term IN (0, $3) AND period >= $2`, []any{fs.ws, since, docFreqCheck}, func(r *sql.Rows) error {
+		v, err := scanInt64s4(r, &cols)
 		if err != nil {
 			return err
 		}
@@ -407,10 +400,7 @@ func (c *pgFreqCopies) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) (*
 			WHERE workspace_id = $1 AND period >= $2
 		UNION ALL SELECT -1, 0, pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint FROM pg_current_snapshot() AS s
 		UNION ALL SELECT -2, 0, 0, x::text::bigint FROM pg_snapshot_xip(pg_current_snapshot()) AS x`, []any{ws, from}, func(r *sql.Rows) error {
-		if err := r.Scan(&cols[0], &cols[1], &cols[2], &cols[3]); err != nil {
-			return err
-		}
-		v, err := int64s(cols[:])
+		v, err := scanInt64s4(r, &cols)
 		if err != nil {
 			return err
 		}
