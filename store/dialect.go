@@ -109,6 +109,9 @@ type dialect interface {
 	// frequencies of the weeks before a period: its parameters are the
 	// workspace when pruneByWorkspace, the period, and how many rows.
 	pruneDocFreq() string
+	// pruneDocFreqLog is pruneDocFreq for story_doc_freq_log, "" where
+	// the dialect keeps none (logsDocFreq).
+	pruneDocFreqLog() string
 	// pruneByWorkspace reports whether the prune statements take one
 	// workspace at a time: where the tables have no index on the time
 	// alone, they find a workspace's old rows along the primary key.
@@ -147,8 +150,15 @@ type dialect interface {
 	// count (term 0) is added to (docFreqShard), and the rows, as
 	// docFreqRows gives them.
 	docFreqUpsert() string
-	// docFreqRows is (period, term, docs) rows as docFreqUpsert takes them.
-	docFreqRows(periods, terms, docs []int64) []any
+	// docFreqRows is (period, term, docs) rows as docFreqUpsert takes them,
+	// and whether the save logs its features' counts (docFreqLogUnder;
+	// only where logsDocFreq).
+	docFreqRows(periods, terms, docs []int64, logged bool) []any
+	// logsDocFreq reports whether the dialect keeps a small workspace's
+	// feature counts a row per save and week (story_doc_freq_log):
+	// PostgreSQL, where a row per term costs a small workspace more than
+	// its articles.
+	logsDocFreq() bool
 	// docFreqRead is the statement that reads a workspace's document
 	// frequencies (parameters: workspace, first period, the terms as an
 	// int64List of docFreqTerm values): one (term, docs) row per term

@@ -183,7 +183,9 @@ func TestDocFreqReadLooksUpEachTerm(t *testing.T) {
 		t.Fatal(err)
 	}
 	byKey := strings.Contains(plan, "story_doc_freq_pkey") || strings.Contains(plan, "SEARCH story_doc_freq USING PRIMARY KEY")
-	if !byKey || strings.Contains(plan, "Seq Scan") || strings.Contains(plan, "Bitmap") || strings.Contains(plan, "SCAN story_doc_freq") {
+	// (PostgreSQL's log of small workspaces' counts, empty here, may be
+	// scanned whole.)
+	if !byKey || strings.Contains(plan, "Seq Scan on story_doc_freq d") || strings.Contains(plan, "Bitmap") || strings.Contains(plan, "SCAN story_doc_freq") {
 		t.Errorf("the document-frequency read does not look each term up by the primary key:\n%s", plan)
 	}
 	// And it reads what was counted: the two weeks asked for.

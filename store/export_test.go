@@ -50,6 +50,11 @@ func (s *Store) ExplainStoryPostings(ctx context.Context, ws int64, terms []int6
 	return s.explain(ctx, setup, s.d.storyPostings(16), ws, s.d.int64List(terms), since)
 }
 
+// LogDocFreqUnder sets how many articles a workspace counts before its
+// saves add their features' counts to story_doc_freq rather than log
+// them (docFreqLogUnder; 0: never log).
+func (s *Store) LogDocFreqUnder(articles int) { s.docFreqLogUnder = articles }
+
 // ExplainDocFreqRead returns the plan of the document-frequency read of
 // the terms (as story_doc_freq holds them) of workspace ws from period
 // on, as a save runs it (PostgreSQL: under EXPLAIN ANALYZE, in a

@@ -320,22 +320,36 @@ func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 // docFreqUpsert: the columns are INTEGERs (migration 0024), the terms
 // their bit patterns (docFreqTerm). The article count and the tokens of
 // the saves (docFreqCheck, storycopy_pgfreq.go) go in the rows of the
-// source's shard; tokens are added by exclusive or. The statement
-// answers the transaction's id, by which the copy learns whether it
-// holds the save (storycopy_pgfreq.go).
+// source's shard; tokens are added by exclusive or. When the save logs
+// ($6, docFreqLogUnder) its features' counts go into one row of
+// story_doc_freq_log per week instead (migration 0030); when it does
+// not, the workspace's logged rows are deleted and added to the table
+// with its own counts. Rows are written in the order of week, article
+// count, token, then term (unsigned), as every save writes them, so
+// that two saves never wait for each other's rows in opposite orders.
+// The statement answers the transaction's id, by which the copy learns
+// whether it holds the save (storycopy_pgfreq.go).
 func (postgres) docFreqUpsert() string {
 	check := strconv.Itoa(docFreqCheck)
-	return `WITH added AS (INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
-		SELECT ?, r.period, r.term, CASE WHEN r.term IN (0, ` + check + `) THEN CAST(? AS SMALLINT) ELSE 0 END, r.docs
-		FROM unnest(CAST(? AS INTEGER[]), CAST(? AS INTEGER[]), CAST(? AS INTEGER[])) AS r(period, term, docs)
-		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = CASE WHEN excluded.term = ` + check + `
-			THEN story_doc_freq.docs # excluded.docs ELSE story_doc_freq.docs + excluded.docs END
-		)
+	return `WITH folded AS (DELETE FROM story_doc_freq_log WHERE workspace_id = $1 AND NOT $6 RETURNING period, terms, docs),
+		counted AS (SELECT r.period, r.term, r.docs FROM unnest($3::integer[], $4::integer[], $5::integer[]) AS r(period, term, docs)
+			WHERE NOT $6 OR r.term IN (0, ` + check + `)
+			UNION ALL SELECT f.period, u.term, u.docs FROM folded f CROSS JOIN LATERAL unnest(f.terms, f.docs) AS u(term, docs)),
+		logged AS (INSERT INTO story_doc_freq_log (workspace_id, period, terms, docs)
+			SELECT $1, r.period, array_agg(r.term ORDER BY r.term::bigint & 4294967295), array_agg(r.docs ORDER BY r.term::bigint & 4294967295)
+			FROM unnest($3::integer[], $4::integer[], $5::integer[]) AS r(period, term, docs)
+			WHERE $6 AND r.term NOT IN (0, ` + check + `) GROUP BY r.period),
+		added AS (INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
+			SELECT $1, c.period, c.term, CASE WHEN c.term IN (0, ` + check + `) THEN $2::smallint ELSE 0 END, SUM(c.docs)::integer
+			FROM counted c GROUP BY c.period, c.term
+			ORDER BY c.period, c.term <> 0, c.term <> ` + check + `, c.term::bigint & 4294967295
+			ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = CASE WHEN excluded.term = ` + check + `
+				THEN story_doc_freq.docs # excluded.docs ELSE story_doc_freq.docs + excluded.docs END)
 		SELECT pg_current_xact_id()::text::bigint`
 }
 
-func (postgres) docFreqRows(periods, terms, docs []int64) []any {
-	return []any{pq.Int64Array(periods), pq.Int64Array(terms), pq.Int64Array(docs)}
+func (postgres) docFreqRows(periods, terms, docs []int64, logged bool) []any {
+	return []any{pq.Int64Array(periods), pq.Int64Array(terms), pq.Int64Array(docs), logged}
 }
 
 // docFreqRead: an aggregate per term, over an index range scan of its
@@ -343,12 +357,25 @@ func (postgres) docFreqRows(periods, terms, docs []int64) []any {
 // of index descents above one pass over every row of the workspace's
 // recent weeks, and chose that pass: in one workspace of 30 000 news
 // articles (250 000 rows) it read them all for every poll, 0.2–0.5 s of
-// statement time a poll.
+// statement time a poll. Then the logged counts of the workspace's weeks
+// (a small workspace's few rows, story_doc_freq_log), the terms asked for
+// found by hashing them; a term counted in both comes in two rows.
 func (postgres) docFreqRead() string {
 	return `SELECT k.term, s.docs FROM unnest($3::integer[]) AS k(term)
 		CROSS JOIN LATERAL (SELECT SUM(d.docs) AS docs FROM story_doc_freq d
 			WHERE d.workspace_id = $1 AND d.term = k.term AND d.period >= $2) AS s
-		WHERE s.docs IS NOT NULL`
+		WHERE s.docs IS NOT NULL
+		UNION ALL SELECT u.term, SUM(u.docs) FROM story_doc_freq_log l CROSS JOIN LATERAL unnest(l.terms, l.docs) AS u(term, docs)
+		WHERE l.workspace_id = $1 AND l.period >= $2 AND u.term IN (SELECT unnest($3::integer[])) GROUP BY u.term`
+}
+
+// pruneDocFreqLog: across workspaces; the log keeps a row per save and
+// week of small workspaces only, and a prune reads it whole.
+func (postgres) logsDocFreq() bool { return true }
+
+func (postgres) pruneDocFreqLog() string {
+	return `DELETE FROM story_doc_freq_log WHERE (workspace_id, period, id) IN
+		(SELECT workspace_id, period, id FROM story_doc_freq_log WHERE period < ? LIMIT ?)`
 }
 
 // storyCopies: replicas save at once; each save reads the tables, but

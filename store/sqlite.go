@@ -356,6 +356,11 @@ func (sqliteDialect) pruneDocFreq() string {
 
 func (sqliteDialect) pruneByWorkspace() bool { return true }
 
+// logsDocFreq: SQLite keeps every count in story_doc_freq, a table
+// without row ids whose rows take a few bytes each.
+func (sqliteDialect) logsDocFreq() bool      { return false }
+func (sqliteDialect) pruneDocFreqLog() string { return "" }
+
 func (sqliteDialect) int64In(expr string) string {
 	return expr + " IN (SELECT value FROM json_each(?))"
 }
@@ -394,7 +399,7 @@ func (sqliteDialect) docFreqTerm(t uint32) int64 { return int64(t) }
 // freqCopies: the story index's copy holds the frequencies (storyCopies).
 func (sqliteDialect) freqCopies() *pgFreqCopies { return nil }
 
-func (sqliteDialect) docFreqRows(periods, terms, docs []int64) []any {
+func (sqliteDialect) docFreqRows(periods, terms, docs []int64, _ bool) []any {
 	// Each period once, its terms in the order given.
 	order := make([]int, len(periods))
 	for i := range order {

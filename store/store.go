@@ -80,6 +80,10 @@ type Store struct {
 	// read, checked against the table (PostgreSQL; nil on SQLite):
 	// storycopy_pgfreq.go.
 	pgFreq *pgFreqCopies
+	// docFreqLogUnder: a save logs its features' counts while its
+	// workspace counts fewer articles than this (docFreqLogUnder; the
+	// tests of the table set it to 0).
+	docFreqLogUnder int
 }
 
 // Options tunes the connection pool and gives the store what it writes
@@ -149,7 +153,8 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 	}
 	return &Store{db: db, writer: writer, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen),
 		noSearchVectors: opts.NoSearchVectors, lexicon: lexemes.NewLexicon(lexiconWords),
-		binaryVectors: name == Postgres && binaryParameters(dsn), copies: d.storyCopies(), pgFreq: d.freqCopies()}, nil
+		binaryVectors: name == Postgres && binaryParameters(dsn), copies: d.storyCopies(), pgFreq: d.freqCopies(),
+		docFreqLogUnder: docFreqLogUnder}, nil
 }
 
 // connect checks that db answers, closing it when it does not; how (for

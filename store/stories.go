@@ -46,6 +46,15 @@ const sameWorkspace = "+workspace_id = ?"
 // themselves.
 const docFreqAll = 0
 
+// docFreqLogUnder is how many articles in its window a workspace counts
+// before its saves add their features' counts to the table rather than
+// log them (PostgreSQL, story_doc_freq_log, migration 0030). Below it a
+// read unnests the workspace's logged rows, at most some 25 000 counts
+// (96 features an article); above it a term's rows are read by the
+// primary key, and a save's counts mostly update rows that other
+// articles of the workspace made.
+const docFreqLogUnder = 256
+
 // docFreqShards is how many rows a workspace's article count of a week
 // (term docFreqAll) is split into. Every save of the workspace adds to
 // that count: in one row, each save held its lock from the addition to
@@ -78,9 +87,13 @@ func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []
 		return read, err
 	}
 	if v.fs != nil && v.fs.ws == workspaceID {
-		return v.s.pgFreq.read(ctx, v.tx, v.fs, terms, model.StoryPeriod(since), func() (*model.StoryDocFreq, error) {
+		read, err := v.s.pgFreq.read(ctx, v.tx, v.fs, terms, model.StoryPeriod(since), func() (*model.StoryDocFreq, error) {
 			return v.tableDocFreq(ctx, workspaceID, terms, since)
 		})
+		if err == nil && !v.fs.docsRead {
+			v.fs.docs, v.fs.docsRead = read.Docs, true
+		}
+		return read, err
 	}
 	return v.tableDocFreq(ctx, workspaceID, terms, since)
 }
@@ -102,9 +115,9 @@ func (v storyView) tableDocFreq(ctx context.Context, workspaceID int64, terms []
 			return err
 		}
 		if term == docFreqAll {
-			out.Docs = int(docs)
+			out.Docs += int(docs)
 		} else {
-			out.Terms[uint32(term)] = int(docs)
+			out.Terms[uint32(term)] += int(docs)
 		}
 		return nil
 	})
@@ -850,7 +863,8 @@ func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, c
 	for i, c := range counts {
 		days[i], terms[i], docs[i] = c.Period, s.d.docFreqTerm(c.Term), int64(c.Docs)
 	}
-	args := append([]any{p.WorkspaceID, docFreqShard(p.SourceID)}, s.d.docFreqRows(days, terms, docs)...)
+	logged := s.d.logsDocFreq() && fs != nil && fs.docsRead && fs.docs < s.docFreqLogUnder
+	args := append([]any{p.WorkspaceID, docFreqShard(p.SourceID)}, s.d.docFreqRows(days, terms, docs, logged)...)
 	if fs != nil {
 		if err := tx.GetContext(ctx, &fs.xid, s.q(s.d.docFreqUpsert()), args...); err != nil {
 			return fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
@@ -905,6 +919,12 @@ func (s *Store) PruneStoryTerms(ctx context.Context, before, freqBefore time.Tim
 	}{
 		{"story terms", s.d.pruneTerms(), before.Unix()},
 		{"document frequencies", s.d.pruneDocFreq(), model.StoryPeriod(freqBefore)},
+	}
+	if q := s.d.pruneDocFreqLog(); q != "" {
+		stmts = append(stmts, struct {
+			what, query string
+			arg         any
+		}{"logged document frequencies", q, model.StoryPeriod(freqBefore)})
 	}
 	var total int64
 	for _, scope := range scopes {

@@ -161,6 +161,10 @@ type pgFreqSave struct {
 	// reads counts the save's reads by where they were answered from,
 	// and the copies it read from the table.
 	reads model.FreqReads
+	// docs is the article count of the save's first read (docsRead),
+	// which decides whether it logs its counts (docFreqLogUnder).
+	docs     int
+	docsRead bool
 }
 
 func newPGFreqSave(ws, source int64) *pgFreqSave {
@@ -398,6 +402,8 @@ func (c *pgFreqCopies) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) (*
 	var cols [4]any
 	err := scanRows(ctx, tx, `SELECT period::bigint, term::bigint, shard::bigint, docs::bigint FROM story_doc_freq
 			WHERE workspace_id = $1 AND period >= $2
+		UNION ALL SELECT l.period::bigint, u.term::bigint, 0, u.docs::bigint FROM story_doc_freq_log l
+			CROSS JOIN LATERAL unnest(l.terms, l.docs) AS u(term, docs) WHERE l.workspace_id = $1 AND l.period >= $2
 		UNION ALL SELECT -1, 0, pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint FROM pg_current_snapshot() AS s
 		UNION ALL SELECT -2, 0, 0, x::text::bigint FROM pg_snapshot_xip(pg_current_snapshot()) AS x`, []any{ws, from}, func(r *sql.Rows) error {
 		v, err := scanInt64s4(r, &cols)

@@ -1,0 +1,209 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/feedpoller/feedpoller/internal/testdb"
+	"github.com/feedpoller/feedpoller/model"
+	"github.com/feedpoller/feedpoller/store"
+)
+
+// freqEntries is workspace ws's document frequencies wherever they are
+// kept (story_doc_freq_entries), by week and term, the saves' tokens
+// left out.
+func freqEntries(t *testing.T, s *store.Store, ws int64) map[[2]int64]int64 {
+	t.Helper()
+	rows, err := s.DB().Query(`SELECT period, term, SUM(docs) FROM story_doc_freq_entries
+		WHERE workspace_id = $1 AND term <> 1073741823 GROUP BY period, term`, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[[2]int64]int64{}
+	for rows.Next() {
+		var period, term, docs int64
+		if err := rows.Scan(&period, &term, &docs); err != nil {
+			t.Fatal(err)
+		}
+		out[[2]int64{period, term}] = docs
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// addCounts adds a save's counts to want, by week and term.
+func addCounts(want map[[2]int64]int64, counts []model.StoryDocCount) {
+	for _, c := range counts {
+		want[[2]int64{c.Period, int64(c.Term)}] += int64(c.Docs)
+	}
+}
+
+// TestDocFreqLogFoldsIntoTheTable: on PostgreSQL a save in a workspace
+// that counts fewer articles than the log's bound writes its features'
+// counts as a row per week in story_doc_freq_log, and its article count
+// in story_doc_freq; the first save that reads more moves the logged
+// rows into the table. Reads and the entries add up to what the saves
+// committed all along, a rolled back move loses nothing, and a term
+// counted in both places is read as the sum.
+func TestDocFreqLogFoldsIntoTheTable(t *testing.T) {
+	s := testdb.Store(t, store.Postgres)
+	s.LogDocFreqUnder(4)
+	ctx := context.Background()
+	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
+	logRows := func() int { return count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log WHERE workspace_id = ?`, ws.ID) }
+	tableTerms := func() int {
+		return count(t, s, `SELECT COUNT(*) FROM story_doc_freq WHERE workspace_id = ? AND term NOT IN (0, 1073741823)`, ws.ID)
+	}
+	want := map[[2]int64]int64{}
+	// A save of one article each, in two weeks; term 7 in every one.
+	counts := func(i int) []model.StoryDocCount {
+		p := base + int64(i%2)
+		return []model.StoryDocCount{{Period: p, Term: 0, Docs: 1}, {Period: p, Term: 7, Docs: 1}, {Period: p, Term: uint32(100 + i), Docs: 1}}
+	}
+	save := func(i int, commit bool) (read *model.StoryDocFreq) {
+		t.Helper()
+		f, err := s.BeginFreqSave(ctx, ws.ID, srcs[i%2].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if read, err = f.Read(ctx, []uint32{7, 100, 101}, since); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Add(ctx, counts(i)); err != nil {
+			t.Fatal(err)
+		}
+		if !commit {
+			f.Rollback()
+			return read
+		}
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		addCounts(want, counts(i))
+		return read
+	}
+	for i := range 4 {
+		read := save(i, true)
+		if read.Docs != i || read.Terms[7] != i {
+			t.Errorf("save %d read %d articles and term 7 in %d; want %d", i, read.Docs, read.Terms[7], i)
+		}
+		if got := logRows(); got != i+1 || tableTerms() != 0 {
+			t.Errorf("after save %d (it read %d articles): %d logged rows and %d term rows in the table; want %d and none", i, i, got, tableTerms(), i+1)
+		}
+	}
+	// The fifth reads 4 articles: it would move the log, but rolls back.
+	save(4, false)
+	if logRows() != 4 || !maps.Equal(freqEntries(t, s, ws.ID), want) {
+		t.Errorf("a rolled back save changed the log: %d rows, entries %v, want 4 rows, %v", logRows(), freqEntries(t, s, ws.ID), want)
+	}
+	read := save(5, true)
+	if read.Docs != 4 || read.Terms[7] != 4 || read.Terms[100] != 1 || read.Terms[101] != 1 {
+		t.Errorf("the save that moves the log read %d articles, %v", read.Docs, read.Terms)
+	}
+	if logRows() != 0 || tableTerms() != 7 {
+		t.Errorf("after the move: %d logged rows, %d term rows in the table; want none and 7", logRows(), tableTerms())
+	}
+	if got := freqEntries(t, s, ws.ID); !maps.Equal(got, want) {
+		t.Errorf("entries after the move %v, want %v", got, want)
+	}
+	// Logged again (a bound above the count), then read with the table:
+	// term 7 is in both.
+	s.LogDocFreqUnder(100)
+	save(6, true)
+	if logRows() != 1 {
+		t.Errorf("%d logged rows, want 1", logRows())
+	}
+	read = save(7, true)
+	if read.Docs != 6 || read.Terms[7] != 6 {
+		t.Errorf("read %d articles and term 7 in %d, want 6 and 6", read.Docs, read.Terms[7])
+	}
+	if got := freqEntries(t, s, ws.ID); !maps.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
+	}
+}
+
+// TestDocFreqLogConcurrentSaves: saves of one workspace at once, some
+// logging, some moving the log into the table, some rolling back, end
+// with the entries of the saves that committed, each counted once.
+func TestDocFreqLogConcurrentSaves(t *testing.T) {
+	for _, under := range []int{0, 60, 1 << 30} {
+		t.Run(fmt.Sprintf("log under %d articles", under), func(t *testing.T) {
+			s := testdb.Store(t, store.Postgres)
+			s.LogDocFreqUnder(under)
+			ctx := context.Background()
+			ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed", "https://c.example/feed")
+			base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+			var mu sync.Mutex
+			var sawLog atomic.Bool
+			want := map[[2]int64]int64{}
+			var wg sync.WaitGroup
+			errs := make(chan error, 4)
+			for w := range 4 {
+				wg.Go(func() {
+					rng := rand.New(rand.NewPCG(uint64(w), 29))
+					for range 30 {
+						if err := func() error {
+							r := randomFreqRound(rng, base)
+							f, err := s.BeginFreqSave(ctx, ws.ID, srcs[rng.IntN(len(srcs))].ID)
+							if err != nil {
+								return err
+							}
+							if _, err := f.Read(ctx, freqTerms, r.since); err != nil {
+								f.Rollback()
+								return err
+							}
+							if err := f.Add(ctx, r.counts); err != nil {
+								f.Rollback()
+								return err
+							}
+							if rng.IntN(5) == 0 {
+								f.Rollback()
+								return nil
+							}
+							if err := f.Commit(); err != nil {
+								return err
+							}
+							mu.Lock()
+							addCounts(want, r.counts)
+							mu.Unlock()
+							if count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log`) > 0 {
+								sawLog.Store(true)
+							}
+							return nil
+						}(); err != nil {
+							errs <- err
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Fatal(err)
+			}
+			if got := freqEntries(t, s, ws.ID); !maps.Equal(got, want) {
+				t.Errorf("entries after the saves differ from the committed counts:\n got %v\nwant %v", got, want)
+			}
+			logged := count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log`)
+			inTable := count(t, s, `SELECT COUNT(*) FROM story_doc_freq WHERE term NOT IN (0, 1073741823)`)
+			switch {
+			case under == 0 && (logged != 0 || sawLog.Load()), under > 1000 && (logged == 0 || inTable != 0):
+				t.Errorf("%d logged rows, %d term rows in the table with the log's bound at %d articles", logged, inTable, under)
+			case under == 60 && (!sawLog.Load() || inTable == 0):
+				t.Errorf("with the log's bound at 60 articles the saves logged (%v) and moved the log into the table (%d rows): want both", sawLog.Load(), inTable)
+			}
+		})
+	}
+}
