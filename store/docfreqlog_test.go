@@ -61,7 +61,9 @@ func TestDocFreqLogFoldsIntoTheTable(t *testing.T) {
 	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
 	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
 	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
-	logRows := func() int { return count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log WHERE workspace_id = ?`, ws.ID) }
+	logRows := func() int {
+		return count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log WHERE workspace_id = ?`, ws.ID)
+	}
 	tableTerms := func() int {
 		return count(t, s, `SELECT COUNT(*) FROM story_doc_freq WHERE workspace_id = ? AND term NOT IN (0, 1073741823)`, ws.ID)
 	}

@@ -358,7 +358,7 @@ func (sqliteDialect) pruneByWorkspace() bool { return true }
 
 // logsDocFreq: SQLite keeps every count in story_doc_freq, a table
 // without row ids whose rows take a few bytes each.
-func (sqliteDialect) logsDocFreq() bool      { return false }
+func (sqliteDialect) logsDocFreq() bool       { return false }
 func (sqliteDialect) pruneDocFreqLog() string { return "" }
 
 func (sqliteDialect) int64In(expr string) string {
