@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"regexp"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -103,6 +104,19 @@ func TestDocFreqLogFoldsIntoTheTable(t *testing.T) {
 		if got := logRows(); got != i+1 || tableTerms() != 0 {
 			t.Errorf("after save %d (it read %d articles): %d logged rows and %d term rows in the table; want %d and none", i, i, got, tableTerms(), i+1)
 		}
+	}
+	// While every feature is logged, the read looks up the article count
+	// alone in the table, not each term asked for.
+	asked := make([]int64, 0, 51)
+	for i := range 51 {
+		asked = append(asked, int64(i))
+	}
+	plan, err := s.ExplainDocFreqRead(ctx, ws.ID, asked, base-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`on story_doc_freq d .*loops=(\d+)`).FindStringSubmatch(plan); m == nil || m[1] != "1" {
+		t.Errorf("the read of a workspace whose features are all logged looked terms up in the table:\n%s", plan)
 	}
 	// The fifth reads 4 articles: it would move the log, but rolls back.
 	save(4, false)

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -333,12 +336,10 @@ func (postgres) docFreqUpsert() string {
 	check := strconv.Itoa(docFreqCheck)
 	return `WITH folded AS (DELETE FROM story_doc_freq_log WHERE workspace_id = $1 AND NOT $6 RETURNING period, terms, docs),
 		counted AS (SELECT r.period, r.term, r.docs FROM unnest($3::integer[], $4::integer[], $5::integer[]) AS r(period, term, docs)
-			WHERE NOT $6 OR r.term IN (0, ` + check + `)
 			UNION ALL SELECT f.period, u.term, u.docs FROM folded f CROSS JOIN LATERAL unnest(f.terms, f.docs) AS u(term, docs)),
 		logged AS (INSERT INTO story_doc_freq_log (workspace_id, period, terms, docs)
-			SELECT $1, r.period, array_agg(r.term ORDER BY r.term::bigint & 4294967295), array_agg(r.docs ORDER BY r.term::bigint & 4294967295)
-			FROM unnest($3::integer[], $4::integer[], $5::integer[]) AS r(period, term, docs)
-			WHERE $6 AND r.term NOT IN (0, ` + check + `) GROUP BY r.period),
+			SELECT $1, g.period, ($10::integer[])[g.lo:g.hi], ($11::integer[])[g.lo:g.hi]
+			FROM unnest($7::integer[], $8::integer[], $9::integer[]) AS g(period, lo, hi)),
 		added AS (INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
 			SELECT $1, c.period, c.term, CASE WHEN c.term IN (0, ` + check + `) THEN $2::smallint ELSE 0 END, SUM(c.docs)::integer
 			FROM counted c GROUP BY c.period, c.term
@@ -348,8 +349,37 @@ func (postgres) docFreqUpsert() string {
 		SELECT pg_current_xact_id()::text::bigint`
 }
 
+// docFreqRows: when the save logs, the table's rows are the article
+// counts and tokens alone, and the features' counts follow as one list
+// with the bounds (from 1, inclusive) of each week's part, the terms of
+// a week ascending (unsigned); else every row is the table's.
 func (postgres) docFreqRows(periods, terms, docs []int64, logged bool) []any {
-	return []any{pq.Int64Array(periods), pq.Int64Array(terms), pq.Int64Array(docs), logged}
+	var weeks, lo, hi, logTerms, logDocs []int64
+	if logged {
+		type entry struct{ term, docs int64 }
+		byWeek := map[int64][]entry{}
+		var tp, tt, td []int64
+		for i, t := range terms {
+			if t == docFreqAll || t == docFreqCheck {
+				tp, tt, td = append(tp, periods[i]), append(tt, t), append(td, docs[i])
+				continue
+			}
+			byWeek[periods[i]] = append(byWeek[periods[i]], entry{t, docs[i]})
+		}
+		periods, terms, docs = tp, tt, td
+		weeks = slices.Sorted(maps.Keys(byWeek))
+		for _, w := range weeks {
+			es := byWeek[w]
+			slices.SortFunc(es, func(a, b entry) int { return cmp.Compare(uint32(a.term), uint32(b.term)) })
+			lo = append(lo, int64(len(logTerms))+1)
+			for _, e := range es {
+				logTerms, logDocs = append(logTerms, e.term), append(logDocs, e.docs)
+			}
+			hi = append(hi, int64(len(logTerms)))
+		}
+	}
+	return []any{pq.Int64Array(periods), pq.Int64Array(terms), pq.Int64Array(docs), logged,
+		pq.Int64Array(weeks), pq.Int64Array(lo), pq.Int64Array(hi), pq.Int64Array(logTerms), pq.Int64Array(logDocs)}
 }
 
 // docFreqRead: an aggregate per term, over an index range scan of its
@@ -357,14 +387,18 @@ func (postgres) docFreqRows(periods, terms, docs []int64, logged bool) []any {
 // of index descents above one pass over every row of the workspace's
 // recent weeks, and chose that pass: in one workspace of 30 000 news
 // articles (250 000 rows) it read them all for every poll, 0.2–0.5 s of
-// statement time a poll. Then the logged counts of the workspace's weeks
-// (a small workspace's few rows, story_doc_freq_log), the terms asked for
-// found by hashing them; a term counted in both comes in two rows.
+// statement time a poll. A workspace whose features are all logged has
+// no row in the table but its article counts and tokens: one look along
+// the primary key finds that, and spares the descents. Then the logged
+// counts of the workspace's weeks (a small workspace's few rows,
+// story_doc_freq_log), the terms asked for found by hashing them; a term
+// counted in both comes in two rows.
 func (postgres) docFreqRead() string {
 	return `SELECT k.term, s.docs FROM unnest($3::integer[]) AS k(term)
 		CROSS JOIN LATERAL (SELECT SUM(d.docs) AS docs FROM story_doc_freq d
 			WHERE d.workspace_id = $1 AND d.term = k.term AND d.period >= $2) AS s
-		WHERE s.docs IS NOT NULL
+		WHERE s.docs IS NOT NULL AND (k.term = 0 OR EXISTS (SELECT FROM story_doc_freq f
+			WHERE f.workspace_id = $1 AND f.term NOT IN (0, ` + strconv.Itoa(docFreqCheck) + `) AND f.period >= $2))
 		UNION ALL SELECT u.term, SUM(u.docs) FROM story_doc_freq_log l CROSS JOIN LATERAL unnest(l.terms, l.docs) AS u(term, docs)
 		WHERE l.workspace_id = $1 AND l.period >= $2 AND u.term IN (SELECT unnest($3::integer[])) GROUP BY u.term`
 }
