@@ -109,8 +109,7 @@ type dialect interface {
 	// frequencies of the weeks before a period: its parameters are the
 	// workspace when pruneByWorkspace, the period, and how many rows.
 	pruneDocFreq() string
-	// pruneDocFreqLog is pruneDocFreq for story_doc_freq_log, "" where
-	// the dialect keeps none (logsDocFreq).
+	// pruneDocFreqLog is pruneDocFreq for story_doc_freq_log.
 	pruneDocFreqLog() string
 	// pruneByWorkspace reports whether the prune statements take one
 	// workspace at a time: where the tables have no index on the time
@@ -145,20 +144,15 @@ type dialect interface {
 	// of a poll's URLs a workspace already has and which of its GUIDs the
 	// source already yielded (KnownArticles): every row of either.
 	knownArticles(workspaceID, sourceID int64, urls, guids []string) (string, []any, error)
-	// docFreqUpsert is the statement that adds counts to story_doc_freq:
-	// its parameters are the workspace, the shard the save's article
-	// count (term 0) is added to (docFreqShard), and the rows, as
-	// docFreqRows gives them.
-	docFreqUpsert() string
-	// docFreqRows is (period, term, docs) rows as docFreqUpsert takes them,
-	// and whether the save logs its features' counts (docFreqLogUnder;
-	// only where logsDocFreq).
-	docFreqRows(periods, terms, docs []int64, logged bool) []any
-	// logsDocFreq reports whether the dialect keeps a small workspace's
-	// feature counts a row per save and week (story_doc_freq_log):
-	// PostgreSQL, where a row per term costs a small workspace more than
-	// its articles.
-	logsDocFreq() bool
+	// docFreqWrites is the statements, with their arguments, that add a
+	// save's counts (rows of period, term and docs) to workspace ws's
+	// document frequencies, its article counts (term 0) to the rows of
+	// shard (docFreqShard). logged: the save's features' counts go into
+	// story_doc_freq_log (docFreqLogUnder); else the workspace's logged
+	// rows are moved into story_doc_freq with them. Where the dialect
+	// keeps a copy checked against the table (freqCopies), the last
+	// statement answers the transaction's id.
+	docFreqWrites(ws, shard int64, periods, terms, docs []int64, logged bool) []statement
 	// docFreqRead is the statement that reads a workspace's document
 	// frequencies (parameters: workspace, first period, the terms as an
 	// int64List of docFreqTerm values): one (term, docs) row per term
@@ -199,6 +193,12 @@ type dialect interface {
 
 // lexicon is what a dialect's SQL text differs in for checkReadQuery,
 // which must find statement boundaries exactly where the database does.
+// statement is a statement with its arguments.
+type statement struct {
+	query string
+	args  []any
+}
+
 type lexicon struct {
 	// readKeywords are the statements a read-only query may start with.
 	readKeywords []string

@@ -198,7 +198,7 @@ func (s *Store) AddDocFreq(ctx context.Context, tx *sqlx.Tx, ws, source int64, c
 		}
 		s.copies.wrote(cs, func(p *copyPending) { p.counts = append(p.counts, counts...) })
 	}
-	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts, nil)
+	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts, nil, nil)
 }
 
 // ReadDocFreq reads the document frequencies of terms in workspace ws
@@ -276,6 +276,7 @@ type FreqSave struct {
 	source int64
 	cs     *copySave
 	fs     *pgFreqSave
+	first  firstRead
 }
 
 // BeginFreqSave begins a save of workspace ws's source source.
@@ -296,7 +297,7 @@ func (s *Store) BeginFreqSave(ctx context.Context, ws, source int64) (*FreqSave,
 
 // Read reads as the save's placement does.
 func (f *FreqSave) Read(ctx context.Context, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
-	return storyView{s: f.s, tx: f.tx, cs: f.cs, fs: f.fs}.StoryDocFreq(ctx, f.ws, terms, since)
+	return storyView{s: f.s, tx: f.tx, cs: f.cs, fs: f.fs, first: &f.first}.StoryDocFreq(ctx, f.ws, terms, since)
 }
 
 // ReadTable reads the table in the save's transaction.
@@ -312,7 +313,7 @@ func (f *FreqSave) Add(ctx context.Context, counts []model.StoryDocCount) error 
 		}
 		f.s.copies.wrote(f.cs, func(p *copyPending) { p.counts = append(p.counts, counts...) })
 	}
-	return f.s.addDocFreq(ctx, f.tx, model.PollSave{WorkspaceID: f.ws, SourceID: f.source}, counts, f.fs)
+	return f.s.addDocFreq(ctx, f.tx, model.PollSave{WorkspaceID: f.ws, SourceID: f.source}, counts, f.fs, &f.first)
 }
 
 // Commit commits the save as SavePoll does; Rollback rolls it back.

@@ -320,7 +320,8 @@ func (postgres) storyPlaceholders() bool { return false }
 func (postgres) int64In(expr string) string { return expr + " = ANY(CAST(? AS BIGINT[]))" }
 func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 
-// docFreqUpsert: the columns are INTEGERs (migration 0024), the terms
+// docFreqWrites: one statement, the upsert (pgDocFreqUpsert). The
+// columns are INTEGERs (migration 0024), the terms
 // their bit patterns (docFreqTerm). The article count and the tokens of
 // the saves (docFreqCheck, storycopy_pgfreq.go) go in the rows of the
 // source's shard; tokens are added by exclusive or. When the save logs
@@ -332,7 +333,11 @@ func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 // that two saves never wait for each other's rows in opposite orders.
 // The statement answers the transaction's id, by which the copy learns
 // whether it holds the save (storycopy_pgfreq.go).
-func (postgres) docFreqUpsert() string {
+func (postgres) docFreqWrites(ws, shard int64, periods, terms, docs []int64, logged bool) []statement {
+	return []statement{{pgDocFreqUpsert, append([]any{ws, shard}, pgDocFreqRows(periods, terms, docs, logged)...)}}
+}
+
+var pgDocFreqUpsert = func() string {
 	check := strconv.Itoa(docFreqCheck)
 	return `WITH folded AS (DELETE FROM story_doc_freq_log WHERE workspace_id = $1 AND NOT $6 RETURNING period, terms, docs),
 		counted AS (SELECT r.period, r.term, r.docs FROM unnest($3::integer[], $4::integer[], $5::integer[]) AS r(period, term, docs)
@@ -347,13 +352,13 @@ func (postgres) docFreqUpsert() string {
 			ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = CASE WHEN excluded.term = ` + check + `
 				THEN story_doc_freq.docs # excluded.docs ELSE story_doc_freq.docs + excluded.docs END)
 		SELECT pg_current_xact_id()::text::bigint`
-}
+}()
 
-// docFreqRows: when the save logs, the table's rows are the article
+// pgDocFreqRows is the upsert's rows: when the save logs, the table's rows are the article
 // counts and tokens alone, and the features' counts follow as one list
 // with the bounds (from 1, inclusive) of each week's part, the terms of
 // a week ascending (unsigned); else every row is the table's.
-func (postgres) docFreqRows(periods, terms, docs []int64, logged bool) []any {
+func pgDocFreqRows(periods, terms, docs []int64, logged bool) []any {
 	var weeks, lo, hi, logTerms, logDocs []int64
 	if logged {
 		type entry struct{ term, docs int64 }
@@ -388,8 +393,9 @@ func (postgres) docFreqRows(periods, terms, docs []int64, logged bool) []any {
 // recent weeks, and chose that pass: in one workspace of 30 000 news
 // articles (250 000 rows) it read them all for every poll, 0.2–0.5 s of
 // statement time a poll. A workspace whose features are all logged has
-// no row in the table but its article counts and tokens: one look along
-// the primary key finds that, and spares the descents. Then the logged
+// no row in the table but its article counts and tokens: two looks along
+// the primary key (the terms below 0 and above it, the tokens' term
+// aside) find that, and spare the descents. Then the logged
 // counts of the workspace's weeks (a small workspace's few rows,
 // story_doc_freq_log), the terms asked for found by hashing them; a term
 // counted in both comes in two rows.
@@ -397,16 +403,14 @@ func (postgres) docFreqRead() string {
 	return `SELECT k.term, s.docs FROM unnest($3::integer[]) AS k(term)
 		CROSS JOIN LATERAL (SELECT SUM(d.docs) AS docs FROM story_doc_freq d
 			WHERE d.workspace_id = $1 AND d.term = k.term AND d.period >= $2) AS s
-		WHERE s.docs IS NOT NULL AND (k.term = 0 OR EXISTS (SELECT FROM story_doc_freq f
-			WHERE f.workspace_id = $1 AND f.term NOT IN (0, ` + strconv.Itoa(docFreqCheck) + `) AND f.period >= $2))
+		WHERE s.docs IS NOT NULL AND (k.term = 0 OR EXISTS (SELECT FROM story_doc_freq f WHERE f.workspace_id = $1 AND f.term < 0)
+			OR EXISTS (SELECT FROM story_doc_freq f WHERE f.workspace_id = $1 AND f.term > 0 AND f.term <> ` + strconv.Itoa(docFreqCheck) + `))
 		UNION ALL SELECT u.term, SUM(u.docs) FROM story_doc_freq_log l CROSS JOIN LATERAL unnest(l.terms, l.docs) AS u(term, docs)
 		WHERE l.workspace_id = $1 AND l.period >= $2 AND u.term IN (SELECT unnest($3::integer[])) GROUP BY u.term`
 }
 
 // pruneDocFreqLog: across workspaces; the log keeps a row per save and
 // week of small workspaces only, and a prune reads it whole.
-func (postgres) logsDocFreq() bool { return true }
-
 func (postgres) pruneDocFreqLog() string {
 	return `DELETE FROM story_doc_freq_log WHERE (workspace_id, period, id) IN
 		(SELECT workspace_id, period, id FROM story_doc_freq_log WHERE period < ? LIMIT ?)`

@@ -356,54 +356,67 @@ func (sqliteDialect) pruneDocFreq() string {
 
 func (sqliteDialect) pruneByWorkspace() bool { return true }
 
-// logsDocFreq: SQLite keeps every count in story_doc_freq, a table
-// without row ids whose rows take a few bytes each.
-func (sqliteDialect) logsDocFreq() bool       { return false }
-func (sqliteDialect) pruneDocFreqLog() string { return "" }
+// pruneDocFreqLog: one workspace's rows, along the primary key
+// (workspace, period, id).
+func (sqliteDialect) pruneDocFreqLog() string {
+	return `DELETE FROM story_doc_freq_log WHERE workspace_id = ?1 AND (period, id) IN
+		(SELECT period, id FROM story_doc_freq_log WHERE workspace_id = ?1 AND period < ?2 LIMIT ?3)`
+}
 
 func (sqliteDialect) int64In(expr string) string {
 	return expr + " IN (SELECT value FROM json_each(?))"
 }
 func (sqliteDialect) timeParam() string { return "?" }
 
-// docFreqUpsert: the rows are one JSON object of periods, each an object
+// docFreqWrites: the rows are one JSON object of periods, each an object
 // of terms and their counts ({"2900":{"0":20,"17":3}}), the article
 // count's (term 0) going to the save's shard; "WHERE true" is how SQLite
 // tells an upsert's ON from a join's. json_each hands an object's keys
 // and integer values as they are, parsing the text once; an array of
 // [period, term, docs] rows made each json_extract parse its row again,
-// three times a row, about a third of the statement's time.
-func (sqliteDialect) docFreqUpsert() string {
-	return `INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
-		SELECT ?, CAST(p.key AS INTEGER), CAST(r.key AS INTEGER), CASE WHEN r.key = '0' THEN ? ELSE 0 END, r.value
-		FROM json_each(?) AS p, json_each(p.value) AS r WHERE true
-		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
+// three times a row, about a third of the statement's time. A save that
+// logs inserts its weeks' objects of features as they are (migration
+// 0030), and upserts its article counts; one that does not moves the
+// workspace's logged rows into the table first.
+func (sqliteDialect) docFreqWrites(ws, shard int64, periods, terms, docs []int64, logged bool) []statement {
+	upsert := statement{`INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
+		SELECT ?1, CAST(p.key AS INTEGER), CAST(r.key AS INTEGER), CASE WHEN r.key = '0' THEN ?2 ELSE 0 END, r.value
+		FROM json_each(?3) AS p, json_each(p.value) AS r WHERE true
+		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`, nil}
+	if !logged {
+		upsert.args = []any{ws, shard, periodsJSON(periods, terms, docs, func(int64) bool { return true })}
+		return []statement{
+			{`INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
+				SELECT l.workspace_id, l.period, CAST(j.key AS INTEGER), 0, SUM(j.value)
+				FROM story_doc_freq_log AS l, json_each(l.counts) AS j WHERE l.workspace_id = ?1 GROUP BY l.period, j.key
+				ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`, []any{ws}},
+			{`DELETE FROM story_doc_freq_log WHERE workspace_id = ?1`, []any{ws}},
+			upsert,
+		}
+	}
+	upsert.args = []any{ws, shard, periodsJSON(periods, terms, docs, func(t int64) bool { return t == docFreqAll })}
+	features := periodsJSON(periods, terms, docs, func(t int64) bool { return t != docFreqAll })
+	if features == "{}" {
+		return []statement{upsert}
+	}
+	return []statement{
+		{`INSERT INTO story_doc_freq_log (workspace_id, period, id, counts)
+			SELECT ?1, CAST(p.key AS INTEGER), COALESCE((SELECT MAX(l.id) FROM story_doc_freq_log AS l
+				WHERE l.workspace_id = ?1 AND l.period = CAST(p.key AS INTEGER)), 0) + 1, p.value
+			FROM json_each(?2) AS p`, []any{ws, features}},
+		upsert,
+	}
 }
 
-// docFreqRead: saves read the store's copy of the frequencies instead
-// (storyCopies), which loads a workspace's weeks along the primary key;
-// this reads the table as they are kept, for the tests that compare the
-// copy with it.
-func (sqliteDialect) docFreqRead() string {
-	return `SELECT term, SUM(docs) AS docs FROM story_doc_freq WHERE workspace_id = ?1 AND period >= ?2
-		AND term IN (SELECT value FROM json_each(?3)) GROUP BY term`
-}
-
-// storyCopies: one process writes at a time, so a copy kept by the
-// process is checked cheaply (storycopy.go).
-func (sqliteDialect) storyCopies() *storyCopies { return newStoryCopies() }
-
-// docFreqTerm: SQLite's integers take the term as it is.
-func (sqliteDialect) docFreqTerm(t uint32) int64 { return int64(t) }
-
-// freqCopies: the story index's copy holds the frequencies (storyCopies).
-func (sqliteDialect) freqCopies() *pgFreqCopies { return nil }
-
-func (sqliteDialect) docFreqRows(periods, terms, docs []int64, _ bool) []any {
-	// Each period once, its terms in the order given.
-	order := make([]int, len(periods))
-	for i := range order {
-		order[i] = i
+// periodsJSON is the rows whose term keep reports true as one JSON
+// object of periods, each an object of terms and their counts, periods
+// in ascending order and terms in the order given.
+func periodsJSON(periods, terms, docs []int64, keep func(term int64) bool) string {
+	order := make([]int, 0, len(periods))
+	for i := range periods {
+		if keep(terms[i]) {
+			order = append(order, i)
+		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(periods[a], periods[b]) })
 	b := make([]byte, 0, 16*len(order)+2)
@@ -423,8 +436,36 @@ func (sqliteDialect) docFreqRows(periods, terms, docs []int64, _ bool) []any {
 	if len(order) > 0 {
 		b = append(b, '}')
 	}
-	return []any{string(append(b, '}'))}
+	return string(append(b, '}'))
 }
+
+// docFreqRead: a save of a small workspace reads the tables, through
+// this; a big workspace's saves read the store's copy (storyCopies),
+// which loads a workspace's weeks along the primary key. The table's
+// rows of the terms asked for, unless the workspace has no feature row
+// there (every one logged: one look along the primary key spares a
+// look-up per term and week), and the logged counts of the weeks, the
+// terms asked for found through the list's automatic index.
+func (sqliteDialect) docFreqRead() string {
+	return `SELECT term, SUM(docs) AS docs FROM (
+		SELECT term, docs FROM story_doc_freq WHERE workspace_id = ?1 AND period >= ?2
+			AND term IN (SELECT value FROM json_each(?3))
+			AND (term = 0 OR EXISTS (SELECT 1 FROM story_doc_freq AS f WHERE f.workspace_id = ?1 AND f.period >= ?2 AND f.term > 0))
+		UNION ALL
+		SELECT CAST(j.key AS INTEGER) AS term, j.value AS docs FROM story_doc_freq_log AS l, json_each(l.counts) AS j
+			WHERE l.workspace_id = ?1 AND l.period >= ?2 AND CAST(j.key AS INTEGER) IN (SELECT value FROM json_each(?3)))
+		GROUP BY term`
+}
+
+// storyCopies: one process writes at a time, so a copy kept by the
+// process is checked cheaply (storycopy.go).
+func (sqliteDialect) storyCopies() *storyCopies { return newStoryCopies() }
+
+// docFreqTerm: SQLite's integers take the term as it is.
+func (sqliteDialect) docFreqTerm(t uint32) int64 { return int64(t) }
+
+// freqCopies: the story index's copy holds the frequencies (storyCopies).
+func (sqliteDialect) freqCopies() *pgFreqCopies { return nil }
 
 // int64List: a JSON array, read by json_each.
 func (sqliteDialect) int64List(keys []int64) any {

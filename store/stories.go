@@ -34,6 +34,8 @@ type storyView struct {
 	// fs is the save's part in the copy of the document frequencies
 	// (PostgreSQL, storycopy_pgfreq.go).
 	fs *pgFreqSave
+	// first records the save's first read of the frequencies.
+	first *firstRead
 }
 
 // sameWorkspace is the condition that a row named by id is of the
@@ -73,6 +75,15 @@ func docFreqShard(source int64) int64 {
 }
 
 func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
+	read, err := v.docFreq(ctx, workspaceID, terms, since)
+	if err == nil {
+		v.first.note(read)
+	}
+	return read, err
+}
+
+// docFreq is StoryDocFreq from the copy the save reads, or the table.
+func (v storyView) docFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time) (*model.StoryDocFreq, error) {
 	if v.cs != nil && v.cs.ws == workspaceID {
 		if err := v.s.copies.begin(ctx, v.tx, v.cs); err != nil {
 			return nil, err
@@ -87,13 +98,9 @@ func (v storyView) StoryDocFreq(ctx context.Context, workspaceID int64, terms []
 		return read, err
 	}
 	if v.fs != nil && v.fs.ws == workspaceID {
-		read, err := v.s.pgFreq.read(ctx, v.tx, v.fs, terms, model.StoryPeriod(since), func() (*model.StoryDocFreq, error) {
+		return v.s.pgFreq.read(ctx, v.tx, v.fs, terms, model.StoryPeriod(since), func() (*model.StoryDocFreq, error) {
 			return v.tableDocFreq(ctx, workspaceID, terms, since)
 		})
-		if err == nil && !v.fs.docsRead {
-			v.fs.docs, v.fs.docsRead = read.Docs, true
-		}
-		return read, err
 	}
 	return v.tableDocFreq(ctx, workspaceID, terms, since)
 }
@@ -332,6 +339,24 @@ type storySave struct {
 	// frequencies (PostgreSQL).
 	copy *copySave
 	freq *pgFreqSave
+	// first is what the placement's first read of the frequencies
+	// counted.
+	first firstRead
+}
+
+// firstRead is the article count a save's first read of its workspace's
+// document frequencies counted in the window, which decides whether the
+// save logs its features' counts (docFreqLogUnder).
+type firstRead struct {
+	docs int
+	done bool
+}
+
+// note records read's article count when it is the save's first read.
+func (f *firstRead) note(read *model.StoryDocFreq) {
+	if f != nil && !f.done {
+		f.docs, f.done = read.Docs, true
+	}
 }
 
 // beginStories has the poll's StoryPlacer decide inside the save's
@@ -384,7 +409,7 @@ func (s *Store) placeAndLock(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 		}
 	}
 	for attempt := 1; ; attempt++ {
-		placed, err := p.Stories.PlaceStories(ctx, storyView{s: s, tx: tx, cs: st.copy, fs: st.freq}, req)
+		placed, err := p.Stories.PlaceStories(ctx, storyView{s: s, tx: tx, cs: st.copy, fs: st.freq, first: &st.first}, req)
 		if err != nil {
 			return fmt.Errorf("save stories of source %d: %w", p.SourceID, err)
 		}
@@ -730,7 +755,7 @@ func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 	if err := s.recountLeft(ctx, tx, p, st); err != nil {
 		return err
 	}
-	if err := s.addDocFreq(ctx, tx, p, st.placed.Counts, st.freq); err != nil {
+	if err := s.addDocFreq(ctx, tx, p, st.placed.Counts, st.freq, &st.first); err != nil {
 		return err
 	}
 	if st.copy != nil {
@@ -851,7 +876,7 @@ func (s *Store) writeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 // addDocFreq adds the placement's document counts to the workspace's
 // document frequencies, in one statement: the article count to the row
 // of the save's source's shard (docFreqShards).
-func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, counts []model.StoryDocCount, fs *pgFreqSave) error {
+func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, counts []model.StoryDocCount, fs *pgFreqSave, first *firstRead) error {
 	if len(counts) == 0 {
 		return nil
 	}
@@ -863,16 +888,18 @@ func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, c
 	for i, c := range counts {
 		days[i], terms[i], docs[i] = c.Period, s.d.docFreqTerm(c.Term), int64(c.Docs)
 	}
-	logged := s.d.logsDocFreq() && fs != nil && fs.docsRead && fs.docs < s.docFreqLogUnder
-	args := append([]any{p.WorkspaceID, docFreqShard(p.SourceID)}, s.d.docFreqRows(days, terms, docs, logged)...)
-	if fs != nil {
-		if err := tx.GetContext(ctx, &fs.xid, s.q(s.d.docFreqUpsert()), args...); err != nil {
+	logged := first != nil && first.done && first.docs < s.docFreqLogUnder
+	stmts := s.d.docFreqWrites(p.WorkspaceID, docFreqShard(p.SourceID), days, terms, docs, logged)
+	for i, st := range stmts {
+		var err error
+		if fs != nil && i == len(stmts)-1 {
+			err = tx.GetContext(ctx, &fs.xid, s.q(st.query), st.args...)
+		} else {
+			_, err = tx.ExecContext(ctx, s.q(st.query), st.args...)
+		}
+		if err != nil {
 			return fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
 		}
-		return nil
-	}
-	if _, err := tx.ExecContext(ctx, s.q(s.d.docFreqUpsert()), args...); err != nil {
-		return fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
 	}
 	return nil
 }

@@ -415,14 +415,11 @@ func TestPruneStoryTerms(t *testing.T) {
 		}
 		// The prune counts rows: an entry each on PostgreSQL, an article
 		// each on SQLite (migration 0029).
-		// The frequencies' rows: on PostgreSQL these small workspaces'
-		// features are counted in the log, a row per save and week.
+		// The frequencies' rows: these small workspaces' features are
+		// counted in the log, a row per save and week.
 		freqRows := func(where string, args ...any) int {
-			n := count(t, s, `SELECT COUNT(*) FROM story_doc_freq`+where, args...)
-			if s.Dialect() == store.Postgres {
-				n += count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log`+where, args...)
-			}
-			return n
+			return count(t, s, `SELECT COUNT(*) FROM story_doc_freq`+where, args...) +
+				count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log`+where, args...)
 		}
 		before := count(t, s, `SELECT COUNT(*) FROM story_terms`) + freqRows("")
 		storiesBefore := count(t, s, `SELECT COUNT(*) FROM stories`)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/jmoiron/sqlx"
@@ -67,13 +68,18 @@ func (f *freqCopy) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) error 
 	if f.terms == nil {
 		f.terms = map[uint32][]periodDocs{}
 	}
-	query := `SELECT period, term, SUM(docs) FROM story_doc_freq WHERE workspace_id = ? AND period >= ?`
-	args := []any{ws, from}
+	// The table's rows and the logged ones (migration 0030), summed.
+	until := int64(math.MaxInt64)
 	if f.loaded {
-		query += ` AND period < ?`
-		args = append(args, f.floor)
+		until = f.floor
 	}
-	query += ` GROUP BY period, term ORDER BY period, term`
+	query := `SELECT period, term, SUM(docs) FROM (
+		SELECT period, term, docs FROM story_doc_freq WHERE workspace_id = ?1 AND period >= ?2 AND period < ?3
+		UNION ALL
+		SELECT l.period, CAST(j.key AS INTEGER), j.value FROM story_doc_freq_log AS l, json_each(l.counts) AS j
+			WHERE l.workspace_id = ?1 AND l.period >= ?2 AND l.period < ?3)
+		GROUP BY period, term ORDER BY period, term`
+	args := []any{ws, from, until}
 	var cols [3]any
 	err := scanRows(ctx, tx, query, args, func(r *sql.Rows) error {
 		if err := r.Scan(&cols[0], &cols[1], &cols[2]); err != nil {

@@ -161,10 +161,6 @@ type pgFreqSave struct {
 	// reads counts the save's reads by where they were answered from,
 	// and the copies it read from the table.
 	reads model.FreqReads
-	// docs is the article count of the save's first read (docsRead),
-	// which decides whether it logs its counts (docFreqLogUnder).
-	docs     int
-	docsRead bool
 }
 
 func newPGFreqSave(ws, source int64) *pgFreqSave {

@@ -1,6 +1,32 @@
--- The document frequencies entry by entry, as PostgreSQL's view of the
--- same name lists them (there a small workspace's are kept a row per
--- save, its migration 0030; SQLite keeps them all in story_doc_freq):
--- for SQL reading them, and tests on both databases.
+-- A small workspace's document frequencies as one row per save and week,
+-- as on PostgreSQL (its migration 0030). story_doc_freq keeps a row per
+-- workspace, week, term and shard; a workspace of a few sources sees most
+-- of its words once, so each of its articles' features (up to 96) was a
+-- row inserted into the table's B-tree, and a save's read looked each of
+-- its terms up in every week of the window. A save in a workspace that
+-- counts fewer than store.docFreqLogUnder articles in its window now
+-- writes its features' counts as one row here per week it counts in (a
+-- JSON object of terms and counts, as the save hands them); the article
+-- count stays in story_doc_freq. A read sums both; the first save of a
+-- workspace that counts more moves the workspace's rows here into
+-- story_doc_freq. A deletion replaces the workspace's token of the story
+-- index, as story_doc_freq's do (0027), so a copy of the frequencies is
+-- read again.
+CREATE TABLE story_doc_freq_log (
+    workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+    period       INTEGER NOT NULL,
+    id           INTEGER NOT NULL,
+    counts       TEXT NOT NULL,
+    PRIMARY KEY (workspace_id, period, id)
+) WITHOUT ROWID;
+CREATE TRIGGER story_doc_freq_log_deleted AFTER DELETE ON story_doc_freq_log BEGIN
+    UPDATE story_index_version SET token = random() WHERE workspace_id = OLD.workspace_id;
+END;
+
+-- The document frequencies entry by entry, wherever they are kept, as
+-- PostgreSQL's view of the same name lists them: for SQL reading them,
+-- and tests on both databases.
 CREATE VIEW story_doc_freq_entries AS
-    SELECT workspace_id, period, term, shard, docs FROM story_doc_freq;
+    SELECT workspace_id, period, term, shard, docs FROM story_doc_freq
+    UNION ALL
+    SELECT l.workspace_id, l.period, CAST(j.key AS INTEGER), 0, j.value FROM story_doc_freq_log l, json_each(l.counts) j;
