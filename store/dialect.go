@@ -160,6 +160,10 @@ type dialect interface {
 	// its cost follows the terms asked for, never how many terms the
 	// workspace has counted.
 	docFreqRead() string
+	// docFreqLogRead is the statement, "" where docFreqRead reads them,
+	// of the logged counts docFreqRead's parameters ask for: the rows'
+	// JSON objects of terms and counts (parseLoggedCounts), all terms.
+	docFreqLogRead() string
 	// freqCopies is the copy of the document frequencies checked
 	// against the table that saves read (nil: none, or the story
 	// index's copy, storyCopies, holds them).

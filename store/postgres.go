@@ -409,6 +409,9 @@ func (postgres) docFreqRead() string {
 		WHERE l.workspace_id = $1 AND l.period >= $2 AND u.term IN (SELECT unnest($3::integer[])) GROUP BY u.term`
 }
 
+// docFreqLogRead: docFreqRead reads the log too.
+func (postgres) docFreqLogRead() string { return "" }
+
 // pruneDocFreqLog: across workspaces; the log keeps a row per save and
 // week of small workspaces only, and a prune reads it whole.
 func (postgres) pruneDocFreqLog() string {

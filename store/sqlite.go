@@ -440,21 +440,24 @@ func periodsJSON(periods, terms, docs []int64, keep func(term int64) bool) strin
 }
 
 // docFreqRead: a save of a small workspace reads the tables, through
-// this; a big workspace's saves read the store's copy (storyCopies),
-// which loads a workspace's weeks along the primary key. The table's
-// rows of the terms asked for, unless the workspace has no feature row
-// there (every one logged: one look along the primary key spares a
-// look-up per term and week), and the logged counts of the weeks, the
-// terms asked for found through the list's automatic index.
+// this and docFreqLogRead; a big workspace's saves read the store's copy
+// (storyCopies), which loads a workspace's weeks along the primary key.
+// The table's rows of the terms asked for, unless the workspace has no
+// feature row there (every one logged: one look along the primary key
+// spares a look-up per term and week).
 func (sqliteDialect) docFreqRead() string {
-	return `SELECT term, SUM(docs) AS docs FROM (
-		SELECT term, docs FROM story_doc_freq WHERE workspace_id = ?1 AND period >= ?2
-			AND term IN (SELECT value FROM json_each(?3))
-			AND (term = 0 OR EXISTS (SELECT 1 FROM story_doc_freq AS f WHERE f.workspace_id = ?1 AND f.period >= ?2 AND f.term > 0))
-		UNION ALL
-		SELECT CAST(j.key AS INTEGER) AS term, j.value AS docs FROM story_doc_freq_log AS l, json_each(l.counts) AS j
-			WHERE l.workspace_id = ?1 AND l.period >= ?2 AND CAST(j.key AS INTEGER) IN (SELECT value FROM json_each(?3)))
+	return `SELECT term, SUM(docs) AS docs FROM story_doc_freq WHERE workspace_id = ?1 AND period >= ?2
+		AND term IN (SELECT value FROM json_each(?3))
+		AND (term = 0 OR EXISTS (SELECT 1 FROM story_doc_freq AS f WHERE f.workspace_id = ?1 AND f.period >= ?2 AND f.term > 0))
 		GROUP BY term`
+}
+
+// docFreqLogRead: the logged rows as they are, which the store parses
+// (parseLoggedCounts): the terms asked for matched through json_each
+// cost the changed poll of a small workspace more than the table's
+// look-ups it replaced.
+func (sqliteDialect) docFreqLogRead() string {
+	return `SELECT counts FROM story_doc_freq_log WHERE workspace_id = ?1 AND period >= ?2`
 }
 
 // storyCopies: one process writes at a time, so a copy kept by the
@@ -486,3 +489,43 @@ func (sqliteDialect) daysBetween(from, to string) string {
 }
 func (sqliteDialect) greatest(a, b string) string { return "MAX(" + a + ", " + b + ")" }
 func (sqliteDialect) least(a, b string) string    { return "MIN(" + a + ", " + b + ")" }
+
+// parseLoggedCounts calls each for every term and count of a logged row
+// of SQLite's story_doc_freq_log: a JSON object of decimal terms and
+// counts, {"17":3,"42":1}, as docFreqWrites wrote it.
+func parseLoggedCounts(v any, each func(term uint32, docs int)) error {
+	var obj string
+	switch x := v.(type) {
+	case string:
+		obj = x
+	case []byte:
+		obj = string(x)
+	default:
+		return fmt.Errorf("logged document counts of type %T", v)
+	}
+	bad := func() error {
+		return fmt.Errorf("logged document counts %.40q: not an object of terms and counts", obj)
+	}
+	if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' {
+		return bad()
+	}
+	rest := obj[1 : len(obj)-1]
+	for rest != "" {
+		key, after, ok := strings.Cut(rest, ":")
+		if !ok || len(key) < 3 || key[0] != '"' || key[len(key)-1] != '"' {
+			return bad()
+		}
+		value, next, _ := strings.Cut(after, ",")
+		term, err := strconv.ParseUint(key[1:len(key)-1], 10, 32)
+		if err != nil {
+			return bad()
+		}
+		docs, err := strconv.Atoi(value)
+		if err != nil {
+			return bad()
+		}
+		each(uint32(term), docs)
+		rest = next
+	}
+	return nil
+}

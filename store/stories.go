@@ -128,10 +128,37 @@ func (v storyView) tableDocFreq(ctx context.Context, workspaceID int64, terms []
 		}
 		return nil
 	})
+	if err == nil {
+		err = v.loggedDocFreq(ctx, workspaceID, terms, since, out)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read document frequencies of workspace %d: %w", workspaceID, err)
 	}
 	return out, nil
+}
+
+// loggedDocFreq adds to out the logged counts of terms, where the
+// dialect reads them apart (docFreqLogRead).
+func (v storyView) loggedDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time, out *model.StoryDocFreq) error {
+	q := v.s.d.docFreqLogRead()
+	if q == "" {
+		return nil
+	}
+	asked := make(map[uint32]bool, len(terms))
+	for _, t := range terms {
+		asked[t] = true
+	}
+	var counts any
+	return scanRows(ctx, v.tx, q, []any{workspaceID, model.StoryPeriod(since)}, func(r *sql.Rows) error {
+		if err := r.Scan(&counts); err != nil {
+			return err
+		}
+		return parseLoggedCounts(counts, func(term uint32, docs int) {
+			if asked[term] {
+				out.Terms[term] += docs
+			}
+		})
+	})
 }
 
 // scanInt64s2 and scanInt64s4 scan a row of integer columns through
