@@ -321,8 +321,8 @@ func (postgres) int64In(expr string) string { return expr + " = ANY(CAST(? AS BI
 func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 
 // docFreqWrites: one statement, the upsert (pgDocFreqUpsert). The
-// columns are INTEGERs (migration 0024), the terms
-// their bit patterns (docFreqTerm). The article count and the tokens of
+// columns are INTEGERs (migration 0024), the terms their bit patterns
+// (docFreqTerm). The article count and the tokens of
 // the saves (docFreqCheck, storycopy_pgfreq.go) go in the rows of the
 // source's shard; tokens are added by exclusive or. When the save logs
 // ($6, docFreqLogUnder) its features' counts go into one row of
@@ -354,10 +354,11 @@ var pgDocFreqUpsert = func() string {
 		SELECT pg_current_xact_id()::text::bigint`
 }()
 
-// pgDocFreqRows is the upsert's rows: when the save logs, the table's rows are the article
-// counts and tokens alone, and the features' counts follow as one list
-// with the bounds (from 1, inclusive) of each week's part, the terms of
-// a week ascending (unsigned); else every row is the table's.
+// pgDocFreqRows is the upsert's rows: when the save logs, the table's
+// rows are the article counts and tokens alone, and the features'
+// counts follow as one list with the bounds (from 1, inclusive) of each
+// week's part, the terms of a week ascending (unsigned); else every row
+// is the table's.
 func pgDocFreqRows(periods, terms, docs []int64, logged bool) []any {
 	var weeks, lo, hi, logTerms, logDocs []int64
 	if logged {

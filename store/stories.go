@@ -50,11 +50,11 @@ const docFreqAll = 0
 
 // docFreqLogUnder is how many articles in its window a workspace counts
 // before its saves add their features' counts to the table rather than
-// log them (PostgreSQL, story_doc_freq_log, migration 0030). Below it a
-// read unnests the workspace's logged rows, at most some 25 000 counts
-// (96 features an article); above it a term's rows are read by the
-// primary key, and a save's counts mostly update rows that other
-// articles of the workspace made.
+// log them (story_doc_freq_log, migration 0030). Below it a read goes
+// through the workspace's logged rows, at most some 25 000 counts (96
+// features an article); above it a term's rows are read by the primary
+// key, and a save's counts mostly update rows that other articles of the
+// workspace made.
 const docFreqLogUnder = 256
 
 // docFreqShards is how many rows a workspace's article count of a week
