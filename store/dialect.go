@@ -147,12 +147,10 @@ type dialect interface {
 	// docFreqWrites is the statements, with their arguments, that add a
 	// save's counts (rows of period, term and docs) to workspace ws's
 	// document frequencies, its article counts (term 0) to the rows of
-	// shard (docFreqShard). logged: the save's features' counts go into
-	// story_doc_freq_log (docFreqLogUnder); else the workspace's logged
-	// rows are moved into story_doc_freq with them. Where the dialect
-	// keeps a copy checked against the table (freqCopies), the last
-	// statement answers the transaction's id.
-	docFreqWrites(ws, shard int64, periods, terms, docs []int64, logged bool) []statement
+	// shard (docFreqShard), as how says. Where the dialect keeps a copy
+	// checked against the table (freqCopies), the last statement answers
+	// the transaction's id.
+	docFreqWrites(ws, shard int64, periods, terms, docs []int64, how docFreqWrite) []statement
 	// docFreqRead is the statement that reads a workspace's document
 	// frequencies (parameters: workspace, first period, the terms as an
 	// int64List of docFreqTerm values): one (term, docs) row per term
@@ -197,6 +195,19 @@ type dialect interface {
 
 // lexicon is what a dialect's SQL text differs in for checkReadQuery,
 // which must find statement boundaries exactly where the database does.
+// docFreqWrite is where a save's feature counts go (docFreqWrites).
+type docFreqWrite int
+
+const (
+	// docFreqToTable adds them to story_doc_freq.
+	docFreqToTable docFreqWrite = iota
+	// docFreqMoveLog adds them to story_doc_freq with the workspace's
+	// logged rows, which it deletes.
+	docFreqMoveLog
+	// docFreqToLog logs them in story_doc_freq_log (docFreqLogUnder).
+	docFreqToLog
+)
+
 // statement is a statement with its arguments.
 type statement struct {
 	query string

@@ -265,3 +265,59 @@ func TestParseLoggedCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestDocFreqLogMovedOncePerProcess: once a process's save has moved a
+// workspace's log into the table, its saves no longer look for a log to
+// move; a row another process logs meanwhile stays logged, and reads
+// count it all the same.
+func TestDocFreqLogMovedOncePerProcess(t *testing.T) {
+	for _, dialect := range testdb.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			a, b := openTwice(t, dialect)
+			a.LogDocFreqUnder(2)
+			b.LogDocFreqUnder(1 << 30)
+			ctx := context.Background()
+			ws, srcs := seed(t, a, "https://a.example/feed")
+			base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+			since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
+			want := map[[2]int64]int64{}
+			logRows := func() int {
+				return count(t, a, `SELECT COUNT(*) FROM story_doc_freq_log WHERE workspace_id = ?`, ws.ID)
+			}
+			save := func(s *store.Store, i int) *model.StoryDocFreq {
+				t.Helper()
+				counts := []model.StoryDocCount{{Period: base, Term: 0, Docs: 1}, {Period: base, Term: 7, Docs: 1}, {Period: base, Term: uint32(100 + i), Docs: 1}}
+				f, err := s.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				read, err := f.Read(ctx, []uint32{7}, since)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := f.Add(ctx, counts); err != nil {
+					t.Fatal(err)
+				}
+				if err := f.Commit(); err != nil {
+					t.Fatal(err)
+				}
+				addCounts(want, counts)
+				return read
+			}
+			for i := range 3 {
+				save(a, i)
+			}
+			if logRows() != 0 {
+				t.Fatalf("%d logged rows after the save that moves them", logRows())
+			}
+			save(b, 3)
+			if read := save(a, 4); logRows() != 1 || read.Docs != 4 || read.Terms[7] != 4 {
+				t.Errorf("after another process logged: %d logged rows, a save read %d articles and term 7 in %d; want 1, 4 and 4",
+					logRows(), read.Docs, read.Terms[7])
+			}
+			if got := freqEntries(t, a, ws.ID); !maps.Equal(got, want) {
+				t.Errorf("entries %v, want %v", got, want)
+			}
+		})
+	}
+}

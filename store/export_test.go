@@ -198,7 +198,8 @@ func (s *Store) AddDocFreq(ctx context.Context, tx *sqlx.Tx, ws, source int64, c
 		}
 		s.copies.wrote(cs, func(p *copyPending) { p.counts = append(p.counts, counts...) })
 	}
-	return s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts, nil, nil)
+	_, err := s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts, nil, nil)
+	return err
 }
 
 // ReadDocFreq reads the document frequencies of terms in workspace ws
@@ -277,6 +278,7 @@ type FreqSave struct {
 	cs     *copySave
 	fs     *pgFreqSave
 	first  firstRead
+	log    logWrite
 }
 
 // BeginFreqSave begins a save of workspace ws's source source.
@@ -313,11 +315,13 @@ func (f *FreqSave) Add(ctx context.Context, counts []model.StoryDocCount) error 
 		}
 		f.s.copies.wrote(f.cs, func(p *copyPending) { p.counts = append(p.counts, counts...) })
 	}
-	return f.s.addDocFreq(ctx, f.tx, model.PollSave{WorkspaceID: f.ws, SourceID: f.source}, counts, f.fs, &f.first)
+	var err error
+	f.log, err = f.s.addDocFreq(ctx, f.tx, model.PollSave{WorkspaceID: f.ws, SourceID: f.source}, counts, f.fs, &f.first)
+	return err
 }
 
 // Commit commits the save as SavePoll does; Rollback rolls it back.
-func (f *FreqSave) Commit() error { return f.s.commitSave(f.tx, f.fs) }
+func (f *FreqSave) Commit() error { return f.s.commitSave(f.tx, saveAfter{freq: f.fs, log: f.log}) }
 func (f *FreqSave) Rollback()     { _ = f.tx.Rollback() }
 
 // HasStoryIndexCopy reports whether the store keeps a copy of workspace

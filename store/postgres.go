@@ -320,22 +320,38 @@ func (postgres) storyPlaceholders() bool { return false }
 func (postgres) int64In(expr string) string { return expr + " = ANY(CAST(? AS BIGINT[]))" }
 func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 
-// docFreqWrites: one statement, the upsert (pgDocFreqUpsert). The
+// docFreqWrites: one statement, the upsert (pgDocFreqAdd, or
+// pgDocFreqUpsert where the save logs or moves the log). The
 // columns are INTEGERs (migration 0024), the terms their bit patterns
 // (docFreqTerm). The article count and the tokens of
 // the saves (docFreqCheck, storycopy_pgfreq.go) go in the rows of the
 // source's shard; tokens are added by exclusive or. When the save logs
 // ($6, docFreqLogUnder) its features' counts go into one row of
-// story_doc_freq_log per week instead (migration 0030); when it does
-// not, the workspace's logged rows are deleted and added to the table
-// with its own counts. Rows are written in the order of week, article
+// story_doc_freq_log per week instead (migration 0030); when it moves
+// the log, the workspace's logged rows are deleted and added to the
+// table with its own counts. Rows are written in the order of week, article
 // count, token, then term (unsigned), as every save writes them, so
 // that two saves never wait for each other's rows in opposite orders.
 // The statement answers the transaction's id, by which the copy learns
 // whether it holds the save (storycopy_pgfreq.go).
-func (postgres) docFreqWrites(ws, shard int64, periods, terms, docs []int64, logged bool) []statement {
-	return []statement{{pgDocFreqUpsert, append([]any{ws, shard}, pgDocFreqRows(periods, terms, docs, logged)...)}}
+func (postgres) docFreqWrites(ws, shard int64, periods, terms, docs []int64, how docFreqWrite) []statement {
+	if how == docFreqToTable {
+		return []statement{{pgDocFreqAdd, []any{ws, shard, pq.Int64Array(periods), pq.Int64Array(terms), pq.Int64Array(docs)}}}
+	}
+	return []statement{{pgDocFreqUpsert, append([]any{ws, shard}, pgDocFreqRows(periods, terms, docs, how == docFreqToLog)...)}}
 }
+
+// pgDocFreqAdd is the upsert of a save that neither logs nor has a log
+// to move (docFreqToTable): its rows go in as given, in the order above.
+var pgDocFreqAdd = func() string {
+	check := strconv.Itoa(docFreqCheck)
+	return `WITH added AS (INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
+		SELECT $1, r.period, r.term, CASE WHEN r.term IN (0, ` + check + `) THEN $2::smallint ELSE 0 END, r.docs
+		FROM unnest($3::integer[], $4::integer[], $5::integer[]) AS r(period, term, docs)
+		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = CASE WHEN excluded.term = ` + check + `
+			THEN story_doc_freq.docs # excluded.docs ELSE story_doc_freq.docs + excluded.docs END)
+		SELECT pg_current_xact_id()::text::bigint`
+}()
 
 var pgDocFreqUpsert = func() string {
 	check := strconv.Itoa(docFreqCheck)

@@ -68,11 +68,22 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave, vectors []any) (
 // commitSave commits a save's transaction; the copy of the document
 // frequencies (fs's part, nil where there is none) learns of its
 // additions once they are committed.
-func (s *Store) commitSave(tx *sqlx.Tx, fs *pgFreqSave) error {
-	s.pgFreq.committing(fs)
+func (s *Store) commitSave(tx *sqlx.Tx, after saveAfter) error {
+	s.pgFreq.committing(after.freq)
 	err := tx.Commit()
-	s.pgFreq.finish(fs, err == nil)
+	s.pgFreq.finish(after.freq, err == nil)
+	if err == nil {
+		s.logMoves.committed(after.log)
+	}
 	return err
+}
+
+// saveAfter is what the process learns of a save once it commits: its
+// part in the copy of the document frequencies (nil where there is
+// none), and where it wrote its feature counts (logMoves).
+type saveAfter struct {
+	freq *pgFreqSave
+	log  logWrite
 }
 
 // saveArticles is what a poll's save and a push's have in common: the
@@ -82,10 +93,10 @@ func (s *Store) commitSave(tx *sqlx.Tx, fs *pgFreqSave) error {
 // entries, merges, counts and centroids, document frequencies. It
 // returns the save's part in the copy of the document frequencies, for
 // commitSave.
-func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, vectors []any) (model.SaveCounts, *pgFreqSave, error) {
+func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, vectors []any) (model.SaveCounts, saveAfter, error) {
 	st, err := s.beginStories(ctx, tx, p)
 	if err != nil {
-		return model.SaveCounts{}, nil, err
+		return model.SaveCounts{}, saveAfter{}, err
 	}
 	var c model.SaveCounts
 	targets := &deliveryTargets{}
@@ -97,18 +108,18 @@ func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 		}
 		got, err := s.saveBatch(ctx, tx, p, st, start, p.Articles[start:end], batchVectors, targets)
 		if err != nil {
-			return model.SaveCounts{}, nil, err
+			return model.SaveCounts{}, saveAfter{}, err
 		}
 		c.Add(got)
 	}
 	if err := s.finishStories(ctx, tx, p, st); err != nil {
-		return model.SaveCounts{}, nil, err
+		return model.SaveCounts{}, saveAfter{}, err
 	}
 	c.Stories = st.counts
 	if st.freq != nil {
 		c.FreqReads = st.freq.reads
 	}
-	return c, st.freq, nil
+	return c, saveAfter{freq: st.freq, log: st.logWrite}, nil
 }
 
 // saveBatch stores one batch of articles (articles.go) with their

@@ -376,15 +376,18 @@ func (sqliteDialect) timeParam() string { return "?" }
 // [period, term, docs] rows made each json_extract parse its row again,
 // three times a row, about a third of the statement's time. A save that
 // logs inserts its weeks' objects of features as they are (migration
-// 0030), and upserts its article counts; one that does not moves the
-// workspace's logged rows into the table first.
-func (sqliteDialect) docFreqWrites(ws, shard int64, periods, terms, docs []int64, logged bool) []statement {
+// 0030), and upserts its article counts; one that moves the log adds
+// the workspace's logged rows to the table and deletes them first.
+func (sqliteDialect) docFreqWrites(ws, shard int64, periods, terms, docs []int64, how docFreqWrite) []statement {
 	upsert := statement{`INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
 		SELECT ?1, CAST(p.key AS INTEGER), CAST(r.key AS INTEGER), CASE WHEN r.key = '0' THEN ?2 ELSE 0 END, r.value
 		FROM json_each(?3) AS p, json_each(p.value) AS r WHERE true
 		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`, nil}
-	if !logged {
+	if how != docFreqToLog {
 		upsert.args = []any{ws, shard, periodsJSON(periods, terms, docs, func(int64) bool { return true })}
+		if how == docFreqToTable {
+			return []statement{upsert}
+		}
 		return []statement{
 			{`INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
 				SELECT l.workspace_id, l.period, CAST(j.key AS INTEGER), 0, SUM(j.value)

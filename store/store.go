@@ -84,6 +84,7 @@ type Store struct {
 	// workspace counts fewer articles than this (docFreqLogUnder; the
 	// tests of the table set it to 0).
 	docFreqLogUnder int
+	logMoves        logMoves
 }
 
 // Options tunes the connection pool and gives the store what it writes

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -367,8 +368,9 @@ type storySave struct {
 	copy *copySave
 	freq *pgFreqSave
 	// first is what the placement's first read of the frequencies
-	// counted.
-	first firstRead
+	// counted; logWrite where the save wrote its feature counts.
+	first    firstRead
+	logWrite logWrite
 }
 
 // firstRead is the article count a save's first read of its workspace's
@@ -782,7 +784,7 @@ func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 	if err := s.recountLeft(ctx, tx, p, st); err != nil {
 		return err
 	}
-	if err := s.addDocFreq(ctx, tx, p, st.placed.Counts, st.freq, &st.first); err != nil {
+	if st.logWrite, err = s.addDocFreq(ctx, tx, p, st.placed.Counts, st.freq, &st.first); err != nil {
 		return err
 	}
 	if st.copy != nil {
@@ -903,9 +905,9 @@ func (s *Store) writeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 // addDocFreq adds the placement's document counts to the workspace's
 // document frequencies, in one statement: the article count to the row
 // of the save's source's shard (docFreqShards).
-func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, counts []model.StoryDocCount, fs *pgFreqSave, first *firstRead) error {
+func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, counts []model.StoryDocCount, fs *pgFreqSave, first *firstRead) (logWrite, error) {
 	if len(counts) == 0 {
-		return nil
+		return logWrite{}, nil
 	}
 	if fs != nil {
 		fs.wrote(counts)
@@ -915,8 +917,8 @@ func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, c
 	for i, c := range counts {
 		days[i], terms[i], docs[i] = c.Period, s.d.docFreqTerm(c.Term), int64(c.Docs)
 	}
-	logged := first != nil && first.done && first.docs < s.docFreqLogUnder
-	stmts := s.d.docFreqWrites(p.WorkspaceID, docFreqShard(p.SourceID), days, terms, docs, logged)
+	how := s.logMoves.write(p.WorkspaceID, first != nil && first.done && first.docs < s.docFreqLogUnder)
+	stmts := s.d.docFreqWrites(p.WorkspaceID, docFreqShard(p.SourceID), days, terms, docs, how)
 	for i, st := range stmts {
 		var err error
 		if fs != nil && i == len(stmts)-1 {
@@ -925,10 +927,62 @@ func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, c
 			_, err = tx.ExecContext(ctx, s.q(st.query), st.args...)
 		}
 		if err != nil {
-			return fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
+			return logWrite{}, fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
 		}
 	}
-	return nil
+	return logWrite{ws: p.WorkspaceID, how: how, done: true}, nil
+}
+
+// logMoves is the workspaces whose logged document counts a committed
+// save of this process moved into the table since one last logged some. A save that does not
+// log moves its workspace's log only when its workspace is not among
+// them: the move reads the log and groups the save's rows with it,
+// which in one busy workspace made the upsert a third dearer for
+// nothing to move. Another process may log meanwhile; its rows then stay
+// in the log until this one logs and moves again, which the reads, that
+// add both, never tell.
+type logMoves struct {
+	mu    sync.Mutex
+	moved map[int64]bool
+}
+
+// write is where a save of workspace ws writes its feature counts.
+func (m *logMoves) write(ws int64, logs bool) docFreqWrite {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case logs:
+		return docFreqToLog
+	case m.moved[ws]:
+		return docFreqToTable
+	}
+	return docFreqMoveLog
+}
+
+// logWrite is where a save wrote its feature counts (done), which
+// logMoves learns once it commits.
+type logWrite struct {
+	ws   int64
+	how  docFreqWrite
+	done bool
+}
+
+// committed records a committed save's logWrite.
+func (m *logMoves) committed(w logWrite) {
+	if !w.done {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.moved == nil {
+		m.moved = map[int64]bool{}
+	}
+	switch w.how {
+	case docFreqToLog:
+		delete(m.moved, w.ws)
+	case docFreqMoveLog:
+		m.moved[w.ws] = true
+	}
 }
 
 // reportedAt is when an article counts as reported: what the pipeline
