@@ -111,7 +111,9 @@ func (c *Counter) countPiece(p string, sc *mergeScratch) int {
 	if n, ok := c.cache.get(k, len(p)); ok {
 		return n
 	}
-	n := c.vocab.mergePiece(p, sc)
+	// The cache remembers it beyond this call: mergePiece's own memory
+	// of the pieces merged would cost more than it saves.
+	n := c.vocab.countMerged(p, sc)
 	c.cache.put(k, len(p), n)
 	return n
 }
