@@ -58,20 +58,27 @@ const (
 )
 
 // shortKey packs a piece of 3 to shortMaxLen bytes as a short entry's
-// words, without its rank.
+// words, without its rank. Beyond three bytes it reads whole words, the
+// last one overlapping the first and shifted to drop the bytes read
+// twice: a piece is keyed for every look-up, those of merges included.
 func shortKey(s string) (lo, hi uint64) {
 	n := len(s)
-	if n >= 8 {
+	switch {
+	case n >= 8:
 		lo = le64(s)
-		for j := n - 1; j >= 8; j-- {
-			hi = hi<<8 | uint64(s[j])
-		}
-	} else {
-		for j := n - 1; j >= 0; j-- {
-			lo = lo<<8 | uint64(s[j])
-		}
+		hi = le32(s[n-4:]) >> (8 * (12 - n))
+	case n >= 4:
+		lo = le32(s) | le32(s[n-4:])>>(8*(8-n))<<32
+	default:
+		lo = uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16
 	}
 	return lo, hi | uint64(n)<<shortLenShift
+}
+
+// le32 reads four bytes of s as one little-endian word (one load).
+func le32(s string) uint64 {
+	_ = s[3]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
 }
 
 // shortHash mixes a key's words; entries compare the whole key, so the
@@ -302,12 +309,14 @@ func (v *vocab) countMerged(p string, sc *mergeScratch) int {
 }
 
 // mergeScratch is reused between the pieces of one Count call. seen
-// remembers the pieces already merged: a page repeats its class names,
-// URLs and attribute values, and a merge costs a dozen lookups.
+// remembers the pieces too long for the counter's cache already merged:
+// a page repeats its long class names, URLs and attribute values, and a
+// merge costs a dozen lookups.
 type mergeScratch struct {
-	parts []mergePart
-	queue mergeQueue
-	seen  map[string]int
+	parts         []mergePart // mergeHeap's
+	queue         mergeQueue
+	starts, ranks []int32 // mergeQuadratic's
+	seen          map[string]int
 }
 
 type mergePart struct {
@@ -336,27 +345,62 @@ func (v *vocab) pairRank(p string, parts []mergePart, i int) int {
 
 // mergeQuadratic is tiktoken's byte-pair merge: repeatedly join the
 // adjacent pair of lowest rank, the leftmost on a tie, until no pair is
-// a token. It returns how many parts remain.
+// a token. It returns how many parts remain. The parts are two arrays,
+// where they start and the rank of each joined with the next, and a join
+// moves the parts after it down: for the short pieces it is used for,
+// that costs less than following links, and the scan for the lowest rank
+// reads consecutive words.
 func (v *vocab) mergeQuadratic(p string, sc *mergeScratch) int {
-	parts := sc.reset(len(p))
-	for i := range parts {
-		parts[i].rank = v.pairRank(p, parts, i)
+	n := len(p)
+	if cap(sc.starts) < n+1 {
+		sc.starts = make([]int32, n+1)
+		sc.ranks = make([]int32, n+1)
 	}
-	count := len(parts)
+	// starts[m] is the end of the piece; ranks[m-1] is always none.
+	starts, ranks := sc.starts[:n+1], sc.ranks[:n+1]
+	for i := range starts {
+		starts[i] = int32(i)
+	}
+	for i := range n - 1 {
+		ranks[i] = v.pairs[int(p[i])<<8|int(p[i+1])]
+		if ranks[i] < 0 {
+			ranks[i] = noRank
+		}
+	}
+	ranks[n-1] = noRank
+	m := n
+	// rank is the rank of part i joined with the next, or noRank.
+	rank := func(i int) int32 {
+		if i+2 > m {
+			return noRank
+		}
+		if r := v.lookup(p[starts[i]:starts[i+2]]); r >= 0 {
+			return int32(r)
+		}
+		return noRank
+	}
 	for {
-		best, bestRank := -1, math.MaxInt
-		for i := 0; i >= 0; i = parts[i].next {
-			if parts[i].rank < bestRank {
-				best, bestRank = i, parts[i].rank
+		best, bestRank := -1, int32(noRank)
+		for i, r := range ranks[:m-1] {
+			if r < bestRank {
+				best, bestRank = i, r
 			}
 		}
 		if best < 0 {
-			return count
+			return m
 		}
-		v.join(p, parts, best)
-		count--
+		copy(starts[best+1:m], starts[best+2:m+1])
+		copy(ranks[best+1:m-1], ranks[best+2:m])
+		m--
+		ranks[best] = rank(best)
+		if best > 0 {
+			ranks[best-1] = rank(best - 1)
+		}
 	}
 }
+
+// noRank marks a pair of parts that is no token in mergeQuadratic.
+const noRank = math.MaxInt32
 
 // mergeHeap gives the same result as mergeQuadratic in O(n log n): the
 // candidate pairs wait in a heap ordered by rank, then position, and a

@@ -46,3 +46,24 @@ func TestLookupEveryToken(t *testing.T) {
 		}
 	}
 }
+
+// TestShortKeyPacksEveryByte checks the word loads of shortKey against
+// the layout spelled out byte by byte: the first eight bytes in lo, the
+// rest in hi, the first byte lowest, zero-padded, and the length.
+func TestShortKeyPacksEveryByte(t *testing.T) {
+	s := "\x01\x82\x03\xf4\x05\x86\x07\xf8\x09\x8a\x0b\xfc"
+	for n := 3; n <= shortMaxLen; n++ {
+		var lo, hi uint64
+		for j := range n {
+			if j < 8 {
+				lo |= uint64(s[j]) << (8 * j)
+			} else {
+				hi |= uint64(s[j]) << (8 * (j - 8))
+			}
+		}
+		hi |= uint64(n) << shortLenShift
+		if gotLo, gotHi := shortKey(s[:n]); gotLo != lo || gotHi != hi {
+			t.Errorf("shortKey(%q) = %#x, %#x, want %#x, %#x", s[:n], gotLo, gotHi, lo, hi)
+		}
+	}
+}
