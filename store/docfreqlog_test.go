@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"regexp"
 	"sync"
 	"sync/atomic"
@@ -167,58 +166,19 @@ func TestDocFreqLogConcurrentSaves(t *testing.T) {
 		t.Run(fmt.Sprintf("%s, log under %d articles", c.dialect, under), func(t *testing.T) {
 			s := testdb.Store(t, c.dialect)
 			s.LogDocFreqUnder(under)
-			ctx := context.Background()
 			ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed", "https://c.example/feed")
 			base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
 			var mu sync.Mutex
 			var sawLog atomic.Bool
 			want := map[[2]int64]int64{}
-			var wg sync.WaitGroup
-			errs := make(chan error, 4)
-			for w := range 4 {
-				wg.Go(func() {
-					rng := rand.New(rand.NewPCG(uint64(w), 29))
-					for range 30 {
-						if err := func() error {
-							r := randomFreqRound(rng, base)
-							f, err := s.BeginFreqSave(ctx, ws.ID, srcs[rng.IntN(len(srcs))].ID)
-							if err != nil {
-								return err
-							}
-							if _, err := f.Read(ctx, freqTerms, r.since); err != nil {
-								f.Rollback()
-								return err
-							}
-							if err := f.Add(ctx, r.counts); err != nil {
-								f.Rollback()
-								return err
-							}
-							if rng.IntN(5) == 0 {
-								f.Rollback()
-								return nil
-							}
-							if err := f.Commit(); err != nil {
-								return err
-							}
-							mu.Lock()
-							addCounts(want, r.counts)
-							mu.Unlock()
-							if count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log`) > 0 {
-								sawLog.Store(true)
-							}
-							return nil
-						}(); err != nil {
-							errs <- err
-							return
-						}
-					}
-				})
-			}
-			wg.Wait()
-			close(errs)
-			for err := range errs {
-				t.Fatal(err)
-			}
+			saveConcurrently(t, s, ws.ID, srcs, base, 30, 29, func(r freqRound) time.Time { return r.since }, func(r freqRound) {
+				mu.Lock()
+				addCounts(want, r.counts)
+				mu.Unlock()
+				if count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log`) > 0 {
+					sawLog.Store(true)
+				}
+			})
 			if got := freqEntries(t, s, ws.ID); !maps.Equal(got, want) {
 				t.Errorf("entries after the saves differ from the committed counts:\n got %v\nwant %v", got, want)
 			}

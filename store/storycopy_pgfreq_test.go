@@ -67,6 +67,60 @@ func randomFreqRound(rng *rand.Rand, base int64) freqRound {
 	return r
 }
 
+// saveConcurrently runs rounds random saves (randomFreqRound, seeded
+// with seed) in each of four goroutines at once, into workspace ws from
+// srcs: each reads from the time since gives, adds its counts, and rolls
+// back one time in five; committed is told of the others (nil: not).
+func saveConcurrently(t *testing.T, s *store.Store, ws int64, srcs []*model.FeedSource, base int64, rounds int, seed uint64,
+	since func(freqRound) time.Time, committed func(freqRound)) {
+	t.Helper()
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	save := func(rng *rand.Rand) error {
+		r := randomFreqRound(rng, base)
+		f, err := s.BeginFreqSave(ctx, ws, srcs[rng.IntN(len(srcs))].ID)
+		if err != nil {
+			return err
+		}
+		if _, err := f.Read(ctx, freqTerms, since(r)); err != nil {
+			f.Rollback()
+			return err
+		}
+		if err := f.Add(ctx, r.counts); err != nil {
+			f.Rollback()
+			return err
+		}
+		if rng.IntN(5) == 0 {
+			f.Rollback()
+			return nil
+		}
+		if err := f.Commit(); err != nil {
+			return err
+		}
+		if committed != nil {
+			committed(r)
+		}
+		return nil
+	}
+	for w := range 4 {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), seed))
+			for range rounds {
+				if err := save(rng); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
 // readAgreeing reads the frequencies of freqTerms from since on as f's
 // placement does, and from the table in f's transaction, and fails the
 // test (saying what was read) unless they agree.
@@ -209,44 +263,7 @@ func TestFreqCopyConcurrentSaves(t *testing.T) {
 	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed", "https://c.example/feed")
 	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
 	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for w := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(w), 17))
-			for range 40 {
-				r := randomFreqRound(rng, base)
-				f, err := s.BeginFreqSave(ctx, ws.ID, srcs[rng.IntN(len(srcs))].ID)
-				if err != nil {
-					errs <- err
-					return
-				}
-				if _, err := f.Read(ctx, freqTerms, since); err != nil {
-					f.Rollback()
-					errs <- err
-					return
-				}
-				if err := f.Add(ctx, r.counts); err != nil {
-					f.Rollback()
-					errs <- err
-					return
-				}
-				if rng.IntN(5) == 0 {
-					f.Rollback()
-				} else if err := f.Commit(); err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	saveConcurrently(t, s, ws.ID, srcs, base, 40, 17, func(freqRound) time.Time { return since }, nil)
 	answeredBefore, _ := s.FreqCopyReads()
 	f, err := s.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
 	if err != nil {
