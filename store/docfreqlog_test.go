@@ -194,38 +194,6 @@ func TestDocFreqLogConcurrentSaves(t *testing.T) {
 	}
 }
 
-// TestParseLoggedCounts: SQLite's logged rows are read back as written,
-// and a row that is not an object of terms and counts is an error that
-// says so, never a count.
-func TestParseLoggedCounts(t *testing.T) {
-	for _, c := range []struct {
-		in   any
-		want map[uint32]int
-	}{
-		{`{}`, map[uint32]int{}},
-		{`{"17":3}`, map[uint32]int{17: 3}},
-		{[]byte(`{"4294967295":1,"42":12}`), map[uint32]int{4294967295: 1, 42: 12}},
-		{`{"17":3,"17":2}`, map[uint32]int{17: 5}},
-		{`[1,2]`, nil},
-		{`{"17":}`, nil},
-		{`{"x":1}`, nil},
-		{`{"4294967296":1}`, nil},
-		{`{17:1}`, nil},
-		{42, nil},
-	} {
-		got, err := store.ParseLoggedCounts(c.in)
-		if c.want == nil {
-			if err == nil {
-				t.Errorf("%v: read %v, want an error", c.in, got)
-			}
-			continue
-		}
-		if err != nil || !maps.Equal(got, c.want) {
-			t.Errorf("%v: read %v, %v; want %v", c.in, got, err, c.want)
-		}
-	}
-}
-
 // TestDocFreqLogMovedOncePerProcess: once a process's save has moved a
 // workspace's log into the table, its saves no longer look for a log to
 // move; a row another process logs meanwhile stays logged, and reads

@@ -471,10 +471,3 @@ func (s *Store) ExplainListSources(ctx context.Context, ws int64) (string, error
 	q, args := sourcesQuery(ws)
 	return s.explainCached(ctx, q, args...)
 }
-
-// ParseLoggedCounts is parseLoggedCounts, the terms and counts as a map.
-func ParseLoggedCounts(v any) (map[uint32]int, error) {
-	out := map[uint32]int{}
-	err := parseLoggedCounts(v, func(term uint32, docs int) { out[term] += docs })
-	return out, err
-}

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -390,25 +391,54 @@ func (sqliteDialect) docFreqWrites(ws, shard int64, periods, terms, docs []int64
 		}
 		return []statement{
 			{`INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
-				SELECT l.workspace_id, l.period, CAST(j.key AS INTEGER), 0, SUM(j.value)
-				FROM story_doc_freq_log AS l, json_each(l.counts) AS j WHERE l.workspace_id = ?1 GROUP BY l.period, j.key
+				SELECT l.workspace_id, l.period, j.value, 0, COUNT(*)
+				FROM story_doc_freq_log AS l, json_each(l.terms) AS j WHERE l.workspace_id = ?1 GROUP BY l.period, j.value
 				ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`, []any{ws}},
 			{`DELETE FROM story_doc_freq_log WHERE workspace_id = ?1`, []any{ws}},
 			upsert,
 		}
 	}
 	upsert.args = []any{ws, shard, periodsJSON(periods, terms, docs, func(t int64) bool { return t == docFreqAll })}
-	features := periodsJSON(periods, terms, docs, func(t int64) bool { return t != docFreqAll })
+	features := loggedTerms(periods, terms, docs)
 	if features == "{}" {
 		return []statement{upsert}
 	}
 	return []statement{
-		{`INSERT INTO story_doc_freq_log (workspace_id, period, id, counts)
+		{`INSERT INTO story_doc_freq_log (workspace_id, period, id, terms)
 			SELECT ?1, CAST(p.key AS INTEGER), COALESCE((SELECT MAX(l.id) FROM story_doc_freq_log AS l
 				WHERE l.workspace_id = ?1 AND l.period = CAST(p.key AS INTEGER)), 0) + 1, p.value
 			FROM json_each(?2) AS p`, []any{ws, features}},
 		upsert,
 	}
+}
+
+// loggedTerms is the feature rows (every term but the article count) as
+// one JSON object of periods, each an array of its terms, ascending, a
+// term as many times as its count: the rows of story_doc_freq_log.
+func loggedTerms(periods, terms, docs []int64) string {
+	byWeek := map[int64][]int64{}
+	for i, t := range terms {
+		for n := int64(0); t != docFreqAll && n < docs[i]; n++ {
+			byWeek[periods[i]] = append(byWeek[periods[i]], t)
+		}
+	}
+	b := []byte{'{'}
+	for n, w := range slices.Sorted(maps.Keys(byWeek)) {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		ts := byWeek[w]
+		slices.Sort(ts)
+		b = append(strconv.AppendInt(append(b, '"'), w, 10), `":[`...)
+		for i, t := range ts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, t, 10)
+		}
+		b = append(b, ']')
+	}
+	return string(append(b, '}'))
 }
 
 // periodsJSON is the rows whose term keep reports true as one JSON
@@ -456,11 +486,11 @@ func (sqliteDialect) docFreqRead() string {
 }
 
 // docFreqLogRead: the logged rows as they are, which the store parses
-// (parseLoggedCounts): the terms asked for matched through json_each
-// cost the changed poll of a small workspace more than the table's
-// look-ups it replaced.
+// (parseTermList): the terms asked for matched through json_each cost
+// the changed poll of a small workspace more than the table's look-ups
+// it replaced.
 func (sqliteDialect) docFreqLogRead() string {
-	return `SELECT counts FROM story_doc_freq_log WHERE workspace_id = ?1 AND period >= ?2`
+	return `SELECT terms FROM story_doc_freq_log WHERE workspace_id = ?1 AND period >= ?2`
 }
 
 // storyCopies: one process writes at a time, so a copy kept by the
@@ -492,43 +522,3 @@ func (sqliteDialect) daysBetween(from, to string) string {
 }
 func (sqliteDialect) greatest(a, b string) string { return "MAX(" + a + ", " + b + ")" }
 func (sqliteDialect) least(a, b string) string    { return "MIN(" + a + ", " + b + ")" }
-
-// parseLoggedCounts calls each for every term and count of a logged row
-// of SQLite's story_doc_freq_log: a JSON object of decimal terms and
-// counts, {"17":3,"42":1}, as docFreqWrites wrote it.
-func parseLoggedCounts(v any, each func(term uint32, docs int)) error {
-	var obj string
-	switch x := v.(type) {
-	case string:
-		obj = x
-	case []byte:
-		obj = string(x)
-	default:
-		return fmt.Errorf("logged document counts of type %T", v)
-	}
-	bad := func() error {
-		return fmt.Errorf("logged document counts %.40q: not an object of terms and counts", obj)
-	}
-	if len(obj) < 2 || obj[0] != '{' || obj[len(obj)-1] != '}' {
-		return bad()
-	}
-	rest := obj[1 : len(obj)-1]
-	for rest != "" {
-		key, after, ok := strings.Cut(rest, ":")
-		if !ok || len(key) < 3 || key[0] != '"' || key[len(key)-1] != '"' {
-			return bad()
-		}
-		value, next, _ := strings.Cut(after, ",")
-		term, err := strconv.ParseUint(key[1:len(key)-1], 10, 32)
-		if err != nil {
-			return bad()
-		}
-		docs, err := strconv.Atoi(value)
-		if err != nil {
-			return bad()
-		}
-		each(uint32(term), docs)
-		rest = next
-	}
-	return nil
-}

@@ -139,7 +139,8 @@ func (v storyView) tableDocFreq(ctx context.Context, workspaceID int64, terms []
 }
 
 // loggedDocFreq adds to out the logged counts of terms, where the
-// dialect reads them apart (docFreqLogRead).
+// dialect reads them apart (docFreqLogRead): each row a list of terms,
+// a term once per article that has it.
 func (v storyView) loggedDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time, out *model.StoryDocFreq) error {
 	q := v.s.d.docFreqLogRead()
 	if q == "" {
@@ -149,16 +150,22 @@ func (v storyView) loggedDocFreq(ctx context.Context, workspaceID int64, terms [
 	for _, t := range terms {
 		asked[t] = true
 	}
-	var counts any
+	var list any
+	var logged []uint32
 	return scanRows(ctx, v.tx, q, []any{workspaceID, model.StoryPeriod(since)}, func(r *sql.Rows) error {
-		if err := r.Scan(&counts); err != nil {
-			return err
+		err := r.Scan(&list)
+		if err == nil {
+			logged, err = parseTermList(logged[:0], list)
 		}
-		return parseLoggedCounts(counts, func(term uint32, docs int) {
-			if asked[term] {
-				out.Terms[term] += docs
+		if err != nil {
+			return fmt.Errorf("logged document counts: %w", err)
+		}
+		for _, t := range logged {
+			if asked[t] {
+				out.Terms[t]++
 			}
-		})
+		}
+		return nil
 	})
 }
 

@@ -76,7 +76,7 @@ func (f *freqCopy) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) error 
 	query := `SELECT period, term, SUM(docs) FROM (
 		SELECT period, term, docs FROM story_doc_freq WHERE workspace_id = ?1 AND period >= ?2 AND period < ?3
 		UNION ALL
-		SELECT l.period, CAST(j.key AS INTEGER), j.value FROM story_doc_freq_log AS l, json_each(l.counts) AS j
+		SELECT l.period, j.value, 1 FROM story_doc_freq_log AS l, json_each(l.terms) AS j
 			WHERE l.workspace_id = ?1 AND l.period >= ?2 AND l.period < ?3)
 		GROUP BY period, term ORDER BY period, term`
 	args := []any{ws, from, until}

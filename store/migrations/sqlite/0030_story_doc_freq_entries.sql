@@ -6,7 +6,8 @@
 -- its terms up in every week of the window. A save in a workspace that
 -- counts fewer than store.docFreqLogUnder articles in its window now
 -- writes its features' counts as one row here per week it counts in (a
--- JSON object of terms and counts, as the save hands them); the article
+-- JSON array of its terms, ascending, a term once per article that has
+-- it: the fewest bytes SQLite's JSON functions read); the article
 -- count stays in story_doc_freq. A read sums both; the first save of a
 -- workspace that counts more moves the workspace's rows here into
 -- story_doc_freq. A deletion replaces the workspace's token of the story
@@ -16,7 +17,7 @@ CREATE TABLE story_doc_freq_log (
     workspace_id INTEGER NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
     period       INTEGER NOT NULL,
     id           INTEGER NOT NULL,
-    counts       TEXT NOT NULL,
+    terms        TEXT NOT NULL,
     PRIMARY KEY (workspace_id, period, id)
 ) WITHOUT ROWID;
 CREATE TRIGGER story_doc_freq_log_deleted AFTER DELETE ON story_doc_freq_log BEGIN
@@ -29,4 +30,4 @@ END;
 CREATE VIEW story_doc_freq_entries AS
     SELECT workspace_id, period, term, shard, docs FROM story_doc_freq
     UNION ALL
-    SELECT l.workspace_id, l.period, CAST(j.key AS INTEGER), 0, j.value FROM story_doc_freq_log l, json_each(l.counts) j;
+    SELECT l.workspace_id, l.period, j.value, 0, 1 FROM story_doc_freq_log l, json_each(l.terms) j;
