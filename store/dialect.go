@@ -160,7 +160,8 @@ type dialect interface {
 	docFreqRead() string
 	// docFreqLogRead is the statement, "" where docFreqRead reads them,
 	// of the logged counts docFreqRead's parameters ask for: the rows'
-	// lists of terms, a term once per article that has it (parseTermList).
+	// lists of terms, a term once per article that has it, each as its
+	// difference from the one before (loggedDocFreq).
 	docFreqLogRead() string
 	// freqCopies is the copy of the document frequencies checked
 	// against the table that saves read (nil: none, or the story

@@ -391,8 +391,10 @@ func (sqliteDialect) docFreqWrites(ws, shard int64, periods, terms, docs []int64
 		}
 		return []statement{
 			{`INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
-				SELECT l.workspace_id, l.period, j.value, 0, COUNT(*)
-				FROM story_doc_freq_log AS l, json_each(l.terms) AS j WHERE l.workspace_id = ?1 GROUP BY l.period, j.value
+				SELECT ?1, e.period, e.term, 0, COUNT(*) FROM (SELECT l.period,
+					SUM(j.value) OVER (PARTITION BY l.period, l.id ORDER BY j.key ROWS UNBOUNDED PRECEDING) AS term
+					FROM story_doc_freq_log AS l, json_each(l.terms) AS j WHERE l.workspace_id = ?1) AS e
+				WHERE true GROUP BY e.period, e.term
 				ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`, []any{ws}},
 			{`DELETE FROM story_doc_freq_log WHERE workspace_id = ?1`, []any{ws}},
 			upsert,
@@ -414,7 +416,8 @@ func (sqliteDialect) docFreqWrites(ws, shard int64, periods, terms, docs []int64
 
 // loggedTerms is the feature rows (every term but the article count) as
 // one JSON object of periods, each an array of its terms, ascending, a
-// term as many times as its count: the rows of story_doc_freq_log.
+// term as many times as its count, each as its difference from the one
+// before (the first as it is): the rows of story_doc_freq_log.
 func loggedTerms(periods, terms, docs []int64) string {
 	byWeek := map[int64][]int64{}
 	for i, t := range terms {
@@ -430,11 +433,13 @@ func loggedTerms(periods, terms, docs []int64) string {
 		ts := byWeek[w]
 		slices.Sort(ts)
 		b = append(strconv.AppendInt(append(b, '"'), w, 10), `":[`...)
+		var prev int64
 		for i, t := range ts {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = strconv.AppendInt(b, t, 10)
+			b = strconv.AppendInt(b, t-prev, 10)
+			prev = t
 		}
 		b = append(b, ']')
 	}
@@ -486,9 +491,9 @@ func (sqliteDialect) docFreqRead() string {
 }
 
 // docFreqLogRead: the logged rows as they are, which the store parses
-// (parseTermList): the terms asked for matched through json_each cost
-// the changed poll of a small workspace more than the table's look-ups
-// it replaced.
+// (parseTermList, then the differences summed): the terms asked for
+// matched through json_each cost the changed poll of a small workspace
+// more than the table's look-ups it replaced.
 func (sqliteDialect) docFreqLogRead() string {
 	return `SELECT terms FROM story_doc_freq_log WHERE workspace_id = ?1 AND period >= ?2`
 }

@@ -139,8 +139,9 @@ func (v storyView) tableDocFreq(ctx context.Context, workspaceID int64, terms []
 }
 
 // loggedDocFreq adds to out the logged counts of terms, where the
-// dialect reads them apart (docFreqLogRead): each row a list of terms,
-// a term once per article that has it.
+// dialect reads them apart (docFreqLogRead): each row a list of terms
+// ascending, a term once per article that has it, each given as its
+// difference from the one before.
 func (v storyView) loggedDocFreq(ctx context.Context, workspaceID int64, terms []uint32, since time.Time, out *model.StoryDocFreq) error {
 	q := v.s.d.docFreqLogRead()
 	if q == "" {
@@ -160,8 +161,9 @@ func (v storyView) loggedDocFreq(ctx context.Context, workspaceID int64, terms [
 		if err != nil {
 			return fmt.Errorf("logged document counts: %w", err)
 		}
-		for _, t := range logged {
-			if asked[t] {
+		var t uint32
+		for _, d := range logged {
+			if t += d; asked[t] {
 				out.Terms[t]++
 			}
 		}

@@ -68,7 +68,8 @@ func (f *freqCopy) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) error 
 	if f.terms == nil {
 		f.terms = map[uint32][]periodDocs{}
 	}
-	// The table's rows and the logged ones (migration 0030), summed.
+	// The table's rows and the logged ones (migration 0030: each term the
+	// sum of the differences up to it), summed.
 	until := int64(math.MaxInt64)
 	if f.loaded {
 		until = f.floor
@@ -76,7 +77,8 @@ func (f *freqCopy) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) error 
 	query := `SELECT period, term, SUM(docs) FROM (
 		SELECT period, term, docs FROM story_doc_freq WHERE workspace_id = ?1 AND period >= ?2 AND period < ?3
 		UNION ALL
-		SELECT l.period, j.value, 1 FROM story_doc_freq_log AS l, json_each(l.terms) AS j
+		SELECT l.period, SUM(j.value) OVER (PARTITION BY l.period, l.id ORDER BY j.key ROWS UNBOUNDED PRECEDING), 1
+			FROM story_doc_freq_log AS l, json_each(l.terms) AS j
 			WHERE l.workspace_id = ?1 AND l.period >= ?2 AND l.period < ?3)
 		GROUP BY period, term ORDER BY period, term`
 	args := []any{ws, from, until}

@@ -7,7 +7,9 @@
 -- counts fewer than store.docFreqLogUnder articles in its window now
 -- writes its features' counts as one row here per week it counts in (a
 -- JSON array of its terms, ascending, a term once per article that has
--- it: the fewest bytes SQLite's JSON functions read); the article
+-- it, each given as its difference from the one before: terms are
+-- 32-bit hashes, and the differences of a week's few thousand take
+-- three digits fewer); the article
 -- count stays in story_doc_freq. A read sums both; the first save of a
 -- workspace that counts more moves the workspace's rows here into
 -- story_doc_freq. A deletion replaces the workspace's token of the story
@@ -30,4 +32,6 @@ END;
 CREATE VIEW story_doc_freq_entries AS
     SELECT workspace_id, period, term, shard, docs FROM story_doc_freq
     UNION ALL
-    SELECT l.workspace_id, l.period, j.value, 0, 1 FROM story_doc_freq_log l, json_each(l.terms) j;
+    SELECT l.workspace_id, l.period,
+        SUM(j.value) OVER (PARTITION BY l.workspace_id, l.period, l.id ORDER BY j.key ROWS UNBOUNDED PRECEDING), 0, 1
+    FROM story_doc_freq_log l, json_each(l.terms) j;
