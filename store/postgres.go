@@ -341,6 +341,11 @@ func (postgres) docFreqWrites(ws, shard int64, periods, terms, docs []int64, how
 	return []statement{{pgDocFreqUpsert, append([]any{ws, shard}, pgDocFreqRows(periods, terms, docs, how == docFreqToLog)...)}}
 }
 
+// pgAddDocs is the upserts' conflict clause: counts add up, tokens
+// combine by exclusive or.
+var pgAddDocs = `ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = CASE WHEN excluded.term = ` +
+	strconv.Itoa(docFreqCheck) + ` THEN story_doc_freq.docs # excluded.docs ELSE story_doc_freq.docs + excluded.docs END`
+
 // pgDocFreqAdd is the upsert of a save that neither logs nor has a log
 // to move (docFreqToTable): its rows go in as given, in the order above.
 var pgDocFreqAdd = func() string {
@@ -348,8 +353,7 @@ var pgDocFreqAdd = func() string {
 	return `WITH added AS (INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
 		SELECT $1, r.period, r.term, CASE WHEN r.term IN (0, ` + check + `) THEN $2::smallint ELSE 0 END, r.docs
 		FROM unnest($3::integer[], $4::integer[], $5::integer[]) AS r(period, term, docs)
-		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = CASE WHEN excluded.term = ` + check + `
-			THEN story_doc_freq.docs # excluded.docs ELSE story_doc_freq.docs + excluded.docs END)
+		` + pgAddDocs + `)
 		SELECT pg_current_xact_id()::text::bigint`
 }()
 
@@ -365,8 +369,7 @@ var pgDocFreqUpsert = func() string {
 			SELECT $1, c.period, c.term, CASE WHEN c.term IN (0, ` + check + `) THEN $2::smallint ELSE 0 END, SUM(c.docs)::integer
 			FROM counted c GROUP BY c.period, c.term
 			ORDER BY c.period, c.term <> 0, c.term <> ` + check + `, c.term::bigint & 4294967295
-			ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = CASE WHEN excluded.term = ` + check + `
-				THEN story_doc_freq.docs # excluded.docs ELSE story_doc_freq.docs + excluded.docs END)
+			` + pgAddDocs + `)
 		SELECT pg_current_xact_id()::text::bigint`
 }()
 

@@ -382,8 +382,7 @@ func (sqliteDialect) timeParam() string { return "?" }
 func (sqliteDialect) docFreqWrites(ws, shard int64, periods, terms, docs []int64, how docFreqWrite) []statement {
 	upsert := statement{`INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
 		SELECT ?1, CAST(p.key AS INTEGER), CAST(r.key AS INTEGER), CASE WHEN r.key = '0' THEN ?2 ELSE 0 END, r.value
-		FROM json_each(?3) AS p, json_each(p.value) AS r WHERE true
-		ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`, nil}
+		FROM json_each(?3) AS p, json_each(p.value) AS r WHERE true ` + sqliteAddDocs, nil}
 	if how != docFreqToLog {
 		upsert.args = []any{ws, shard, periodsJSON(periods, terms, docs, func(int64) bool { return true })}
 		if how == docFreqToTable {
@@ -391,11 +390,8 @@ func (sqliteDialect) docFreqWrites(ws, shard int64, periods, terms, docs []int64
 		}
 		return []statement{
 			{`INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
-				SELECT ?1, e.period, e.term, 0, COUNT(*) FROM (SELECT l.period,
-					SUM(j.value) OVER (PARTITION BY l.period, l.id ORDER BY j.key ROWS UNBOUNDED PRECEDING) AS term
-					FROM story_doc_freq_log AS l, json_each(l.terms) AS j WHERE l.workspace_id = ?1) AS e
-				WHERE true GROUP BY e.period, e.term
-				ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`, []any{ws}},
+				SELECT ?1, e.period, e.term, 0, COUNT(*) FROM (` + sqliteLoggedTerms + `) AS e
+				WHERE true GROUP BY e.period, e.term ` + sqliteAddDocs, []any{ws}},
 			{`DELETE FROM story_doc_freq_log WHERE workspace_id = ?1`, []any{ws}},
 			upsert,
 		}
@@ -413,6 +409,16 @@ func (sqliteDialect) docFreqWrites(ws, shard int64, periods, terms, docs []int64
 		upsert,
 	}
 }
+
+// sqliteAddDocs is the upsert's conflict clause: counts add up.
+const sqliteAddDocs = `ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
+
+// sqliteLoggedTerms selects workspace ?1's logged entries as (period,
+// term) rows, a term once per article that has it: each row's
+// differences summed in order (loggedTerms wrote them).
+const sqliteLoggedTerms = `SELECT l.period,
+	SUM(j.value) OVER (PARTITION BY l.period, l.id ORDER BY j.key ROWS UNBOUNDED PRECEDING) AS term
+	FROM story_doc_freq_log AS l, json_each(l.terms) AS j WHERE l.workspace_id = ?1`
 
 // loggedTerms is the feature rows (every term but the article count) as
 // one JSON object of periods, each an array of its terms, ascending, a

@@ -77,9 +77,7 @@ func (f *freqCopy) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) error 
 	query := `SELECT period, term, SUM(docs) FROM (
 		SELECT period, term, docs FROM story_doc_freq WHERE workspace_id = ?1 AND period >= ?2 AND period < ?3
 		UNION ALL
-		SELECT l.period, SUM(j.value) OVER (PARTITION BY l.period, l.id ORDER BY j.key ROWS UNBOUNDED PRECEDING), 1
-			FROM story_doc_freq_log AS l, json_each(l.terms) AS j
-			WHERE l.workspace_id = ?1 AND l.period >= ?2 AND l.period < ?3)
+		SELECT e.period, e.term, 1 FROM (` + sqliteLoggedTerms + ` AND l.period >= ?2 AND l.period < ?3) AS e)
 		GROUP BY period, term ORDER BY period, term`
 	args := []any{ws, from, until}
 	var cols [3]any
