@@ -163,19 +163,20 @@ func (p *postingsCopy) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) er
 }
 
 // parseTermList appends to dst the terms of a story_terms row's JSON
-// array (termList's form: integers, no spaces).
+// array (termList's form: integers, no spaces), as the driver hands it.
 func parseTermList(dst []uint32, v any) ([]uint32, error) {
-	var list string
 	switch x := v.(type) {
 	case string:
-		list = x
+		return appendTermArray(dst, x)
 	case []byte:
-		list = string(x)
-	default:
-		return dst, fmt.Errorf("index terms of type %T", v)
+		return appendTermArray(dst, x)
 	}
+	return dst, fmt.Errorf("index terms of type %T", v)
+}
+
+func appendTermArray[T string | []byte](dst []uint32, list T) ([]uint32, error) {
 	if len(list) < 2 || list[0] != '[' || list[len(list)-1] != ']' {
-		return dst, fmt.Errorf("index terms %q: not a JSON array", list)
+		return dst, fmt.Errorf("index terms %q: not a JSON array", string(list))
 	}
 	return appendTerms(dst, list[1:len(list)-1])
 }
