@@ -159,9 +159,10 @@ type dialect interface {
 	// workspace has counted.
 	docFreqRead() string
 	// docFreqLogRead is the statement, "" where docFreqRead reads them,
-	// of the logged counts docFreqRead's parameters ask for: the rows'
-	// lists of terms, a term once per article that has it, each as its
-	// difference from the one before (loggedDocFreq).
+	// of the logged counts of a workspace from a period on (parameters:
+	// workspace, first period): each row's period and its list of terms,
+	// a term once per article that has it, each as its difference from
+	// the one before (loggedDocFreq, loggedCounts).
 	docFreqLogRead() string
 	// freqCopies is the copy of the document frequencies checked
 	// against the table that saves read (nil: none, or the story
@@ -203,7 +204,10 @@ const (
 	// docFreqToTable adds them to story_doc_freq.
 	docFreqToTable docFreqWrite = iota
 	// docFreqMoveLog adds them to story_doc_freq with the workspace's
-	// logged rows, which it deletes.
+	// logged rows, which it deletes. Where the dialect reads its log apart
+	// (docFreqLogRead), the store has added the logged counts to the
+	// save's rows already (loggedCounts), and the statements only delete
+	// the log.
 	docFreqMoveLog
 	// docFreqToLog logs them in story_doc_freq_log (docFreqLogUnder).
 	docFreqToLog

@@ -377,8 +377,14 @@ func (sqliteDialect) timeParam() string { return "?" }
 // [period, term, docs] rows made each json_extract parse its row again,
 // three times a row, about a third of the statement's time. A save that
 // logs inserts its weeks' objects of features as they are (migration
-// 0030), and upserts its article counts; one that moves the log adds
-// the workspace's logged rows to the table and deletes them first.
+// 0030), and upserts its article counts; one that moves the log deletes
+// the workspace's logged rows and upserts its own counts, which hold
+// theirs (the store reads and sums them first, loggedCounts). Summed in
+// the statement, a window over every logged term and a GROUP BY, a log of
+// 240 articles took 38–44 ms to move where they share few terms (one
+// feed's articles saved again, as the pipeline benchmarks do), against
+// 5–6 ms now; with terms of a news-sized vocabulary the rows' insert is
+// most of it, 53–57 against 43–50 ms (BenchmarkDocFreqLogMove).
 func (sqliteDialect) docFreqWrites(ws, shard int64, periods, terms, docs []int64, how docFreqWrite) []statement {
 	upsert := statement{`INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
 		SELECT ?1, CAST(p.key AS INTEGER), CAST(r.key AS INTEGER), CASE WHEN r.key = '0' THEN ?2 ELSE 0 END, r.value
@@ -389,9 +395,6 @@ func (sqliteDialect) docFreqWrites(ws, shard int64, periods, terms, docs []int64
 			return []statement{upsert}
 		}
 		return []statement{
-			{`INSERT INTO story_doc_freq (workspace_id, period, term, shard, docs)
-				SELECT ?1, e.period, e.term, 0, COUNT(*) FROM (` + sqliteLoggedTerms + `) AS e
-				WHERE true GROUP BY e.period, e.term ` + sqliteAddDocs, []any{ws}},
 			{`DELETE FROM story_doc_freq_log WHERE workspace_id = ?1`, []any{ws}},
 			upsert,
 		}
@@ -501,7 +504,7 @@ func (sqliteDialect) docFreqRead() string {
 // matched through json_each cost the changed poll of a small workspace
 // more than the table's look-ups it replaced.
 func (sqliteDialect) docFreqLogRead() string {
-	return `SELECT terms FROM story_doc_freq_log WHERE workspace_id = ?1 AND period >= ?2`
+	return `SELECT period, terms FROM story_doc_freq_log WHERE workspace_id = ?1 AND period >= ?2`
 }
 
 // storyCopies: one process writes at a time, so a copy kept by the

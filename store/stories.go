@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -152,10 +153,10 @@ func (v storyView) loggedDocFreq(ctx context.Context, workspaceID int64, terms [
 	slices.Sort(asked)
 	asked = slices.Compact(asked)
 	counts := make([]int, len(asked))
-	var list any
+	var period, list any
 	var logged []uint32
 	err := scanRows(ctx, v.tx, q, []any{workspaceID, model.StoryPeriod(since)}, func(r *sql.Rows) error {
-		err := r.Scan(&list)
+		err := r.Scan(&period, &list)
 		if err == nil {
 			logged, err = parseTermList(logged[:0], list)
 		}
@@ -968,6 +969,12 @@ func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, c
 		days[i], terms[i], docs[i] = c.Period, s.d.docFreqTerm(c.Term), int64(c.Docs)
 	}
 	how := s.logMoves.write(p.WorkspaceID, first != nil && first.done && first.docs < s.docFreqLogUnder)
+	if how == docFreqMoveLog && s.d.docFreqLogRead() != "" {
+		var err error
+		if days, terms, docs, err = s.loggedCounts(ctx, tx, p.WorkspaceID, days, terms, docs); err != nil {
+			return logWrite{}, fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
+		}
+	}
 	stmts := s.d.docFreqWrites(p.WorkspaceID, docFreqShard(p.SourceID), days, terms, docs, how)
 	for i, st := range stmts {
 		var err error
@@ -981,6 +988,64 @@ func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, c
 		}
 	}
 	return logWrite{ws: p.WorkspaceID, how: how, done: true}, nil
+}
+
+// loggedCounts adds to a save's rows (periods, terms, docs) the counts
+// of workspace ws's log, every period of it, where the dialect reads its
+// log apart (docFreqLogRead): the save that moves the log upserts them
+// with its own. A term the save counts in a period gets the two counts
+// summed in one row; the others are appended, period by period, terms
+// ascending.
+func (s *Store) loggedCounts(ctx context.Context, tx *sqlx.Tx, ws int64, periods, terms, docs []int64) ([]int64, []int64, []int64, error) {
+	type key struct{ period, term int64 }
+	at := make(map[key]int, len(terms))
+	for i := range terms {
+		at[key{periods[i], terms[i]}] = i
+	}
+	var period, list any
+	var logged []uint32
+	var added []key
+	extra := map[key]int64{}
+	err := scanRows(ctx, tx, s.d.docFreqLogRead(), []any{ws, int64(math.MinInt64)}, func(r *sql.Rows) error {
+		err := r.Scan(&period, &list)
+		var p int64
+		if err == nil {
+			p, err = asInt64(period)
+		}
+		if err == nil {
+			logged, err = parseTermList(logged[:0], list)
+		}
+		if err != nil {
+			return err
+		}
+		var t uint32
+		for _, d := range logged {
+			t += d
+			k := key{p, s.d.docFreqTerm(t)}
+			if i, ok := at[k]; ok {
+				docs[i]++
+				continue
+			}
+			if extra[k] == 0 {
+				added = append(added, k)
+			}
+			extra[k]++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read the logged document counts of workspace %d: %w", ws, err)
+	}
+	slices.SortFunc(added, func(a, b key) int {
+		if c := cmp.Compare(a.period, b.period); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.term, b.term)
+	})
+	for _, k := range added {
+		periods, terms, docs = append(periods, k.period), append(terms, k.term), append(docs, extra[k])
+	}
+	return periods, terms, docs, nil
 }
 
 // logMoves is the workspaces whose logged document counts a committed
