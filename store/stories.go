@@ -153,18 +153,8 @@ func (v storyView) loggedDocFreq(ctx context.Context, workspaceID int64, terms [
 	slices.Sort(asked)
 	asked = slices.Compact(asked)
 	counts := make([]int, len(asked))
-	var period, list any
-	var logged []uint32
-	err := scanRows(ctx, v.tx, q, []any{workspaceID, model.StoryPeriod(since)}, func(r *sql.Rows) error {
-		err := r.Scan(&period, &list)
-		if err == nil {
-			logged, err = parseTermList(logged[:0], list)
-		}
-		if err != nil {
-			return fmt.Errorf("logged document counts: %w", err)
-		}
-		countLogged(counts, asked, logged)
-		return nil
+	err := eachLoggedRow(ctx, v.tx, q, workspaceID, model.StoryPeriod(since), func(_ int64, deltas []uint32) {
+		countLogged(counts, asked, deltas)
 	})
 	for j, n := range counts {
 		if n > 0 {
@@ -172,6 +162,29 @@ func (v storyView) loggedDocFreq(ctx context.Context, workspaceID int64, terms [
 		}
 	}
 	return err
+}
+
+// eachLoggedRow hands f each row of workspace ws's log from period from
+// on, as the dialect's docFreqLogRead statement q gives them: the row's
+// period and its terms as differences, in a slice f must not keep.
+func eachLoggedRow(ctx context.Context, tx *sqlx.Tx, q string, ws, from int64, f func(period int64, deltas []uint32)) error {
+	var period, list any
+	var deltas []uint32
+	return scanRows(ctx, tx, q, []any{ws, from}, func(r *sql.Rows) error {
+		err := r.Scan(&period, &list)
+		var p int64
+		if err == nil {
+			p, err = asInt64(period)
+		}
+		if err == nil {
+			deltas, err = parseTermList(deltas[:0], list)
+		}
+		if err != nil {
+			return fmt.Errorf("logged document counts: %w", err)
+		}
+		f(p, deltas)
+		return nil
+	})
 }
 
 // countLogged adds to counts[j] how many times asked[j] (asked sorted,
@@ -1002,24 +1015,11 @@ func (s *Store) loggedCounts(ctx context.Context, tx *sqlx.Tx, ws int64, periods
 	for i := range terms {
 		at[key{periods[i], terms[i]}] = i
 	}
-	var period, list any
-	var logged []uint32
 	var added []key
 	extra := map[key]int64{}
-	err := scanRows(ctx, tx, s.d.docFreqLogRead(), []any{ws, int64(math.MinInt64)}, func(r *sql.Rows) error {
-		err := r.Scan(&period, &list)
-		var p int64
-		if err == nil {
-			p, err = asInt64(period)
-		}
-		if err == nil {
-			logged, err = parseTermList(logged[:0], list)
-		}
-		if err != nil {
-			return err
-		}
+	err := eachLoggedRow(ctx, tx, s.d.docFreqLogRead(), ws, math.MinInt64, func(p int64, deltas []uint32) {
 		var t uint32
-		for _, d := range logged {
+		for _, d := range deltas {
 			t += d
 			k := key{p, s.d.docFreqTerm(t)}
 			if i, ok := at[k]; ok {
@@ -1031,7 +1031,6 @@ func (s *Store) loggedCounts(ctx context.Context, tx *sqlx.Tx, ws int64, periods
 			}
 			extra[k]++
 		}
-		return nil
 	})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read the logged document counts of workspace %d: %w", ws, err)
