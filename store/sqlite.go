@@ -416,13 +416,6 @@ func (sqliteDialect) docFreqWrites(ws, shard int64, periods, terms, docs []int64
 // sqliteAddDocs is the upsert's conflict clause: counts add up.
 const sqliteAddDocs = `ON CONFLICT (workspace_id, term, period, shard) DO UPDATE SET docs = story_doc_freq.docs + excluded.docs`
 
-// sqliteLoggedTerms selects workspace ?1's logged entries as (period,
-// term) rows, a term once per article that has it: each row's
-// differences summed in order (loggedTerms wrote them).
-const sqliteLoggedTerms = `SELECT l.period,
-	SUM(j.value) OVER (PARTITION BY l.period, l.id ORDER BY j.key ROWS UNBOUNDED PRECEDING) AS term
-	FROM story_doc_freq_log AS l, json_each(l.terms) AS j WHERE l.workspace_id = ?1`
-
 // loggedTerms is the feature rows (every term but the article count) as
 // one JSON object of periods, each an array of its terms, ascending, a
 // term as many times as its count, each as its difference from the one

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -1015,7 +1016,6 @@ func (s *Store) loggedCounts(ctx context.Context, tx *sqlx.Tx, ws int64, periods
 	for i := range terms {
 		at[key{periods[i], terms[i]}] = i
 	}
-	var added []key
 	extra := map[key]int64{}
 	err := eachLoggedRow(ctx, tx, s.d.docFreqLogRead(), ws, math.MinInt64, func(p int64, deltas []uint32) {
 		var t uint32
@@ -1024,18 +1024,15 @@ func (s *Store) loggedCounts(ctx context.Context, tx *sqlx.Tx, ws int64, periods
 			k := key{p, s.d.docFreqTerm(t)}
 			if i, ok := at[k]; ok {
 				docs[i]++
-				continue
+			} else {
+				extra[k]++
 			}
-			if extra[k] == 0 {
-				added = append(added, k)
-			}
-			extra[k]++
 		}
 	})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read the logged document counts of workspace %d: %w", ws, err)
 	}
-	slices.SortFunc(added, func(a, b key) int {
+	added := slices.SortedFunc(maps.Keys(extra), func(a, b key) int {
 		if c := cmp.Compare(a.period, b.period); c != 0 {
 			return c
 		}

@@ -68,20 +68,16 @@ func (f *freqCopy) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) error 
 	if f.terms == nil {
 		f.terms = map[uint32][]periodDocs{}
 	}
-	// The table's rows and the logged ones (migration 0030: each term the
-	// sum of the differences up to it), summed.
+	// The table's rows, then the logged ones (migration 0030), each term
+	// of a logged row an article's count.
 	until := int64(math.MaxInt64)
 	if f.loaded {
 		until = f.floor
 	}
-	query := `SELECT period, term, SUM(docs) FROM (
-		SELECT period, term, docs FROM story_doc_freq WHERE workspace_id = ?1 AND period >= ?2 AND period < ?3
-		UNION ALL
-		SELECT e.period, e.term, 1 FROM (` + sqliteLoggedTerms + ` AND l.period >= ?2 AND l.period < ?3) AS e)
+	query := `SELECT period, term, SUM(docs) FROM story_doc_freq WHERE workspace_id = ?1 AND period >= ?2 AND period < ?3
 		GROUP BY period, term ORDER BY period, term`
-	args := []any{ws, from, until}
 	var cols [3]any
-	err := scanRows(ctx, tx, query, args, func(r *sql.Rows) error {
+	err := scanRows(ctx, tx, query, []any{ws, from, until}, func(r *sql.Rows) error {
 		if err := r.Scan(&cols[0], &cols[1], &cols[2]); err != nil {
 			return err
 		}
@@ -92,6 +88,18 @@ func (f *freqCopy) load(ctx context.Context, tx *sqlx.Tx, ws, from int64) error 
 		f.addCount(model.StoryDocCount{Period: c[0], Term: uint32(c[1]), Docs: int(c[2])})
 		return nil
 	})
+	if err == nil {
+		err = eachLoggedRow(ctx, tx, sqliteDialect{}.docFreqLogRead(), ws, from, func(period int64, deltas []uint32) {
+			if period >= until {
+				return
+			}
+			var t uint32
+			for _, d := range deltas {
+				t += d
+				f.addCount(model.StoryDocCount{Period: period, Term: t, Docs: 1})
+			}
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("read the document frequencies of workspace %d: %w", ws, err)
 	}
