@@ -47,6 +47,34 @@ func addCounts(want map[[2]int64]int64, counts []model.StoryDocCount) {
 	}
 }
 
+// saveArticle commits a save of source src's article i in week base of
+// workspace ws (term 7 and a term of its own, 100+i), adding its counts
+// to want, after reading asked from the week before on; it returns the
+// read and the committed save.
+func saveArticle(t *testing.T, s *store.Store, ws, src, base int64, i int, asked []uint32,
+	want map[[2]int64]int64) (*model.StoryDocFreq, *store.FreqSave) {
+	t.Helper()
+	ctx := context.Background()
+	counts := []model.StoryDocCount{{Period: base, Term: 0, Docs: 1}, {Period: base, Term: 7, Docs: 1},
+		{Period: base, Term: uint32(100 + i), Docs: 1}}
+	f, err := s.BeginFreqSave(ctx, ws, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := f.Read(ctx, asked, time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Add(ctx, counts); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	addCounts(want, counts)
+	return read, f
+}
+
 // TestDocFreqLogFoldsIntoTheTable: a save in a workspace
 // that counts fewer articles than the log's bound writes its features'
 // counts as a row per week in story_doc_freq_log, and its article count
@@ -159,13 +187,15 @@ func testDocFreqLogFolds(t *testing.T, s *store.Store) {
 // with the entries of the saves that committed, each counted once.
 func TestDocFreqLogConcurrentSaves(t *testing.T) {
 	for _, c := range []struct {
-		dialect string
-		under   int
-	}{{store.Postgres, 0}, {store.Postgres, 60}, {store.Postgres, 1 << 30}, {store.SQLite, 60}} {
-		under := c.under
-		t.Run(fmt.Sprintf("%s, log under %d articles", c.dialect, under), func(t *testing.T) {
+		dialect       string
+		under, foldAt int
+	}{{store.Postgres, 0, 0}, {store.Postgres, 60, 0}, {store.Postgres, 1 << 30, 0}, {store.SQLite, 60, 0},
+		{store.Postgres, 0, 40}, {store.SQLite, 0, 40}} {
+		under, foldAt := c.under, c.foldAt
+		t.Run(fmt.Sprintf("%s, log under %d articles, fold at %d counts", c.dialect, under, foldAt), func(t *testing.T) {
 			s := testdb.Store(t, c.dialect)
 			s.LogDocFreqUnder(under)
+			s.FoldDocFreqAt(foldAt)
 			ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed", "https://c.example/feed")
 			base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
 			var mu sync.Mutex
@@ -185,51 +215,35 @@ func TestDocFreqLogConcurrentSaves(t *testing.T) {
 			logged := count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log`)
 			inTable := count(t, s, `SELECT COUNT(*) FROM story_doc_freq WHERE term NOT IN (0, 1073741823)`)
 			switch {
-			case under == 0 && (logged != 0 || sawLog.Load()), under > 1000 && (logged == 0 || inTable != 0):
+			case under == 0 && foldAt == 0 && (logged != 0 || sawLog.Load()), under > 1000 && (logged == 0 || inTable != 0):
 				t.Errorf("%d logged rows, %d term rows in the table with the log's bound at %d articles", logged, inTable, under)
-			case under == 60 && (!sawLog.Load() || inTable == 0):
-				t.Errorf("with the log's bound at 60 articles the saves logged (%v) and moved the log into the table (%d rows): want both", sawLog.Load(), inTable)
+			case (under == 60 || foldAt > 0) && (!sawLog.Load() || inTable == 0):
+				t.Errorf("the saves logged (%v) and moved the log into the table (%d rows): want both", sawLog.Load(), inTable)
 			}
 		})
 	}
 }
 
-// TestDocFreqLogMovedOncePerProcess: once a process's save has moved a
-// workspace's log into the table, its saves no longer look for a log to
-// move; a row another process logs meanwhile stays logged, and reads
+// TestDocFreqLogMovedOncePerProcess: without folding (docFreqFoldAt 0),
+// once a process's save has moved a workspace's log into the table, its
+// saves no longer look for a log to move; a row another process logs meanwhile stays logged, and reads
 // count it all the same.
 func TestDocFreqLogMovedOncePerProcess(t *testing.T) {
 	for _, dialect := range testdb.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			a, b := openTwice(t, dialect)
 			a.LogDocFreqUnder(2)
+			a.FoldDocFreqAt(0)
 			b.LogDocFreqUnder(1 << 30)
-			ctx := context.Background()
 			ws, srcs := seed(t, a, "https://a.example/feed")
 			base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
-			since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
 			want := map[[2]int64]int64{}
 			logRows := func() int {
 				return count(t, a, `SELECT COUNT(*) FROM story_doc_freq_log WHERE workspace_id = ?`, ws.ID)
 			}
 			save := func(s *store.Store, i int) *model.StoryDocFreq {
 				t.Helper()
-				counts := []model.StoryDocCount{{Period: base, Term: 0, Docs: 1}, {Period: base, Term: 7, Docs: 1}, {Period: base, Term: uint32(100 + i), Docs: 1}}
-				f, err := s.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
-				if err != nil {
-					t.Fatal(err)
-				}
-				read, err := f.Read(ctx, []uint32{7}, since)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := f.Add(ctx, counts); err != nil {
-					t.Fatal(err)
-				}
-				if err := f.Commit(); err != nil {
-					t.Fatal(err)
-				}
-				addCounts(want, counts)
+				read, _ := saveArticle(t, s, ws.ID, srcs[0].ID, base, i, []uint32{7}, want)
 				return read
 			}
 			for i := range 3 {
@@ -247,5 +261,113 @@ func TestDocFreqLogMovedOncePerProcess(t *testing.T) {
 				t.Errorf("entries %v, want %v", got, want)
 			}
 		})
+	}
+}
+
+// TestDocFreqLogFoldedInBatches: past the log's bound a process's saves
+// go on logging their features' counts until they have logged the
+// fold's bound, and the next save moves the log, its own counts with it.
+// Reads and entries add up to what the saves committed all along, and
+// on SQLite the move leaves the story index's version token the save's
+// own, so that the copy of the index is not read again from the tables.
+func TestDocFreqLogFoldedInBatches(t *testing.T) {
+	testdb.EachStore(t, func(t *testing.T, s *store.Store) {
+		s.LogDocFreqUnder(2)
+		s.FoldDocFreqAt(5)
+		ws, srcs := seed(t, s, "https://a.example/feed")
+		base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+		want := map[[2]int64]int64{}
+		// Two features a save: term 7 and one of its own.
+		for i, logRows := range []int{1, 2, 0, 1, 2, 0, 1, 2, 0} {
+			read, f := saveArticle(t, s, ws.ID, srcs[0].ID, base, i, []uint32{7, 100}, want)
+			if read.Docs != i || read.Terms[7] != i || (i > 0 && read.Terms[100] != 1) {
+				t.Errorf("save %d read %d articles, %v; want %d articles, term 7 in %d and term 100 in one", i, read.Docs, read.Terms, i, i)
+			}
+			if got := count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log WHERE workspace_id = ?`, ws.ID); got != logRows {
+				t.Errorf("after save %d: %d logged rows, want %d", i, got, logRows)
+			}
+			if got := freqEntries(t, s, ws.ID); !maps.Equal(got, want) {
+				t.Errorf("entries after save %d: %v, want %v", i, got, want)
+			}
+			if token, ok := f.CopyToken(); ok && logRows == 0 {
+				if got := int64(count(t, s, `SELECT token FROM story_index_version WHERE workspace_id = ?`, ws.ID)); got != token {
+					t.Errorf("save %d moved the log and left the token %d, want its own %d", i, got, token)
+				}
+			}
+		}
+	})
+}
+
+// TestDocFreqLogMovedByOneSaveAtATime: while a save of a process moves a
+// big workspace's log, the process's other saves of the workspace log
+// their counts instead of moving the log too, which would have them wait
+// for the first's locks on the logged rows and then find nothing left.
+// PostgreSQL's saves run at once (SQLite's one after the other).
+func TestDocFreqLogMovedByOneSaveAtATime(t *testing.T) {
+	s := testdb.Store(t, store.Postgres)
+	s.LogDocFreqUnder(2)
+	s.FoldDocFreqAt(5)
+	ctx := context.Background()
+	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
+	want := map[[2]int64]int64{}
+	begin := func(i int) (*store.FreqSave, []model.StoryDocCount) {
+		t.Helper()
+		counts := []model.StoryDocCount{{Period: base, Term: 0, Docs: 1}, {Period: base, Term: 7, Docs: 1},
+			{Period: base, Term: uint32(100 + i), Docs: 1}}
+		f, err := s.BeginFreqSave(ctx, ws.ID, srcs[i%2].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Read(ctx, []uint32{7}, since); err != nil {
+			t.Fatal(err)
+		}
+		return f, counts
+	}
+	for i := range 2 { // logged: the workspace is small
+		saveArticle(t, s, ws.ID, srcs[i%2].ID, base, i, []uint32{7}, want)
+	}
+	mover, moverCounts := begin(2)
+	if err := mover.Add(ctx, moverCounts); err != nil {
+		t.Fatal(err)
+	}
+	// The mover holds the logged rows it deleted until it commits.
+	other, otherCounts := begin(3)
+	added := make(chan error, 1)
+	go func() { added <- other.Add(ctx, otherCounts) }()
+	waited := false
+	for done := false; !done; {
+		select {
+		case err := <-added:
+			if err != nil {
+				t.Fatal(err)
+			}
+			done = true
+		default:
+			if count(t, s, `SELECT COUNT(*) FROM pg_locks WHERE NOT granted`) > 0 && !waited {
+				waited = true
+				t.Error("a second save waited for the first's move of the log")
+				if err := mover.Commit(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if !waited {
+		if err := mover.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := other.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	addCounts(want, moverCounts)
+	addCounts(want, otherCounts)
+	if got := count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log WHERE workspace_id = ?`, ws.ID); got != 1 {
+		t.Errorf("%d logged rows after the move, want the second save's one", got)
+	}
+	if got := freqEntries(t, s, ws.ID); !maps.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
 	}
 }

@@ -55,6 +55,10 @@ func (s *Store) ExplainStoryPostings(ctx context.Context, ws int64, terms []int6
 // them (docFreqLogUnder; 0: never log).
 func (s *Store) LogDocFreqUnder(articles int) { s.docFreqLogUnder = articles }
 
+// FoldDocFreqAt sets how many feature counts the saves of a bigger
+// workspace log before one moves the log (docFreqFoldAt; 0: none).
+func (s *Store) FoldDocFreqAt(features int) { s.docFreqFoldAt = features }
+
 // ExplainDocFreqRead returns the plan of the document-frequency read of
 // the terms (as story_doc_freq holds them) of workspace ws from period
 // on, as a save runs it (PostgreSQL: under EXPLAIN ANALYZE, in a
@@ -190,15 +194,21 @@ func (s *Store) BinarySearchVectors() bool { return s.binaryVectors }
 // AddDocFreq adds counts to the document frequencies of workspace ws as a
 // save of source adds them, in tx, which the caller ends.
 func (s *Store) AddDocFreq(ctx context.Context, tx *sqlx.Tx, ws, source int64, counts []model.StoryDocCount) error {
+	var cs *copySave
 	if s.copies != nil {
 		// As a save: the copy of the story index learns of them.
-		cs := &copySave{ws: ws}
+		cs = &copySave{ws: ws}
 		if err := s.copies.begin(ctx, tx, cs); err != nil {
 			return err
 		}
 		s.copies.wrote(cs, func(p *copyPending) { p.counts = append(p.counts, counts...) })
 	}
-	_, err := s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts, nil, nil)
+	// The caller ends tx: the process does not learn how (as before
+	// logMoves counted what saves logged), so its next save looks for a
+	// log to move.
+	var w logWrite
+	err := s.addDocFreq(ctx, tx, model.PollSave{WorkspaceID: ws, SourceID: source}, counts, nil, cs, nil, &w)
+	s.logMoves.ended(w, false)
 	return err
 }
 
@@ -315,14 +325,24 @@ func (f *FreqSave) Add(ctx context.Context, counts []model.StoryDocCount) error 
 		}
 		f.s.copies.wrote(f.cs, func(p *copyPending) { p.counts = append(p.counts, counts...) })
 	}
-	var err error
-	f.log, err = f.s.addDocFreq(ctx, f.tx, model.PollSave{WorkspaceID: f.ws, SourceID: f.source}, counts, f.fs, &f.first)
-	return err
+	return f.s.addDocFreq(ctx, f.tx, model.PollSave{WorkspaceID: f.ws, SourceID: f.source}, counts, f.fs, f.cs, &f.first, &f.log)
+}
+
+// CopyToken is the story index version token the save wrote, where the
+// store keeps a copy of the index (SQLite).
+func (f *FreqSave) CopyToken() (int64, bool) {
+	if f.cs == nil || !f.cs.began {
+		return 0, false
+	}
+	return f.cs.token, true
 }
 
 // Commit commits the save as SavePoll does; Rollback rolls it back.
 func (f *FreqSave) Commit() error { return f.s.commitSave(f.tx, saveAfter{freq: f.fs, log: f.log}) }
-func (f *FreqSave) Rollback()     { _ = f.tx.Rollback() }
+func (f *FreqSave) Rollback() {
+	_ = f.tx.Rollback()
+	f.s.abandonSave(saveAfter{log: f.log})
+}
 
 // HasStoryIndexCopy reports whether the store keeps a copy of workspace
 // ws's story index.

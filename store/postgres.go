@@ -326,7 +326,7 @@ func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 // (docFreqTerm). The article count and the tokens of
 // the saves (docFreqCheck, storycopy_pgfreq.go) go in the rows of the
 // source's shard; tokens are added by exclusive or. When the save logs
-// ($6, docFreqLogUnder) its features' counts go into one row of
+// ($6: docFreqLogUnder, docFreqFoldAt) its features' counts go into one row of
 // story_doc_freq_log per week instead (migration 0030); when it moves
 // the log, the workspace's logged rows are deleted and added to the
 // table with its own counts. Rows are written in the order of week, article
@@ -416,8 +416,9 @@ func pgDocFreqRows(periods, terms, docs []int64, logged bool) []any {
 // no row in the table but its article counts and tokens: two looks along
 // the primary key (the terms below 0 and above it, the tokens' term
 // aside) find that, and spare the descents. Then the logged
-// counts of the workspace's weeks (a small workspace's few rows,
-// story_doc_freq_log), the terms asked for found by hashing them; a term
+// counts of the workspace's weeks (story_doc_freq_log: a small
+// workspace's few rows, or what a big one's saves logged since the log
+// was last moved, docFreqFoldAt counts at most a process), the terms asked for found by hashing them; a term
 // counted in both comes in two rows.
 func (postgres) docFreqRead() string {
 	return `SELECT k.term, s.docs FROM unnest($3::integer[]) AS k(term)
@@ -433,7 +434,8 @@ func (postgres) docFreqRead() string {
 func (postgres) docFreqLogRead() string { return "" }
 
 // pruneDocFreqLog: across workspaces; the log keeps a row per save and
-// week of small workspaces only, and a prune reads it whole.
+// week of small workspaces, and of big ones until it is moved
+// (docFreqFoldAt), and a prune reads it whole.
 func (postgres) pruneDocFreqLog() string {
 	return `DELETE FROM story_doc_freq_log WHERE (workspace_id, period, id) IN
 		(SELECT workspace_id, period, id FROM story_doc_freq_log WHERE period < ? LIMIT ?)`

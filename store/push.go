@@ -50,11 +50,13 @@ func (s *Store) savePush(ctx context.Context, p model.PushSave) (model.SaveCount
 	// webhook deliveries (save.go).
 	c, fs, err := s.saveArticles(ctx, tx, ps, vectors)
 	if err != nil {
+		s.abandonSave(fs)
 		return fail(err)
 	}
 	ps.Run.ItemsNew, ps.Run.ItemsPromoted = c.New, c.Promoted
 	ps.Run.ItemsDuplicate += c.Duplicate
 	if err := s.insertRun(ctx, tx, ps); err != nil {
+		s.abandonSave(fs)
 		return fail(err)
 	}
 	if err := s.commitSave(tx, fs); err != nil {

@@ -50,6 +50,7 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave, vectors []any) (
 	// 2. Stories, articles and promotions.
 	c, fs, err := s.saveArticles(ctx, tx, p, vectors)
 	if err != nil {
+		s.abandonSave(fs)
 		return model.SaveCounts{}, err
 	}
 	// 4. The poll's audit row, with what the database actually kept.
@@ -57,6 +58,7 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave, vectors []any) (
 	p.Run.ItemsDuplicate += c.Duplicate
 	p.Run.ItemsPromoted = c.Promoted
 	if err := s.insertRun(ctx, tx, p); err != nil {
+		s.abandonSave(fs)
 		return model.SaveCounts{}, err
 	}
 	if err := s.commitSave(tx, fs); err != nil {
@@ -72,11 +74,12 @@ func (s *Store) commitSave(tx *sqlx.Tx, after saveAfter) error {
 	s.pgFreq.committing(after.freq)
 	err := tx.Commit()
 	s.pgFreq.finish(after.freq, err == nil)
-	if err == nil {
-		s.logMoves.committed(after.log)
-	}
+	s.logMoves.ended(after.log, err == nil)
 	return err
 }
+
+// abandonSave is commitSave for a save that fails before its commit.
+func (s *Store) abandonSave(after saveAfter) { s.logMoves.ended(after.log, false) }
 
 // saveAfter is what the process learns of a save once it commits: its
 // part in the copy of the document frequencies (nil where there is
@@ -91,8 +94,9 @@ type saveAfter struct {
 // the articles, each inserted with its story, and their promotions a
 // batch at a time, then the stories' own rows: new stories, term index
 // entries, merges, counts and centroids, document frequencies. It
-// returns the save's part in the copy of the document frequencies, for
-// commitSave.
+// returns the save's part in the copy of the document frequencies and
+// where it wrote its feature counts, for commitSave (or, should the save
+// fail, for abandonSave).
 func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave, vectors []any) (model.SaveCounts, saveAfter, error) {
 	st, err := s.beginStories(ctx, tx, p)
 	if err != nil {
@@ -113,7 +117,7 @@ func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 		c.Add(got)
 	}
 	if err := s.finishStories(ctx, tx, p, st); err != nil {
-		return model.SaveCounts{}, saveAfter{}, err
+		return model.SaveCounts{}, saveAfter{log: st.logWrite}, err
 	}
 	c.Stories = st.counts
 	if st.freq != nil {

@@ -82,8 +82,11 @@ type Store struct {
 	pgFreq *pgFreqCopies
 	// docFreqLogUnder: a save logs its features' counts while its
 	// workspace counts fewer articles than this (docFreqLogUnder; the
-	// tests of the table set it to 0).
+	// tests of the table set it to 0); docFreqFoldAt: how many feature
+	// counts a save of a bigger workspace may log before one moves the
+	// log into the table (docFreqFoldAt; 0: none, each goes to the table).
 	docFreqLogUnder int
+	docFreqFoldAt   int
 	logMoves        logMoves
 }
 
@@ -155,7 +158,7 @@ func OpenWith(ctx context.Context, databaseURL string, opts Options) (*Store, er
 	return &Store{db: db, writer: writer, d: d, payload: opts.DeliveryPayload, search: newSearchGuard(opts.SearchTimeout, maxOpen),
 		noSearchVectors: opts.NoSearchVectors, lexicon: lexemes.NewLexicon(lexiconWords),
 		binaryVectors: name == Postgres && binaryParameters(dsn), copies: d.storyCopies(), pgFreq: d.freqCopies(),
-		docFreqLogUnder: docFreqLogUnder}, nil
+		docFreqLogUnder: docFreqLogUnder, docFreqFoldAt: docFreqFoldAt}, nil
 }
 
 // connect checks that db answers, closing it when it does not; how (for

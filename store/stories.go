@@ -61,6 +61,21 @@ const docFreqAll = 0
 // workspace made.
 const docFreqLogUnder = 256
 
+// docFreqFoldAt is how many feature counts (a term of an article each) a
+// process logs for a workspace of docFreqLogUnder articles or more before
+// its next save of the workspace moves the log into the table. Each
+// save's counts went to the table by themselves before: a save of five
+// articles of news updated some 450 rows of the workspace's week, which
+// lie all over its part of the table, and in one workspace of 2 000
+// sources that upsert (and on SQLite the pages it dirtied, written again
+// at every commit) was the largest statement of a save. Logged, the save
+// writes one row; the move updates each row once for the saves it folds,
+// whose articles share most of their words. The bound is about what a
+// small workspace's log holds at most (docFreqLogUnder articles of 96
+// features), so a read that goes through the log costs what it costs
+// there.
+const docFreqFoldAt = 16384
+
 // docFreqShards is how many rows a workspace's article count of a week
 // (term docFreqAll) is split into. Every save of the workspace adds to
 // that count: in one row, each save held its lock from the addition to
@@ -849,7 +864,7 @@ func (s *Store) finishStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave
 	if err := s.recountLeft(ctx, tx, p, st); err != nil {
 		return err
 	}
-	if st.logWrite, err = s.addDocFreq(ctx, tx, p, st.placed.Counts, st.freq, &st.first); err != nil {
+	if err := s.addDocFreq(ctx, tx, p, st.placed.Counts, st.freq, st.copy, &st.first, &st.logWrite); err != nil {
 		return err
 	}
 	if st.copy != nil {
@@ -970,9 +985,16 @@ func (s *Store) writeStories(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 // addDocFreq adds the placement's document counts to the workspace's
 // document frequencies, in one statement: the article count to the row
 // of the save's source's shard (docFreqShards).
-func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, counts []model.StoryDocCount, fs *pgFreqSave, first *firstRead) (logWrite, error) {
+func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, counts []model.StoryDocCount, fs *pgFreqSave, cs *copySave,
+	first *firstRead, w *logWrite) error {
 	if len(counts) == 0 {
-		return logWrite{}, nil
+		return nil
+	}
+	features := 0
+	for _, c := range counts {
+		if c.Term != docFreqAll {
+			features += c.Docs
+		}
 	}
 	if fs != nil {
 		fs.wrote(counts)
@@ -982,11 +1004,14 @@ func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, c
 	for i, c := range counts {
 		days[i], terms[i], docs[i] = c.Period, s.d.docFreqTerm(c.Term), int64(c.Docs)
 	}
-	how := s.logMoves.write(p.WorkspaceID, first != nil && first.done && first.docs < s.docFreqLogUnder)
+	how := s.logMoves.write(p.WorkspaceID, first != nil && first.done && first.docs < s.docFreqLogUnder, features, s.docFreqFoldAt)
+	// Known before the statements run: should they fail, the save that
+	// ends learns where the counts were to go (logMoves.ended).
+	*w = logWrite{ws: p.WorkspaceID, how: how, features: features, done: true}
 	if how == docFreqMoveLog && s.d.docFreqLogRead() != "" {
 		var err error
 		if days, terms, docs, err = s.loggedCounts(ctx, tx, p.WorkspaceID, days, terms, docs); err != nil {
-			return logWrite{}, fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
+			return fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
 		}
 	}
 	stmts := s.d.docFreqWrites(p.WorkspaceID, docFreqShard(p.SourceID), days, terms, docs, how)
@@ -998,10 +1023,15 @@ func (s *Store) addDocFreq(ctx context.Context, tx *sqlx.Tx, p model.PollSave, c
 			_, err = tx.ExecContext(ctx, s.q(st.query), st.args...)
 		}
 		if err != nil {
-			return logWrite{}, fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
+			return fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
 		}
 	}
-	return logWrite{ws: p.WorkspaceID, how: how, done: true}, nil
+	if how == docFreqMoveLog && s.copies != nil {
+		if err := s.copies.keepToken(ctx, tx, cs); err != nil {
+			return fmt.Errorf("save document frequencies of source %d: %w", p.SourceID, err)
+		}
+	}
+	return nil
 }
 
 // loggedCounts adds to a save's rows (periods, terms, docs) the counts
@@ -1044,56 +1074,90 @@ func (s *Store) loggedCounts(ctx context.Context, tx *sqlx.Tx, ws int64, periods
 	return periods, terms, docs, nil
 }
 
-// logMoves is the workspaces whose logged document counts a committed
-// save of this process moved into the table since one last logged some. A save that does not
-// log moves its workspace's log only when its workspace is not among
-// them: the move reads the log and groups the save's rows with it,
-// which in one busy workspace made the upsert a third dearer for
-// nothing to move. Another process may log meanwhile; its rows then stay
-// in the log until this one logs and moves again, which the reads, that
-// add both, never tell.
+// logMoves is, for each workspace a committed save of this process
+// moved the logged document counts of into the table, how many feature
+// counts its saves logged since. Saves of a workspace of docFreqLogUnder
+// articles or more log theirs until that reaches docFreqFoldAt, and the
+// next one moves the log (its own counts with it). A workspace it has not
+// moved since it started has its log moved by its first such save: the
+// log may hold what another process or an earlier run left. Another
+// process may log meanwhile; its rows stay in the log until this one
+// moves it again, which the reads, that add both, never tell. While a
+// save of this process moves a workspace's log, the others log: each
+// moving it too would wait for the first's locks on the logged rows, and
+// then find nothing left to move. With docFreqFoldAt 0, once the log is
+// moved the saves add their counts to the table, and look for a log to
+// move only after one logged again: the move reads the log and groups
+// the save's rows with it, which in one busy workspace made the upsert a
+// third dearer for nothing to move.
 type logMoves struct {
-	mu    sync.Mutex
-	moved map[int64]bool
+	mu sync.Mutex
+	ws map[int64]logState
 }
 
-// write is where a save of workspace ws writes its feature counts.
-func (m *logMoves) write(ws int64, logs bool) docFreqWrite {
+// logState is what logMoves knows of one workspace's log.
+type logState struct {
+	// moved: a save of this process moved the log; logged counts what
+	// its saves logged since.
+	moved  bool
+	logged int
+	// moving: a save of this process is moving the log.
+	moving bool
+}
+
+// write is where a save of workspace ws writes its features feature
+// counts: small is whether its workspace counts fewer than
+// docFreqLogUnder articles.
+func (m *logMoves) write(ws int64, small bool, features, foldAt int) docFreqWrite {
+	if small {
+		return docFreqToLog
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	st := m.ws[ws]
 	switch {
-	case logs:
+	case st.moving, st.moved && st.logged+features <= foldAt:
 		return docFreqToLog
-	case m.moved[ws]:
+	case st.moved && st.logged == 0:
 		return docFreqToTable
 	}
+	if m.ws == nil {
+		m.ws = map[int64]logState{}
+	}
+	st.moving = true
+	m.ws[ws] = st
 	return docFreqMoveLog
 }
 
-// logWrite is where a save wrote its feature counts (done), which
-// logMoves learns once it commits.
+// logWrite is where a save wrote its feature counts (done), and how
+// many, which logMoves learns once it ends.
 type logWrite struct {
-	ws   int64
-	how  docFreqWrite
-	done bool
+	ws       int64
+	how      docFreqWrite
+	features int
+	done     bool
 }
 
-// committed records a committed save's logWrite.
-func (m *logMoves) committed(w logWrite) {
+// ended records how a save that wrote w ended: committed or not.
+func (m *logMoves) ended(w logWrite, committed bool) {
 	if !w.done {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.moved == nil {
-		m.moved = map[int64]bool{}
+	st, ok := m.ws[w.ws]
+	switch {
+	case !ok:
+		return
+	case w.how == docFreqMoveLog:
+		st.moving = false
+		if committed {
+			st.moved, st.logged = true, 0
+		}
+	case w.how == docFreqToLog && committed && st.moved:
+		st.logged += w.features
 	}
-	switch w.how {
-	case docFreqToLog:
-		delete(m.moved, w.ws)
-	case docFreqMoveLog:
-		m.moved[w.ws] = true
-	}
+	m.ws[w.ws] = st
 }
 
 // reportedAt is when an article counts as reported: what the pipeline

@@ -156,3 +156,19 @@ func (c *storyCopies) wrote(cs *copySave, add func(p *copyPending)) {
 		add(p)
 	}
 }
+
+// keepToken puts cs's token back after its save moved the workspace's
+// logged counts into the table: deleting logged rows replaces the token
+// (a trigger, for the prunes, which take counts away), but a move keeps
+// every sum, and the copy must not be read again from the tables every
+// time a big workspace's log is moved (docFreqFoldAt). The save holds
+// SQLite's one write lock, so no other reads the token in between.
+func (c *storyCopies) keepToken(ctx context.Context, tx *sqlx.Tx, cs *copySave) error {
+	if cs == nil || !cs.began {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE story_index_version SET token = ? WHERE workspace_id = ?`, cs.token, cs.ws); err != nil {
+		return fmt.Errorf("keep the story index version of workspace %d: %w", cs.ws, err)
+	}
+	return nil
+}
