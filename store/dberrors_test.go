@@ -120,6 +120,9 @@ func TestErrorClassesOnRealErrors(t *testing.T) {
 			if dberr.IsNotAuthorized(c.err) || dberr.IsMultipleCommands(c.err) {
 				t.Errorf("%s (%v): taken for a refusal of the read-only connection", c.name, c.err)
 			}
+			if dberr.IsRolledBack(c.err) {
+				t.Errorf("%s (%v): taken for a transaction aborted to break a deadlock", c.name, c.err)
+			}
 		}
 	})
 }

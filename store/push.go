@@ -13,7 +13,7 @@ import (
 // move polling, it only teaches the scheduler. A deleted source is
 // ErrNotFound, and nothing is stored.
 func (s *Store) SavePush(ctx context.Context, p model.PushSave) (model.SaveCounts, error) {
-	c, err := s.savePush(ctx, p)
+	c, err := redone(ctx, func() (model.SaveCounts, error) { return s.savePush(ctx, p) })
 	s.noteWrite(ctx, "saving pushes", err)
 	if err != nil {
 		return model.SaveCounts{}, refused(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/feedpoller/feedpoller/model"
+	"github.com/feedpoller/feedpoller/store/dberr"
 	"github.com/jmoiron/sqlx"
 )
 
@@ -19,9 +20,31 @@ const articleBatch = 200
 // made storable first (see CleanText), the same way in both databases.
 func (s *Store) SavePoll(ctx context.Context, p model.PollSave) (model.SaveCounts, error) {
 	p = cleaned(p)
-	c, err := s.savePoll(ctx, p, s.searchVectors(p.Articles))
+	vectors := s.searchVectors(p.Articles)
+	c, err := redone(ctx, func() (model.SaveCounts, error) { return s.savePoll(ctx, p, vectors) })
 	s.noteWrite(ctx, "saving polls", err)
 	return c, refused(err)
+}
+
+// saveAttempts is how many times a save is tried when PostgreSQL aborts
+// its transaction to break a deadlock with another save (or a
+// serialization conflict): the save's work is at hand and nothing of it
+// was kept, so it is done again at once, where the poll would otherwise
+// have waited for its lease to run out and been counted as a database
+// outage. Saves of one big workspace can deadlock by design (see
+// docs/digest.md, "Concurrent saves").
+const saveAttempts = 3
+
+// redone runs save until it succeeds, fails otherwise than by a rolled
+// back transaction (dberr.IsRolledBack), or has been tried saveAttempts
+// times.
+func redone(ctx context.Context, save func() (model.SaveCounts, error)) (model.SaveCounts, error) {
+	for attempt := 1; ; attempt++ {
+		c, err := save()
+		if err == nil || attempt == saveAttempts || !dberr.IsRolledBack(err) || ctx.Err() != nil {
+			return c, err
+		}
+	}
 }
 
 // savePoll is the one transaction of a poll, its steps in order. A write

@@ -15,6 +15,8 @@
 //	IsNotAuthorized       (none)                            AUTH (the authorizer denied it)
 //	IsMultipleCommands    42601 raised by the server's      (none)
 //	                      Parse message handler
+//	IsRolledBack          class 40: 40001 serialization     (none: SQLite runs one writing
+//	                      failure, 40P01 deadlock detected  transaction at a time)
 package dberr
 
 import (
@@ -127,4 +129,13 @@ func IsNotAuthorized(err error) bool {
 func IsMultipleCommands(err error) bool {
 	c := codeOf(err)
 	return c.sqlstate == pqerror.SyntaxError && c.routine == "exec_parse_message"
+}
+
+// IsRolledBack reports a transaction PostgreSQL aborted to let others
+// through: a deadlock it broke by cancelling this one, or a serialization
+// conflict. Nothing of the transaction is kept, and the same work done
+// again usually succeeds, as the others it waited for have moved on.
+func IsRolledBack(err error) bool {
+	c := codeOf(err)
+	return c.sqlstate != "" && c.sqlstate.Class() == "40"
 }
