@@ -337,6 +337,37 @@ func (f *FreqSave) CopyToken() (int64, bool) {
 	return f.cs.token, true
 }
 
+// CommitHeld commits the save's transaction as SavePoll does, but ends
+// its commit in the copies only when the returned function is called:
+// until then the table holds the save and the copy does not.
+func (f *FreqSave) CommitHeld() (end func(), err error) {
+	f.s.pgFreq.committing(f.fs)
+	err = f.tx.Commit()
+	return func() {
+		f.s.pgFreq.finish(f.fs, err == nil)
+		f.s.logMoves.ended(f.log, err == nil)
+	}, err
+}
+
+// WaitForCommitsUpTo sets how long a check of PostgreSQL's copy waits
+// for a commit of this process at most.
+func (s *Store) WaitForCommitsUpTo(d time.Duration) {
+	if s.pgFreq != nil {
+		s.pgFreq.commitWait = d
+	}
+}
+
+// FreqCopyWaits is how many checks of PostgreSQL's copy waited for a
+// commit of this process to end.
+func (s *Store) FreqCopyWaits() int {
+	if s.pgFreq == nil {
+		return 0
+	}
+	s.pgFreq.mu.Lock()
+	defer s.pgFreq.mu.Unlock()
+	return s.pgFreq.waits
+}
+
 // Commit commits the save as SavePoll does; Rollback rolls it back.
 func (f *FreqSave) Commit() error { return f.s.commitSave(f.tx, saveAfter{freq: f.fs, log: f.log}) }
 func (f *FreqSave) Rollback() {

@@ -331,3 +331,69 @@ func TestFreqCopyReadsBackOffUnderReplicas(t *testing.T) {
 		}
 	}
 }
+
+// TestFreqCopyWaitsForTheProcessCommits: a save that checks the copy
+// while another save of the process is between its commit and its
+// addition to the copy (the table holds it, the copy not yet) waits for
+// that commit to end and answers from the copy, where it read the table.
+func TestFreqCopyWaitsForTheProcessCommits(t *testing.T) {
+	s := testdb.Store(t, store.Postgres)
+	s.CopyStoryIndexFrom(0)
+	s.WaitForCommitsUpTo(time.Hour) // the test ends the commit once the check waits
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(7, 3))
+	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
+	for range 3 { // the first reads the table, then the copy
+		commitFreqSave(t, s, ws.ID, srcs[0].ID, since, randomFreqRound(rng, base).counts, "a save")
+	}
+	committing, err := s.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAgreeing(t, committing, since, "the committing save")
+	if err := committing.Add(ctx, randomFreqRound(rng, base).counts); err != nil {
+		t.Fatal(err)
+	}
+	end, err := committing.CommitHeld()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answeredBefore, _ := s.FreqCopyReads()
+	reader, err := s.BeginFreqSave(ctx, ws.ID, srcs[1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Rollback()
+	read := make(chan error, 1)
+	go func() {
+		_, err := reader.Read(ctx, freqTerms, since)
+		read <- err
+	}()
+	ended := false
+	for !ended {
+		select {
+		case err := <-read:
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Error("the read answered before the process's commit ended")
+			end()
+			ended = true
+			continue
+		default:
+		}
+		if s.FreqCopyWaits() > 0 {
+			end()
+			ended = true
+			if err := <-read; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if answered, _ := s.FreqCopyReads(); answered != answeredBefore+1 {
+		t.Errorf("%d reads answered from the copy after the commit ended, want 1 (the read went to the table)", answered-answeredBefore)
+	}
+	readAgreeing(t, reader, since, "after the commit ended")
+}
