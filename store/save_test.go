@@ -8,7 +8,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/feedpoller/feedpoller/integrations/webhooks"
 	"github.com/feedpoller/feedpoller/internal/testdb"
 	"github.com/feedpoller/feedpoller/model"
 	"github.com/feedpoller/feedpoller/store"
@@ -59,80 +58,86 @@ func TestSavePollCutsLongErrorsOnARuneBoundary(t *testing.T) {
 
 // TestSavePollRedoneAfterADeadlock: when PostgreSQL breaks a deadlock by
 // aborting a poll's save, the save is done again at once, and the poll
-// is kept, where it used to fail (and wait for its lease to run out). The
-// other transaction holds an uncommitted article of the URL the poll
-// saves, so that the save waits for it after locking its source's row;
-// it then asks for that row, which closes the cycle. The saving store's
-// sessions look for a deadlock 5 s into a wait and the other's never
-// (within a minute), so PostgreSQL aborts the save.
+// is kept, where it used to fail (and wait for its lease to run out).
+// The save locks its source's row first, then inserts the poll's two
+// articles in order. A first transaction holds an uncommitted article of
+// the first URL, so the save waits for it; meanwhile the other
+// transaction, holding one of the second URL, asks for the source's row
+// and waits for the save. When the first rolls back, the save goes on to
+// the second URL and closes the cycle itself, so its own check (the
+// server's default deadlock_timeout, the other's set to an hour) finds
+// it, whatever the machine's load: PostgreSQL aborts the save.
 func TestSavePollRedoneAfterADeadlock(t *testing.T) {
 	ctx := context.Background()
-	url := testdb.URL(t, store.Postgres)
-	admin, err := sql.Open("postgres", url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	if _, err := admin.ExecContext(ctx, `DO $$ BEGIN
-		EXECUTE format('ALTER DATABASE %I SET deadlock_timeout = %L', current_database(), '5s'); END $$`); err != nil {
-		t.Fatal(err)
-	}
-	s, err := store.OpenWith(ctx, url, store.Options{DeliveryPayload: webhooks.DeliveryPayload})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s := testdb.Store(t, store.Postgres)
 	ws, srcs := seed(t, s, "https://deadlock.example/feed")
 	if got, err := s.ClaimDue(ctx, "me", 10, time.Minute); err != nil || len(got) != 1 {
 		t.Fatalf("claim: %d %v", len(got), err)
 	}
-	other, err := admin.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
+	const firstURL, secondURL = "https://deadlock.example/1", "https://deadlock.example/2"
+	holding := func(url, deadlockTimeout string) *sql.Tx {
+		t.Helper()
+		conn, err := s.DB().Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = conn.Close() })
+		if _, err := conn.ExecContext(ctx, `SET deadlock_timeout = '`+deadlockTimeout+`'`); err != nil {
+			t.Fatal(err)
+		}
+		tx, err := conn.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = tx.Rollback() })
+		if _, err := tx.ExecContext(ctx, `INSERT INTO feed_articles (workspace_id, feed_source_id, external_url) VALUES ($1, $2, $3)`,
+			ws.ID, srcs[0].ID, url); err != nil {
+			t.Fatal(err)
+		}
+		return tx
 	}
-	defer other.Close()
-	if _, err := other.ExecContext(ctx, `SET deadlock_timeout = '1min'`); err != nil {
-		t.Fatal(err)
-	}
-	tx, err := other.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	const articleURL = "https://deadlock.example/1"
-	if _, err := tx.ExecContext(ctx, `INSERT INTO feed_articles (workspace_id, feed_source_id, external_url) VALUES ($1, $2, $3)`,
-		ws.ID, srcs[0].ID, articleURL); err != nil {
-		t.Fatal(err)
+	first, other := holding(firstURL, "1h"), holding(secondURL, "1h")
+	waiting := func(n int, done <-chan error, what string) {
+		t.Helper()
+		for count(t, s, `SELECT COUNT(*) FROM pg_locks WHERE NOT granted`) < n {
+			select {
+			case err := <-done:
+				t.Fatalf("%s ended (%v) before waiting", what, err)
+			default:
+			}
+		}
 	}
 	saved := make(chan error, 1)
 	go func() {
 		_, err := s.SavePoll(ctx, model.PollSave{WorkspaceID: ws.ID, SourceID: srcs[0].ID, Owner: "me",
-			Articles: []model.NewArticle{article(articleURL, "deadlock-1", true)},
+			Articles: []model.NewArticle{article(firstURL, "deadlock-1", true), article(secondURL, "deadlock-2", true)},
 			Source:   model.SourceUpdate{Status: model.StatusOK, NextPollAt: time.Now().Add(time.Hour)},
 			Run:      model.PollRun{StartedAt: time.Now(), Outcome: model.StatusOK}})
 		saved <- err
 	}()
-	for count(t, s, `SELECT COUNT(*) FROM pg_locks WHERE NOT granted`) == 0 {
-		select {
-		case err := <-saved:
-			t.Fatalf("the save ended (%v) before waiting for the other transaction's article", err)
-		default:
-		}
+	waiting(1, saved, "the save")
+	updated := make(chan error, 1)
+	go func() {
+		_, err := other.ExecContext(ctx, `UPDATE feed_sources SET updated_at = updated_at WHERE id = $1`, srcs[0].ID)
+		updated <- err
+	}()
+	waiting(2, updated, "the other transaction's update")
+	if err := first.Rollback(); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE feed_sources SET updated_at = updated_at WHERE id = $1`, srcs[0].ID); err != nil {
-		t.Fatalf("the other transaction was the one aborted (%v): the cycle closed after the save looked for one", err)
+	if err := <-updated; err != nil {
+		t.Fatalf("the other transaction was the one aborted: %v", err)
 	}
-	if err := tx.Rollback(); err != nil {
+	if err := other.Rollback(); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-saved; err != nil {
 		t.Fatalf("the save failed: %v", err)
 	}
-	if got := count(t, s, `SELECT COUNT(*) FROM feed_articles WHERE external_url = ?`, articleURL); got != 1 {
-		t.Errorf("%d articles of the poll's URL, want 1", got)
+	for _, url := range []string{firstURL, secondURL} {
+		if got := count(t, s, `SELECT COUNT(*) FROM feed_articles WHERE external_url = ?`, url); got != 1 {
+			t.Errorf("%d articles of %s, want 1", got, url)
+		}
 	}
 	if got := count(t, s, `SELECT COUNT(*) FROM poll_runs WHERE feed_source_id = ?`, srcs[0].ID); got != 1 {
 		t.Errorf("%d poll runs, want 1", got)
