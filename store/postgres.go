@@ -326,8 +326,8 @@ func (postgres) timeParam() string          { return "CAST(? AS TIMESTAMPTZ)" }
 // (docFreqTerm). The article count and the tokens of
 // the saves (docFreqCheck, storycopy_pgfreq.go) go in the rows of the
 // source's shard; tokens are added by exclusive or. When the save logs
-// ($6: docFreqLogUnder, docFreqFoldAt) its features' counts go into one row of
-// story_doc_freq_log per week instead (migration 0030); when it moves
+// ($6: docFreqLogUnder, docFreqFoldAt) its features' counts go into one
+// row of story_doc_freq_log per week instead (migration 0030); when it moves
 // the log, the workspace's logged rows are deleted and added to the
 // table with its own counts. Rows are written in the order of week, article
 // count, token, then term (unsigned), as every save writes them, so
@@ -418,8 +418,9 @@ func pgDocFreqRows(periods, terms, docs []int64, logged bool) []any {
 // aside) find that, and spare the descents. Then the logged
 // counts of the workspace's weeks (story_doc_freq_log: a small
 // workspace's few rows, or what a big one's saves logged since the log
-// was last moved, docFreqFoldAt counts at most a process), the terms asked for found by hashing them; a term
-// counted in both comes in two rows.
+// was last moved, docFreqFoldAt counts at most a process), the terms
+// asked for found by hashing them; a term counted in both comes in two
+// rows.
 func (postgres) docFreqRead() string {
 	return `SELECT k.term, s.docs FROM unnest($3::integer[]) AS k(term)
 		CROSS JOIN LATERAL (SELECT SUM(d.docs) AS docs FROM story_doc_freq d
