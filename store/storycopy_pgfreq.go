@@ -96,6 +96,18 @@ const checkTries = 4
 // read the table, as it did before it waited.
 const defaultCommitWait = 250 * time.Millisecond
 
+// copyEarlierWeeks is how many weeks before the first week a save reads
+// a copy holds when that save reads it from the table. A save reads
+// from its oldest article's reporting time less the document-frequency
+// window, and the next saves of a workspace carry articles published
+// earlier: a copy that began at its first save's week could not answer
+// them. In one workspace of 2 000 sources on PostgreSQL, 73 of the 186
+// reads that went to the table in the first round were of saves that
+// reached one to four weeks further back than the copy. The table holds
+// little before the window (the rows of old articles until the next
+// prune), so the weeks cost the read and the copy almost nothing.
+const copyEarlierWeeks = 4
+
 // keptAdditions is how many of the latest additions a copy keeps for
 // the saves that checked it before them.
 const keptAdditions = 32
@@ -262,8 +274,9 @@ func (c *pgFreqCopies) due(ws int64) (had, due bool) {
 	return e != nil, e == nil || (e.committing == 0 && e.checked >= e.every)
 }
 
-// reload reads workspace fs.ws's copy from the table, before the save's
-// own writes, and makes it the one fs reads.
+// reload reads workspace fs.ws's copy from the table, from
+// copyEarlierWeeks before week since on, before the save's own writes,
+// and makes it the one fs reads.
 func (c *pgFreqCopies) reload(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, since int64) error {
 	c.mu.Lock()
 	l := c.loading[fs.ws]
@@ -273,7 +286,7 @@ func (c *pgFreqCopies) reload(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, 
 	}
 	l.n++
 	c.mu.Unlock()
-	e, err := c.load(ctx, tx, fs.ws, since)
+	e, err := c.load(ctx, tx, fs.ws, since-copyEarlierWeeks)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if l.n--; l.n == 0 {

@@ -252,6 +252,36 @@ func TestFreqCopyAnswersSaves(t *testing.T) {
 	}
 }
 
+// TestFreqCopyAnswersEarlierWeeks: on PostgreSQL, saves whose articles
+// were reported up to copyEarlierWeeks weeks before those of the save
+// that read the copy read from it too, and read what the table holds.
+func TestFreqCopyAnswersEarlierWeeks(t *testing.T) {
+	s := testdb.Store(t, store.Postgres)
+	s.CopyStoryIndexFrom(0)
+	ws, srcs := seed(t, s, "https://a.example/feed")
+	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+	weekStart := func(p int64) time.Time { return time.Unix(p*int64(model.StoryPeriodLength/time.Second), 0) }
+	// Each save counts one article and a term in each of the weeks it
+	// reads, the earliest included.
+	counts := func(from int64) []model.StoryDocCount {
+		var out []model.StoryDocCount
+		for p := from; p <= base; p++ {
+			out = append(out, model.StoryDocCount{Period: p, Term: 0, Docs: 1},
+				model.StoryDocCount{Period: p, Term: uint32(1 + base - p), Docs: 1})
+		}
+		return out
+	}
+	commitFreqSave(t, s, ws.ID, srcs[0].ID, weekStart(base-1), counts(base-1), "the save that reads the copy")
+	for back := int64(2); back <= 5; back++ {
+		commitFreqSave(t, s, ws.ID, srcs[0].ID, weekStart(base-back), counts(base-back),
+			fmt.Sprintf("a save from %d weeks back", back))
+	}
+	if answered, loaded := s.FreqCopyReads(); answered != 4 || loaded != 1 {
+		t.Errorf("saves reaching 1 to 4 weeks before the copy's first: %d reads answered from the copy, %d reads of it; "+
+			"want 4 and 1", answered, loaded)
+	}
+}
+
 // TestFreqCopyConcurrentSaves: saves of one workspace on PostgreSQL run
 // at once, each reading and adding to the document frequencies; once
 // they are done, a save reads from the copy what the table holds, and
