@@ -349,6 +349,20 @@ func (f *FreqSave) CommitHeld() (end func(), err error) {
 	}, err
 }
 
+// BeginCommit marks the save as committing, as SavePoll does right
+// before its commit, and returns the commit itself, held as CommitHeld
+// holds it: the test decides what happens in between.
+func (f *FreqSave) BeginCommit() (commit func() (end func(), err error)) {
+	f.s.pgFreq.committing(f.fs)
+	return func() (func(), error) {
+		err := f.tx.Commit()
+		return func() {
+			f.s.pgFreq.finish(f.fs, err == nil)
+			f.s.logMoves.ended(f.log, err == nil)
+		}, err
+	}
+}
+
 // WaitForCommitsUpTo sets how long a check of PostgreSQL's copy waits
 // for a commit of this process at most.
 func (s *Store) WaitForCommitsUpTo(d time.Duration) {

@@ -45,10 +45,18 @@ import (
 // keeps the snapshot it read at, and a save whose transaction the
 // snapshot sees is in it already. A save that checked the copy answers
 // the later reads of its placement from it as it was then, less what
-// saves added since (the copy keeps their additions a while).
+// saves added since (the copy keeps their additions a while), also once
+// another save has read a new copy: the one it checked then takes no
+// more additions.
 type pgFreqCopies struct {
 	mu      sync.Mutex
 	entries map[int64]*pgFreqCopy
+	// inCommit counts, by workspace, this process's saves between their
+	// commit and their addition to the copy: while one is, the table may
+	// hold a save the copy does not yet. It is kept by workspace, not by
+	// copy: a save that began its commit before a new copy was read is
+	// added to that one.
+	inCommit map[int64]int
 	// loading holds, by workspace, the saves that committed while a copy
 	// was being read from the table: those its snapshot does not see are
 	// added to it before it is used.
@@ -113,8 +121,9 @@ const copyEarlierWeeks = 4
 const keptAdditions = 32
 
 func newPGFreqCopies() *pgFreqCopies {
-	return &pgFreqCopies{entries: map[int64]*pgFreqCopy{}, loading: map[int64]*freqLoading{}, copyFrom: defaultCopyFrom,
-		ended: make(chan struct{}), commitWait: defaultCommitWait}
+	return &pgFreqCopies{entries: map[int64]*pgFreqCopy{}, inCommit: map[int64]int{}, loading: map[int64]*freqLoading{},
+		copyFrom: defaultCopyFrom,
+		ended:    make(chan struct{}), commitWait: defaultCommitWait}
 }
 
 // freqLoading is the reads of a workspace's copy under way (n), and the
@@ -132,10 +141,6 @@ type pgFreqCopy struct {
 	snapshot pgSnapshot
 	gen      int64
 	added    []freqAddition
-	// committing counts this process's saves of the workspace between
-	// their commit and their addition: while one is, the table may hold
-	// a save the copy does not yet.
-	committing int
 	// checked counts the checks since the copy was read, agreed those
 	// that found it current; every is how many checks go by before a
 	// disagreeing copy is read again.
@@ -185,10 +190,10 @@ type pgFreqSave struct {
 	// loaded is the copy the save read from the table, before its own
 	// writes.
 	loaded *pgFreqCopy
-	// counts are what the save added to the table; committing the copy
-	// it was counted in as committing.
+	// counts are what the save added to the table; committing whether
+	// it is counted in pgFreqCopies.inCommit.
 	counts     []model.StoryDocCount
-	committing *pgFreqCopy
+	committing bool
 	// reads counts the save's reads by where they were answered from,
 	// and the copies it read from the table.
 	reads model.FreqReads
@@ -271,7 +276,7 @@ func (c *pgFreqCopies) due(ws int64) (had, due bool) {
 	if c.loading[ws] != nil {
 		return e != nil, false // another save is reading it
 	}
-	return e != nil, e == nil || (e.committing == 0 && e.checked >= e.every)
+	return e != nil, e == nil || (c.inCommit[ws] == 0 && e.checked >= e.every)
 }
 
 // reload reads workspace fs.ws's copy from the table, from
@@ -320,7 +325,7 @@ func (c *pgFreqCopies) check(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, s
 		c.mu.Unlock()
 		return nil // a small workspace's save reads the table, as it did
 	}
-	gen, busy := e.gen, e.committing > 0
+	gen, busy := e.gen, c.inCommit[fs.ws] > 0
 	c.mu.Unlock()
 	rows := map[freqCheckKey]freqCheck{}
 	var cols [4]any
@@ -346,6 +351,8 @@ func (c *pgFreqCopies) check(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, s
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries[fs.ws] != e {
+		// Another save read a new copy meanwhile: worth checking.
+		fs.explained = true
 		return nil
 	}
 	e.checked++
@@ -356,7 +363,7 @@ func (c *pgFreqCopies) check(ctx context.Context, tx *sqlx.Tx, fs *pgFreqSave, s
 	}
 	// A save of this process that committed around the read explains a
 	// difference: the copy is not read again for it.
-	fs.explained = busy || e.committing > 0 || e.gen != gen
+	fs.explained = busy || c.inCommit[fs.ws] > 0 || e.gen != gen
 	return nil
 }
 
@@ -380,13 +387,14 @@ func (e *pgFreqCopy) agrees(rows map[freqCheckKey]freqCheck, since int64) bool {
 
 // answer is the frequencies of terms from the week since on in the copy
 // fs checked, as it was then: what was added since is taken off. ok is
-// false when fs checked no copy, it was read again since, or it no
-// longer keeps every addition since.
+// false when fs checked no copy, or it no longer keeps every addition
+// since. A copy that another save has read again since takes no more
+// additions, and still answers as it was.
 func (c *pgFreqCopies) answer(fs *pgFreqSave, terms []uint32, since int64) (_ *model.StoryDocFreq, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := fs.entry
-	if e == nil || c.entries[fs.ws] != e || since < fs.since {
+	if e == nil || since < fs.since {
 		return nil, false
 	}
 	later := e.added[max(0, len(e.added)-int(e.gen-fs.gen)):]
@@ -480,10 +488,8 @@ func (c *pgFreqCopies) committing(fs *pgFreqSave) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e := c.entries[fs.ws]; e != nil {
-		e.committing++
-		fs.committing = e
-	}
+	c.inCommit[fs.ws]++
+	fs.committing = true
 }
 
 // awaitCommit waits, when a save of this process is committing into
@@ -500,7 +506,7 @@ func (c *pgFreqCopies) awaitCommit(ctx context.Context, ws int64) bool {
 		c.mu.Unlock()
 		return false
 	}
-	if e.committing == 0 {
+	if c.inCommit[ws] == 0 {
 		c.mu.Unlock()
 		return true // one ended since the check: its addition is in
 	}
@@ -528,9 +534,11 @@ func (c *pgFreqCopies) finish(fs *pgFreqSave, committed bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer func() { close(c.ended); c.ended = make(chan struct{}) }()
-	if fs.committing != nil {
-		fs.committing.committing--
-		fs.committing = nil
+	if fs.committing {
+		if c.inCommit[fs.ws]--; c.inCommit[fs.ws] == 0 {
+			delete(c.inCommit, fs.ws)
+		}
+		fs.committing = false
 	}
 	l, e := c.loading[fs.ws], c.entries[fs.ws]
 	if !committed || fs.xid == 0 || (l == nil && e == nil) {

@@ -427,3 +427,118 @@ func TestFreqCopyWaitsForTheProcessCommits(t *testing.T) {
 	}
 	readAgreeing(t, reader, since, "after the commit ended")
 }
+
+// TestFreqCopyWaitsForCommitsBeganBeforeIt: a save of the process that
+// began its commit before the workspace's copy was read, and committed
+// after, is in the table and not in the copy until its commit ends; a
+// check meanwhile waits for it, as for any commit of the process, and
+// answers from the copy.
+func TestFreqCopyWaitsForCommitsBeganBeforeIt(t *testing.T) {
+	s := testdb.Store(t, store.Postgres)
+	s.CopyStoryIndexFrom(1 << 30) // no copy yet
+	s.WaitForCommitsUpTo(time.Hour)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(8, 5))
+	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
+	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
+	commitFreqSave(t, s, ws.ID, srcs[0].ID, since, randomFreqRound(rng, base).counts, "a save")
+	committing, err := s.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAgreeing(t, committing, since, "the committing save")
+	if err := committing.Add(ctx, randomFreqRound(rng, base).counts); err != nil {
+		t.Fatal(err)
+	}
+	commit := committing.BeginCommit()
+	// Another save reads the copy from the table, before the commit.
+	s.CopyStoryIndexFrom(0)
+	loader, err := s.BeginFreqSave(ctx, ws.ID, srcs[1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAgreeing(t, loader, since, "the save that reads the copy")
+	loader.Rollback()
+	if _, loaded := s.FreqCopyReads(); loaded != 1 {
+		t.Fatalf("the copy was read %d times, want 1", loaded)
+	}
+	end, err := commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answeredBefore, _ := s.FreqCopyReads()
+	reader, err := s.BeginFreqSave(ctx, ws.ID, srcs[1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Rollback()
+	read := make(chan error, 1)
+	go func() {
+		_, err := reader.Read(ctx, freqTerms, since)
+		read <- err
+	}()
+	for waited := false; !waited; {
+		select {
+		case err := <-read:
+			if err != nil {
+				t.Fatal(err)
+			}
+			end()
+			t.Fatal("the read answered before the commit ended")
+		default:
+		}
+		waited = s.FreqCopyWaits() > 0
+	}
+	end()
+	if err := <-read; err != nil {
+		t.Fatal(err)
+	}
+	if answered, _ := s.FreqCopyReads(); answered != answeredBefore+1 {
+		t.Errorf("%d reads answered from the copy after the commit ended, want 1 (the read went to the table)", answered-answeredBefore)
+	}
+	readAgreeing(t, reader, since, "after the commit ended")
+}
+
+// TestFreqCopyAnswersAfterItIsReadAgain: a save that checked the copy
+// answers its later reads from it as it was then, also once another
+// save of the process has read a new copy (another replica saved).
+func TestFreqCopyAnswersAfterItIsReadAgain(t *testing.T) {
+	a, b := openTwice(t, store.Postgres)
+	a.CopyStoryIndexFrom(0)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(9, 4))
+	ws, srcs := seed(t, a, "https://a.example/feed")
+	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
+	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
+	for range 40 { // enough checks for a disagreeing copy to be read again
+		commitFreqSave(t, a, ws.ID, srcs[0].ID, since, randomFreqRound(rng, base).counts, "a save")
+	}
+	early, err := a.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer early.Rollback()
+	readAgreeing(t, early, since, "the save that checks the copy")
+	then, err := early.ReadTable(ctx, freqTerms, since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commitFreqSave(t, b, ws.ID, srcs[0].ID, since, randomFreqRound(rng, base).counts, "another replica's save")
+	commitFreqSave(t, a, ws.ID, srcs[0].ID, since, randomFreqRound(rng, base).counts, "a save that reads a new copy")
+	answeredBefore, loaded := a.FreqCopyReads()
+	if loaded != 2 {
+		t.Fatalf("the copy was read %d times, want 2", loaded)
+	}
+	got, err := early.Read(ctx, freqTerms, since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if answered, _ := a.FreqCopyReads(); answered != answeredBefore+1 {
+		t.Errorf("the early save's second read: %d answered from the copy, want 1", answered-answeredBefore)
+	}
+	if got.Docs != then.Docs || fmt.Sprint(got.Terms) != fmt.Sprint(then.Terms) {
+		t.Errorf("the early save's second read: %d articles, %v; when it checked the copy the table held %d, %v",
+			got.Docs, got.Terms, then.Docs, then.Terms)
+	}
+}
