@@ -390,9 +390,21 @@ func TestFreqCopyWaitsForTheProcessCommits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	readOnceCommitEnds(t, s, ws.ID, srcs[1].ID, since, end)
+}
+
+// readOnceCommitEnds has a save of workspace ws's source src read the
+// frequencies from since on while a save of the process is between its
+// commit and its addition to the copy, and ends that commit (end) once
+// the read waits for it. The read must wait, and then answer from the
+// copy what the table holds.
+func readOnceCommitEnds(t *testing.T, s *store.Store, ws, src int64, since time.Time, end func()) {
+	t.Helper()
+	ctx := context.Background()
 	answeredBefore, _ := s.FreqCopyReads()
-	reader, err := s.BeginFreqSave(ctx, ws.ID, srcs[1].ID)
+	reader, err := s.BeginFreqSave(ctx, ws, src)
 	if err != nil {
+		end()
 		t.Fatal(err)
 	}
 	defer reader.Rollback()
@@ -401,26 +413,21 @@ func TestFreqCopyWaitsForTheProcessCommits(t *testing.T) {
 		_, err := reader.Read(ctx, freqTerms, since)
 		read <- err
 	}()
-	ended := false
-	for !ended {
+	for waited := false; !waited; {
 		select {
 		case err := <-read:
+			end()
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Error("the read answered before the process's commit ended")
-			end()
-			ended = true
-			continue
+			t.Fatal("the read answered before the process's commit ended")
 		default:
 		}
-		if s.FreqCopyWaits() > 0 {
-			end()
-			ended = true
-			if err := <-read; err != nil {
-				t.Fatal(err)
-			}
-		}
+		waited = s.FreqCopyWaits() > 0
+	}
+	end()
+	if err := <-read; err != nil {
+		t.Fatal(err)
 	}
 	if answered, _ := s.FreqCopyReads(); answered != answeredBefore+1 {
 		t.Errorf("%d reads answered from the copy after the commit ended, want 1 (the read went to the table)", answered-answeredBefore)
@@ -467,37 +474,7 @@ func TestFreqCopyWaitsForCommitsBeganBeforeIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	answeredBefore, _ := s.FreqCopyReads()
-	reader, err := s.BeginFreqSave(ctx, ws.ID, srcs[1].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reader.Rollback()
-	read := make(chan error, 1)
-	go func() {
-		_, err := reader.Read(ctx, freqTerms, since)
-		read <- err
-	}()
-	for waited := false; !waited; {
-		select {
-		case err := <-read:
-			if err != nil {
-				t.Fatal(err)
-			}
-			end()
-			t.Fatal("the read answered before the commit ended")
-		default:
-		}
-		waited = s.FreqCopyWaits() > 0
-	}
-	end()
-	if err := <-read; err != nil {
-		t.Fatal(err)
-	}
-	if answered, _ := s.FreqCopyReads(); answered != answeredBefore+1 {
-		t.Errorf("%d reads answered from the copy after the commit ended, want 1 (the read went to the table)", answered-answeredBefore)
-	}
-	readAgreeing(t, reader, since, "after the commit ended")
+	readOnceCommitEnds(t, s, ws.ID, srcs[1].ID, since, end)
 }
 
 // TestFreqCopyAnswersAfterItIsReadAgain: a save that checked the copy
