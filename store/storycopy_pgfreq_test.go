@@ -144,6 +144,15 @@ func readAgreeing(t *testing.T, f *store.FreqSave, since time.Time, what string)
 // since on (readAgreeing), adds counts and commits.
 func commitFreqSave(t *testing.T, s *store.Store, ws, src int64, since time.Time, counts []model.StoryDocCount, what string) {
 	t.Helper()
+	if err := addingFreqSave(t, s, ws, src, since, counts, what).Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// addingFreqSave begins a save of source src of workspace ws that reads
+// from since on (readAgreeing) and adds counts, and leaves it open.
+func addingFreqSave(t *testing.T, s *store.Store, ws, src int64, since time.Time, counts []model.StoryDocCount, what string) *store.FreqSave {
+	t.Helper()
 	ctx := context.Background()
 	f, err := s.BeginFreqSave(ctx, ws, src)
 	if err != nil {
@@ -151,11 +160,10 @@ func commitFreqSave(t *testing.T, s *store.Store, ws, src int64, since time.Time
 	}
 	readAgreeing(t, f, since, what)
 	if err := f.Add(ctx, counts); err != nil {
+		f.Rollback()
 		t.Fatal(err)
 	}
-	if err := f.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	return f
 }
 
 var freqTerms = func() []uint32 {
@@ -370,7 +378,6 @@ func TestFreqCopyWaitsForTheProcessCommits(t *testing.T) {
 	s := testdb.Store(t, store.Postgres)
 	s.CopyStoryIndexFrom(0)
 	s.WaitForCommitsUpTo(time.Hour) // the test ends the commit once the check waits
-	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 3))
 	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
 	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
@@ -378,14 +385,7 @@ func TestFreqCopyWaitsForTheProcessCommits(t *testing.T) {
 	for range 3 { // the first reads the table, then the copy
 		commitFreqSave(t, s, ws.ID, srcs[0].ID, since, randomFreqRound(rng, base).counts, "a save")
 	}
-	committing, err := s.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readAgreeing(t, committing, since, "the committing save")
-	if err := committing.Add(ctx, randomFreqRound(rng, base).counts); err != nil {
-		t.Fatal(err)
-	}
+	committing := addingFreqSave(t, s, ws.ID, srcs[0].ID, since, randomFreqRound(rng, base).counts, "the committing save")
 	end, err := committing.CommitHeld()
 	if err != nil {
 		t.Fatal(err)
@@ -450,14 +450,7 @@ func TestFreqCopyWaitsForCommitsBeganBeforeIt(t *testing.T) {
 	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
 	since := time.Unix((base-1)*int64(model.StoryPeriodLength/time.Second), 0)
 	commitFreqSave(t, s, ws.ID, srcs[0].ID, since, randomFreqRound(rng, base).counts, "a save")
-	committing, err := s.BeginFreqSave(ctx, ws.ID, srcs[0].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readAgreeing(t, committing, since, "the committing save")
-	if err := committing.Add(ctx, randomFreqRound(rng, base).counts); err != nil {
-		t.Fatal(err)
-	}
+	committing := addingFreqSave(t, s, ws.ID, srcs[0].ID, since, randomFreqRound(rng, base).counts, "the committing save")
 	commit := committing.BeginCommit()
 	// Another save reads the copy from the table, before the commit.
 	s.CopyStoryIndexFrom(0)
