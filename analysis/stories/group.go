@@ -310,6 +310,10 @@ func group(arrivals []Arrival, weighed []*weighing, terms [][]uint32, found *Loo
 	g := &Grouping{Placements: make([]Placement, len(arrivals)), Stored: map[int64]Centroid{}, Started: map[int]Centroid{}}
 	touched := map[storyKey]bool{}
 	compared := map[storyKey]bool{} // stored stories compared in full
+	// A compared story's vector is needed only for the story an arrival
+	// joins (its shared terms): one buffer holds the best so far, another
+	// the one being compared, whatever the number of stories compared.
+	var cv, bestVec []weighted
 	for i := range arrivals {
 		a := &arrivals[i]
 		aw := weighed[i]
@@ -355,9 +359,15 @@ func group(arrivals []Arrival, weighed []*weighing, terms [][]uint32, found *Loo
 		type scored struct {
 			key          storyKey
 			score, clear float64
-			vec          []weighted
+		}
+		ranked := func(x, y scored) int {
+			if c := cmp.Compare(y.clear, x.clear); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.key, y.key)
 		}
 		cands := make([]scored, 0, len(order))
+		top := -1 // the best ranked so far
 		for _, k := range order {
 			c, ok := cents[k]
 			if !ok {
@@ -366,16 +376,15 @@ func group(arrivals []Arrival, weighed []*weighing, terms [][]uint32, found *Loo
 			if k > 0 {
 				compared[k] = true
 			}
-			cv := c.vectorFor(aw)
+			cv = c.vectorInto(cv, aw)
 			sc := dot(vec, cv)
-			cands = append(cands, scored{k, sc, o.clearance(sc, c.Articles), cv})
-		}
-		slices.SortStableFunc(cands, func(x, y scored) int {
-			if c := cmp.Compare(y.clear, x.clear); c != 0 {
-				return c
+			cands = append(cands, scored{k, sc, o.clearance(sc, c.Articles)})
+			if top < 0 || ranked(cands[len(cands)-1], cands[top]) < 0 {
+				top = len(cands) - 1
+				cv, bestVec = bestVec, cv
 			}
-			return cmp.Compare(x.key, y.key)
-		})
+		}
+		slices.SortStableFunc(cands, ranked)
 		pl := Placement{JoinsItem: -1, Terms: terms[i]}
 		if len(cands) == 0 || cands[0].clear < o.Threshold {
 			k := storyKey(-(i + 1))
@@ -387,7 +396,7 @@ func group(arrivals []Arrival, weighed []*weighing, terms [][]uint32, found *Loo
 		}
 		win := cands[0].key
 		pl.Reason = Reason{StoryID: int64(max(win, 0)), Item: -1, Score: cands[0].score,
-			Shared: sharedTerms(vec, cands[0].vec)}
+			Shared: sharedTerms(vec, bestVec)}
 		if m := best[win].key; m > 0 {
 			pl.Reason.ArticleID = m
 		} else {

@@ -3,6 +3,7 @@ package stories
 import (
 	"cmp"
 	"context"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -203,5 +204,58 @@ func TestMostHitsRanksAsByMap(t *testing.T) {
 		if got := mostHits(slices.Clone(order), best, k); !slices.Equal(got, want) {
 			t.Fatalf("round %d: ranked %v, by the map %v", round, got, want)
 		}
+	}
+}
+
+// TestGroupJoinsWithTheBestCandidatesTerms: the decision keeps the vector
+// of the best story compared so far only, in a buffer it reuses; the
+// shared terms of each join must be those of the story joined, not of
+// another compared. Each labelled story set article is placed against
+// the others' stories (one article each).
+func TestGroupJoinsWithTheBestCandidatesTerms(t *testing.T) {
+	arts := loadStorySet(t)
+	vocab := NewVocabulary()
+	profiles := make([]Profile, len(arts))
+	for i, a := range arts {
+		profiles[i] = NewProfile(a.Title, a.Markdown)
+		vocab.Add(&profiles[i])
+	}
+	o := GroupOptions{Threshold: 0.05, MergeThreshold: 0.99}.WithDefaults()
+	idf := newIDFMemo(vocab)
+	cents := map[int64]Centroid{}
+	var postings []Posting
+	for j := range profiles {
+		w := weigh(&profiles[j], idf)
+		cents[int64(100+j)] = Centroid{}.add(w)
+		for _, term := range topTerms(w.vec, DefaultIndexTerms) {
+			postings = append(postings, Posting{Term: term, ArticleID: int64(1000 + j), StoryID: int64(100 + j), At: groupT0})
+		}
+	}
+	slices.SortStableFunc(postings, func(a, b Posting) int { return cmp.Compare(a.Term, b.Term) })
+	joined := 0
+	for i := range profiles {
+		w := weigh(&profiles[i], idf)
+		others := maps.Clone(cents)
+		delete(others, int64(100+i))
+		var own []Posting
+		for _, p := range postings {
+			if p.StoryID != int64(100+i) {
+				own = append(own, p)
+			}
+		}
+		g := group([]Arrival{{Profile: profiles[i], At: groupT0}}, []*weighing{w}, [][]uint32{topTerms(w.vec, o.IndexTerms)},
+			&Lookup{Stories: others, Postings: own}, idf, o)
+		r := g.Placements[0].Reason
+		if r.StoryID == 0 {
+			continue
+		}
+		joined++
+		c := others[r.StoryID].withIDFs(idf)
+		if want := sharedTerms(w.vec, c.vectorFor(w)); !slices.Equal(r.Shared, want) {
+			t.Errorf("article %d joined story %d sharing %v, want %v", i, r.StoryID, r.Shared, want)
+		}
+	}
+	if joined == 0 {
+		t.Fatal("no article joined a story: the test exercised nothing")
 	}
 }
