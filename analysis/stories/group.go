@@ -314,6 +314,11 @@ func group(arrivals []Arrival, weighed []*weighing, terms [][]uint32, found *Loo
 	// joins (its shared terms): one buffer holds the best so far, another
 	// the one being compared, whatever the number of stories compared.
 	var cv, bestVec []weighted
+	// The candidates' maps, cleared for each arrival rather than made
+	// again: with the vectors, they were most of what a decision
+	// allocated.
+	hits := make(map[[2]int64]int, o.IndexTerms*o.PerTermLimit)
+	best := make(map[storyKey]member, o.IndexTerms*o.PerTermLimit)
 	for i := range arrivals {
 		a := &arrivals[i]
 		aw := weighed[i]
@@ -321,7 +326,7 @@ func group(arrivals []Arrival, weighed []*weighing, terms [][]uint32, found *Loo
 		// Candidate stories and, per story, the member that shares most
 		// index terms with the arrival: a stored article (its id) or an
 		// earlier arrival j (-(j+1)).
-		hits := make(map[[2]int64]int, o.IndexTerms*o.PerTermLimit)
+		clear(hits)
 		for _, t := range terms[i] {
 			for _, pi := range byTerm[t] {
 				p := &found.Postings[pi]
@@ -338,7 +343,7 @@ func group(arrivals []Arrival, weighed []*weighing, terms [][]uint32, found *Loo
 				}
 			}
 		}
-		best := make(map[storyKey]member, len(hits))
+		clear(best)
 		order := make([]storyKey, 0, len(hits))
 		for key, n := range hits {
 			k := resolve(storyKey(key[0]))
