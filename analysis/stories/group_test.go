@@ -213,25 +213,7 @@ func TestMostHitsRanksAsByMap(t *testing.T) {
 // another compared. Each labelled story set article is placed against
 // the others' stories (one article each).
 func TestGroupJoinsWithTheBestCandidatesTerms(t *testing.T) {
-	arts := loadStorySet(t)
-	vocab := NewVocabulary()
-	profiles := make([]Profile, len(arts))
-	for i, a := range arts {
-		profiles[i] = NewProfile(a.Title, a.Markdown)
-		vocab.Add(&profiles[i])
-	}
-	o := GroupOptions{Threshold: 0.05, MergeThreshold: 0.99}.WithDefaults()
-	idf := newIDFMemo(vocab)
-	cents := map[int64]Centroid{}
-	var postings []Posting
-	for j := range profiles {
-		w := weigh(&profiles[j], idf)
-		cents[int64(100+j)] = Centroid{}.add(w)
-		for _, term := range topTerms(w.vec, DefaultIndexTerms) {
-			postings = append(postings, Posting{Term: term, ArticleID: int64(1000 + j), StoryID: int64(100 + j), At: groupT0})
-		}
-	}
-	slices.SortStableFunc(postings, func(a, b Posting) int { return cmp.Compare(a.Term, b.Term) })
+	profiles, _, o, idf, cents, postings := storySetStories(t)
 	joined := 0
 	for i := range profiles {
 		w := weigh(&profiles[i], idf)

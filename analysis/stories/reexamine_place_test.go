@@ -592,25 +592,7 @@ func TestRankingBySortedHitsAsByMaps(t *testing.T) {
 // stories (one article each), and the first move's story and shared
 // terms are those of the candidate it clears most, compared afresh.
 func TestReexaminationMovesWithTheBestCandidatesTerms(t *testing.T) {
-	arts := loadStorySet(t)
-	vocab := NewVocabulary()
-	profiles := make([]Profile, len(arts))
-	for i, a := range arts {
-		profiles[i] = NewProfile(a.Title, a.Markdown)
-		vocab.Add(&profiles[i])
-	}
-	o := GroupOptions{Threshold: 0.05, MergeThreshold: 0.99}.WithDefaults()
-	idf := newIDFMemo(vocab)
-	cents := map[int64]Centroid{}
-	var postings []Posting
-	for j := range profiles {
-		w := weigh(&profiles[j], idf)
-		cents[int64(100+j)] = Centroid{}.add(w)
-		for _, term := range topTerms(w.vec, DefaultIndexTerms) {
-			postings = append(postings, Posting{Term: term, ArticleID: int64(1000 + j), StoryID: int64(100 + j), At: groupT0})
-		}
-	}
-	slices.SortStableFunc(postings, func(a, b Posting) int { return cmp.Compare(a.Term, b.Term) })
+	profiles, vocab, o, idf, cents, postings := storySetStories(t)
 	moved, notLast := 0, 0
 	for i := range profiles {
 		w := weigh(&profiles[i], idf)
@@ -744,4 +726,33 @@ func TestMemGroupsHoldsTheFrequenciesThePlacerReads(t *testing.T) {
 	if mixed == 0 {
 		t.Fatal("no poll re-examined members both with and without fresh kept IDFs")
 	}
+}
+
+// storySetStories is the labelled story set as stories of one article
+// each (ids 100 on, their articles 1000 on), for tests of what a
+// decision compares: the articles' profiles and vocabulary, options that
+// join at a low similarity and almost never merge, the IDFs, the
+// stories' centroids and their term index entries by term.
+func storySetStories(t *testing.T) ([]Profile, *Vocabulary, GroupOptions, *idfMemo, map[int64]Centroid, []Posting) {
+	t.Helper()
+	arts := loadStorySet(t)
+	vocab := NewVocabulary()
+	profiles := make([]Profile, len(arts))
+	for i, a := range arts {
+		profiles[i] = NewProfile(a.Title, a.Markdown)
+		vocab.Add(&profiles[i])
+	}
+	o := GroupOptions{Threshold: 0.05, MergeThreshold: 0.99}.WithDefaults()
+	idf := newIDFMemo(vocab)
+	cents := map[int64]Centroid{}
+	var postings []Posting
+	for j := range profiles {
+		w := weigh(&profiles[j], idf)
+		cents[int64(100+j)] = Centroid{}.add(w)
+		for _, term := range topTerms(w.vec, DefaultIndexTerms) {
+			postings = append(postings, Posting{Term: term, ArticleID: int64(1000 + j), StoryID: int64(100 + j), At: groupT0})
+		}
+	}
+	slices.SortStableFunc(postings, func(a, b Posting) int { return cmp.Compare(a.Term, b.Term) })
+	return profiles, vocab, o, idf, cents, postings
 }
