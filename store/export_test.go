@@ -340,18 +340,12 @@ func (f *FreqSave) CopyToken() (int64, bool) {
 // CommitHeld commits the save's transaction as SavePoll does, but ends
 // its commit in the copies only when the returned function is called:
 // until then the table holds the save and the copy does not.
-func (f *FreqSave) CommitHeld() (end func(), err error) {
-	f.s.pgFreq.committing(f.fs)
-	err = f.tx.Commit()
-	return func() {
-		f.s.pgFreq.finish(f.fs, err == nil)
-		f.s.logMoves.ended(f.log, err == nil)
-	}, err
-}
+func (f *FreqSave) CommitHeld() (end func(), err error) { return f.BeginCommit()() }
 
 // BeginCommit marks the save as committing, as SavePoll does right
-// before its commit, and returns the commit itself, held as CommitHeld
-// holds it: the test decides what happens in between.
+// before its commit, and returns the commit itself, which ends the
+// commit in the copies only when the function it returns is called: the
+// test decides what happens in between.
 func (f *FreqSave) BeginCommit() (commit func() (end func(), err error)) {
 	f.s.pgFreq.committing(f.fs)
 	return func() (func(), error) {

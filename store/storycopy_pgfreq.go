@@ -122,8 +122,7 @@ const keptAdditions = 32
 
 func newPGFreqCopies() *pgFreqCopies {
 	return &pgFreqCopies{entries: map[int64]*pgFreqCopy{}, inCommit: map[int64]int{}, loading: map[int64]*freqLoading{},
-		copyFrom: defaultCopyFrom,
-		ended:    make(chan struct{}), commitWait: defaultCommitWait}
+		copyFrom: defaultCopyFrom, ended: make(chan struct{}), commitWait: defaultCommitWait}
 }
 
 // freqLoading is the reads of a workspace's copy under way (n), and the

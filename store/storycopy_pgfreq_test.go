@@ -423,7 +423,9 @@ func readOnceCommitEnds(t *testing.T, s *store.Store, ws, src int64, since time.
 			t.Fatal("the read answered before the process's commit ended")
 		default:
 		}
-		waited = s.FreqCopyWaits() > 0
+		if waited = s.FreqCopyWaits() > 0; !waited {
+			time.Sleep(time.Millisecond) // not to spin beside the read
+		}
 	}
 	end()
 	if err := <-read; err != nil {
