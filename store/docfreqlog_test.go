@@ -304,9 +304,34 @@ func TestDocFreqLogFoldedInBatches(t *testing.T) {
 // for the first's locks on the logged rows and then find nothing left.
 // PostgreSQL's saves run at once (SQLite's one after the other).
 func TestDocFreqLogMovedByOneSaveAtATime(t *testing.T) {
+	waited, logged := saveDuringAMove(t, 5)
+	if waited {
+		t.Error("a second save waited for the first's move of the log")
+	}
+	if logged != 1 {
+		t.Errorf("%d logged rows after the move, want the second save's one", logged)
+	}
+}
+
+// TestDocFreqLogNotFoldedMovesEverySave: without folding (docFreqFoldAt
+// 0) a big workspace's saves do not log, also while another save of the
+// process moves the log: the second moves too, once the first commits.
+func TestDocFreqLogNotFoldedMovesEverySave(t *testing.T) {
+	if _, logged := saveDuringAMove(t, 0); logged != 0 {
+		t.Errorf("%d logged rows after two saves that do not fold, want none", logged)
+	}
+}
+
+// saveDuringAMove logs two saves of a small workspace on PostgreSQL
+// (fewer than 2 articles), then has a third save move the log, folding at
+// foldAt counts, and a fourth add its counts before the third commits. It
+// reports whether the fourth waited for the third, and how many rows are
+// logged once both committed, and checks the entries.
+func saveDuringAMove(t *testing.T, foldAt int) (waited bool, logged int) {
+	t.Helper()
 	s := testdb.Store(t, store.Postgres)
 	s.LogDocFreqUnder(2)
-	s.FoldDocFreqAt(5)
+	s.FoldDocFreqAt(foldAt)
 	ctx := context.Background()
 	ws, srcs := seed(t, s, "https://a.example/feed", "https://b.example/feed")
 	base := model.StoryPeriod(time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC))
@@ -332,11 +357,11 @@ func TestDocFreqLogMovedByOneSaveAtATime(t *testing.T) {
 	if err := mover.Add(ctx, moverCounts); err != nil {
 		t.Fatal(err)
 	}
-	// The mover holds the logged rows it deleted until it commits.
+	// The mover holds the logged rows it deleted, and the rows it added
+	// to, until it commits.
 	other, otherCounts := begin(3)
 	added := make(chan error, 1)
 	go func() { added <- other.Add(ctx, otherCounts) }()
-	waited := false
 	for done := false; !done; {
 		select {
 		case err := <-added:
@@ -345,9 +370,8 @@ func TestDocFreqLogMovedByOneSaveAtATime(t *testing.T) {
 			}
 			done = true
 		default:
-			if count(t, s, `SELECT COUNT(*) FROM pg_locks WHERE NOT granted`) > 0 && !waited {
+			if !waited && count(t, s, `SELECT COUNT(*) FROM pg_locks WHERE NOT granted`) > 0 {
 				waited = true
-				t.Error("a second save waited for the first's move of the log")
 				if err := mover.Commit(); err != nil {
 					t.Fatal(err)
 				}
@@ -364,10 +388,8 @@ func TestDocFreqLogMovedByOneSaveAtATime(t *testing.T) {
 	}
 	addCounts(want, moverCounts)
 	addCounts(want, otherCounts)
-	if got := count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log WHERE workspace_id = ?`, ws.ID); got != 1 {
-		t.Errorf("%d logged rows after the move, want the second save's one", got)
-	}
 	if got := freqEntries(t, s, ws.ID); !maps.Equal(got, want) {
 		t.Errorf("entries %v, want %v", got, want)
 	}
+	return waited, count(t, s, `SELECT COUNT(*) FROM story_doc_freq_log WHERE workspace_id = ?`, ws.ID)
 }

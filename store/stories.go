@@ -1085,8 +1085,9 @@ func (s *Store) loggedCounts(ctx context.Context, tx *sqlx.Tx, ws int64, periods
 // moves it again, which the reads, that add both, never tell. While a
 // save of this process moves a workspace's log, the others log: each
 // moving it too would wait for the first's locks on the logged rows, and
-// then find nothing left to move. With docFreqFoldAt 0, once the log is
-// moved the saves add their counts to the table, and look for a log to
+// then find nothing left to move. With docFreqFoldAt 0 a big workspace's
+// saves never log (one that comes during a move moves too); once the log
+// is moved they add their counts to the table, and look for a log to
 // move only after one logged again: the move reads the log and groups
 // the save's rows with it, which in one busy workspace made the upsert a
 // third dearer for nothing to move.
@@ -1116,7 +1117,7 @@ func (m *logMoves) write(ws int64, small bool, features, foldAt int) docFreqWrit
 	defer m.mu.Unlock()
 	st := m.ws[ws]
 	switch {
-	case st.moving, st.moved && st.logged+features <= foldAt:
+	case foldAt > 0 && st.moving, st.moved && st.logged+features <= foldAt:
 		return docFreqToLog
 	case st.moved && st.logged == 0:
 		return docFreqToTable
