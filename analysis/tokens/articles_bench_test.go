@@ -28,8 +28,8 @@ func extracted(b *testing.B, html []byte, url string) article {
 
 // farmArticles renders the article pages of the synthetic feed farm the
 // pipeline benchmarks poll, and extracts their Markdown.
-func farmArticles(b *testing.B, feeds int) []article {
-	f := feedfarm.New(feedfarm.Options{Feeds: feeds, Seed: 1})
+func farmArticles(b *testing.B, feeds int, text feedfarm.Text) []article {
+	f := feedfarm.New(feedfarm.Options{Feeds: feeds, Seed: 1, Text: text})
 	h := f.Handler()
 	var out []article
 	for n := range feeds {
@@ -58,13 +58,15 @@ func benchmarkPageArticles(b *testing.B) []article {
 }
 
 // articleSets are the articles the benchmarks count: the farm's 20-item
-// feeds, as the pipeline benchmarks poll them, and real pages of the
-// extraction benchmark.
+// feeds, as the pipeline benchmarks poll them, in its uniform text (some
+// 190 words) and its news-like text (English words by their usual
+// frequency), and real pages of the extraction benchmark.
 var articleSets = []struct {
 	name string
 	load func(*testing.B) []article
 }{
-	{"farm", func(b *testing.B) []article { return farmArticles(b, 50) }},
+	{"farm", func(b *testing.B) []article { return farmArticles(b, 50, feedfarm.TextUniform) }},
+	{"news", func(b *testing.B) []article { return farmArticles(b, 50, feedfarm.TextNews) }},
 	{"pages", benchmarkPageArticles},
 }
 
