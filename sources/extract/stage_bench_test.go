@@ -106,3 +106,24 @@ func processCPU() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkMarkdownTogether converts the farm feed's items on every
+// core at once, as the poller's workers do, and reports the process's
+// CPU per item: run with -cpu 1,2, the ratio of the two is what
+// converting side by side costs over converting alone.
+func BenchmarkMarkdownTogether(b *testing.B) {
+	bodies := farmBodies(b)
+	const base = "http://farm.test/item/0/1"
+	b.ReportAllocs()
+	start := processCPU()
+	b.RunParallel(func(pb *testing.PB) {
+		for i := 0; pb.Next(); i++ {
+			md, err := extract.FragmentToMarkdown(bodies[i%len(bodies)], base)
+			if err != nil || md == "" {
+				b.Errorf("item %d: %q, %v", i%len(bodies), md, err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+}
