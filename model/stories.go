@@ -14,10 +14,11 @@ type StoryFacts struct {
 // StoryTermQuery asks a workspace's term index for the entries of Terms
 // reported at or after Since: for each term the PerTerm most recently
 // reported (ties: the higher article id first). A placement's lookup
-// waits for other saves placing articles under the same terms; Stored
-// marks a read of stored articles' terms (re-examination), which does
-// not: its writes are guarded by the revisions of the stories it
-// changes, and waiting there, after the lookup's locks, could deadlock.
+// marks the terms as read by its save (on PostgreSQL, shared locks that
+// let a save find the saves it met, see the store's rejoin); Stored marks
+// a read of stored articles' terms (re-examination, a rejoin), which
+// does not: its writes are guarded by the revisions of the stories it
+// changes.
 type StoryTermQuery struct {
 	WorkspaceID int64
 	Terms       []uint32
@@ -199,6 +200,36 @@ func StoryPeriod(t time.Time) int64 {
 // each call.
 type StoryPlacer interface {
 	PlaceStories(ctx context.Context, view StoryView, req StoryRequest) (StoryPlacement, error)
+}
+
+// StoryRejoin is what a save asks its placer once it has committed, when
+// other saves were reading some of its index terms at its commit
+// (PostgreSQL, where saves of a workspace read the term index at once):
+// such a save and this one may each have decided without the other's
+// articles. Terms are those index terms; Stories the save's stories that
+// have an article filed under one of them. Once the other saves have
+// committed, the placer reads the term index under Terms again and
+// answers the merges that the two decisions would have made had they
+// been taken one after the other.
+type StoryRejoin struct {
+	WorkspaceID int64
+	Terms       []uint32
+	Stories     []RejoinStory
+}
+
+// RejoinStory is one of a save's stories in a StoryRejoin: Started when
+// the save started it, At the latest report of the save's articles in it.
+type RejoinStory struct {
+	ID      int64
+	Started bool
+	At      time.Time
+}
+
+// StoryRejoiner is a StoryPlacer that can answer a StoryRejoin: its
+// answer holds merges and the stories they update only (Articles and
+// Counts empty). Like PlaceStories it must read afresh on each call.
+type StoryRejoiner interface {
+	RejoinStories(ctx context.Context, view StoryView, req StoryRejoin) (StoryPlacement, error)
 }
 
 // StoryCounts are what a save's placement did: articles that joined a

@@ -116,10 +116,25 @@ type dialect interface {
 	// alone, they find a workspace's old rows along the primary key.
 	pruneByWorkspace() bool
 	// lockStoryTerms is a statement that holds, until the transaction
-	// ends, a lock on each of the keys (workspace << 32 | term) of its
-	// list parameter, taken in the list's order; "" where transactions
-	// hold the write lock from their start.
+	// ends, a shared lock on each of the keys (workspace << 32 | term) of
+	// its list parameter, taken in the list's order; "" where
+	// transactions hold the write lock from their start (then so are
+	// the three statements below).
 	lockStoryTerms() string
+	// claimStoryTerms is a statement that takes, without waiting, an
+	// exclusive lock on each key of its list parameter, held until the
+	// transaction ends, and answers the keys (k) it could not take:
+	// those another transaction holds.
+	claimStoryTerms() string
+	// storyTermHolders is a statement that answers (pid, at) other
+	// transactions running now, among them every one that holds a lock
+	// on story terms: the backend each runs in, and when (microseconds
+	// of the Unix time) it was asked, the same in every row.
+	storyTermHolders() string
+	// runningOf is a statement that answers how many of the backends of
+	// its list parameter still run a transaction started at or before
+	// its second parameter (storyTermHolders' at).
+	runningOf() string
 	// reserveStoryIDs is a statement and its arguments that answer (id)
 	// rows: n unused story ids, which no other transaction will take, so
 	// a save can write them into its articles before it writes the

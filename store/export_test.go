@@ -377,7 +377,9 @@ func (s *Store) FreqCopyWaits() int {
 }
 
 // Commit commits the save as SavePoll does; Rollback rolls it back.
-func (f *FreqSave) Commit() error { return f.s.commitSave(f.tx, saveAfter{freq: f.fs, log: f.log}) }
+func (f *FreqSave) Commit() error {
+	return f.s.commitSave(context.Background(), f.tx, saveAfter{freq: f.fs, log: f.log})
+}
 func (f *FreqSave) Rollback() {
 	_ = f.tx.Rollback()
 	f.s.abandonSave(saveAfter{log: f.log})

@@ -59,8 +59,9 @@ func (s *Store) savePush(ctx context.Context, p model.PushSave) (model.SaveCount
 		s.abandonSave(fs)
 		return fail(err)
 	}
-	if err := s.commitSave(tx, fs); err != nil {
+	if err := s.commitSave(ctx, tx, fs); err != nil {
 		return fail(fmt.Errorf("commit: %w", err))
 	}
+	c.Stories.Merged += s.rejoin(ctx, ps, fs.meet)
 	return c, nil
 }

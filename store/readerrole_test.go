@@ -134,7 +134,8 @@ func TestReaderRoleRecipe(t *testing.T) {
 		t.Fatalf("the daemon's role lost its migration lock: %v", err)
 	}
 	// And saves polls, whose story placement locks the articles' index
-	// terms (pg_advisory_xact_lock).
+	// terms (pg_advisory_xact_lock_shared, then pg_try_advisory_xact_lock
+	// just before the commit).
 	arts := []model.NewArticle{storyArticle("https://example.com/quake", "Quake off Chile", wire, time.Now(), false)}
 	if _, err := trySavePoll(st, ws, src, placer(t, arts), arts...); err != nil {
 		t.Fatalf("the daemon's role cannot save a poll: %v", err)

@@ -84,16 +84,21 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave, vectors []any) (
 		s.abandonSave(fs)
 		return model.SaveCounts{}, err
 	}
-	if err := s.commitSave(tx, fs); err != nil {
+	if err := s.commitSave(ctx, tx, fs); err != nil {
 		return model.SaveCounts{}, fmt.Errorf("save poll of source %d: commit: %w", p.SourceID, err)
 	}
+	c.Stories.Merged += s.rejoin(ctx, p, fs.meet)
 	return c, nil
 }
 
-// commitSave commits a save's transaction; the copy of the document
-// frequencies (fs's part, nil where there is none) learns of its
-// additions once they are committed.
-func (s *Store) commitSave(tx *sqlx.Tx, after saveAfter) error {
+// commitSave commits a save's transaction, its story terms claimed first
+// (storyrejoin.go); the copy of the document frequencies (fs's part, nil
+// where there is none) learns of its additions once they are committed.
+func (s *Store) commitSave(ctx context.Context, tx *sqlx.Tx, after saveAfter) error {
+	if err := s.claimTerms(ctx, tx, after.meet); err != nil {
+		s.abandonSave(after)
+		return err
+	}
 	s.pgFreq.committing(after.freq)
 	err := tx.Commit()
 	s.pgFreq.finish(after.freq, err == nil)
@@ -106,10 +111,13 @@ func (s *Store) abandonSave(after saveAfter) { s.logMoves.ended(after.log, false
 
 // saveAfter is what the process learns of a save once it commits: its
 // part in the copy of the document frequencies (nil where there is
-// none), and where it wrote its feature counts (logMoves).
+// none), where it wrote its feature counts (logMoves), and whom it met.
 type saveAfter struct {
 	freq *pgFreqSave
 	log  logWrite
+	// meet is how the save finds the saves it met and rejoins them
+	// (storyrejoin.go; nil: it cannot meet any).
+	meet *termMeeting
 }
 
 // saveArticles is what a poll's save and a push's have in common: the
@@ -146,7 +154,7 @@ func (s *Store) saveArticles(ctx context.Context, tx *sqlx.Tx, p model.PollSave,
 	if st.freq != nil {
 		c.FreqReads = st.freq.reads
 	}
-	return c, saveAfter{freq: st.freq, log: st.logWrite}, nil
+	return c, saveAfter{freq: st.freq, log: st.logWrite, meet: s.meeting(p, st)}, nil
 }
 
 // saveBatch stores one batch of articles (articles.go) with their

@@ -345,6 +345,10 @@ func (m *meetingPlacer) PlaceStories(ctx context.Context, view model.StoryView, 
 	return out, err
 }
 
+func (m *meetingPlacer) RejoinStories(ctx context.Context, view model.StoryView, req model.StoryRejoin) (model.StoryPlacement, error) {
+	return m.inner.(model.StoryRejoiner).RejoinStories(ctx, view, req)
+}
+
 // TestFirstReportsSavedConcurrentlyMakeOneStory: several polls of one
 // workspace carry reports of one new event and save at the same moment,
 // each deciding before the others commit if the store lets it. None
@@ -392,6 +396,79 @@ func TestFirstReportsSavedConcurrentlyMakeOneStory(t *testing.T) {
 			t.Errorf("the story counts %d articles, want %d", n, polls)
 		}
 	})
+}
+
+// waitingPlacer is a placer that, once it has decided, waits until
+// another save's article is stored (committed, seen from another
+// connection), or gives up after a deadline and fails the save.
+type waitingPlacer struct {
+	inner model.StoryPlacer
+	s     *store.Store
+	url   string
+}
+
+func (w *waitingPlacer) PlaceStories(ctx context.Context, view model.StoryView, req model.StoryRequest) (model.StoryPlacement, error) {
+	out, err := w.inner.PlaceStories(ctx, view, req)
+	if err != nil {
+		return out, err
+	}
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		var n int
+		if err := w.s.DB().GetContext(ctx, &n, w.s.DB().Rebind(`SELECT COUNT(*) FROM feed_articles WHERE external_url = ?`), w.url); err != nil {
+			return out, err
+		}
+		if n == 1 {
+			return out, nil
+		}
+	}
+	return out, fmt.Errorf("%s was not stored while this save was open", w.url)
+}
+
+func (w *waitingPlacer) RejoinStories(ctx context.Context, view model.StoryView, req model.StoryRejoin) (model.StoryPlacement, error) {
+	return w.inner.(model.StoryRejoiner).RejoinStories(ctx, view, req)
+}
+
+// TestSavesSharingTermsDoNotWait: on PostgreSQL, a save whose articles
+// share every index term with those of a save still open (decided, not
+// committed) is stored meanwhile: saves of one workspace do not queue
+// behind each other to read the term index. The two reports of one event
+// still end in one story: the second save to commit finds the first
+// (it held their shared terms at its commit) and rejoins once it has
+// ended.
+func TestSavesSharingTermsDoNotWait(t *testing.T) {
+	s := testdb.Store(t, store.Postgres)
+	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+	ws, srcs := seedArchived(t, s, 2, t0)
+	first := []model.NewArticle{storyArticle("https://s0.example/quake", "Chile quake: no tsunami", wire, t0, true)}
+	second := []model.NewArticle{storyArticle("https://s1.example/quake", "Chile quake: no tsunami", ownReport, t0.Add(time.Minute), true)}
+	done := make(chan error, 1)
+	go func() {
+		_, err := trySavePoll(s, ws, srcs[0], &waitingPlacer{inner: placer(t, first), s: s, url: "https://s1.example/quake"}, first...)
+		done <- err
+	}()
+	// The second save reads once the first has read and holds its terms.
+	for range 2000 {
+		if count(t, s, `SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted`) > 0 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := trySavePoll(s, ws, srcs[1], placer(t, second), second...); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, s, `SELECT COUNT(DISTINCT story_id) FROM feed_articles WHERE external_url LIKE '%/quake'`); n != 1 {
+		t.Errorf("the 2 reports are in %d stories, want 1", n)
+	}
+	quake := storyOf(t, s, "https://s0.example/quake")
+	if n := count(t, s, `SELECT article_count FROM stories WHERE id = ?`, quake); n != 2 {
+		t.Errorf("the story counts %d articles, want 2", n)
+	}
+	if n := count(t, s, `SELECT COUNT(*) FROM stories WHERE merged_into = ?`, quake); n != 1 {
+		t.Errorf("%d stories merged into the surviving one, want 1", n)
+	}
 }
 
 // TestPruneStoryTerms: pruning deletes, in bounded batches, the term index
