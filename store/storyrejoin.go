@@ -33,8 +33,8 @@ import (
 // the other this way. See docs/digest.md, "Concurrent saves".
 
 // rejoinWait bounds how long a save waits for the saves it met to end
-// before it rejoins; one still running after it is left to the late joins
-// of later saves.
+// before it rejoins; what a rejoin after it would have merged stays apart
+// until a later report merges it.
 const rejoinWait = 30 * time.Second
 
 // termMeeting is what a save needs at its commit and after it to find the
@@ -110,8 +110,8 @@ func (s *Store) claimTerms(ctx context.Context, tx *sqlx.Tx, m *termMeeting) err
 
 // rejoin is what a save that met others does once it has committed (see
 // above): it answers how many stories it merged. It never fails the save,
-// which is stored: an error is logged, and what it would have merged is
-// left to later saves' late joins.
+// which is stored: an error is logged, and what it would have merged stays
+// apart until a later report merges it.
 func (s *Store) rejoin(ctx context.Context, p model.PollSave, m *termMeeting) int {
 	if m == nil || len(m.contended) == 0 {
 		return 0
