@@ -16,12 +16,13 @@ import (
 // story and the other started one beside it, the started story missed the
 // grown one. Once both have committed, the save that found it may have
 // met another asks its placer to rejoin (model.StoryRejoin): the term
-// index is read again under the terms the saves shared, and each
-// one-article story on one side is compared with the stories on the
-// other, as a late join compares them (latejoin.go). A story that clears
-// the threshold is merged into the one it clears most. Two one-article
-// stories merge into the lower id, so that whichever of the two saves
-// rejoins first, the same story survives.
+// index is read again under the terms the saves shared, and each story
+// the save started, and each one-article story of another, is compared
+// with the stories on the other side, as a late join compares them
+// (latejoin.go). A story that clears the threshold merges with the one it
+// clears most: the smaller into the larger, of two as large the higher id
+// into the lower, so that whichever of the two saves rejoins first, the
+// same story survives.
 
 // RejoinStories implements model.StoryRejoiner.
 func (p *Placer) RejoinStories(ctx context.Context, view model.StoryView, req model.StoryRejoin) (model.StoryPlacement, error) {
@@ -116,12 +117,14 @@ func rejoin(ctx context.Context, view model.StoryView, req model.StoryRejoin, o 
 	return out, nil
 }
 
-// rejoinMerges takes the one-article stories of either side in id order
-// (ids, sorted): each is compared with the stories of the other side (a
-// story the save started, with every other story read; another's, with
-// the save's own), and merged into the one it clears most, when that
-// clears the threshold and the two were reported within the window.
-// cents is updated as stories merge, so later candidates see them merged.
+// rejoinMerges takes, in id order (ids, sorted), the stories the save
+// started and the one-article stories of the others: each is compared
+// with the stories of the other side (a story the save started, with
+// every other story read; another's, with the save's own), and the two
+// merge when the one it clears most clears the threshold and the two
+// were reported within the window. The story of fewer articles merges
+// into the other (of as many, the higher id into the lower). cents is
+// updated as stories merge, so later candidates see them merged.
 func rejoinMerges(ids []int64, sides map[storyKey]*rejoinSide, cents map[storyKey]Centroid, o GroupOptions) []model.StoryMerge {
 	none := &weighing{p: &Profile{}} // a merge refreshes no IDFs: no article arrives
 	var out []model.StoryMerge
@@ -129,7 +132,7 @@ func rejoinMerges(ids []int64, sides map[storyKey]*rejoinSide, cents map[storyKe
 		k := storyKey(id)
 		own, ok := cents[k]
 		cand := sides[k]
-		if !ok || own.Articles != 1 || cand.own && !cand.started {
+		if !ok || !cand.started && (cand.own || own.Articles != 1) {
 			continue
 		}
 		w := centroidWeighing(&own)
@@ -150,7 +153,7 @@ func rejoinMerges(ids []int64, sides map[storyKey]*rejoinSide, cents map[storyKe
 			continue
 		}
 		from, into := k, best
-		if cents[best].Articles == 1 && best > k {
+		if n := cents[best].Articles; n < own.Articles || n == own.Articles && best > k {
 			from, into = best, k
 		}
 		cents[into] = cents[into].merge(cents[from], none)

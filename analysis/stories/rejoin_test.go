@@ -2,6 +2,7 @@ package stories
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +13,8 @@ import (
 // deciding at once do: a rejoin of either save merges the later story
 // into the earlier, whichever side asks and whether the asking save
 // started its story or grew it; a report of another event stays apart.
+// A story the save started with two reports takes in the other's
+// one-article story (the smaller merges into the larger).
 func TestRejoinMergesStoriesStartedAtOnce(t *testing.T) {
 	other := arrival("Magnitude 6.8 earthquake strikes off central Chile",
 		"A magnitude 6.8 earthquake struck off the coast of central Chile on Tuesday, the US Geological Survey said; no tsunami warning was issued.", 90*time.Minute)
@@ -25,6 +28,7 @@ func TestRejoinMergesStoriesStartedAtOnce(t *testing.T) {
 		{"the first save, which started its story", 0, true, true},
 		{"the first save, as a story it grew", 0, false, true},
 		{"a save of another event", 2, true, false},
+		{"the second save, which started a story of two", 1, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mem, s1, s2 := placeLateJoinPolls(t, GroupOptions{MergeThreshold: 0.99})
@@ -36,6 +40,10 @@ func TestRejoinMergesStoriesStartedAtOnce(t *testing.T) {
 			}
 			mem.opts.Threshold = threshold
 			w := mem.workspace(1)
+			two := strings.Contains(tc.name, "of two")
+			if two { // as if a second report of the save had joined the story it started
+				w.stories[s2] = w.stories[s2].merge(w.stories[s2], &weighing{p: &Profile{}})
+			}
 			storyOf := []int64{s1, s2, s3[0]}
 			at := []time.Time{lateJoinPolls[0][0].At, lateJoinPolls[1][0].At, other.At}
 			var terms []uint32
@@ -61,15 +69,25 @@ func TestRejoinMergesStoriesStartedAtOnce(t *testing.T) {
 				}
 				return
 			}
-			if len(out.Merges) != 1 || out.Merges[0].From != s2 || out.Merges[0].Into != s1 || out.Merges[0].Reason == "" {
-				t.Fatalf("merges %+v, want story %d into %d with a reason", out.Merges, s2, s1)
+			from, into, articles := s2, s1, 2
+			if two { // the smaller story merges into the larger
+				from, into, articles = s1, s2, 3
 			}
-			if len(out.Updates) != 2 || out.Updates[0].ID != s1 || out.Updates[0].Centroid == nil || out.Updates[1].ID != s2 {
-				t.Errorf("updates %+v, want story %d with its new centroid and story %d", out.Updates, s1, s2)
+			if len(out.Merges) != 1 || out.Merges[0].From != from || out.Merges[0].Into != into || out.Merges[0].Reason == "" {
+				t.Fatalf("merges %+v, want story %d into %d with a reason", out.Merges, from, into)
 			}
-			merged, err := DecodeCentroid(out.Updates[0].Centroid, 2)
-			if err != nil || merged.Articles != 2 {
-				t.Errorf("the surviving centroid holds %d articles (%v), want 2", merged.Articles, err)
+			var survivor []byte
+			for _, u := range out.Updates {
+				if u.ID == into {
+					survivor = u.Centroid
+				}
+			}
+			if len(out.Updates) != 2 || survivor == nil {
+				t.Fatalf("updates %+v, want stories %d and %d, %d with its new centroid", out.Updates, from, into, into)
+			}
+			merged, err := DecodeCentroid(survivor, articles)
+			if err != nil || merged.Articles != articles {
+				t.Errorf("the surviving centroid holds %d articles (%v), want %d", merged.Articles, err, articles)
 			}
 		})
 	}
