@@ -398,6 +398,59 @@ func TestFirstReportsSavedConcurrentlyMakeOneStory(t *testing.T) {
 	})
 }
 
+// TestEventsSavedConcurrentlyStayApart: seven polls of one workspace, all
+// deciding before any of them commits, carry three reports of the Chile
+// quake, three of the Peru quake and one of a rate rise (PostgreSQL,
+// where saves read the term index at once). The rejoins after their
+// commits make one story of each event and keep the events apart.
+func TestEventsSavedConcurrentlyStayApart(t *testing.T) {
+	s := testdb.Store(t, store.Postgres)
+	const polls = 7
+	t0 := time.Date(2025, 3, 4, 6, 0, 0, 0, time.UTC)
+	ws, srcs := seedArchived(t, s, polls, t0)
+	arrived := make(chan struct{}, 64)
+	var wg sync.WaitGroup
+	for i := range polls {
+		url, title, body := fmt.Sprintf("https://s%d.example/chile", i), "Chile quake: no tsunami", wire
+		switch {
+		case i == polls-1:
+			url, title, body = fmt.Sprintf("https://s%d.example/rates", i), "Central bank raises rates", other
+		case i%2 == 1:
+			url, title, body = fmt.Sprintf("https://s%d.example/peru", i), "Quake damages adobe houses in Peru",
+				fmt.Sprintf("Report %d.\n\n", i)+otherQuake
+		case i == 2:
+			body = ownReport
+		}
+		arts := []model.NewArticle{storyArticle(url, title, body, t0.Add(time.Duration(i)*time.Minute), true)}
+		plan := &meetingPlacer{inner: placer(t, arts), arrived: arrived, all: polls}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := trySavePoll(s, ws, srcs[i], plan, arts...); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, event := range []string{"chile", "peru"} {
+		if n := count(t, s, `SELECT COUNT(DISTINCT story_id) FROM feed_articles WHERE external_url LIKE '%/`+event+`'`); n != 1 {
+			t.Errorf("the 3 %s reports are in %d stories, want 1", event, n)
+		}
+		id := storyOf(t, s, "https://s1.example/peru")
+		if event == "chile" {
+			id = storyOf(t, s, "https://s0.example/chile")
+		}
+		if n := count(t, s, `SELECT article_count FROM stories WHERE id = ?`, id); n != 3 {
+			t.Errorf("the %s story counts %d articles, want 3", event, n)
+		}
+	}
+	chile, peru, rates := storyOf(t, s, "https://s0.example/chile"), storyOf(t, s, "https://s1.example/peru"),
+		storyOf(t, s, fmt.Sprintf("https://s%d.example/rates", polls-1))
+	if chile == peru || rates == chile || rates == peru {
+		t.Errorf("stories chile %d, peru %d, rates %d: want three", chile, peru, rates)
+	}
+}
+
 // waitingPlacer is a placer that, once it has decided, waits until
 // another save's article is stored (committed, seen from another
 // connection), or gives up after a deadline and fails the save.
