@@ -234,9 +234,10 @@ type StoryRejoiner interface {
 
 // StoryCounts are what a save's placement did: articles that joined a
 // stored or new story, stories started, stories merged into another,
-// stored articles moved to another story.
+// stored articles moved to another story; and, once the save committed,
+// stories merged by its rejoin (StoryRejoin).
 type StoryCounts struct {
-	Joined, Started, Merged, Moved int
+	Joined, Started, Merged, Moved, Rejoined int
 }
 
 // Add adds o's counts to c's.
@@ -245,6 +246,7 @@ func (c *StoryCounts) Add(o StoryCounts) {
 	c.Started += o.Started
 	c.Merged += o.Merged
 	c.Moved += o.Moved
+	c.Rejoined += o.Rejoined
 }
 
 // FreqReads counts a save's placement reads of document frequencies on

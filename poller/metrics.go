@@ -30,7 +30,8 @@ type Metrics struct {
 	// StoryPlacements counts what saves did with their new articles'
 	// stories: articles that joined a story (stored or started by the
 	// same save), stories started, stories merged into another, stored
-	// articles moved to another story by re-examination.
+	// articles moved to another story by re-examination, stories merged
+	// by a rejoin after the save committed.
 	StoryPlacements *prometheus.CounterVec
 	// StoryFrequencyReads counts the placements' reads of document
 	// frequencies on PostgreSQL by where they were answered from: the
@@ -81,7 +82,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 		}, []string{"source_type"}),
 		StoryPlacements: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "feedpoller_story_placements_total",
-			Help: "Story placements of new articles: joined (an existing story), started (a new story), merged (stories folded into another), moved (stored articles re-examined into another story).",
+			Help: "Story placements of new articles: joined (an existing story), started (a new story), merged (stories folded into another), moved (stored articles re-examined into another story), rejoined (stories folded into another by a save that met another save, once both committed).",
 		}, []string{"result"}),
 		StoryFrequencyReads: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "feedpoller_story_frequency_reads_total",
@@ -154,6 +155,7 @@ func (m *Metrics) countItems(out model.PollOutcome) {
 	m.StoryPlacements.WithLabelValues("started").Add(float64(out.Stories.Started))
 	m.StoryPlacements.WithLabelValues("merged").Add(float64(out.Stories.Merged))
 	m.StoryPlacements.WithLabelValues("moved").Add(float64(out.Stories.Moved))
+	m.StoryPlacements.WithLabelValues("rejoined").Add(float64(out.Stories.Rejoined))
 	m.StoryFrequencyReads.WithLabelValues("copy").Add(float64(out.FreqReads.FromCopy))
 	m.StoryFrequencyReads.WithLabelValues("table").Add(float64(out.FreqReads.FromTable))
 	m.StoryFrequencyCopyLoads.Add(float64(out.FreqReads.CopyLoads))

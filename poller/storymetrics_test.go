@@ -32,7 +32,7 @@ func TestStoryPlacementMetrics(t *testing.T) {
 				entry{"1", "https://other.example/kestrel", "Kestrel 4.2 released", body("the Kestrel 4.2 release and its garbage collector")}))
 			e.pollNow(e.addSource("/a"))
 			e.pollNow(e.addSource("/b"))
-			for result, want := range map[string]float64{"started": 2, "joined": 2, "merged": 0} {
+			for result, want := range map[string]float64{"started": 2, "joined": 2, "merged": 0, "rejoined": 0} {
 				if n := testutil.ToFloat64(m.StoryPlacements.WithLabelValues(result)); n != want {
 					t.Errorf("story placements %s: %v, want %v", result, n, want)
 				}

@@ -62,6 +62,6 @@ func (s *Store) savePush(ctx context.Context, p model.PushSave) (model.SaveCount
 	if err := s.commitSave(ctx, tx, fs); err != nil {
 		return fail(fmt.Errorf("commit: %w", err))
 	}
-	c.Stories.Merged += s.rejoin(ctx, ps, fs.meet)
+	c.Stories.Rejoined = s.rejoin(ctx, ps, fs.meet)
 	return c, nil
 }

@@ -87,7 +87,7 @@ func (s *Store) savePoll(ctx context.Context, p model.PollSave, vectors []any) (
 	if err := s.commitSave(ctx, tx, fs); err != nil {
 		return model.SaveCounts{}, fmt.Errorf("save poll of source %d: commit: %w", p.SourceID, err)
 	}
-	c.Stories.Merged += s.rejoin(ctx, p, fs.meet)
+	c.Stories.Rejoined = s.rejoin(ctx, p, fs.meet)
 	return c, nil
 }
 

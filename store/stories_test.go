@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -410,6 +411,7 @@ func TestEventsSavedConcurrentlyStayApart(t *testing.T) {
 	ws, srcs := seedArchived(t, s, polls, t0)
 	arrived := make(chan struct{}, 64)
 	var wg sync.WaitGroup
+	var rejoined atomic.Int64
 	for i := range polls {
 		url, title, body := fmt.Sprintf("https://s%d.example/chile", i), "Chile quake: no tsunami", wire
 		switch {
@@ -426,12 +428,17 @@ func TestEventsSavedConcurrentlyStayApart(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := trySavePoll(s, ws, srcs[i], plan, arts...); err != nil {
+			c, err := trySavePoll(s, ws, srcs[i], plan, arts...)
+			if err != nil {
 				t.Error(err)
 			}
+			rejoined.Add(int64(c.Stories.Rejoined))
 		}()
 	}
 	wg.Wait()
+	if n := rejoined.Load(); n != 4 {
+		t.Errorf("the saves count %d stories merged by rejoins, want 4 (seven stories to three)", n)
+	}
 	for _, event := range []string{"chile", "peru"} {
 		if n := count(t, s, `SELECT COUNT(DISTINCT story_id) FROM feed_articles WHERE external_url LIKE '%/`+event+`'`); n != 1 {
 			t.Errorf("the 3 %s reports are in %d stories, want 1", event, n)
