@@ -25,9 +25,9 @@ import (
 // terms meanwhile waits for the commit and then sees the save's articles.
 // A term it does not get is one another save holds: that save read it and
 // may not see this one. Once committed, this save waits, without holding
-// anything, for the saves that hold those terms then to end (every
-// transaction running then, of which they are a few), reads the
-// term index under them again, and merges what the two decisions would
+// anything, for the saves that hold those terms then to end (it waits for
+// every transaction running then, which includes them), reads the term
+// index under those terms again, and merges what the two decisions would
 // have merged one after the other (model.StoryRejoin). Of any two saves
 // whose reads each came before the other's commit, one of the two finds
 // the other this way. See docs/digest.md, "Concurrent saves".
