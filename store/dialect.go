@@ -126,14 +126,14 @@ type dialect interface {
 	// transaction ends, and answers the keys (k) it could not take:
 	// those another transaction holds.
 	claimStoryTerms() string
-	// storyTermHolders is a statement that answers (pid, at) other
+	// runningTransactions is a statement that answers (pid, at) other
 	// transactions running now, among them every one that holds a lock
 	// on story terms: the backend each runs in, and when (microseconds
 	// of the Unix time) it was asked, the same in every row.
-	storyTermHolders() string
+	runningTransactions() string
 	// runningOf is a statement that answers how many of the backends of
 	// its list parameter still run a transaction started at or before
-	// its second parameter (storyTermHolders' at).
+	// its second parameter (runningTransactions' at).
 	runningOf() string
 	// reserveStoryIDs is a statement and its arguments that answer (id)
 	// rows: n unused story ids, which no other transaction will take, so

@@ -313,7 +313,7 @@ func (postgres) claimStoryTerms() string {
 	return `SELECT k FROM unnest(CAST(? AS BIGINT[])) AS u(k) WHERE NOT pg_try_advisory_xact_lock(k)`
 }
 
-// storyTermHolders: the lock table (pg_locks) would name the holders
+// runningTransactions: the lock table (pg_locks) would name the holders
 // exactly, but reading it copies every lock of the server, a thousand
 // or more while saves run, which cost more than the rest of a rejoin.
 // Every transaction of the database that runs now is named instead,
@@ -321,13 +321,13 @@ func (postgres) claimStoryTerms() string {
 // each a short one. A session of another role shows no xact_start
 // unless the role may read all statistics, so replicas connect as one
 // role.
-func (postgres) storyTermHolders() string {
+func (postgres) runningTransactions() string {
 	return `SELECT pid, CAST(EXTRACT(EPOCH FROM statement_timestamp()) * 1000000 AS BIGINT) AS at FROM pg_stat_activity
 		WHERE datname = current_database() AND xact_start IS NOT NULL AND pid <> pg_backend_pid()
 		AND backend_type = 'client backend'`
 }
 
-// runningOf: as storyTermHolders, from pg_stat_activity.
+// runningOf: as runningTransactions, from pg_stat_activity.
 func (postgres) runningOf() string {
 	return `SELECT COUNT(*) FROM pg_stat_activity
 		WHERE pid = ANY(CAST(? AS BIGINT[])) AND xact_start <= to_timestamp(CAST(? AS BIGINT) / 1e6)`

@@ -275,10 +275,10 @@ func (sqliteDialect) storyMembers(perStory int) string {
 		WHERE +a.workspace_id = ?1`
 }
 
-func (sqliteDialect) lockStoryTerms() string   { return "" }
-func (sqliteDialect) claimStoryTerms() string  { return "" }
-func (sqliteDialect) storyTermHolders() string { return "" }
-func (sqliteDialect) runningOf() string        { return "" }
+func (sqliteDialect) lockStoryTerms() string      { return "" }
+func (sqliteDialect) claimStoryTerms() string     { return "" }
+func (sqliteDialect) runningTransactions() string { return "" }
+func (sqliteDialect) runningOf() string           { return "" }
 
 // reserveStoryIDs: a placeholder row per story, in one statement. SQLite
 // cannot declare a reference deferred short of rebuilding the tables or

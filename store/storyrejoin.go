@@ -66,8 +66,8 @@ func (s *Store) meeting(p model.PollSave, st *storySave) *termMeeting {
 		if sid == 0 || len(st.choice[g].Terms) == 0 {
 			continue
 		}
-		for next, ok := into[sid]; ok; next, ok = into[sid] {
-			sid = next
+		if to, ok := into[sid]; ok {
+			sid = to // a merge names the survivor: one step resolves
 		}
 		rs := m.own[sid]
 		if rs == nil {
@@ -150,14 +150,15 @@ func (s *Store) rejoinStories(ctx context.Context, p model.PollSave, m *termMeet
 
 // awaitHolders waits until the saves that hold m's contended keys now
 // (just after m's save committed) have ended: every transaction of the
-// database running then (see storyTermHolders). It asks again after a pause
-// that doubles, from a few milliseconds: a save mostly ends within that.
+// database running then (see runningTransactions). It asks again after a
+// pause that doubles, from a few milliseconds: a save mostly ends within
+// that.
 func (s *Store) awaitHolders(ctx context.Context, m *termMeeting) error {
 	var holders []struct {
 		PID int64 `db:"pid"`
 		At  int64 `db:"at"`
 	}
-	if err := s.db.SelectContext(ctx, &holders, s.q(s.d.storyTermHolders())); err != nil {
+	if err := s.db.SelectContext(ctx, &holders, s.q(s.d.runningTransactions())); err != nil {
 		return fmt.Errorf("find the saves holding %d story terms of workspace %d: %w", len(m.contended), m.ws, err)
 	}
 	if len(holders) == 0 {
